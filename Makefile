@@ -1,0 +1,113 @@
+# copyscope - one non-recursive Makefile.
+#
+#   make            build build/copyscope (release flavour)
+#   make run        install missing packages, build, run the default suite
+#                   into the default database and print the results
+#   make test       unit tests (also under ASan+UBSan) and smoke tests
+#   make bench      harness-overhead benchmark (bench/)
+#   make lint       cppcheck and clang-tidy
+#   make install    install to $(PREFIX)/bin (PREFIX=/usr/local)
+#   make clean
+#   V=1             show the commands
+
+CC      ?= gcc
+PREFIX  ?= /usr/local
+BUILD   := build
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+           -Wformat=2 -Werror
+BASEFLAGS := -std=gnu11 -g $(WARN) -D_GNU_SOURCE -Isrc \
+           -DCOPYSCOPE_VERSION='"$(VERSION)"'
+CFLAGS_release  := -O2
+CFLAGS_sanitize := -O1 -fno-omit-frame-pointer \
+                   -fsanitize=address,undefined -fno-sanitize-recover=all
+LIBS    := -lsqlite3 -ljansson -lpthread -lm
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+SRCS      := $(sort $(wildcard src/*.c src/*/*.c))
+LIB_SRCS  := $(filter-out src/main.c,$(SRCS))
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+
+# $(call objs,flavour,sources)
+objs = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
+
+BIN            := $(BUILD)/copyscope
+BIN_SANITIZE   := $(BUILD)/copyscope-sanitize
+UNIT_BINS      := $(patsubst tests/unit/%.c,$(BUILD)/release/unit/%,$(UNIT_SRCS))
+UNIT_BINS_SAN  := $(patsubst tests/unit/%.c,$(BUILD)/sanitize/unit/%,$(UNIT_SRCS))
+BENCH_BINS     := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
+
+.PHONY: all run test unit unit-sanitize smoke bench lint install clean deps
+
+all: $(BIN)
+
+# Objects of one flavour; the flavour's flags are baked into each object.
+define flavour_rules
+$(BUILD)/$(1)/%.o: %.c
+	@mkdir -p $$(@D)
+	@$(if $(Q),echo "  CC [$(1)] $$<")
+	$(Q)$$(CC) $(BASEFLAGS) $(CFLAGS_$(1)) \
+		-DCOPYSCOPE_BUILD_FLAVOUR='"$(1)"' \
+		-DCOPYSCOPE_CFLAGS='"$(strip $(CFLAGS_$(1)))"' \
+		-MMD -MP -c $$< -o $$@
+
+$(BUILD)/$(1)/unit/%: tests/unit/%.c $(call objs,$(1),$(LIB_SRCS))
+	@mkdir -p $$(@D)
+	@$(if $(Q),echo "  LD [$(1)] $$@")
+	$(Q)$$(CC) $(BASEFLAGS) $(CFLAGS_$(1)) -Itests/unit $$^ -o $$@ \
+		$(LIBS) -lcmocka
+endef
+$(eval $(call flavour_rules,release))
+$(eval $(call flavour_rules,sanitize))
+
+$(BIN): $(call objs,release,$(SRCS))
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS_release) $^ -o $@ $(LIBS)
+
+$(BIN_SANITIZE): $(call objs,sanitize,$(SRCS))
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS_sanitize) $^ -o $@ $(LIBS)
+
+$(BUILD)/bench/%: bench/%.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 -O2 -D_GNU_SOURCE $(WARN) $< -o $@ -lpthread
+
+deps:
+	$(Q)scripts/install-deps.sh
+
+unit: $(UNIT_BINS)
+unit-sanitize: $(UNIT_BINS_SAN)
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory $(BIN) $(BIN_SANITIZE) unit unit-sanitize
+	$(Q)tests/run-tests.sh
+
+run: deps
+	$(Q)$(MAKE) --no-print-directory $(BIN)
+	$(Q)$(BIN) run default
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory $(BIN) $(BENCH_BINS)
+	$(Q)bench/run-bench.sh
+
+lint:
+	$(Q)cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
+		--inline-suppr --std=c11 -D_GNU_SOURCE -Isrc \
+		--suppress=missingIncludeSystem src tests/unit bench
+	$(Q)clang-tidy --quiet $(SRCS) -- -std=gnu11 -D_GNU_SOURCE -Isrc \
+		-DCOPYSCOPE_VERSION='"lint"' -DCOPYSCOPE_BUILD_FLAVOUR='"lint"' \
+		-DCOPYSCOPE_CFLAGS='""'
+
+install: $(BIN)
+	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/copyscope
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

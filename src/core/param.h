@@ -1,0 +1,121 @@
+/*
+ * param.h - typed workload parameters with units, and sweeps.
+ *
+ * Every parameter value is held as an int64_t: integers as is, sizes in
+ * bytes (k/M/G suffixes, 1024-based), times in nanoseconds (ns/us/ms/s
+ * suffixes; a bare number is seconds, as in fio), enums as the index of
+ * the choice, booleans as 0/1.  A command-line value may be a comma list; the
+ * lists of all parameters expand to a sweep, their cartesian product, in
+ * the order the workload declares its parameters (first parameter slowest).
+ */
+#ifndef COPYSCOPE_PARAM_H
+#define COPYSCOPE_PARAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PARAM_MAX 16		/* parameters per workload */
+#define PARAM_MAX_LIST 64	/* values in one comma list */
+#define PARAM_MAX_SWEEP 4096	/* configurations in one sweep */
+
+enum param_type {
+	PARAM_INT,
+	PARAM_SIZE,	/* bytes */
+	PARAM_TIME,	/* ns */
+	PARAM_ENUM,
+	PARAM_BOOL,
+};
+
+struct param_def {
+	const char *name;
+	enum param_type type;
+	const char *def;		/* default, as the user would type it */
+	int64_t min, max;		/* inclusive; ignored for ENUM/BOOL */
+	const char *const *choices;	/* ENUM: NULL-terminated */
+	const char *help;		/* one line; says what 0 means if
+					   0 is special */
+};
+
+/* One configuration: a value for each of the workload's parameters. */
+struct param_set {
+	int64_t v[PARAM_MAX];
+};
+
+/*
+ * Parse one value (no commas) for def.  Returns 0, or -1 with a message
+ * in err naming the parameter and what is allowed, e.g.
+ *   "size: '5x' is not a size (a number with optional k, M or G suffix)"
+ *   "size: 2G is out of range (1 .. 1G)"
+ */
+int param_parse_value(const struct param_def *def, const char *text,
+		      int64_t *out, char *err, size_t errlen);
+
+/*
+ * Format a value for display and for canonical JSON: sizes as the
+ * shortest exact form (65536 -> "64k", 1000 -> "1000"), times likewise
+ * (1000000 -> "1ms"), enums as the choice, bools as 0/1.
+ */
+void param_format_value(const struct param_def *def, int64_t v, char *buf,
+			size_t len);
+
+/*
+ * A sweep request: per parameter, the list of values to take (defaults
+ * when the user gave none).
+ */
+struct param_request {
+	const struct param_def *defs;
+	size_t ndefs;
+	size_t nvals[PARAM_MAX];
+	int64_t vals[PARAM_MAX][PARAM_MAX_LIST];
+	bool user_set[PARAM_MAX];
+};
+
+/* Fill req with each parameter's default (one value each).  0 or -1. */
+int param_request_init(struct param_request *req,
+		       const struct param_def *defs, size_t ndefs,
+		       char *err, size_t errlen);
+
+/*
+ * Apply "key=value[,value...]" to req.  Unknown keys give -1 with a
+ * message naming the key and suggesting the closest name
+ * ("unknown parameter 'szie' for pipe.bw; did you mean 'size'?").
+ * Returns 0 or -1.
+ */
+int param_request_apply(struct param_request *req, const char *workload,
+			const char *assignment, char *err, size_t errlen);
+
+/* Number of configurations the request expands to. */
+size_t param_request_count(const struct param_request *req);
+
+/*
+ * Configuration number idx (0 .. count-1) of the cartesian product, first
+ * declared parameter varying slowest.
+ */
+void param_request_get(const struct param_request *req, size_t idx,
+		       struct param_set *out);
+
+/*
+ * Canonical JSON of one configuration: an object with keys sorted by name,
+ * values as strings in param_format_value() form.  malloc'ed; NULL on
+ * ENOMEM.
+ */
+char *param_set_json(const struct param_def *defs, size_t ndefs,
+		     const struct param_set *set);
+
+/* Index of a parameter by name, or -1. */
+int param_find(const struct param_def *defs, size_t ndefs, const char *name);
+
+/*
+ * Closest name to `word` among `names` (n of them) by edit distance, or
+ * NULL when none is within a distance of max(2, strlen(word)/3).
+ */
+const char *param_suggest(const char *word, const char *const *names,
+			  size_t n);
+
+/* Parse a size alone (for options such as --sample-time's siblings). */
+int param_parse_size(const char *text, int64_t *out);
+/* Parse a time ("200ms", "1s", "0.5s", "500us", "100ns"; bare = s). */
+int param_parse_time_ns(const char *text, int64_t *out);
+
+#endif

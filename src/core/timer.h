@@ -1,0 +1,95 @@
+/*
+ * timer.h - the clocks copyscope measures with.
+ *
+ * The core owns every clock read; workloads never time themselves.  Three
+ * sources, best first:
+ *   - "cycles": core cycles read with rdpmc through a perf_event mmap page
+ *     (PERF_COUNT_HW_CPU_CYCLES), honouring the page's seqlock protocol;
+ *   - "tsc-cycles": the time-stamp counter read with lfence;rdtsc;lfence,
+ *     calibrated against CLOCK_MONOTONIC_RAW;
+ *   - "ns": clock_gettime(CLOCK_MONOTONIC_RAW), the last resort.
+ * Whichever is chosen, ticks convert to nanoseconds through the TSC (or
+ * 1:1 for "ns"), so every result has a time in ns and, where the source
+ * counts cycles, a count in that unit.
+ */
+#ifndef COPYSCOPE_TIMER_H
+#define COPYSCOPE_TIMER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum timer_source {
+	TIMER_CLOCK_NS = 0,	/* clock_gettime(CLOCK_MONOTONIC_RAW) */
+	TIMER_TSC = 1,		/* lfence+rdtsc */
+	TIMER_RDPMC = 2,	/* rdpmc on a perf_event page, core cycles */
+};
+
+/*
+ * The state of the process-wide clock, filled by timer_init().
+ * tsc_hz is 0 when the TSC is not usable.
+ */
+struct timer_info {
+	enum timer_source source;	/* what timer_ticks() reads */
+	const char *unit;		/* "ns", "tsc-cycles" or "cycles" */
+	double tsc_hz;			/* calibrated TSC frequency */
+	double ns_per_tick;		/* for the chosen source (1.0 for ns) */
+	double overhead_ticks;		/* median cost of one timer read pair */
+	double overhead_ns;
+	bool tsc_invariant;		/* CPUID says constant+nonstop TSC */
+	bool tsc_cross_cpu_ok;		/* monotonic across all online CPUs */
+	char fallback_note[256];	/* why a better source was not used */
+};
+
+/*
+ * Choose and calibrate the clock.  want_cycles asks for rdpmc core cycles
+ * (falls back to the TSC when perf_event_open or rdpmc is refused; the
+ * fallback is written to info->fallback_note and, once, to stderr when
+ * announce is true).  Calibration takes about 50 ms.  Returns 0 on success,
+ * -1 if no clock at all could be read (never happens on Linux).
+ */
+int timer_init(bool want_cycles, bool announce, struct timer_info *info);
+
+/* The info filled by the last timer_init(). */
+const struct timer_info *timer_get_info(void);
+
+/* Read the chosen clock: fenced, usable around any code. */
+uint64_t timer_ticks(void);
+
+/* Convert a tick difference to nanoseconds. */
+double timer_ticks_to_ns(uint64_t ticks);
+
+/* Plain fenced TSC read (lfence; rdtsc; lfence). */
+uint64_t timer_rdtsc(void);
+
+/* CLOCK_MONOTONIC_RAW in ns. */
+uint64_t timer_mono_raw_ns(void);
+
+/*
+ * The rdpmc read protocol over a perf_event_mmap_page, split out so that it
+ * can be unit-tested against a synthetic page (no machine here has a PMU).
+ * Follows the kernel's documented loop in include/uapi/linux/perf_event.h:
+ *   do { seq = pc->lock; barrier();
+ *        idx = pc->index; count = pc->offset;
+ *        if (pc->cap_user_rdpmc && idx) {
+ *            width = pc->pmc_width;
+ *            pmc = rdpmc(idx - 1);
+ *            pmc <<= 64 - width; pmc >>= 64 - width;   (sign-extend)
+ *            count += pmc; }
+ *        barrier(); } while (pc->lock != seq);
+ * read_pmc is the counter read (rdpmc in production, a fake in tests).
+ * Returns 0 and stores the count, or -1 when the page does not allow user
+ * reads (cap_user_rdpmc clear or index 0).
+ */
+struct perf_event_mmap_page;
+int timer_rdpmc_read_page(volatile struct perf_event_mmap_page *pc,
+			  uint64_t (*read_pmc)(uint32_t counter),
+			  uint64_t *count);
+
+/*
+ * Pure arithmetic for tests: the tick->ns factor given a tick delta and
+ * the matching CLOCK_MONOTONIC_RAW delta, and the TSC frequency.
+ */
+double timer_calc_hz(uint64_t ticks, uint64_t ns);
+
+#endif

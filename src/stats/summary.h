@@ -1,0 +1,56 @@
+/*
+ * summary.h - descriptive statistics of one sample set.
+ *
+ * Everything a result line and the store need: n, median, mean, min, max,
+ * stddev (sample, n-1), MAD (median absolute deviation, unscaled), CV
+ * (stddev / mean), and a 95% percentile-bootstrap confidence interval of the
+ * median, seeded so that the same samples always give the same interval.
+ */
+#ifndef COPYSCOPE_SUMMARY_H
+#define COPYSCOPE_SUMMARY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct summary {
+	size_t n;
+	double median, mean, min, max;
+	double stddev;		/* sample standard deviation (n-1); 0 if n<2 */
+	double mad;		/* median of |x - median| */
+	double cv;		/* stddev / |mean|; 0 if mean == 0 */
+	double ci_lo, ci_hi;	/* 95% bootstrap CI of the median */
+};
+
+/* Number of bootstrap resamples used by summary_compute(). */
+#define SUMMARY_BOOTSTRAP_ITERS 2000
+/* Fixed seed: the CI of a given sample set is reproducible. */
+#define SUMMARY_BOOTSTRAP_SEED 0x5eedc0b1ULL
+
+/*
+ * Compute the summary of x[0..n-1] (not modified).  n == 0 gives all
+ * zeros.  Returns 0, or -1 on allocation failure.
+ */
+int summary_compute(const double *x, size_t n, struct summary *out);
+
+/* Median of x[0..n-1] (not modified; 0 for n == 0). */
+double stats_median(const double *x, size_t n);
+
+/*
+ * Quantile q in [0,1] of sorted[0..n-1] by linear interpolation between
+ * closest ranks (type 7, as R and numpy default).
+ */
+double stats_quantile_sorted(const double *sorted, size_t n, double q);
+
+/*
+ * Percentile bootstrap CI of the median: iters resamples with a
+ * deterministic generator seeded with seed; level e.g. 0.95.
+ * Returns 0, or -1 on allocation failure.
+ */
+int stats_bootstrap_median_ci(const double *x, size_t n, unsigned iters,
+			      uint64_t seed, double level, double *lo,
+			      double *hi);
+
+/* Small deterministic PRNG (splitmix64) shared by the stats code. */
+uint64_t stats_rng_next(uint64_t *state);
+
+#endif
