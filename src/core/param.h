@@ -89,6 +89,14 @@ int param_request_apply(struct param_request *req, const char *workload,
 size_t param_request_count(const struct param_request *req);
 
 /*
+ * 0 when the request expands to at most PARAM_MAX_SWEEP configurations,
+ * else -1 with a message giving the count and the parameters that vary.
+ * (param_request_count() saturates at SIZE_MAX rather than overflow.)
+ */
+int param_request_check(const struct param_request *req, char *err,
+			size_t errlen);
+
+/*
  * Configuration number idx (0 .. count-1) of the cartesian product, first
  * declared parameter varying slowest.
  */
@@ -113,6 +121,10 @@ int param_find(const struct param_def *defs, size_t ndefs, const char *name);
 const char *param_suggest(const char *word, const char *const *names,
 			  size_t n);
 
+/*
+ * The two parsers below return 0, or -1 with errno EINVAL (not a
+ * size/time, or a time finer than 1ns) or ERANGE (beyond INT64_MAX).
+ */
 /* Parse a size alone (for options such as --sample-time's siblings). */
 int param_parse_size(const char *text, int64_t *out);
 /* Parse a time ("200ms", "1s", "0.5s", "500us", "100ns"; bare = s). */

@@ -1,0 +1,800 @@
+/*
+ * param.c - typed workload parameters with units, and sweeps.
+ *
+ * Parses and formats parameter values (integers, sizes with k/M/G
+ * suffixes, times with ns/us/ms/s suffixes, enums, booleans), applies
+ * "key=value[,value...]" assignments to a sweep request, expands the
+ * request into its cartesian product and writes one configuration as
+ * canonical JSON.  See param.h for the interface.
+ */
+#include "core/param.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define KIB ((int64_t)1024)
+#define MIB (KIB * 1024)
+#define GIB (MIB * 1024)
+
+#define NS_US ((int64_t)1000)
+#define NS_MS ((int64_t)1000000)
+#define NS_S ((int64_t)1000000000)
+
+/* Longest single value (between commas) param_request_apply accepts. */
+#define PARAM_VALUE_MAX 256
+/* Longest word param_suggest compares (longer ones get no suggestion). */
+#define SUGGEST_LEN_MAX 128
+
+/* Results of the internal number parsers. */
+enum parse_result {
+	PARSE_OK = 0,
+	PARSE_SYNTAX = -1,	/* not a number of the expected form */
+	PARSE_RANGE = -2,	/* beyond INT64_MAX */
+	PARSE_FINE = -3,	/* a time finer than one nanosecond */
+};
+
+/* A bounded message under construction; never overruns, always ends. */
+struct msg {
+	char *buf;
+	size_t len;
+	size_t pos;
+};
+
+static void msg_init(struct msg *m, char *buf, size_t len)
+{
+	m->buf = buf;
+	m->len = buf ? len : 0;
+	m->pos = 0;
+	if (m->len)
+		m->buf[0] = '\0';
+}
+
+__attribute__((format(printf, 2, 3)))
+static void msg_add(struct msg *m, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (m->pos + 1 >= m->len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(m->buf + m->pos, m->len - m->pos, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		m->buf[m->pos] = '\0';
+		return;
+	}
+	if ((size_t)n >= m->len - m->pos)
+		m->pos = m->len - 1;	/* truncated; vsnprintf ended it */
+	else
+		m->pos += (size_t)n;
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * Accumulate the decimal digits at *p into *v.  Returns the number of
+ * digits read (0: none), or -1 on overflow (the digits are still skipped).
+ */
+static int read_digits(const char **p, int64_t *v)
+{
+	const char *s = *p;
+	bool over = false;
+	int n = 0;
+
+	*v = 0;
+	while (is_digit(*s)) {
+		int d = *s - '0';
+
+		if (!over && *v > (INT64_MAX - d) / 10)
+			over = true;
+		if (!over)
+			*v = *v * 10 + d;
+		s++;
+		n++;
+	}
+	*p = s;
+	return over ? -1 : n;
+}
+
+static enum parse_result parse_size(const char *text, int64_t *out)
+{
+	const char *p = text;
+	int64_t v, mult = 1;
+	int n;
+
+	if (!text)
+		return PARSE_SYNTAX;
+	n = read_digits(&p, &v);
+	if (n == 0)
+		return PARSE_SYNTAX;
+	switch (*p) {
+	case 'k':
+	case 'K':
+		mult = KIB;
+		p++;
+		break;
+	case 'm':
+	case 'M':
+		mult = MIB;
+		p++;
+		break;
+	case 'g':
+	case 'G':
+		mult = GIB;
+		p++;
+		break;
+	default:
+		break;
+	}
+	if (*p == 'B')
+		p++;
+	else if (mult != 1 && p[0] == 'i' && p[1] == 'B')
+		p += 2;
+	if (*p != '\0')
+		return PARSE_SYNTAX;
+	if (n < 0 || v > INT64_MAX / mult)
+		return PARSE_RANGE;
+	*out = v * mult;
+	return PARSE_OK;
+}
+
+/*
+ * A time: digits, an optional fraction, an optional unit.  The value must
+ * be a whole number of nanoseconds: a fraction may have at most as many
+ * significant digits as the unit has zeros in ns.
+ */
+static enum parse_result parse_time(const char *text, int64_t *out)
+{
+	static const struct {
+		const char *name;
+		int64_t ns;
+		int exp10;
+	} units[] = {
+		{ "ns", 1, 0 },
+		{ "us", NS_US, 3 },
+		{ "ms", NS_MS, 6 },
+		{ "s", NS_S, 9 },
+		{ "", NS_S, 9 },	/* bare number: seconds */
+	};
+	const char *p = text, *frac = NULL;
+	size_t fraclen = 0, u;
+	int64_t ip, fv = 0;
+	bool over;
+	int n, i;
+
+	if (!text)
+		return PARSE_SYNTAX;
+	n = read_digits(&p, &ip);
+	if (n == 0)
+		return PARSE_SYNTAX;
+	over = n < 0;
+	if (*p == '.') {
+		p++;
+		frac = p;
+		while (is_digit(*p))
+			p++;
+		fraclen = (size_t)(p - frac);
+		if (fraclen == 0)
+			return PARSE_SYNTAX;
+	}
+	for (u = 0; u < sizeof(units) / sizeof(units[0]); u++)
+		if (strcmp(p, units[u].name) == 0)
+			break;
+	if (u == sizeof(units) / sizeof(units[0]))
+		return PARSE_SYNTAX;
+	if (over || ip > INT64_MAX / units[u].ns)
+		return PARSE_RANGE;
+	ip *= units[u].ns;
+
+	/* Trailing zeros of the fraction carry nothing. */
+	while (fraclen > 0 && frac[fraclen - 1] == '0')
+		fraclen--;
+	if (fraclen > (size_t)units[u].exp10)
+		return PARSE_FINE;
+	for (i = 0; i < units[u].exp10; i++)
+		fv = fv * 10 + ((size_t)i < fraclen ? frac[i] - '0' : 0);
+	if (fv > INT64_MAX - ip)
+		return PARSE_RANGE;
+	*out = ip + fv;
+	return PARSE_OK;
+}
+
+/* An integer: optional '-', decimal digits, nothing else. */
+static enum parse_result parse_int(const char *text, int64_t *out)
+{
+	const char *p = text;
+	bool neg = false;
+	int64_t v;
+	int n;
+
+	if (!text)
+		return PARSE_SYNTAX;
+	if (*p == '-') {
+		neg = true;
+		p++;
+	}
+	n = read_digits(&p, &v);
+	if (n == 0 || *p != '\0')
+		return PARSE_SYNTAX;
+	if (n < 0) {
+		/* INT64_MIN itself does not fit as a positive number. */
+		if (neg && strcmp(text, "-9223372036854775808") == 0) {
+			*out = INT64_MIN;
+			return PARSE_OK;
+		}
+		return PARSE_RANGE;
+	}
+	*out = neg ? -v : v;
+	return PARSE_OK;
+}
+
+static int parse_bool(const char *text, int64_t *out)
+{
+	static const char *const yes[] = { "1", "yes", "true", "on" };
+	static const char *const no[] = { "0", "no", "false", "off" };
+	size_t i;
+
+	if (!text)
+		return -1;
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (strcasecmp(text, yes[i]) == 0) {
+			*out = 1;
+			return 0;
+		}
+		if (strcasecmp(text, no[i]) == 0) {
+			*out = 0;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int set_errno(enum parse_result r)
+{
+	if (r == PARSE_OK)
+		return 0;
+	errno = r == PARSE_RANGE ? ERANGE : EINVAL;
+	return -1;
+}
+
+int param_parse_size(const char *text, int64_t *out)
+{
+	return set_errno(parse_size(text, out));
+}
+
+int param_parse_time_ns(const char *text, int64_t *out)
+{
+	return set_errno(parse_time(text, out));
+}
+
+static size_t count_choices(const struct param_def *def)
+{
+	size_t n = 0;
+
+	if (!def->choices)
+		return 0;
+	while (def->choices[n])
+		n++;
+	return n;
+}
+
+/* The form a value of each type must take, for error messages. */
+static const char *type_form(enum param_type type)
+{
+	switch (type) {
+	case PARAM_INT:
+		return "is not an integer";
+	case PARAM_SIZE:
+		return "is not a size (a number with optional k, M or G "
+		       "suffix)";
+	case PARAM_TIME:
+		return "is not a time (a number with optional ns, us, ms or s "
+		       "suffix; bare is seconds)";
+	case PARAM_BOOL:
+		return "is not a boolean (0, 1, yes, no, true, false, on, off)";
+	case PARAM_ENUM:
+		break;
+	}
+	return "is not valid";
+}
+
+static int parse_enum(const struct param_def *def, const char *text,
+		      int64_t *out, struct msg *m)
+{
+	size_t i, n = count_choices(def);
+	const char *hint;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(text, def->choices[i]) == 0) {
+			*out = (int64_t)i;
+			return 0;
+		}
+	}
+	msg_add(m, "%s: '%s' is not one of ", def->name, text);
+	for (i = 0; i < n; i++)
+		msg_add(m, "%s%s", i ? ", " : "", def->choices[i]);
+	hint = n ? param_suggest(text, def->choices, n) : NULL;
+	if (hint)
+		msg_add(m, "; did you mean '%s'?", hint);
+	return -1;
+}
+
+int param_parse_value(const struct param_def *def, const char *text,
+		      int64_t *out, char *err, size_t errlen)
+{
+	enum parse_result r = PARSE_OK;
+	char vbuf[32], lo[32], hi[32];
+	struct msg m;
+	int64_t v = 0;
+
+	msg_init(&m, err, errlen);
+	if (!text) {
+		msg_add(&m, "%s: no value", def->name);
+		return -1;
+	}
+	switch (def->type) {
+	case PARAM_ENUM:
+		if (parse_enum(def, text, out, &m) < 0)
+			return -1;
+		return 0;
+	case PARAM_BOOL:
+		if (parse_bool(text, out) < 0) {
+			msg_add(&m, "%s: '%s' %s", def->name, text,
+				type_form(def->type));
+			return -1;
+		}
+		return 0;
+	case PARAM_INT:
+		r = parse_int(text, &v);
+		break;
+	case PARAM_SIZE:
+		r = parse_size(text, &v);
+		break;
+	case PARAM_TIME:
+		r = parse_time(text, &v);
+		break;
+	}
+	switch (r) {
+	case PARSE_OK:
+		break;
+	case PARSE_SYNTAX:
+		msg_add(&m, "%s: '%s' %s", def->name, text,
+			type_form(def->type));
+		return -1;
+	case PARSE_RANGE:
+		param_format_value(def, def->min, lo, sizeof(lo));
+		param_format_value(def, def->max, hi, sizeof(hi));
+		msg_add(&m, "%s: '%s' is out of range (%s .. %s)", def->name,
+			text, lo, hi);
+		return -1;
+	case PARSE_FINE:
+		msg_add(&m, "%s: '%s' is not a whole number of nanoseconds",
+			def->name, text);
+		return -1;
+	}
+	if (v < def->min || v > def->max) {
+		param_format_value(def, v, vbuf, sizeof(vbuf));
+		param_format_value(def, def->min, lo, sizeof(lo));
+		param_format_value(def, def->max, hi, sizeof(hi));
+		msg_add(&m, "%s: %s is out of range (%s .. %s)", def->name,
+			vbuf, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* v as the largest unit in units[] (biggest first) that divides it. */
+static void format_units(int64_t v, const int64_t *mult,
+			 const char *const *suffix, size_t n, char *buf,
+			 size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (v != 0 && v % mult[i] == 0) {
+			snprintf(buf, len, "%lld%s", (long long)(v / mult[i]),
+				 suffix[i]);
+			return;
+		}
+	}
+	snprintf(buf, len, "%lld", (long long)v);
+}
+
+void param_format_value(const struct param_def *def, int64_t v, char *buf,
+			size_t len)
+{
+	static const int64_t size_mult[] = { GIB, MIB, KIB };
+	static const char *const size_suffix[] = { "G", "M", "k" };
+	static const int64_t time_mult[] = { NS_S, NS_MS, NS_US, 1 };
+	static const char *const time_suffix[] = { "s", "ms", "us", "ns" };
+
+	if (!buf || len == 0)
+		return;
+	switch (def->type) {
+	case PARAM_SIZE:
+		format_units(v, size_mult, size_suffix, 3, buf, len);
+		return;
+	case PARAM_TIME:
+		/* 0 prints as "0": a bare number is seconds. */
+		format_units(v, time_mult, time_suffix, 4, buf, len);
+		return;
+	case PARAM_ENUM:
+		if (v >= 0 && (size_t)v < count_choices(def))
+			snprintf(buf, len, "%s", def->choices[v]);
+		else
+			snprintf(buf, len, "#%lld", (long long)v);
+		return;
+	case PARAM_BOOL:
+		snprintf(buf, len, "%d", v != 0);
+		return;
+	case PARAM_INT:
+		break;
+	}
+	snprintf(buf, len, "%lld", (long long)v);
+}
+
+int param_request_init(struct param_request *req,
+		       const struct param_def *defs, size_t ndefs,
+		       char *err, size_t errlen)
+{
+	char inner[256];
+	struct msg m;
+	size_t i;
+
+	msg_init(&m, err, errlen);
+	memset(req, 0, sizeof(*req));
+	if (ndefs > PARAM_MAX) {
+		msg_add(&m, "%zu parameters; at most %d are supported", ndefs,
+			PARAM_MAX);
+		return -1;
+	}
+	req->defs = defs;
+	req->ndefs = ndefs;
+	for (i = 0; i < ndefs; i++) {
+		if (!defs[i].name || !defs[i].def) {
+			msg_add(&m, "parameter %zu (%s) has no name or default",
+				i, defs[i].name ? defs[i].name : "?");
+			return -1;
+		}
+		if (param_parse_value(&defs[i], defs[i].def, &req->vals[i][0],
+				      inner, sizeof(inner)) < 0) {
+			msg_add(&m, "bad default: %s", inner);
+			return -1;
+		}
+		req->nvals[i] = 1;
+		req->user_set[i] = false;
+	}
+	return 0;
+}
+
+/* "unknown parameter 'k' for w; did you mean ..." or the list of names. */
+static void unknown_key(const struct param_request *req, const char *workload,
+			const char *key, struct msg *m)
+{
+	const char *names[PARAM_MAX];
+	const char *hint;
+	size_t i;
+
+	for (i = 0; i < req->ndefs; i++)
+		names[i] = req->defs[i].name;
+	msg_add(m, "unknown parameter '%s'", key);
+	if (workload)
+		msg_add(m, " for %s", workload);
+	hint = param_suggest(key, names, req->ndefs);
+	if (hint) {
+		msg_add(m, "; did you mean '%s'?", hint);
+		return;
+	}
+	if (req->ndefs == 0) {
+		msg_add(m, " (it takes no parameters)");
+		return;
+	}
+	msg_add(m, " (parameters: ");
+	for (i = 0; i < req->ndefs; i++)
+		msg_add(m, "%s%s", i ? ", " : "", names[i]);
+	msg_add(m, ")");
+}
+
+int param_request_apply(struct param_request *req, const char *workload,
+			const char *assignment, char *err, size_t errlen)
+{
+	int64_t vals[PARAM_MAX_LIST];
+	char key[PARAM_VALUE_MAX], value[PARAM_VALUE_MAX];
+	const char *eq, *p;
+	const struct param_def *def;
+	size_t keylen, nvals = 0;
+	struct msg m;
+	int idx;
+
+	msg_init(&m, err, errlen);
+	if (!assignment) {
+		msg_add(&m, "no assignment");
+		return -1;
+	}
+	eq = strchr(assignment, '=');
+	if (!eq) {
+		msg_add(&m, "'%s' is not key=value", assignment);
+		return -1;
+	}
+	keylen = (size_t)(eq - assignment);
+	if (keylen == 0) {
+		msg_add(&m, "'%s': no parameter name before '='", assignment);
+		return -1;
+	}
+	if (keylen >= sizeof(key)) {
+		msg_add(&m, "'%.*s...': parameter name too long", 32,
+			assignment);
+		return -1;
+	}
+	memcpy(key, assignment, keylen);
+	key[keylen] = '\0';
+	idx = param_find(req->defs, req->ndefs, key);
+	if (idx < 0) {
+		unknown_key(req, workload, key, &m);
+		return -1;
+	}
+	def = &req->defs[idx];
+
+	p = eq + 1;
+	for (;;) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n == 0) {
+			msg_add(&m, "%s: empty value in '%s'", def->name,
+				eq + 1);
+			return -1;
+		}
+		if (n >= sizeof(value)) {
+			msg_add(&m, "%s: value '%.*s...' is too long",
+				def->name, 32, p);
+			return -1;
+		}
+		if (nvals == PARAM_MAX_LIST) {
+			msg_add(&m, "%s: too many values (at most %d)",
+				def->name, PARAM_MAX_LIST);
+			return -1;
+		}
+		memcpy(value, p, n);
+		value[n] = '\0';
+		if (param_parse_value(def, value, &vals[nvals], err,
+				      errlen) < 0)
+			return -1;
+		nvals++;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+
+	/* Commit only once every value is good; a repeat replaces. */
+	memcpy(req->vals[idx], vals, nvals * sizeof(vals[0]));
+	req->nvals[idx] = nvals;
+	req->user_set[idx] = true;
+	return 0;
+}
+
+size_t param_request_count(const struct param_request *req)
+{
+	size_t i, count = 1;
+
+	for (i = 0; i < req->ndefs; i++) {
+		size_t n = req->nvals[i];
+
+		if (n == 0)
+			return 0;
+		if (count > SIZE_MAX / n)
+			return SIZE_MAX;
+		count *= n;
+	}
+	return count;
+}
+
+int param_request_check(const struct param_request *req, char *err,
+			size_t errlen)
+{
+	size_t i, count = param_request_count(req);
+	bool first = true;
+	struct msg m;
+
+	msg_init(&m, err, errlen);
+	if (count <= PARAM_MAX_SWEEP)
+		return 0;
+	if (count == SIZE_MAX)
+		msg_add(&m, "the sweep has too many configurations");
+	else
+		msg_add(&m, "the sweep has %zu configurations", count);
+	msg_add(&m, " (at most %d):", PARAM_MAX_SWEEP);
+	for (i = 0; i < req->ndefs; i++) {
+		if (req->nvals[i] < 2)
+			continue;
+		msg_add(&m, "%s %s: %zu values", first ? "" : " x",
+			req->defs[i].name, req->nvals[i]);
+		first = false;
+	}
+	return -1;
+}
+
+void param_request_get(const struct param_request *req, size_t idx,
+		       struct param_set *out)
+{
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = req->ndefs; i-- > 0;) {
+		size_t n = req->nvals[i];
+
+		if (n == 0)
+			continue;
+		out->v[i] = req->vals[i][idx % n];
+		idx /= n;
+	}
+}
+
+/* A growing string for param_set_json. */
+struct sbuf {
+	char *s;
+	size_t len;
+	size_t cap;
+};
+
+static int sbuf_putc(struct sbuf *b, char c)
+{
+	if (b->len + 2 > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 128;
+		char *s = realloc(b->s, cap);
+
+		if (!s)
+			return -1;
+		b->s = s;
+		b->cap = cap;
+	}
+	b->s[b->len++] = c;
+	b->s[b->len] = '\0';
+	return 0;
+}
+
+/* A JSON string literal, escaping quotes, backslashes and controls. */
+static int sbuf_json_str(struct sbuf *b, const char *str)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)str;
+
+	if (sbuf_putc(b, '"') < 0)
+		return -1;
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\') {
+			if (sbuf_putc(b, '\\') < 0 ||
+			    sbuf_putc(b, (char)*p) < 0)
+				return -1;
+		} else if (*p < 0x20 || *p == 0x7f) {
+			if (sbuf_putc(b, '\\') < 0 || sbuf_putc(b, 'u') < 0 ||
+			    sbuf_putc(b, '0') < 0 || sbuf_putc(b, '0') < 0 ||
+			    sbuf_putc(b, hex[*p >> 4]) < 0 ||
+			    sbuf_putc(b, hex[*p & 0xf]) < 0)
+				return -1;
+		} else if (sbuf_putc(b, (char)*p) < 0) {
+			return -1;
+		}
+	}
+	return sbuf_putc(b, '"');
+}
+
+char *param_set_json(const struct param_def *defs, size_t ndefs,
+		     const struct param_set *set)
+{
+	size_t order[PARAM_MAX];
+	struct sbuf b = { NULL, 0, 0 };
+	char val[64];
+	size_t i, j;
+
+	if (ndefs > PARAM_MAX) {
+		errno = EINVAL;
+		return NULL;
+	}
+	/* Insertion sort of the indices by name; ndefs is small. */
+	for (i = 0; i < ndefs; i++) {
+		for (j = i; j > 0 &&
+		     strcmp(defs[order[j - 1]].name, defs[i].name) > 0; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	if (sbuf_putc(&b, '{') < 0)
+		goto fail;
+	for (i = 0; i < ndefs; i++) {
+		const struct param_def *def = &defs[order[i]];
+
+		param_format_value(def, set->v[order[i]], val, sizeof(val));
+		if ((i && sbuf_putc(&b, ',') < 0) ||
+		    sbuf_json_str(&b, def->name) < 0 ||
+		    sbuf_putc(&b, ':') < 0 || sbuf_json_str(&b, val) < 0)
+			goto fail;
+	}
+	if (sbuf_putc(&b, '}') < 0)
+		goto fail;
+	return b.s;
+fail:
+	free(b.s);
+	errno = ENOMEM;
+	return NULL;
+}
+
+int param_find(const struct param_def *defs, size_t ndefs, const char *name)
+{
+	size_t i;
+
+	if (!name)
+		return -1;
+	for (i = 0; i < ndefs; i++)
+		if (defs[i].name && strcmp(defs[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* Levenshtein distance; both strings shorter than SUGGEST_LEN_MAX. */
+static size_t edit_distance(const char *a, size_t la, const char *b,
+			    size_t lb)
+{
+	size_t row[SUGGEST_LEN_MAX + 1];
+	size_t i, j;
+
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+const char *param_suggest(const char *word, const char *const *names,
+			  size_t n)
+{
+	const char *best = NULL;
+	size_t lw, limit, best_d = SIZE_MAX, i;
+
+	if (!word || !names)
+		return NULL;
+	lw = strlen(word);
+	if (lw >= SUGGEST_LEN_MAX)
+		return NULL;
+	limit = lw / 3 > 2 ? lw / 3 : 2;
+	for (i = 0; i < n; i++) {
+		size_t ln, d;
+
+		if (!names[i])
+			continue;
+		ln = strlen(names[i]);
+		if (ln >= SUGGEST_LEN_MAX)
+			continue;
+		/* The length difference bounds the distance from below. */
+		if ((ln > lw ? ln - lw : lw - ln) > limit)
+			continue;
+		d = edit_distance(word, lw, names[i], ln);
+		if (d <= limit && d < best_d) {
+			best = names[i];
+			best_d = d;
+		}
+	}
+	return best;
+}
