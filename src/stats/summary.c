@@ -1,0 +1,219 @@
+/*
+ * summary.c - descriptive statistics of one sample set.
+ *
+ * Median, mean, extremes, sample standard deviation, MAD, CV and a
+ * reproducible percentile-bootstrap confidence interval of the median.
+ * Inputs are expected to be finite (no NaN).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/summary.h"
+
+/* splitmix64 (Steele, Lea, Flood 2014): one 64-bit output per call. */
+uint64_t stats_rng_next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Sorted copy of x[0..n-1] (n > 0), or NULL on allocation failure. */
+static double *sorted_copy(const double *x, size_t n)
+{
+	double *s = malloc(n * sizeof(*s));
+
+	if (!s)
+		return NULL;
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	return s;
+}
+
+/* q outside [0, 1] is clamped; 0 for n == 0. */
+double stats_quantile_sorted(const double *sorted, size_t n, double q)
+{
+	double h, frac;
+	size_t lo;
+
+	if (n == 0)
+		return 0.0;
+	if (!(q > 0.0))
+		return sorted[0];
+	if (q >= 1.0)
+		return sorted[n - 1];
+	h = (double)(n - 1) * q;
+	lo = (size_t)h;
+	frac = h - (double)lo;
+	if (lo + 1 >= n || frac == 0.0)
+		return sorted[lo];
+	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
+}
+
+/* Returns NAN if the working copy cannot be allocated. */
+double stats_median(const double *x, size_t n)
+{
+	double *s, m;
+
+	if (n == 0)
+		return 0.0;
+	s = sorted_copy(x, n);
+	if (!s)
+		return NAN;
+	m = stats_quantile_sorted(s, n, 0.5);
+	free(s);
+	return m;
+}
+
+/* Uniform index in [0, n) (Lemire's multiply-shift; bias < n / 2^64). */
+static size_t rng_index(uint64_t *state, size_t n)
+{
+	return (size_t)(((unsigned __int128)stats_rng_next(state) * n) >> 64);
+}
+
+/*
+ * Median of one bootstrap resample of sorted[0..n-1].  Since the data are
+ * sorted, the resample's k-th smallest value is sorted[j] for the k-th
+ * smallest drawn index j, so counting how often each index is drawn
+ * (cnt[0..n-1], zeroed here) gives the order statistics in O(n) without
+ * sorting the resample.
+ */
+static double resample_median(const double *sorted, size_t n, size_t *cnt,
+			      uint64_t *state)
+{
+	size_t i, j, cum = 0, k = (n - 1) / 2;
+	double a = 0.0;
+
+	memset(cnt, 0, n * sizeof(*cnt));
+	for (i = 0; i < n; i++)
+		cnt[rng_index(state, n)]++;
+
+	/* Find the k-th (0-based) value, and the (k+1)-th if n is even. */
+	for (j = 0; j < n; j++) {
+		cum += cnt[j];
+		if (cum > k) {
+			a = sorted[j];
+			break;
+		}
+	}
+	if (n % 2)
+		return a;
+	if (cum > k + 1)
+		return a;
+	for (j++; j < n; j++) {
+		if (cnt[j])
+			return (a + sorted[j]) / 2.0;
+	}
+	return a;
+}
+
+/*
+ * For n == 0 the interval is [0, 0]; for n == 1 or iters == 0 it is the
+ * median itself.  The bounds are the (1-level)/2 and (1+level)/2 type-7
+ * quantiles of the iters resample medians.
+ */
+int stats_bootstrap_median_ci(const double *x, size_t n, unsigned iters,
+			      uint64_t seed, double level, double *lo,
+			      double *hi)
+{
+	uint64_t state = seed;
+	double *sorted, *meds;
+	size_t *cnt;
+	unsigned i;
+	int ret = -1;
+
+	if (n == 0) {
+		*lo = *hi = 0.0;
+		return 0;
+	}
+	sorted = sorted_copy(x, n);
+	if (!sorted)
+		return -1;
+	if (n == 1 || iters == 0) {
+		*lo = *hi = stats_quantile_sorted(sorted, n, 0.5);
+		free(sorted);
+		return 0;
+	}
+	meds = malloc(iters * sizeof(*meds));
+	cnt = malloc(n * sizeof(*cnt));
+	if (!meds || !cnt)
+		goto out;
+
+	for (i = 0; i < iters; i++)
+		meds[i] = resample_median(sorted, n, cnt, &state);
+	qsort(meds, iters, sizeof(*meds), cmp_double);
+	*lo = stats_quantile_sorted(meds, iters, (1.0 - level) / 2.0);
+	*hi = stats_quantile_sorted(meds, iters, (1.0 + level) / 2.0);
+	ret = 0;
+out:
+	free(cnt);
+	free(meds);
+	free(sorted);
+	return ret;
+}
+
+int summary_compute(const double *x, size_t n, struct summary *out)
+{
+	double *s, sum = 0.0, dev = 0.0, sq = 0.0, mean;
+	size_t i;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (n == 0)
+		return 0;
+	s = sorted_copy(x, n);
+	if (!s)
+		return -1;
+
+	out->n = n;
+	out->min = s[0];
+	out->max = s[n - 1];
+	out->median = stats_quantile_sorted(s, n, 0.5);
+
+	/*
+	 * Two passes: the mean, then the squared deviations from it, with the
+	 * corrected form sum(d^2) - (sum d)^2 / n, where sum d is 0 in exact
+	 * arithmetic and cancels the rounding error of the first pass
+	 * (Chan, Golub, LeVeque 1983).
+	 */
+	for (i = 0; i < n; i++)
+		sum += x[i];
+	mean = sum / (double)n;
+	for (i = 0; i < n; i++) {
+		double d = x[i] - mean;
+
+		dev += d;
+		sq += d * d;
+	}
+	out->mean = mean + dev / (double)n;
+	if (n > 1) {
+		double var = (sq - dev * dev / (double)n) / (double)(n - 1);
+
+		out->stddev = var > 0.0 ? sqrt(var) : 0.0;
+	}
+	out->cv = out->mean != 0.0 ? out->stddev / fabs(out->mean) : 0.0;
+
+	/* MAD: median of the absolute deviations from the median. */
+	for (i = 0; i < n; i++)
+		s[i] = fabs(s[i] - out->median);
+	qsort(s, n, sizeof(*s), cmp_double);
+	out->mad = stats_quantile_sorted(s, n, 0.5);
+	free(s);
+
+	ret = stats_bootstrap_median_ci(x, n, SUMMARY_BOOTSTRAP_ITERS,
+					SUMMARY_BOOTSTRAP_SEED, 0.95,
+					&out->ci_lo, &out->ci_hi);
+	if (ret)
+		memset(out, 0, sizeof(*out));
+	return ret;
+}
