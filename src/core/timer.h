@@ -50,6 +50,19 @@ struct timer_info {
  */
 int timer_init(bool want_cycles, bool announce, struct timer_info *info);
 
+/*
+ * Added: prepare the calling thread (or forked process) to read the clock.
+ * In rdpmc mode the cycle count is per thread: the perf event and its mmap
+ * page opened by timer_init() belong to the thread that called it, and
+ * rdpmc readings are valid only on that thread.  Every other thread or
+ * child process must call this once before timing (timer_ticks() calls it
+ * lazily otherwise, paying a syscall inside the first reading).  Returns 0,
+ * or -1 if the event could not be opened (readings in that thread then
+ * fall back to the TSC).  In TSC and ns modes it does nothing and
+ * returns 0.
+ */
+int timer_thread_init(void);
+
 /* The info filled by the last timer_init(). */
 const struct timer_info *timer_get_info(void);
 
