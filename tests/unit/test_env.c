@@ -1,0 +1,204 @@
+/*
+ * test_env.c - unit tests for the environment capture (src/env/env.c):
+ * the ordered key/value list, env_read_line, what env_capture records
+ * and the layout env_print produces.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "env/env.h"
+
+static void test_set_get_replace(void **state)
+{
+	struct env env = { 0 };
+	char key[32];
+	int i;
+
+	(void)state;
+	assert_null(env_get(&env, "a"));
+	assert_int_equal(env_set(&env, "a", "1"), 0);
+	assert_int_equal(env_set(&env, "b", "2"), 0);
+	assert_string_equal(env_get(&env, "a"), "1");
+	assert_string_equal(env_get(&env, "b"), "2");
+	assert_int_equal(env.n, 2);
+
+	/* replace keeps the position and the count */
+	assert_int_equal(env_set(&env, "a", "one"), 0);
+	assert_int_equal(env.n, 2);
+	assert_string_equal(env.items[0].key, "a");
+	assert_string_equal(env.items[0].value, "one");
+	assert_null(env_get(&env, "c"));
+
+	/* growth past the initial capacity keeps order */
+	for (i = 0; i < 200; i++) {
+		snprintf(key, sizeof(key), "k%d", i);
+		assert_int_equal(env_set(&env, key, key), 0);
+	}
+	assert_int_equal(env.n, 202);
+	assert_string_equal(env.items[2].key, "k0");
+	assert_string_equal(env.items[201].key, "k199");
+	assert_string_equal(env_get(&env, "k150"), "k150");
+
+	env_free(&env);
+	assert_int_equal(env.n, 0);
+	assert_null(env.items);
+}
+
+static void test_read_line(void **state)
+{
+	char dir[] = "/tmp/test_env.XXXXXX";
+	char path[64], buf[16];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/f", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_true(fputs("first line\nsecond\n", f) >= 0);
+	assert_int_equal(fclose(f), 0);
+
+	assert_int_equal(env_read_line(path, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "first line");
+	/* truncated to the buffer, still terminated */
+	assert_int_equal(env_read_line(path, buf, 6), 0);
+	assert_string_equal(buf, "first");
+
+	errno = 0;
+	assert_int_equal(env_read_line("/nonexistent/file", buf,
+				       sizeof(buf)), -1);
+	assert_int_equal(errno, ENOENT);
+
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+static const char *const fixed_keys[] = {
+	"kernel.release", "kernel.version", "kernel.cmdline", "cpu.model",
+	"cpu.microcode", "cpu.flags", "cpu.online", "cpu.count", "cpu.smt",
+	"numa.nodes", "cpufreq.governor", "cpufreq.boost",
+	"clocksource.current", "thp.enabled", "fs.pipe_max_size",
+	"fs.pipe_user_pages_soft", "virt.hypervisor", "boot_id", "hostname",
+	"copyscope.version", "copyscope.build_flavour", "copyscope.cflags",
+	"compiler", "libc",
+};
+
+/* Index of key in env, or -1. */
+static long key_index(const struct env *env, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < env->n; i++)
+		if (strcmp(env->items[i].key, key) == 0)
+			return (long)i;
+	return -1;
+}
+
+static void test_capture(void **state)
+{
+	struct env env = { 0 };
+	struct utsname un;
+	const char *v;
+	long idx, prev = -1;
+	size_t i, nvuln = 0;
+
+	(void)state;
+	assert_int_equal(uname(&un), 0);
+	assert_int_equal(env_capture(&env), 0);
+
+	assert_string_equal(env_get(&env, "kernel.release"), un.release);
+	assert_string_equal(env_get(&env, "hostname"), un.nodename);
+	v = env_get(&env, "boot_id");
+	assert_non_null(v);
+	assert_int_equal(strlen(v), 36);
+	assert_int_equal(v[8], '-');
+
+	/* every fixed key present, non-empty, in the fixed order */
+	for (i = 0; i < sizeof(fixed_keys) / sizeof(fixed_keys[0]); i++) {
+		idx = key_index(&env, fixed_keys[i]);
+		if (idx < 0)
+			fail_msg("key %s missing", fixed_keys[i]);
+		assert_true(idx > prev);
+		prev = idx;
+		assert_true(env.items[idx].value[0] != '\0');
+	}
+	v = env_get(&env, "virt.hypervisor");
+	assert_true(strncmp(v, "yes", 3) == 0 || strncmp(v, "no", 2) == 0 ||
+		    strncmp(v, "unavailable", 11) == 0);
+
+	/* vulnerabilities: one key each, or one "unavailable" marker */
+	for (i = 0; i < env.n; i++)
+		if (strncmp(env.items[i].key, "cpu.vuln.", 9) == 0)
+			nvuln++;
+	if (access("/sys/devices/system/cpu/vulnerabilities/meltdown",
+		   R_OK) == 0) {
+		assert_true(nvuln > 0);
+		assert_non_null(env_get(&env, "cpu.vuln.meltdown"));
+	} else if (nvuln == 0) {
+		assert_string_equal(env_get(&env, "cpu.vuln"), "unavailable");
+	}
+
+	/* no duplicate keys */
+	for (i = 0; i < env.n; i++)
+		assert_int_equal(key_index(&env, env.items[i].key), (long)i);
+	env_free(&env);
+}
+
+static void test_print(void **state)
+{
+	struct env env = { 0 };
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	char longval[400];
+	int nlines = 0;
+	FILE *out;
+
+	(void)state;
+	memset(longval, 'x', sizeof(longval) - 1);
+	longval[sizeof(longval) - 1] = '\0';
+	for (int i = 0; i < 30; i++)	/* words of "xxxxxxxxxx " */
+		longval[i * 11 + 10] = ' ';
+
+	assert_int_equal(env_capture(&env), 0);
+	assert_int_equal(env_set(&env, "test.long", longval), 0);
+	assert_int_equal(env_set(&env, "test.empty", ""), 0);
+	out = open_memstream(&buf, &len);
+	assert_non_null(out);
+	env_print(&env, out);
+	assert_int_equal(fclose(out), 0);
+
+	assert_non_null(strstr(buf, "kernel.release"));
+	assert_non_null(strstr(buf, env_get(&env, "boot_id")));
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (strlen(line) > 80)
+			fail_msg("line over 80 columns: %s", line);
+		nlines++;
+	}
+	/* the long value was wrapped onto several lines */
+	assert_true(nlines > (int)env.n);
+	free(buf);
+	env_free(&env);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_set_get_replace),
+		cmocka_unit_test(test_read_line),
+		cmocka_unit_test(test_capture),
+		cmocka_unit_test(test_print),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
