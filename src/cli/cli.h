@@ -1,0 +1,56 @@
+/*
+ * cli.h - the subcommands (one file each in src/cli/) and what they share:
+ * exit codes, error printing, opening the result store.
+ */
+#ifndef COPYSCOPE_CLI_H
+#define COPYSCOPE_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store/store.h"
+
+/* Exit codes (DESIGN §6). */
+#define EXIT_OK 0
+#define EXIT_FAIL 1
+#define EXIT_USAGE 2
+#define EXIT_REGRESSION 3
+#define EXIT_NOTHING_RAN 77
+#define EXIT_INTERRUPTED 130
+
+int cmd_run(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_runs(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_env(int argc, char **argv);
+
+/* Print "copyscope: <message>" to stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Print a usage error with a pointer to `copyscope CMD --help`; returns 2. */
+int cli_usage(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* True if arg is -h or --help. */
+int cli_is_help(const char *arg);
+
+/*
+ * Open the store at db_opt (--db), or $COPYSCOPE_DB, or the default path.
+ * On failure prints why and returns the exit code to use (2 when the user
+ * named the path, 1 otherwise); 0 on success.
+ */
+int cli_open_store(const char *db_opt, struct store **st, char *path,
+		   size_t pathlen);
+
+/*
+ * Take the value of option `name` from argv[*i] ("--name VALUE" or
+ * "--name=VALUE").  Returns the value, or NULL when argv[*i] is not that
+ * option.  Sets *missing when the option has no value.
+ */
+const char *cli_opt_value(int argc, char **argv, int *i, const char *name,
+			  int *missing);
+
+/* A CLOCK_REALTIME ns stamp as "YYYY-MM-DD HH:MM:SS" UTC ("-" if 0). */
+void cli_format_time(int64_t ns, char *buf, size_t len);
+
+#endif

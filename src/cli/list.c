@@ -1,0 +1,158 @@
+/*
+ * list.c - `copyscope list [PATTERN]`: workloads with what one op is,
+ * their parameters (type, default, range) and metrics, and the suites.
+ */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "workloads/workloads.h"
+
+static void list_usage(FILE *out)
+{
+	fprintf(out,
+"usage: copyscope list [PATTERN]\n"
+"\n"
+"Lists workloads (their parameters with defaults and ranges, and their\n"
+"metrics) and suites.  PATTERN is a shell glob or a prefix: 'pipe',\n"
+"'sys.*'.  Workloads that cannot run here say why.\n");
+}
+
+static const char *type_name(enum param_type t)
+{
+	switch (t) {
+	case PARAM_INT:
+		return "int";
+	case PARAM_SIZE:
+		return "size";
+	case PARAM_TIME:
+		return "time";
+	case PARAM_ENUM:
+		return "enum";
+	case PARAM_BOOL:
+		return "bool";
+	}
+	return "?";
+}
+
+static void print_param(const struct param_def *p)
+{
+	char allowed[160] = "", lo[32], hi[32];
+	size_t used = 0;
+	int i;
+
+	if (p->type == PARAM_ENUM) {
+		for (i = 0; p->choices[i]; i++)
+			used += (size_t)snprintf(allowed + used,
+						 sizeof(allowed) - used,
+						 "%s%s", i ? "|" : "",
+						 p->choices[i]);
+	} else if (p->type == PARAM_BOOL) {
+		snprintf(allowed, sizeof(allowed), "0|1");
+	} else {
+		param_format_value(p, p->min, lo, sizeof(lo));
+		param_format_value(p, p->max, hi, sizeof(hi));
+		snprintf(allowed, sizeof(allowed), "%s .. %s", lo, hi);
+	}
+	printf("    %-10s %-5s %-8s %s\n", p->name, type_name(p->type),
+	       p->def, allowed);
+	printf("    %-10s %s\n", "", p->help);
+}
+
+static const char *dir_text(enum metric_dir d)
+{
+	return d == METRIC_HIGHER_BETTER ? "higher is better" :
+	       d == METRIC_LOWER_BETTER ? "lower is better" : "info";
+}
+
+static const char *kind_unit(enum metric_kind k)
+{
+	switch (k) {
+	case METRIC_NS_PER_OP:
+		return "ns";
+	case METRIC_TICKS_PER_OP:
+		return "cycles (tsc-cycles without a PMU)";
+	case METRIC_BYTES_PER_SEC:
+		return "bytes/s";
+	case METRIC_OPS_PER_SEC:
+		return "ops/s";
+	}
+	return "?";
+}
+
+static void print_workload(const struct workload *wl)
+{
+	char why[256];
+	size_t i;
+
+	printf("%s - %s\n", wl->name, wl->summary);
+	if (wl->supported && !wl->supported(why, sizeof(why)))
+		printf("  cannot run here: %s\n", why);
+	printf("  one op: %s\n", wl->op);
+	printf("  not measured: %s\n", wl->not_measured);
+	printf("  parameters:\n    %-10s %-5s %-8s %s\n", "name", "type",
+	       "default", "allowed");
+	for (i = 0; i < wl->nparams; i++)
+		print_param(&wl->params[i]);
+	printf("  metrics:\n");
+	for (i = 0; i < wl->nmetrics; i++)
+		printf("    %-12s %s, %s: %s\n", wl->metrics[i].name,
+		       kind_unit(wl->metrics[i].kind),
+		       dir_text(wl->metrics[i].dir), wl->metrics[i].help);
+	printf("\n");
+}
+
+static int matches(const char *pattern, const char *name)
+{
+	return !pattern || fnmatch(pattern, name, 0) == 0 ||
+	       strncmp(pattern, name, strlen(pattern)) == 0;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	const char *pattern = NULL;
+	size_t i, j, shown = 0;
+
+	if (argc > 2)
+		return cli_usage("list", "at most one PATTERN");
+	if (argc == 2) {
+		if (cli_is_help(argv[1])) {
+			list_usage(stdout);
+			return EXIT_OK;
+		}
+		if (argv[1][0] == '-')
+			return cli_usage("list", "unknown option '%s'",
+					 argv[1]);
+		pattern = argv[1];
+	}
+	for (i = 0; i < workload_count; i++) {
+		if (!matches(pattern, workload_table[i]->name))
+			continue;
+		print_workload(workload_table[i]);
+		shown++;
+	}
+	for (i = 0; i < suite_count; i++) {
+		const struct suite *s = suite_table[i];
+
+		if (!matches(pattern, s->name))
+			continue;
+		if (shown++ == 0 || i == 0 || !matches(pattern,
+						       suite_table[i - 1]->name))
+			printf("suites:\n");
+		printf("  %-8s %s:", s->name, s->summary);
+		for (j = 0; j < s->nentries; j++) {
+			const char *const *a = s->entries[j].args;
+
+			printf("%s %s", j ? ";" : "", s->entries[j].workload);
+			for (; a && *a; a++)
+				printf(" %s", *a);
+		}
+		printf("\n");
+	}
+	if (!shown) {
+		cli_error("nothing matches '%s'", pattern);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}

@@ -1,0 +1,821 @@
+/*
+ * run.c - `copyscope run`: parse workloads, suites, parameters and
+ * options; check everything before measuring; run each configuration;
+ * store every result as soon as it exists; print the tables (or JSON).
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "core/runner.h"
+#include "core/swcount.h"
+#include "core/timer.h"
+#include "env/env.h"
+#include "report/report.h"
+#include "store/store.h"
+#include "workloads/workloads.h"
+
+#define MAX_JOBS 64
+
+struct job {
+	const struct workload *wl;
+	struct param_request req;
+};
+
+struct run_cli {
+	struct run_opts ro;
+	bool reps_set, sample_set, warmup_set, quick;
+	const char *tag;
+	const char *db;
+	bool json, no_store, verify;
+	struct job jobs[MAX_JOBS];
+	size_t njobs;
+	const char *assign[256];
+	size_t nassign;
+};
+
+static void run_usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out,
+"usage: copyscope run [WORKLOAD|SUITE ...] [key=value ...] [options]\n"
+"\n"
+"Measures each configuration (a comma list expands into a sweep: size=4k,64k)\n"
+"and stores the results with the environment.  Without a workload or suite,\n"
+"runs the suite 'default'.  A key=value applies to every named workload that\n"
+"has that parameter.  Sizes take k/M/G (1024-based), times ns/us/ms/s.\n"
+"\n"
+"options:\n"
+"  --reps N          kept samples per configuration (default 10)\n"
+"  --sample-time T   target length of one sample (default 100ms)\n"
+"  --warmup T        warm-up after the batch is sized (default 200ms)\n"
+"  --quick           3 samples of 10ms, no extra warm-up (for tests)\n"
+"  --tag TAG         label the run (for runs, show, compare)\n"
+"  --cpus LIST       CPUs workers may use, in order (e.g. 0,1 or 2-5)\n"
+"  --hist            per-op latency histogram (a separate pass)\n"
+"  --verify          set verify=1 on workloads that can verify data\n"
+"  --json            print the run as JSON on stdout\n"
+"  --no-store        do not write to the database\n"
+"  --db PATH         database (default $COPYSCOPE_DB, else\n"
+"                    $XDG_DATA_HOME/copyscope/results.db)\n"
+"\nsuites:");
+	for (i = 0; i < suite_count; i++)
+		fprintf(out, " %s", suite_table[i]->name);
+	fprintf(out, "\nworkloads:");
+	for (i = 0; i < workload_count; i++)
+		fprintf(out, " %s", workload_table[i]->name);
+	fprintf(out,
+"\n('copyscope list' shows their parameters)\n"
+"\nexamples:\n"
+"  copyscope run pipe.bw size=4k,64k,1M\n"
+"  copyscope run sys.null trace=10 --tag baseline\n"
+"  copyscope run pipe.bw place=same,split --hist --json\n");
+}
+
+static int parse_int_opt(const char *name, const char *v, long lo, long hi,
+			 int *out)
+{
+	char *end;
+	long x;
+
+	errno = 0;
+	x = strtol(v, &end, 10);
+	if (errno || end == v || *end || x < lo || x > hi)
+		return cli_usage("run", "%s: '%s' is not an integer in "
+				 "%ld .. %ld", name, v, lo, hi);
+	*out = (int)x;
+	return 0;
+}
+
+static int parse_time_opt(const char *name, const char *v, int64_t lo,
+			  int64_t hi, int64_t *out)
+{
+	if (param_parse_time_ns(v, out) != 0 || *out < lo || *out > hi)
+		return cli_usage("run", "%s: '%s' is not a time in %lldms .. "
+				 "%llds (e.g. 100ms, 1s)", name, v,
+				 (long long)(lo / 1000000),
+				 (long long)(hi / 1000000000));
+	return 0;
+}
+
+/* "0,2-3" into cpus; each must be in this process's affinity mask. */
+static int parse_cpus(const char *v, struct run_opts *ro)
+{
+	cpu_set_t allowed;
+	const char *p = v;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
+		CPU_ZERO(&allowed);
+	ro->ncpus = 0;
+	while (*p) {
+		char *end;
+		long a, b;
+
+		errno = 0;
+		a = strtol(p, &end, 10);
+		if (end == p || a < 0)
+			goto bad;
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtol(p, &end, 10);
+			if (end == p || b < a)
+				goto bad;
+		}
+		for (; a <= b; a++) {
+			if (a >= CPU_SETSIZE || !CPU_ISSET(a, &allowed))
+				return cli_usage("run", "--cpus: CPU %ld is "
+						 "not online or not allowed "
+						 "for this process", a);
+			if (ro->ncpus < CPU_SETSIZE)
+				ro->cpus[ro->ncpus++] = (int)a;
+		}
+		p = end;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	if (ro->ncpus == 0)
+		goto bad;
+	return 0;
+bad:
+	return cli_usage("run", "--cpus: '%s' is not a CPU list (e.g. 0,1 "
+			 "or 2-5)", v);
+}
+
+static void default_cpus(struct run_opts *ro)
+{
+	cpu_set_t allowed;
+	int c;
+
+	ro->ncpus = 0;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) {
+		ro->cpus[ro->ncpus++] = 0;
+		return;
+	}
+	for (c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &allowed))
+			ro->cpus[ro->ncpus++] = c;
+}
+
+static int add_job(struct run_cli *rc, const struct workload *wl,
+		   const char *const *args)
+{
+	struct job *j;
+	char err[512];
+
+	if (rc->njobs >= MAX_JOBS)
+		return cli_usage("run", "too many workloads (at most %d)",
+				 MAX_JOBS);
+	j = &rc->jobs[rc->njobs];
+	j->wl = wl;
+	if (param_request_init(&j->req, wl->params, wl->nparams, err,
+			       sizeof(err)) != 0) {
+		cli_error("BUG: %s: %s", wl->name, err);
+		return EXIT_FAIL;
+	}
+	for (; args && *args; args++)
+		if (param_request_apply(&j->req, wl->name, *args, err,
+					sizeof(err)) != 0) {
+			cli_error("BUG: suite entry for %s: %s", wl->name, err);
+			return EXIT_FAIL;
+		}
+	rc->njobs++;
+	return 0;
+}
+
+static int add_name(struct run_cli *rc, const char *name)
+{
+	const struct workload *wl = workload_find(name);
+	const struct suite *s = suite_find(name);
+	const char *names[64];
+	const char *sug;
+	size_t i, n = 0;
+	int e;
+
+	if (wl)
+		return add_job(rc, wl, NULL);
+	if (s) {
+		if (s->quick)
+			rc->quick = true;
+		for (i = 0; i < s->nentries; i++) {
+			wl = workload_find(s->entries[i].workload);
+			if (!wl) {
+				cli_error("BUG: suite %s names unknown "
+					  "workload %s", s->name,
+					  s->entries[i].workload);
+				return EXIT_FAIL;
+			}
+			e = add_job(rc, wl, s->entries[i].args);
+			if (e)
+				return e;
+		}
+		return 0;
+	}
+	for (i = 0; i < workload_count && n < 64; i++)
+		names[n++] = workload_table[i]->name;
+	for (i = 0; i < suite_count && n < 64; i++)
+		names[n++] = suite_table[i]->name;
+	sug = param_suggest(name, names, n);
+	if (sug)
+		return cli_usage("run", "unknown workload or suite '%s'; did "
+				 "you mean '%s'?", name, sug);
+	return cli_usage("run", "unknown workload or suite '%s' ('copyscope "
+			 "list' shows them)", name);
+}
+
+/* Apply every key=value to the jobs that have the key. */
+static int apply_assignments(struct run_cli *rc)
+{
+	char err[512];
+	size_t a, j;
+
+	for (a = 0; a < rc->nassign; a++) {
+		const char *as = rc->assign[a];
+		size_t klen = strcspn(as, "=");
+		char key[64];
+		bool used = false;
+
+		snprintf(key, sizeof(key), "%.*s", (int)klen, as);
+		for (j = 0; j < rc->njobs; j++) {
+			const struct workload *wl = rc->jobs[j].wl;
+
+			if (param_find(wl->params, wl->nparams, key) < 0)
+				continue;
+			used = true;
+			if (param_request_apply(&rc->jobs[j].req, wl->name, as,
+						err, sizeof(err)) != 0)
+				return cli_usage("run", "%s", err);
+		}
+		if (!used) {
+			/* Let the first job's parser word the error. */
+			param_request_apply(&rc->jobs[0].req,
+					    rc->jobs[0].wl->name, as, err,
+					    sizeof(err));
+			return cli_usage("run", "%s", err);
+		}
+	}
+	if (rc->verify) {
+		for (j = 0; j < rc->njobs; j++) {
+			const struct workload *wl = rc->jobs[j].wl;
+			char v[64];
+
+			if (!wl->verify_param)
+				continue;
+			snprintf(v, sizeof(v), "%s=1", wl->verify_param);
+			if (param_request_apply(&rc->jobs[j].req, wl->name, v,
+						err, sizeof(err)) != 0)
+				return cli_usage("run", "%s", err);
+		}
+	}
+	return 0;
+}
+
+static int parse_args(struct run_cli *rc, int argc, char **argv)
+{
+	const char *v;
+	int i, missing, e;
+
+	rc->ro.reps = 10;
+	rc->ro.sample_time_ns = 100000000;
+	rc->ro.warmup_ns = 200000000;
+	default_cpus(&rc->ro);
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+#define OPT(name) ((v = cli_opt_value(argc, argv, &i, name, &missing)) || \
+		   missing)
+		if (cli_is_help(a)) {
+			run_usage(stdout);
+			return -1;
+		} else if (OPT("--reps")) {
+			if (missing)
+				goto no_value;
+			e = parse_int_opt("--reps", v, 1, 100000,
+					  &rc->ro.reps);
+			if (e)
+				return e;
+			rc->reps_set = true;
+		} else if (OPT("--sample-time")) {
+			if (missing)
+				goto no_value;
+			e = parse_time_opt("--sample-time", v, 1000000,
+					   60000000000LL,
+					   &rc->ro.sample_time_ns);
+			if (e)
+				return e;
+			rc->sample_set = true;
+		} else if (OPT("--warmup")) {
+			if (missing)
+				goto no_value;
+			e = parse_time_opt("--warmup", v, 0, 600000000000LL,
+					   &rc->ro.warmup_ns);
+			if (e)
+				return e;
+			rc->warmup_set = true;
+		} else if (OPT("--tag")) {
+			if (missing)
+				goto no_value;
+			if (strlen(v) == 0 || strlen(v) > 100)
+				return cli_usage("run", "--tag: 1 to 100 "
+						 "characters");
+			rc->tag = v;
+		} else if (OPT("--cpus")) {
+			if (missing)
+				goto no_value;
+			e = parse_cpus(v, &rc->ro);
+			if (e)
+				return e;
+		} else if (OPT("--db")) {
+			if (missing)
+				goto no_value;
+			rc->db = v;
+		} else if (strcmp(a, "--quick") == 0) {
+			rc->quick = true;
+		} else if (strcmp(a, "--hist") == 0) {
+			rc->ro.hist = true;
+		} else if (strcmp(a, "--verify") == 0) {
+			rc->verify = true;
+		} else if (strcmp(a, "--json") == 0) {
+			rc->json = true;
+		} else if (strcmp(a, "--no-store") == 0) {
+			rc->no_store = true;
+		} else if (a[0] == '-') {
+			return cli_usage("run", "unknown option '%s'", a);
+		} else if (strchr(a, '=')) {
+			if (rc->nassign >= sizeof(rc->assign) /
+					   sizeof(rc->assign[0]))
+				return cli_usage("run", "too many key=value "
+						 "arguments");
+			rc->assign[rc->nassign++] = a;
+		} else {
+			e = add_name(rc, a);
+			if (e)
+				return e;
+		}
+#undef OPT
+	}
+	if (rc->njobs == 0) {
+		e = add_name(rc, "default");
+		if (e)
+			return e;
+	}
+	if (rc->quick) {
+		if (!rc->reps_set)
+			rc->ro.reps = 3;
+		if (!rc->sample_set)
+			rc->ro.sample_time_ns = 10000000;
+		if (!rc->warmup_set)
+			rc->ro.warmup_ns = 0;
+	}
+	return apply_assignments(rc);
+no_value:
+	return cli_usage("run", "%s needs a value", argv[i]);
+}
+
+/* Sweep sizes and each configuration's validate() before measuring. */
+static int check_jobs(struct run_cli *rc)
+{
+	char err[512];
+	size_t j, k;
+
+	for (j = 0; j < rc->njobs; j++) {
+		struct job *jb = &rc->jobs[j];
+
+		if (param_request_check(&jb->req, err, sizeof(err)) != 0)
+			return cli_usage("run", "%s: %s", jb->wl->name, err);
+		if (!jb->wl->validate)
+			continue;
+		for (k = 0; k < param_request_count(&jb->req); k++) {
+			struct param_set ps;
+			int e;
+
+			param_request_get(&jb->req, k, &ps);
+			e = jb->wl->validate(&ps, err, sizeof(err));
+			if (e == WL_EUSAGE)
+				return cli_usage("run", "%s: %s",
+						 jb->wl->name, err);
+			if (e != WL_OK) {
+				cli_error("%s: %s", jb->wl->name, err);
+				return EXIT_FAIL;
+			}
+		}
+	}
+	return 0;
+}
+
+static char *join_cmdline(int argc, char **argv)
+{
+	size_t len = 16, i;
+	char *s;
+
+	for (i = 0; i < (size_t)argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = calloc(1, len);
+	if (!s)
+		return NULL;
+	strcpy(s, "copyscope");
+	for (i = 0; i < (size_t)argc; i++) {
+		strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+static void env_add_timer(struct env *env, const struct timer_info *ti,
+			  const struct run_opts *ro)
+{
+	char b[256];
+	int i, used = 0;
+
+	env_set(env, "timer.source", ti->source == TIMER_RDPMC ? "rdpmc" :
+				     ti->source == TIMER_TSC ? "tsc" :
+				     "clock_gettime");
+	env_set(env, "timer.unit", ti->unit);
+	snprintf(b, sizeof(b), "%.0f", ti->tsc_hz);
+	env_set(env, "timer.tsc_hz", b);
+	snprintf(b, sizeof(b), "%.1f", ti->overhead_ns);
+	env_set(env, "timer.overhead_ns", b);
+	env_set(env, "timer.fallback", ti->fallback_note[0] ?
+				       ti->fallback_note : "none");
+	snprintf(b, sizeof(b), "%d", ro->reps);
+	env_set(env, "run.reps", b);
+	snprintf(b, sizeof(b), "%lld", (long long)ro->sample_time_ns);
+	env_set(env, "run.sample_time_ns", b);
+	snprintf(b, sizeof(b), "%lld", (long long)ro->warmup_ns);
+	env_set(env, "run.warmup_ns", b);
+	for (i = 0; i < ro->ncpus && used < (int)sizeof(b) - 8; i++)
+		used += snprintf(b + used, sizeof(b) - (size_t)used, "%s%d",
+				 i ? "," : "", ro->cpus[i]);
+	env_set(env, "run.cpus", b);
+}
+
+static json_t *counter_array(const uint64_t *v, size_t n)
+{
+	json_t *a;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] == SWCOUNT_NA)
+			return json_null();
+	a = json_array();
+	for (i = 0; a && i < n; i++)
+		json_array_append_new(a, json_integer((json_int_t)v[i]));
+	return a;
+}
+
+static const char *status_name(enum config_status st)
+{
+	switch (st) {
+	case CONFIG_OK:
+		return NULL;
+	case CONFIG_INTERRUPTED:
+		return "interrupted";
+	case CONFIG_VERIFY_FAILED:
+		return "verify-failed";
+	default:
+		return "failed";
+	}
+}
+
+static char *config_info(const struct config_result *cr, size_t job)
+{
+	json_t *info = json_object(), *workers = json_array();
+	char *s;
+	int w, c;
+
+	for (w = 0; w < cr->nworkers; w++) {
+		json_t *cpus = json_array();
+
+		for (c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &cr->cpus_seen[w]))
+				json_array_append_new(cpus, json_integer(c));
+		json_array_append_new(workers, json_pack("{s:s, s:i, s:o}",
+			"name", cr->worker_names[w],
+			"cpu_requested", cr->worker_cpu[w], "cpus", cpus));
+	}
+	json_object_set_new(info, "job", json_integer((json_int_t)job));
+	json_object_set_new(info, "batch_ops",
+			    json_integer((json_int_t)cr->batch_ops));
+	json_object_set_new(info, "workers", workers);
+	json_object_set_new(info, "ctx_switches",
+			    counter_array(cr->ctx_switches, cr->nsamples));
+	json_object_set_new(info, "migrations",
+			    counter_array(cr->migrations, cr->nsamples));
+	json_object_set_new(info, "faults",
+			    counter_array(cr->faults, cr->nsamples));
+	json_object_set_new(info, "note", json_string(cr->note));
+	if (cr->verified)
+		json_object_set_new(info, "verify", json_pack("{s:I, s:s}",
+			"errors", (json_int_t)cr->verify_errors,
+			"report", cr->verify_report));
+	if (status_name(cr->status)) {
+		json_object_set_new(info, "status",
+				    json_string(status_name(cr->status)));
+		json_object_set_new(info, "message", json_string(cr->msg));
+	}
+	s = json_dumps(info, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(info);
+	return s;
+}
+
+static int add_hist(struct store_result *sr, const struct config_result *cr)
+{
+	const struct histogram *h = cr->hist;
+	json_t *info;
+	size_t i, n = 0;
+
+	sr->buckets = calloc(h->nbuckets + 1, sizeof(*sr->buckets));
+	if (!sr->buckets)
+		return -1;
+	for (i = 0; i < h->nbuckets; i++) {
+		if (!h->counts[i])
+			continue;
+		sr->buckets[n].lo = (int64_t)hist_bucket_lo(i);
+		sr->buckets[n].hi = (int64_t)hist_bucket_hi(i);
+		sr->buckets[n].count = h->counts[i];
+		n++;
+	}
+	if (h->overflow) {
+		sr->buckets[n].lo = (int64_t)h->max_value + 1;
+		sr->buckets[n].hi = -1;
+		sr->buckets[n].count = h->overflow;
+		n++;
+	}
+	sr->nbuckets = n;
+	info = json_loads(sr->info_json, 0, NULL);
+	if (!info)
+		return -1;
+	json_object_set_new(info, "hist", json_pack("{s:s, s:I, s:I, s:I, "
+		"s:f}", "of", cr->worker_names[cr->hist_worker],
+		"ops", (json_int_t)cr->hist_ops,
+		"min", (json_int_t)h->min_seen, "max", (json_int_t)h->max_seen,
+		"mean", hist_mean(h)));
+	free(sr->info_json);
+	sr->info_json = json_dumps(info, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(info);
+	return sr->info_json ? 0 : -1;
+}
+
+struct result_list {
+	struct store_result *v;
+	size_t n, cap;
+	int seq;
+};
+
+static struct store_result *result_new(struct result_list *l)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		struct store_result *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		l->v = v;
+		l->cap = cap;
+	}
+	memset(&l->v[l->n], 0, sizeof(l->v[0]));
+	l->v[l->n].seq = l->seq++;
+	return &l->v[l->n++];
+}
+
+/* The stored form of one configuration's results; 0 or -1 (ENOMEM). */
+static int convert(const struct config_result *cr, size_t job,
+		   struct result_list *out)
+{
+	const struct workload *wl = cr->wl;
+	char *params = param_set_json(wl->params, wl->nparams, &cr->ps);
+	char *info = config_info(cr, job);
+	bool hist_done = false;
+	size_t m;
+	int rc = -1;
+
+	if (!params || !info)
+		goto out;
+	for (m = 0; m < wl->nmetrics && cr->nsamples > 0; m++) {
+		struct store_result *sr = result_new(out);
+
+		if (!sr)
+			goto out;
+		snprintf(sr->workload, sizeof(sr->workload), "%s", wl->name);
+		snprintf(sr->metric, sizeof(sr->metric), "%s",
+			 wl->metrics[m].name);
+		snprintf(sr->unit, sizeof(sr->unit), "%s", cr->units[m]);
+		sr->direction = wl->metrics[m].dir;
+		sr->params_json = strdup(params);
+		sr->info_json = strdup(info);
+		sr->samples = calloc(cr->nsamples, sizeof(double));
+		if (!sr->params_json || !sr->info_json || !sr->samples)
+			goto out;
+		memcpy(sr->samples, cr->values[m],
+		       cr->nsamples * sizeof(double));
+		sr->nsamples = cr->nsamples;
+		if (cr->hist && !hist_done &&
+		    wl->metrics[m].kind == METRIC_NS_PER_OP) {
+			if (add_hist(sr, cr) != 0)
+				goto out;
+			hist_done = true;
+		}
+	}
+	if (cr->ntrace > 0) {
+		struct store_result *sr = result_new(out);
+		json_t *ti;
+
+		if (!sr)
+			goto out;
+		snprintf(sr->workload, sizeof(sr->workload), "%s", wl->name);
+		snprintf(sr->metric, sizeof(sr->metric), "cold %s",
+			 wl->metrics[0].name);
+		snprintf(sr->unit, sizeof(sr->unit), "ns");
+		sr->direction = METRIC_INFO;
+		sr->params_json = strdup(params);
+		ti = json_loads(info, 0, NULL);
+		if (!ti)
+			goto out;
+		json_object_set_new(ti, "trace", json_true());
+		sr->info_json = json_dumps(ti, JSON_COMPACT | JSON_SORT_KEYS);
+		json_decref(ti);
+		sr->samples = calloc(cr->ntrace, sizeof(double));
+		if (!sr->params_json || !sr->info_json || !sr->samples)
+			goto out;
+		memcpy(sr->samples, cr->trace_ns, cr->ntrace * sizeof(double));
+		sr->nsamples = cr->ntrace;
+	}
+	rc = 0;
+out:
+	free(params);
+	free(info);
+	return rc;
+}
+
+static void print_preamble(const struct run_cli *rc, int64_t run_id,
+			   const struct timer_info *ti)
+{
+	char st[32], wu[32];
+
+	snprintf(st, sizeof(st), "%.0fms", rc->ro.sample_time_ns / 1e6);
+	snprintf(wu, sizeof(wu), "%.0fms", rc->ro.warmup_ns / 1e6);
+	if (run_id > 0)
+		printf("copyscope run %lld", (long long)run_id);
+	else
+		printf("copyscope run (not stored)");
+	if (rc->tag)
+		printf(" [%s]", rc->tag);
+	printf(": %d samples of >= %s each after %s warm-up\n",
+	       rc->ro.reps, st, wu);
+	printf("timer: %s", ti->unit);
+	if (ti->source != TIMER_CLOCK_NS)
+		printf(" (TSC %.3f GHz)", ti->tsc_hz / 1e9);
+	printf(", %.0f ns per read pair; median ±%%stddev over samples\n\n",
+	       ti->overhead_ns);
+	fflush(stdout);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_cli *rc = calloc(1, sizeof(*rc));
+	struct result_list results = { 0 };
+	struct store *st = NULL;
+	struct store_run run;
+	struct env env = { 0 };
+	struct timer_info ti;
+	char path[4096], err[512];
+	int exit_code = EXIT_OK, e;
+	size_t j, k, ran = 0, skipped = 0;
+	bool stop = false;
+
+	memset(&run, 0, sizeof(run));
+	if (!rc) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	e = parse_args(rc, argc, argv);
+	if (e) {
+		free(rc);
+		return e < 0 ? EXIT_OK : e;
+	}
+	e = check_jobs(rc);
+	if (e)
+		goto done_early;
+	if (!rc->no_store) {
+		e = cli_open_store(rc->db, &st, path, sizeof(path));
+		if (e)
+			goto done_early;
+	}
+	runner_install_signals();
+	rc->ro.progress = isatty(STDERR_FILENO);
+	timer_init(true, true, &ti);
+	if (env_capture(&env) != 0) {
+		cli_error("out of memory capturing the environment");
+		e = EXIT_FAIL;
+		goto done_early;
+	}
+	env_add_timer(&env, &ti, &rc->ro);
+	if (st) {
+		snprintf(run.tag, sizeof(run.tag), "%s", rc->tag ? rc->tag : "");
+		run.cmdline = join_cmdline(argc, argv);
+		if (store_begin_run(st, &run, &env, err, sizeof(err)) != 0) {
+			cli_error("%s", err);
+			e = EXIT_FAIL;
+			goto done_early;
+		}
+	}
+	if (!rc->json)
+		print_preamble(rc, st ? run.id : 0, &ti);
+
+	for (j = 0; j < rc->njobs && !stop; j++) {
+		struct job *jb = &rc->jobs[j];
+		size_t first = results.n;
+
+		for (k = 0; k < param_request_count(&jb->req) && !stop; k++) {
+			struct config_result cr;
+			struct param_set ps;
+			enum config_status cs;
+			size_t r0 = results.n, r;
+
+			param_request_get(&jb->req, k, &ps);
+			cs = runner_run_config(jb->wl, &ps, &rc->ro, &cr);
+			if (cs == CONFIG_UNSUPPORTED) {
+				cli_error("%s: skipped: %s", jb->wl->name,
+					  cr.msg);
+				skipped++;
+				config_result_free(&cr);
+				continue;
+			}
+			ran++;
+			if (convert(&cr, j, &results) != 0) {
+				cli_error("out of memory");
+				cs = CONFIG_FAILED;
+			}
+			for (r = r0; st && r < results.n; r++)
+				if (store_add_result(st, run.id, &results.v[r],
+						     err, sizeof(err)) != 0) {
+					cli_error("%s", err);
+					exit_code = EXIT_FAIL;
+					stop = true;
+				}
+			if (cs == CONFIG_INTERRUPTED) {
+				exit_code = EXIT_INTERRUPTED;
+				stop = true;
+			} else if (cs == CONFIG_USAGE) {
+				cli_error("%s", cr.msg);
+				exit_code = EXIT_USAGE;
+				stop = true;
+			} else if (cs != CONFIG_OK) {
+				cli_error("%s", cr.msg);
+				if (exit_code == EXIT_OK)
+					exit_code = EXIT_FAIL;
+			}
+			config_result_free(&cr);
+		}
+		if (!rc->json && results.n > first) {
+			report_results(stdout, results.v + first,
+				       results.n - first);
+			printf("\n");
+			fflush(stdout);
+		}
+	}
+	if (exit_code == EXIT_OK && ran == 0 && skipped > 0)
+		exit_code = EXIT_NOTHING_RAN;
+	if (st) {
+		const char *status = exit_code == EXIT_OK ? "complete" :
+				     exit_code == EXIT_INTERRUPTED ?
+				     "interrupted" : "failed";
+
+		if (store_finish_run(st, run.id, status, err,
+				     sizeof(err)) != 0) {
+			cli_error("%s", err);
+			exit_code = EXIT_FAIL;
+		}
+		snprintf(run.status, sizeof(run.status), "%s", status);
+	}
+	if (rc->json) {
+		if (report_json(stdout, st ? &run : NULL, &env, results.v,
+				results.n) != 0) {
+			cli_error("cannot write JSON: %s", strerror(errno));
+			exit_code = EXIT_FAIL;
+		}
+	} else if (st) {
+		printf("stored as run %lld in %s\n", (long long)run.id, path);
+	}
+	if (exit_code == EXIT_INTERRUPTED)
+		cli_error("interrupted by signal %d: results so far stored "
+			  "with status 'interrupted'", (int)runner_signal);
+	e = exit_code;
+done_early:
+	store_free_results(results.v, results.n);
+	free(run.cmdline);
+	env_free(&env);
+	if (st)
+		store_close(st);
+	free(rc);
+	return e;
+}

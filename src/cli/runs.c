@@ -1,0 +1,80 @@
+/*
+ * runs.c - `copyscope runs`: the stored runs, oldest first.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+
+static void runs_usage(FILE *out)
+{
+	fprintf(out,
+"usage: copyscope runs [--db PATH]\n"
+"\n"
+"Lists stored runs: id, start time (UTC), status, tag, host, kernel and the\n"
+"first 8 characters of the boot id, then the command line.\n");
+}
+
+void cli_format_time(int64_t ns, char *buf, size_t len)
+{
+	time_t t = (time_t)(ns / 1000000000);
+	struct tm tm;
+
+	if (ns <= 0 || !gmtime_r(&t, &tm)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
+}
+
+int cmd_runs(int argc, char **argv)
+{
+	struct store_run *runs = NULL;
+	const char *db = NULL, *v;
+	struct store *st;
+	char path[4096], err[512];
+	size_t n = 0, i;
+	int e, missing;
+
+	for (int a = 1; a < argc; a++) {
+		if (cli_is_help(argv[a])) {
+			runs_usage(stdout);
+			return EXIT_OK;
+		}
+		v = cli_opt_value(argc, argv, &a, "--db", &missing);
+		if (missing)
+			return cli_usage("runs", "--db needs a value");
+		if (!v)
+			return cli_usage("runs", "unknown argument '%s'",
+					 argv[a]);
+		db = v;
+	}
+	e = cli_open_store(db, &st, path, sizeof(path));
+	if (e)
+		return e;
+	if (store_list_runs(st, &runs, &n, err, sizeof(err)) != 0) {
+		cli_error("%s", err);
+		store_close(st);
+		return EXIT_FAIL;
+	}
+	if (n == 0)
+		printf("no runs stored in %s\n", path);
+	else
+		printf("%4s  %-19s  %-11s  %-12s %-12s %-8s %s\n", "id",
+		       "started (UTC)", "status", "tag", "host", "boot",
+		       "results");
+	for (i = 0; i < n; i++) {
+		char when[32];
+
+		cli_format_time(runs[i].started_ns, when, sizeof(when));
+		printf("%4lld  %-19s  %-11s  %-12.12s %-12.12s %-8.8s %d\n",
+		       (long long)runs[i].id, when, runs[i].status,
+		       runs[i].tag[0] ? runs[i].tag : "-", runs[i].host,
+		       runs[i].boot_id, runs[i].nresults);
+		printf("      %.74s\n", runs[i].cmdline ? runs[i].cmdline : "");
+	}
+	store_free_runs(runs, n);
+	store_close(st);
+	return EXIT_OK;
+}

@@ -1,0 +1,110 @@
+/*
+ * runner.h - runs one configuration of a workload and returns its samples.
+ *
+ * The runner starts the workers (threads or processes), pins them, holds
+ * them behind a start barrier for every sample, reads the clock around each
+ * worker's batch, grows the batch until one sample lasts the target sample
+ * time, runs warm-up samples that are not kept, then the kept samples, then
+ * (when asked) a per-op histogram pass, a verify pass and a cold-call
+ * trace in a fresh process.  Aggregate rates use one shared window: from
+ * the earliest worker start to the latest worker end of the sample.
+ */
+#ifndef COPYSCOPE_RUNNER_H
+#define COPYSCOPE_RUNNER_H
+
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/workload.h"
+#include "stats/histogram.h"
+
+/* Placement choices shared by workloads with a `place` parameter. */
+enum wl_place { PLACE_SPLIT, PLACE_SAME, PLACE_NONE };
+extern const char *const wl_place_choices[];
+
+struct run_opts {
+	int reps;			/* kept samples */
+	int64_t sample_time_ns;		/* target length of one sample */
+	int64_t warmup_ns;		/* warm-up after batch growth */
+	bool hist;			/* per-op histogram pass */
+	int cpus[CPU_SETSIZE];		/* allowed CPUs, in order */
+	int ncpus;
+	bool progress;			/* progress lines on stderr */
+};
+
+enum config_status {
+	CONFIG_OK = 0,
+	CONFIG_FAILED,		/* a hook or worker failed: exit 1 */
+	CONFIG_USAGE,		/* bad parameters found late: exit 2 */
+	CONFIG_INTERRUPTED,	/* SIGINT/SIGTERM: exit 130 */
+	CONFIG_UNSUPPORTED,	/* cannot run here */
+	CONFIG_VERIFY_FAILED,	/* integrity errors: exit 1 */
+};
+
+/* Everything one configuration produced. */
+struct config_result {
+	const struct workload *wl;
+	struct param_set ps;
+	enum config_status status;
+	char msg[512];			/* error, or reason unsupported */
+	char note[512];			/* placement or fallback notes */
+
+	size_t nsamples;		/* kept samples actually taken */
+	double *values[WL_MAX_METRICS];	/* [metric][sample] */
+	const char *units[WL_MAX_METRICS];
+	uint64_t batch_ops;		/* ops per kept sample */
+	int nworkers;
+	char worker_names[WL_MAX_WORKERS][16];
+	cpu_set_t *cpus_seen;		/* per worker: CPUs it ran on */
+	int worker_cpu[WL_MAX_WORKERS];	/* requested CPU, -1 none */
+	/* per kept sample, summed over workers; SWCOUNT_NA if unknown */
+	uint64_t *ctx_switches, *migrations, *faults;
+
+	struct histogram *hist;		/* per-op ns of hist_worker, or NULL */
+	int hist_worker;
+	uint64_t hist_ops;
+
+	bool verified;
+	long verify_errors;
+	char verify_report[512];
+
+	double *trace_ns;		/* cold-call trace, or NULL */
+	double *trace_ticks;
+	size_t ntrace;
+};
+
+/* Set by SIGINT/SIGTERM once runner_install_signals() was called. */
+extern volatile sig_atomic_t runner_interrupted;
+extern volatile sig_atomic_t runner_signal;
+
+/* Catch SIGINT and SIGTERM into runner_interrupted. */
+void runner_install_signals(void);
+
+/*
+ * Run one configuration.  Never exits; always fills res (free it with
+ * config_result_free()).  Returns res->status.
+ */
+enum config_status runner_run_config(const struct workload *wl,
+				     const struct param_set *ps,
+				     const struct run_opts *opts,
+				     struct config_result *res);
+
+void config_result_free(struct config_result *res);
+
+/*
+ * Pin the workers of ctx by placement: split puts worker i on allowed CPU
+ * i (wrapping when there are fewer CPUs than workers, with a note), same
+ * puts all on the first allowed CPU, none pins nothing.
+ */
+void wl_place_workers(struct wl_ctx *ctx, enum wl_place place);
+
+/*
+ * The hidden subcommand behind trace=N: in a freshly exec'ed process, set
+ * up the workload and time each of the first N ops one by one; prints one
+ * tick count per line.  argv: WORKLOAD CLOCK N key=value...
+ */
+int runner_trace_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,95 @@
+/*
+ * main.c - copyscope: the subcommand table and dispatch.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/runner.h"
+#include "core/workload.h"
+
+#ifndef COPYSCOPE_VERSION
+#define COPYSCOPE_VERSION "unknown"
+#endif
+
+struct subcommand {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct subcommand subcommands[] = {
+	{ "list", cmd_list, "workloads, suites, parameters and metrics" },
+	{ "run", cmd_run, "measure workloads or suites and store the results" },
+	{ "runs", cmd_runs, "stored runs: id, time, tag, host, kernel, boot" },
+	{ "show", cmd_show, "one stored run: results and environment" },
+	{ "env", cmd_env, "the environment as it would be stored" },
+};
+
+#define NSUB (sizeof(subcommands) / sizeof(subcommands[0]))
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out,
+		"usage: copyscope COMMAND [ARGS]\n"
+		"\n"
+		"Measures what moving bytes through the Linux kernel costs "
+		"(pipes, syscalls)\nagainst userspace floors, stores every "
+		"result with its environment in SQLite.\n\ncommands:\n");
+	for (i = 0; i < NSUB; i++)
+		fprintf(out, "  %-6s %s\n", subcommands[i].name,
+			subcommands[i].summary);
+	fprintf(out,
+		"\n'copyscope COMMAND --help' describes a command.\n"
+		"examples:\n"
+		"  copyscope run pipe.bw size=4k,64k,1M\n"
+		"  copyscope run sys.null trace=10\n"
+		"  copyscope runs\n"
+		"  copyscope show 3\n"
+		"\nexit codes: 0 ok, 1 a workload or I/O failed, 2 usage "
+		"error,\n            77 nothing could run here, 130 "
+		"interrupted\n");
+}
+
+int main(int argc, char **argv)
+{
+	char err[512];
+	size_t i;
+
+	if (argc >= 2 && strcmp(argv[1], "__trace") == 0)
+		return runner_trace_main(argc - 1, argv + 1);
+	if (workload_table_validate(workload_table, workload_count, err,
+				    sizeof(err)) != 0) {
+		cli_error("BUG: invalid workload table: %s", err);
+		return EXIT_FAIL;
+	}
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (cli_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("copyscope %s\n", COPYSCOPE_VERSION);
+		return EXIT_OK;
+	}
+	for (i = 0; i < NSUB; i++)
+		if (strcmp(argv[1], subcommands[i].name) == 0)
+			return subcommands[i].fn(argc - 1, argv + 1);
+	{
+		const char *names[NSUB];
+		const char *s;
+
+		for (i = 0; i < NSUB; i++)
+			names[i] = subcommands[i].name;
+		s = param_suggest(argv[1], names, NSUB);
+		cli_error("unknown command '%s'%s%s%s (see 'copyscope "
+			  "--help')", argv[1], s ? "; did you mean '" : "",
+			  s ? s : "", s ? "'?" : "");
+	}
+	return EXIT_USAGE;
+}

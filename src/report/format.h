@@ -1,0 +1,31 @@
+/*
+ * format.h - human formatting of values with scaled units.
+ *
+ * Times scale ns/us/ms/s (1000-based), rates KiB/s MiB/s GiB/s (1024-based,
+ * spelled as such), counts K/M/G per second (1000-based), cycle counts
+ * print bare (the unit is named once in the table heading).
+ */
+#ifndef COPYSCOPE_FORMAT_H
+#define COPYSCOPE_FORMAT_H
+
+#include <stddef.h>
+
+/*
+ * The scale to use for values around v in unit: sets *div and returns the
+ * scaled unit label ("us", "MiB/s", "" for bare numbers).
+ */
+const char *fmt_scale(double v, const char *unit, double *div);
+
+/* v / div with 3 significant digits (at least 0 decimals). */
+void fmt_number(double v, char *buf, size_t len);
+
+/* v in its own best scale with its label: "1.02 us", "3.21 GiB/s". */
+void fmt_value(double v, const char *unit, char *buf, size_t len);
+
+/* A byte count as 1024-based KiB/MiB/GiB ("64 KiB", "1.5 MiB"). */
+void fmt_bytes(double bytes, char *buf, size_t len);
+
+/* True for units printed as bare numbers (cycles). */
+int fmt_unit_is_bare(const char *unit);
+
+#endif

@@ -1,0 +1,36 @@
+/*
+ * report.h - what `run` and `show` print: the human results table and the
+ * JSON document of a run.
+ *
+ * Both read the stored form of results (struct store_result), so a run
+ * prints the same whether it was just measured or read back later.
+ */
+#ifndef COPYSCOPE_REPORT_H
+#define COPYSCOPE_REPORT_H
+
+#include <stdio.h>
+
+#include "env/env.h"
+#include "store/store.h"
+
+/* Version of the JSON document layout (`"schema_version"`). */
+#define REPORT_JSON_SCHEMA_VERSION 1
+
+/*
+ * Print results as tables that fit 80 columns: one block per job (a
+ * workload and its sweep), the parameters that vary as leading columns,
+ * one row per metric with median, ±%stddev, 95% CI of the median and n,
+ * then where each worker ran, software counters, notes, the cold-call
+ * trace and the per-op histogram where present.
+ */
+void report_results(FILE *out, const struct store_result *res, size_t n);
+
+/*
+ * Print the run as one JSON document (schema_version, run, environment,
+ * results with summaries, samples, info and histograms).  run or env may
+ * be NULL (--no-store).  Returns 0, or -1 on allocation or write failure.
+ */
+int report_json(FILE *out, const struct store_run *run, const struct env *env,
+		const struct store_result *res, size_t n);
+
+#endif

@@ -1,0 +1,481 @@
+/*
+ * pipe_bw.c - pipe.bw: one writer, one reader, one pipe (E1, lmbench3's
+ * bw_pipe).
+ *
+ * One op: one message of `size` bytes written into the pipe (write(2), or
+ * vmsplice(2) with io=vmsplice) by the writer, and drained by the reader in
+ * reads of `rsize` bytes (read(2) into a user buffer, or splice(2) to
+ * /dev/null with reader=splice).  The sample window runs from the first
+ * side starting its batch to the reader holding the last byte, so the
+ * bandwidth is bytes delivered per second of wall time.
+ * Not measured: pipe creation, fork/thread start, buffer allocation and
+ * prefaulting; with verify=1 the byte-by-byte check runs in a separate
+ * untimed pass after the kept samples.  With reader=splice the copy to
+ * user space is not made (the data goes to /dev/null).  With io=vmsplice
+ * the writer's pages are mapped into the pipe, not copied.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "core/runner.h"
+#include "workloads/pattern.h"
+#include "workloads/workloads.h"
+
+static const char *const mode_choices[] = { "proc", "thread", NULL };
+static const char *const io_choices[] = { "write", "vmsplice", NULL };
+static const char *const reader_choices[] = { "read", "splice", NULL };
+
+enum { MODE_PROC, MODE_THREAD };
+enum { IO_WRITE, IO_VMSPLICE };
+enum { READER_READ, READER_SPLICE };
+enum { WRITER, READER };
+
+#define PIPE_BW_MAX_MSG (256LL << 20)
+#define PAGE 4096
+
+static const struct param_def pipe_bw_params[] = {
+	{ .name = "size", .type = PARAM_SIZE, .def = "64k", .min = 1,
+	  .max = PIPE_BW_MAX_MSG, .help = "bytes per write (one op)" },
+	{ .name = "rsize", .type = PARAM_SIZE, .def = "0", .min = 0,
+	  .max = PIPE_BW_MAX_MSG,
+	  .help = "bytes per read (0: same as size)" },
+	{ .name = "pipe_size", .type = PARAM_SIZE, .def = "0", .min = 0,
+	  .max = 1LL << 30,
+	  .help = "F_SETPIPE_SZ capacity (0: kernel default)" },
+	{ .name = "mode", .type = PARAM_ENUM, .def = "proc",
+	  .choices = mode_choices,
+	  .help = "writer and reader as processes or threads" },
+	{ .name = "place", .type = PARAM_ENUM, .def = "split",
+	  .choices = wl_place_choices,
+	  .help = "split: two CPUs, same: one CPU, none: scheduler" },
+	{ .name = "io", .type = PARAM_ENUM, .def = "write",
+	  .choices = io_choices, .help = "writer call: write or vmsplice" },
+	{ .name = "reader", .type = PARAM_ENUM, .def = "read",
+	  .choices = reader_choices,
+	  .help = "reader call: read, or splice to /dev/null" },
+	{ .name = "verify", .type = PARAM_BOOL, .def = "0",
+	  .help = "check every byte in an untimed pass (1: on)" },
+};
+
+static const struct metric_def pipe_bw_metrics[] = {
+	{ .name = "bandwidth", .kind = METRIC_BYTES_PER_SEC,
+	  .dir = METRIC_HIGHER_BETTER,
+	  .help = "bytes delivered to the reader per second" },
+	{ .name = "time/write", .kind = METRIC_NS_PER_OP,
+	  .dir = METRIC_LOWER_BETTER,
+	  .help = "wall time per message of size bytes" },
+};
+
+/* Coordinator state, inherited by forked workers. */
+struct pipe_bw {
+	int fd[2];
+	int devnull;
+	size_t size, rsize;
+	long pipe_bytes;		/* actual capacity (F_GETPIPE_SZ) */
+	int io, reader;
+	bool verify;
+};
+
+/* What the reader found in the verify pass (in ctx->shared). */
+struct pipe_bw_shared {
+	struct pattern_errors errs;
+	uint64_t msgs;
+};
+
+struct pipe_bw_worker {
+	uint8_t *buf;			/* size or rsize bytes */
+	size_t buf_len;
+	uint8_t *vbufs;			/* verify with vmsplice: a ring */
+	size_t nvbufs;
+	uint8_t *scratch;
+	int memfd;			/* verify with splice */
+};
+
+#define PARAM(ps, name) wl_param_of(&wl_pipe_bw, ps, name)
+
+static size_t read_size(const struct param_set *ps)
+{
+	int64_t r = PARAM(ps, "rsize");
+
+	return (size_t)(r ? r : PARAM(ps, "size"));
+}
+
+static long max_pipe_size(void)
+{
+	FILE *f = fopen("/proc/sys/fs/pipe-max-size", "r");
+	long v = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+static int set_pipe_size(int fd, int64_t want, char *err, size_t len)
+{
+	if (want == 0)
+		return 0;
+	if (fcntl(fd, F_SETPIPE_SZ, (int)want) >= 0)
+		return 0;
+	if (errno == EPERM)
+		snprintf(err, len, "pipe_size: %lld bytes exceeds "
+			 "/proc/sys/fs/pipe-max-size (%ld) and this user "
+			 "lacks CAP_SYS_RESOURCE; raise fs.pipe-max-size or "
+			 "run as root", (long long)want, max_pipe_size());
+	else if (errno == EBUSY)
+		snprintf(err, len, "pipe_size: %lld bytes is over this "
+			 "user's pipe buffer limit "
+			 "(fs.pipe-user-pages-hard)", (long long)want);
+	else
+		snprintf(err, len, "pipe_size: F_SETPIPE_SZ(%lld): %s",
+			 (long long)want, strerror(errno));
+	return -1;
+}
+
+/* Before any measuring: can this pipe size be had? */
+static int pipe_bw_validate(const struct param_set *ps, char *err, size_t len)
+{
+	int64_t want = PARAM(ps, "pipe_size");
+	int fd[2], rc;
+
+	if (want == 0)
+		return WL_OK;
+	if (pipe(fd) != 0) {
+		snprintf(err, len, "pipe: %s", strerror(errno));
+		return WL_EFAIL;
+	}
+	rc = set_pipe_size(fd[1], want, err, len);
+	close(fd[0]);
+	close(fd[1]);
+	return rc ? WL_EUSAGE : WL_OK;
+}
+
+static int pipe_bw_setup(struct wl_ctx *ctx)
+{
+	struct pipe_bw *p = calloc(1, sizeof(*p));
+
+	if (!p) {
+		snprintf(ctx->err, sizeof(ctx->err), "out of memory");
+		return WL_EFAIL;
+	}
+	ctx->priv = p;
+	p->fd[0] = p->fd[1] = p->devnull = -1;
+	p->size = (size_t)wl_param(ctx, "size");
+	p->rsize = read_size(&ctx->ps);
+	p->io = (int)wl_param(ctx, "io");
+	p->reader = (int)wl_param(ctx, "reader");
+	p->verify = wl_param(ctx, "verify") != 0;
+	if (pipe2(p->fd, O_CLOEXEC) != 0) {
+		snprintf(ctx->err, sizeof(ctx->err), "pipe2: %s",
+			 strerror(errno));
+		return WL_EFAIL;
+	}
+	if (set_pipe_size(p->fd[1], wl_param(ctx, "pipe_size"), ctx->err,
+			  sizeof(ctx->err)) != 0)
+		return WL_EUSAGE;
+	p->pipe_bytes = fcntl(p->fd[1], F_GETPIPE_SZ);
+	if (p->pipe_bytes < 0) {
+		snprintf(ctx->err, sizeof(ctx->err), "F_GETPIPE_SZ: %s",
+			 strerror(errno));
+		return WL_EFAIL;
+	}
+	if (p->reader == READER_SPLICE) {
+		p->devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (p->devnull < 0) {
+			snprintf(ctx->err, sizeof(ctx->err),
+				 "open /dev/null: %s", strerror(errno));
+			return WL_EFAIL;
+		}
+	}
+	ctx->nworkers = 2;
+	ctx->mode = wl_param(ctx, "mode") == MODE_PROC ? WL_MODE_PROC
+						      : WL_MODE_THREAD;
+	ctx->worker_name[WRITER] = "writer";
+	ctx->worker_name[READER] = "reader";
+	ctx->bytes_per_op = (double)p->size;
+	ctx->hist_worker = WRITER;
+	ctx->shared_bytes = sizeof(struct pipe_bw_shared);
+	wl_place_workers(ctx, (enum wl_place)wl_param(ctx, "place"));
+	if (!ctx->note[0])
+		snprintf(ctx->note, sizeof(ctx->note), "pipe capacity %ld "
+			 "bytes%s", p->pipe_bytes,
+			 wl_param(ctx, "pipe_size") ? "" : " (kernel default)");
+	return WL_OK;
+}
+
+/* Page-aligned, prefaulted anonymous memory. */
+static uint8_t *alloc_buf(size_t len)
+{
+	uint8_t *b = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	if (b == MAP_FAILED)
+		return NULL;
+	memset(b, 0xa5, len);
+	return b;
+}
+
+static int pipe_bw_worker_init(struct wl_worker *w)
+{
+	struct pipe_bw *p = w->ctx->priv;
+	struct pipe_bw_worker *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		goto oom;
+	w->priv = s;
+	s->memfd = -1;
+	s->buf_len = w->idx == WRITER ? p->size : p->rsize;
+	s->buf = alloc_buf(s->buf_len);
+	if (!s->buf)
+		goto oom;
+	if (!p->verify)
+		return 0;
+	s->scratch = alloc_buf(s->buf_len);
+	if (!s->scratch)
+		goto oom;
+	if (w->idx == WRITER && p->io == IO_VMSPLICE) {
+		/*
+		 * vmsplice maps our pages into the pipe: a buffer may be
+		 * rewritten only once the reader has consumed it.  At most
+		 * one message per pipe slot (a page each) is in flight, so a
+		 * ring of slots + 2 message buffers is never overwritten
+		 * early.
+		 */
+		s->nvbufs = (size_t)p->pipe_bytes / PAGE + 2;
+		s->vbufs = alloc_buf(s->nvbufs * p->size);
+		if (!s->vbufs)
+			goto oom;
+	}
+	if (w->idx == READER && p->reader == READER_SPLICE) {
+		s->memfd = memfd_create("copyscope-verify", MFD_CLOEXEC);
+		if (s->memfd < 0) {
+			snprintf(w->err, WL_ERR_LEN, "memfd_create: %s",
+				 strerror(errno));
+			return WL_EFAIL;
+		}
+	}
+	return 0;
+oom:
+	snprintf(w->err, WL_ERR_LEN, "cannot allocate buffers of %zu bytes",
+		 w->idx == WRITER ? p->size : p->rsize);
+	return WL_EFAIL;
+}
+
+static int write_msg(struct wl_worker *w, const uint8_t *buf, size_t len)
+{
+	struct pipe_bw *p = w->ctx->priv;
+
+	while (len > 0) {
+		ssize_t n;
+
+		if (p->io == IO_VMSPLICE) {
+			struct iovec iov = { (void *)buf, len };
+
+			n = vmsplice(p->fd[1], &iov, 1, 0);
+		} else {
+			n = write(p->fd[1], buf, len);
+		}
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			snprintf(w->err, WL_ERR_LEN, "%s: %s",
+				 p->io == IO_VMSPLICE ? "vmsplice" : "write",
+				 strerror(errno));
+			return WL_EFAIL;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Read or splice up to len bytes; returns bytes moved or -1. */
+static ssize_t read_some(struct wl_worker *w, uint8_t *buf, size_t len,
+			 int splice_to)
+{
+	struct pipe_bw *p = w->ctx->priv;
+	ssize_t n;
+
+	do {
+		if (p->reader == READER_SPLICE) {
+			loff_t off = 0;
+
+			n = splice(p->fd[0], NULL, splice_to,
+				   splice_to == p->devnull ? NULL : &off, len,
+				   0);
+		} else {
+			n = read(p->fd[0], buf, len);
+		}
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		snprintf(w->err, WL_ERR_LEN, "%s: %s",
+			 p->reader == READER_SPLICE ? "splice" : "read",
+			 strerror(errno));
+	else if (n == 0)
+		snprintf(w->err, WL_ERR_LEN, "unexpected end of file: the "
+			 "writer closed the pipe");
+	return n > 0 ? n : -1;
+}
+
+static int pipe_bw_run_batch(struct wl_worker *w, uint64_t nops)
+{
+	struct pipe_bw *p = w->ctx->priv;
+	struct pipe_bw_worker *s = w->priv;
+	uint64_t i, left;
+
+	if (w->idx == WRITER) {
+		for (i = 0; i < nops; i++)
+			if (write_msg(w, s->buf, p->size) != 0)
+				return WL_EFAIL;
+		return 0;
+	}
+	for (left = nops * p->size; left > 0;) {
+		size_t want = left < p->rsize ? (size_t)left : p->rsize;
+		ssize_t n = read_some(w, s->buf, want, p->devnull);
+
+		if (n < 0)
+			return WL_EFAIL;
+		left -= (uint64_t)n;
+	}
+	return 0;
+}
+
+static int verify_writer(struct wl_worker *w, uint64_t nops)
+{
+	struct pipe_bw *p = w->ctx->priv;
+	struct pipe_bw_worker *s = w->priv;
+	uint64_t i, pos = 0;
+
+	for (i = 0; i < nops; i++, pos += p->size) {
+		uint8_t *b = s->vbufs ? s->vbufs + (i % s->nvbufs) * p->size
+				      : s->buf;
+
+		pattern_fill(b, p->size, pos);
+		if (write_msg(w, b, p->size) != 0)
+			return WL_EFAIL;
+	}
+	return 0;
+}
+
+static int verify_reader(struct wl_worker *w, uint64_t nops)
+{
+	struct pipe_bw *p = w->ctx->priv;
+	struct pipe_bw_worker *s = w->priv;
+	struct pipe_bw_shared *sh = w->ctx->shared;
+	uint64_t pos = 0, total = nops * p->size;
+
+	memset(&sh->errs, 0, sizeof(sh->errs));
+	while (pos < total) {
+		size_t want = total - pos < p->rsize ? (size_t)(total - pos)
+						     : p->rsize;
+		ssize_t n = read_some(w, s->buf, want,
+				      p->reader == READER_SPLICE ? s->memfd
+								 : -1);
+
+		if (n < 0)
+			return WL_EFAIL;
+		if (p->reader == READER_SPLICE &&
+		    pread(s->memfd, s->buf, (size_t)n, 0) != n) {
+			snprintf(w->err, WL_ERR_LEN, "pread(memfd): %s",
+				 strerror(errno));
+			return WL_EFAIL;
+		}
+		pattern_check(s->buf, (size_t)n, pos, s->scratch, &sh->errs);
+		pos += (uint64_t)n;
+	}
+	sh->msgs = nops;
+	return 0;
+}
+
+static int pipe_bw_verify_batch(struct wl_worker *w, uint64_t nops)
+{
+	return w->idx == WRITER ? verify_writer(w, nops)
+				: verify_reader(w, nops);
+}
+
+static long pipe_bw_verify(struct wl_ctx *ctx, char *buf, size_t len)
+{
+	const struct pipe_bw_shared *sh = ctx->shared;
+	const struct pattern_errors *e = &sh->errs;
+	long total = (long)pattern_error_total(e);
+	int n;
+
+	n = snprintf(buf, len, "%llu bytes in %llu writes checked: %llu "
+		     "lost, %llu duplicated, %llu corrupted",
+		     (unsigned long long)e->bytes_checked,
+		     (unsigned long long)sh->msgs,
+		     (unsigned long long)e->lost,
+		     (unsigned long long)e->duplicated,
+		     (unsigned long long)e->corrupted);
+	if (total && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "; first bad byte at "
+			 "stream offset %llu (%s)",
+			 (unsigned long long)e->first_offset,
+			 pattern_kind_name(e->first_kind));
+	return total;
+}
+
+static void pipe_bw_worker_fini(struct wl_worker *w)
+{
+	struct pipe_bw *p = w->ctx->priv;
+	struct pipe_bw_worker *s = w->priv;
+
+	if (!s)
+		return;
+	if (s->buf)
+		munmap(s->buf, s->buf_len);
+	if (s->scratch)
+		munmap(s->scratch, s->buf_len);
+	if (s->vbufs)
+		munmap(s->vbufs, s->nvbufs * p->size);
+	if (s->memfd >= 0)
+		close(s->memfd);
+	free(s);
+	w->priv = NULL;
+}
+
+static void pipe_bw_teardown(struct wl_ctx *ctx)
+{
+	struct pipe_bw *p = ctx->priv;
+
+	if (!p)
+		return;
+	if (p->fd[0] >= 0)
+		close(p->fd[0]);
+	if (p->fd[1] >= 0)
+		close(p->fd[1]);
+	if (p->devnull >= 0)
+		close(p->devnull);
+	free(p);
+	ctx->priv = NULL;
+}
+
+const struct workload wl_pipe_bw = {
+	.name = "pipe.bw",
+	.summary = "one writer, one reader, one pipe: bandwidth (lmbench "
+		   "bw_pipe)",
+	.op = "one write of size bytes, drained by reads of rsize bytes",
+	.not_measured = "pipe creation, fork, buffer allocation; the verify "
+			"pass; with reader=splice the copy to user space",
+	.params = pipe_bw_params,
+	.nparams = sizeof(pipe_bw_params) / sizeof(pipe_bw_params[0]),
+	.metrics = pipe_bw_metrics,
+	.nmetrics = sizeof(pipe_bw_metrics) / sizeof(pipe_bw_metrics[0]),
+	.validate = pipe_bw_validate,
+	.setup = pipe_bw_setup,
+	.worker_init = pipe_bw_worker_init,
+	.run_batch = pipe_bw_run_batch,
+	.verify_batch = pipe_bw_verify_batch,
+	.verify = pipe_bw_verify,
+	.worker_fini = pipe_bw_worker_fini,
+	.teardown = pipe_bw_teardown,
+	.verify_param = "verify",
+};

@@ -1,0 +1,35 @@
+/*
+ * workloads.h - the descriptors defined in src/workloads/, one per workload,
+ * and the suites.  The table of all workloads is in registry.c.
+ */
+#ifndef COPYSCOPE_WORKLOADS_H
+#define COPYSCOPE_WORKLOADS_H
+
+#include <stddef.h>
+
+#include "core/workload.h"
+
+extern const struct workload wl_sys_null;
+extern const struct workload wl_pipe_bw;
+
+/* One entry of a suite: a workload and its parameter assignments. */
+struct suite_entry {
+	const char *workload;
+	const char *const *args;	/* "key=value" strings, NULL-ended */
+};
+
+struct suite {
+	const char *name;
+	const char *summary;
+	const struct suite_entry *entries;
+	size_t nentries;
+	bool quick;			/* implies --quick timing */
+};
+
+extern const struct suite *const suite_table[];
+extern const size_t suite_count;
+
+/* Find a suite by name, or NULL. */
+const struct suite *suite_find(const char *name);
+
+#endif
