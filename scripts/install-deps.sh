@@ -1,0 +1,33 @@
+#!/bin/sh
+# install-deps.sh - install the Debian packages copyscope needs to build,
+# test, lint and benchmark, when they are missing.  Idempotent: does nothing
+# (and needs no network) when everything is there.  Needs root (or sudo)
+# only when something is missing.
+set -eu
+
+PKGS="build-essential pkg-config libsqlite3-dev libjansson-dev \
+libcmocka-dev sqlite3 python3 cppcheck clang-tidy"
+
+missing=""
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+		grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+echo "install-deps: installing:$missing" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+	if command -v sudo >/dev/null 2>&1; then
+		SUDO="sudo"
+	else
+		echo "install-deps: need root to install:$missing" >&2
+		exit 1
+	fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
