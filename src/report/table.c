@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/workload.h"
 #include "report/format.h"
 #include "report/report.h"
 #include "stats/histogram.h"
@@ -57,16 +58,48 @@ static const char *param_str(json_t *params, const char *key)
 	return s ? s : "";
 }
 
+/*
+ * The parameter names of a result in the order its workload declares them
+ * (JSON key order for a workload this build does not know).  Returns the
+ * count; names point into the workload table or into params.
+ */
+static size_t ordered_keys(const char *workload, json_t *params,
+			   const char **keys, size_t max)
+{
+	const struct workload *wl = workload_find(workload);
+	const char *key;
+	json_t *val;
+	size_t n = 0, i;
+
+	if (wl) {
+		for (i = 0; i < wl->nparams && n < max; i++)
+			if (json_object_get(params, wl->params[i].name))
+				keys[n++] = wl->params[i].name;
+	}
+	json_object_foreach(params, key, val) {
+		bool known = false;
+
+		for (i = 0; i < n; i++)
+			known |= strcmp(keys[i], key) == 0;
+		if (!known && n < max)
+			keys[n++] = key;
+	}
+	return n;
+}
+
 /* Find which parameters vary across the configurations of a block. */
 static void find_varying(struct block *b)
 {
 	json_t *first = load_json(b->res[b->first].params_json);
-	const char *key;
-	json_t *val;
-	size_t i;
+	const char *keys[MAX_COLS * 2];
+	size_t i, k, nkeys;
 
+	nkeys = ordered_keys(b->res[b->first].workload, first, keys,
+			     MAX_COLS * 2);
 	b->nvary = 0;
-	json_object_foreach(first, key, val) {
+	for (k = 0; k < nkeys; k++) {
+		const char *key = keys[k];
+		json_t *val = json_object_get(first, key);
 		bool varies = false;
 
 		for (i = b->first + 1; i < b->last && !varies; i++) {
@@ -112,12 +145,14 @@ static void print_heading(FILE *out, const struct block *b)
 {
 	const struct store_result *r = &b->res[b->first];
 	json_t *p = load_json(r->params_json);
-	size_t col = strlen(r->workload);
-	const char *key;
-	json_t *val;
+	size_t col = strlen(r->workload), k, nkeys;
+	const char *keys[MAX_COLS * 2];
 
+	nkeys = ordered_keys(r->workload, p, keys, MAX_COLS * 2);
 	fprintf(out, "%s", r->workload);
-	json_object_foreach(p, key, val) {
+	for (k = 0; k < nkeys; k++) {
+		const char *key = keys[k];
+		json_t *val = json_object_get(p, key);
 		char kv[160];
 		size_t len;
 
@@ -293,9 +328,13 @@ static void print_config_info(FILE *out, const struct store_result *r)
 	used = (size_t)snprintf(text, sizeof(text), "%s;", place);
 	cs = median_per_op(json_object_get(info, "ctx_switches"), (double)ops);
 	mig = median_per_op(json_object_get(info, "migrations"), (double)ops);
-	if (!isnan(cs))
+	if (!isnan(cs) && cs >= 0.001)
 		used += (size_t)snprintf(text + used, sizeof(text) - used,
 					 " %.3g ctx switches/op;", cs);
+	else if (!isnan(cs))
+		used += (size_t)snprintf(text + used, sizeof(text) - used,
+					 " %.3g ctx switches per 1M ops;",
+					 cs * 1e6);
 	if (!isnan(mig) && mig > 0)
 		used += (size_t)snprintf(text + used, sizeof(text) - used,
 					 " %.3g migrations/op;", mig);
@@ -375,7 +414,8 @@ static void print_hist(FILE *out, const struct store_result *r)
 								      "min"));
 	hist->max_seen = (uint64_t)json_integer_value(json_object_get(h,
 								      "max"));
-	used = (size_t)snprintf(text, sizeof(text), "per-op %s, %lld ops:",
+	used = (size_t)snprintf(text, sizeof(text), "per-op times of the %s "
+				"(%lld ops, each with one timer read):",
 				json_string_value(json_object_get(h, "of")),
 				(long long)json_integer_value(
 					json_object_get(h, "ops")));
