@@ -1,0 +1,582 @@
+/*
+ * test_registry.c - unit tests for the workload table and its validation
+ * (src/core/workload.c, src/workloads/registry.c): the real table passes,
+ * each kind of broken descriptor is reported naming its workload, every
+ * suite names existing workloads with arguments that parse, and lookups.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/param.h"
+#include "core/workload.h"
+#include "workloads/workloads.h"
+
+#define ERRLEN 512
+
+/* ---- a well-formed synthetic workload, copied and broken below ---- */
+
+static const char *const mode_choices[] = { "proc", "thread", NULL };
+static const char *const no_choices[] = { NULL };
+
+static const struct param_def good_params[] = {
+	{ "size", PARAM_SIZE, "64k", 1, 1 << 30, NULL, "bytes per op" },
+	{ "mode", PARAM_ENUM, "proc", 0, 0, mode_choices, "workers" },
+	{ "verify", PARAM_BOOL, "0", 0, 0, NULL, "check the data" },
+	{ "trace", PARAM_BOOL, "0", 0, 0, NULL, "trace a cold call" },
+};
+
+static const struct metric_def good_metrics[] = {
+	{ "time/op", METRIC_NS_PER_OP, METRIC_LOWER_BETTER, "time per op" },
+	{ "bandwidth", METRIC_BYTES_PER_SEC, METRIC_HIGHER_BETTER,
+	  "bytes per second" },
+};
+
+static int fake_setup(struct wl_ctx *ctx)
+{
+	(void)ctx;
+	return WL_OK;
+}
+
+static int fake_run_batch(struct wl_worker *w, uint64_t nops)
+{
+	(void)w;
+	(void)nops;
+	return WL_OK;
+}
+
+static int fake_verify_batch(struct wl_worker *w, uint64_t nops)
+{
+	(void)w;
+	(void)nops;
+	return WL_OK;
+}
+
+static long fake_verify(struct wl_ctx *ctx, char *buf, size_t len)
+{
+	(void)ctx;
+	if (len)
+		buf[0] = '\0';
+	return 0;
+}
+
+static const struct workload good_wl = {
+	.name = "test.good",
+	.summary = "a synthetic workload",
+	.op = "nothing",
+	.not_measured = "everything",
+	.params = good_params,
+	.nparams = sizeof(good_params) / sizeof(good_params[0]),
+	.metrics = good_metrics,
+	.nmetrics = sizeof(good_metrics) / sizeof(good_metrics[0]),
+	.setup = fake_setup,
+	.run_batch = fake_run_batch,
+	.verify_batch = fake_verify_batch,
+	.verify = fake_verify,
+	.verify_param = "verify",
+	.trace_param = "trace",
+};
+
+/* Validate a one-entry table holding wl; return the problem count. */
+static int validate1(const struct workload *wl, char *err, size_t errlen)
+{
+	const struct workload *const table[] = { wl };
+
+	return workload_table_validate(table, 1, err, errlen);
+}
+
+/* wl must give at least one problem, and the message must name it. */
+static void expect_broken(const struct workload *wl, const char *label)
+{
+	char err[ERRLEN];
+	char want[128];
+	int n;
+
+	memset(err, 'x', sizeof(err));
+	err[sizeof(err) - 1] = '\0';
+	n = validate1(wl, err, sizeof(err));
+	if (n < 1)
+		fail_msg("%s: no problem reported", label);
+	snprintf(want, sizeof(want), "workload '%s'",
+		 wl->name ? wl->name : "(null)");
+	if (!strstr(err, want))
+		fail_msg("%s: message does not name the workload: '%s'",
+			 label, err);
+}
+
+/* Copy good_wl with params replaced (n of them). */
+static struct workload with_params(const struct param_def *p, size_t n)
+{
+	struct workload wl = good_wl;
+
+	wl.params = p;
+	wl.nparams = n;
+	return wl;
+}
+
+static void test_real_table_valid(void **state)
+{
+	char err[ERRLEN] = "untouched";
+	int n;
+
+	(void)state;
+	assert_true(workload_count >= 2);
+	n = workload_table_validate(workload_table, workload_count, err,
+				    sizeof(err));
+	if (n != 0)
+		fail_msg("real table: %d problems: %s", n, err);
+	assert_string_equal(err, "");
+}
+
+static void test_good_synthetic_valid(void **state)
+{
+	char err[ERRLEN];
+	int n;
+
+	(void)state;
+	n = validate1(&good_wl, err, sizeof(err));
+	if (n != 0)
+		fail_msg("synthetic good workload: %d problems: %s", n, err);
+	/* An empty table is fine too. */
+	assert_int_equal(workload_table_validate(NULL, 0, err, sizeof(err)),
+			 0);
+}
+
+static void test_bad_names(void **state)
+{
+	static const char *const bad[] = {
+		"Pipe", "pipe", "a.b.c", "pipe.", ".bw", "pipe.BW",
+		"pipe bw.x", "pipe-bw.x", "",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct workload wl = good_wl;
+
+		wl.name = bad[i];
+		expect_broken(&wl, bad[i]);
+	}
+}
+
+static void test_good_names(void **state)
+{
+	static const char *const good[] = { "pipe.bw", "sys.null",
+					    "mem_copy.x2", "a.b" };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		struct workload wl = good_wl;
+		char err[ERRLEN];
+
+		wl.name = good[i];
+		if (validate1(&wl, err, sizeof(err)) != 0)
+			fail_msg("name '%s' rejected: %s", good[i], err);
+	}
+}
+
+static void test_missing_texts(void **state)
+{
+	struct workload wl;
+
+	(void)state;
+	wl = good_wl;
+	wl.summary = NULL;
+	expect_broken(&wl, "no summary");
+	wl = good_wl;
+	wl.summary = "";
+	expect_broken(&wl, "empty summary");
+	wl = good_wl;
+	wl.op = NULL;
+	expect_broken(&wl, "no op");
+	wl = good_wl;
+	wl.not_measured = NULL;
+	expect_broken(&wl, "no not_measured");
+	wl = good_wl;
+	wl.not_measured = "";
+	expect_broken(&wl, "empty not_measured");
+}
+
+static void test_missing_hooks(void **state)
+{
+	struct workload wl;
+
+	(void)state;
+	wl = good_wl;
+	wl.setup = NULL;
+	expect_broken(&wl, "no setup");
+	wl = good_wl;
+	wl.run_batch = NULL;
+	expect_broken(&wl, "no run_batch");
+}
+
+static void test_metrics(void **state)
+{
+	static const struct metric_def unnamed[] = {
+		{ NULL, METRIC_NS_PER_OP, METRIC_LOWER_BETTER, "help" },
+	};
+	static const struct metric_def no_help[] = {
+		{ "time", METRIC_NS_PER_OP, METRIC_LOWER_BETTER, "" },
+	};
+	struct workload wl;
+
+	(void)state;
+	wl = good_wl;
+	wl.metrics = NULL;
+	wl.nmetrics = 0;
+	expect_broken(&wl, "zero metrics");
+	wl = good_wl;
+	wl.nmetrics = WL_MAX_METRICS + 1;	/* never dereferenced past 8 */
+	{
+		struct metric_def many[WL_MAX_METRICS + 1];
+		size_t i;
+
+		for (i = 0; i < WL_MAX_METRICS + 1; i++)
+			many[i] = good_metrics[0];
+		wl.metrics = many;
+		expect_broken(&wl, "too many metrics");
+	}
+	wl = good_wl;
+	wl.metrics = unnamed;
+	wl.nmetrics = 1;
+	expect_broken(&wl, "unnamed metric");
+	wl = good_wl;
+	wl.metrics = no_help;
+	wl.nmetrics = 1;
+	expect_broken(&wl, "metric without help");
+}
+
+static void test_duplicate_param(void **state)
+{
+	static const struct param_def p[] = {
+		{ "size", PARAM_SIZE, "64k", 1, 1 << 30, NULL, "a" },
+		{ "verify", PARAM_BOOL, "0", 0, 0, NULL, "b" },
+		{ "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
+		{ "size", PARAM_SIZE, "4k", 1, 1 << 30, NULL, "d" },
+	};
+	struct workload wl = with_params(p, 4);
+
+	(void)state;
+	expect_broken(&wl, "duplicate parameter");
+}
+
+static void test_param_texts(void **state)
+{
+	static const struct param_def no_help[] = {
+		{ "verify", PARAM_BOOL, "0", 0, 0, NULL, "" },
+		{ "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
+	};
+	static const struct param_def unnamed[] = {
+		{ "verify", PARAM_BOOL, "0", 0, 0, NULL, "b" },
+		{ "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
+		{ NULL, PARAM_BOOL, "0", 0, 0, NULL, "c" },
+	};
+	struct workload wl;
+
+	(void)state;
+	wl = with_params(no_help, 2);
+	expect_broken(&wl, "parameter without help");
+	wl = with_params(unnamed, 3);
+	expect_broken(&wl, "unnamed parameter");
+}
+
+static void test_enum_without_choices(void **state)
+{
+	static const struct param_def null_choices[] = {
+		{ "verify", PARAM_BOOL, "0", 0, 0, NULL, "b" },
+		{ "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
+		{ "mode", PARAM_ENUM, "proc", 0, 0, NULL, "d" },
+	};
+	static const struct param_def empty_choices[] = {
+		{ "verify", PARAM_BOOL, "0", 0, 0, NULL, "b" },
+		{ "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
+		{ "mode", PARAM_ENUM, "proc", 0, 0, no_choices, "d" },
+	};
+	struct workload wl;
+
+	(void)state;
+	wl = with_params(null_choices, 3);
+	expect_broken(&wl, "enum with NULL choices");
+	wl = with_params(empty_choices, 3);
+	expect_broken(&wl, "enum with no choices");
+}
+
+static void test_bad_defaults(void **state)
+{
+	static const struct param_def cases[][3] = {
+		{ { "verify", PARAM_BOOL, "0", 0, 0, NULL, "b" },
+		  { "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
+		  { "size", PARAM_SIZE, "5x", 1, 1 << 20, NULL, "d" } },
+		{ { "verify", PARAM_BOOL, "0", 0, 0, NULL, "b" },
+		  { "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
+		  { "size", PARAM_SIZE, "2M", 1, 1 << 20, NULL, "d" } },
+		{ { "verify", PARAM_BOOL, "0", 0, 0, NULL, "b" },
+		  { "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
+		  { "n", PARAM_INT, "0", 1, 64, NULL, "d" } },
+		{ { "verify", PARAM_BOOL, "0", 0, 0, NULL, "b" },
+		  { "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
+		  { "t", PARAM_TIME, "fast", 0, 1000000000, NULL, "d" } },
+		{ { "verify", PARAM_BOOL, "0", 0, 0, NULL, "b" },
+		  { "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
+		  { "mode", PARAM_ENUM, "fiber", 0, 0, mode_choices, "d" } },
+		{ { "verify", PARAM_BOOL, "maybe", 0, 0, NULL, "b" },
+		  { "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
+		  { "n", PARAM_INT, "1", 1, 64, NULL, "d" } },
+		{ { "verify", PARAM_BOOL, "0", 0, 0, NULL, "b" },
+		  { "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
+		  { "n", PARAM_INT, NULL, 1, 64, NULL, "d" } },
+		{ { "verify", PARAM_BOOL, "0", 0, 0, NULL, "b" },
+		  { "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
+		  { "n", PARAM_INT, "5", 10, 1, NULL, "min > max" } },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct workload wl = with_params(cases[i], 3);
+		char label[64];
+
+		snprintf(label, sizeof(label), "bad default case %zu", i);
+		expect_broken(&wl, label);
+	}
+}
+
+static void test_verify_and_trace_param(void **state)
+{
+	static const struct param_def no_verify[] = {
+		{ "size", PARAM_SIZE, "64k", 1, 1 << 30, NULL, "a" },
+		{ "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
+	};
+	struct workload wl;
+
+	(void)state;
+	wl = with_params(no_verify, 2);
+	expect_broken(&wl, "verify_param names a missing parameter");
+	wl = good_wl;
+	wl.verify_param = "check";
+	expect_broken(&wl, "verify_param 'check'");
+	wl = good_wl;
+	wl.verify = NULL;
+	expect_broken(&wl, "verify_param without verify hook");
+	wl = good_wl;
+	wl.verify_batch = NULL;
+	expect_broken(&wl, "verify_param without verify_batch hook");
+	wl = good_wl;
+	wl.trace_param = "cold";
+	expect_broken(&wl, "trace_param names a missing parameter");
+	/* No verify switch at all is fine. */
+	wl = good_wl;
+	wl.verify_param = NULL;
+	wl.verify = NULL;
+	wl.verify_batch = NULL;
+	wl.trace_param = NULL;
+	{
+		char err[ERRLEN];
+
+		if (validate1(&wl, err, sizeof(err)) != 0)
+			fail_msg("no verify/trace params rejected: %s", err);
+	}
+}
+
+static void test_duplicate_workload(void **state)
+{
+	struct workload other = good_wl;
+	const struct workload *table[3];
+	char err[ERRLEN];
+	int n;
+
+	(void)state;
+	other.name = "test.other";
+	table[0] = &good_wl;
+	table[1] = &other;
+	table[2] = &good_wl;
+	n = workload_table_validate(table, 3, err, sizeof(err));
+	assert_true(n >= 1);
+	assert_non_null(strstr(err, "workload 'test.good'"));
+
+	/* Two distinct descriptors with the same name. */
+	other.name = "test.good";
+	table[2] = &other;
+	n = workload_table_validate(table, 2, err, sizeof(err));
+	assert_true(n >= 1);
+	assert_non_null(strstr(err, "workload 'test.good'"));
+
+	/* The real table with one entry repeated. */
+	{
+		const struct workload *big[64];
+		size_t i;
+
+		assert_true(workload_count < 63);
+		for (i = 0; i < workload_count; i++)
+			big[i] = workload_table[i];
+		big[workload_count] = workload_table[0];
+		n = workload_table_validate(big, workload_count + 1, err,
+					    sizeof(err));
+		assert_true(n >= 1);
+		assert_non_null(strstr(err, workload_table[0]->name));
+	}
+}
+
+static void test_null_entry(void **state)
+{
+	const struct workload *table[2] = { &good_wl, NULL };
+	char err[ERRLEN];
+
+	(void)state;
+	assert_true(workload_table_validate(table, 2, err, sizeof(err)) >= 1);
+	assert_true(strlen(err) > 0);
+}
+
+/* Problems are counted; the first one is the message. */
+static void test_counts_and_first_message(void **state)
+{
+	struct workload a = good_wl, b = good_wl;
+	const struct workload *table[2] = { &a, &b };
+	char err[ERRLEN];
+	int n;
+
+	(void)state;
+	a.name = "first.bad";
+	a.setup = NULL;
+	b.name = "second.bad";
+	b.run_batch = NULL;
+	n = workload_table_validate(table, 2, err, sizeof(err));
+	assert_true(n >= 2);
+	assert_non_null(strstr(err, "workload 'first.bad'"));
+	assert_null(strstr(err, "second.bad"));
+
+	/* A tiny buffer is not overrun and stays terminated. */
+	{
+		char small[8];
+
+		memset(small, 'x', sizeof(small));
+		n = workload_table_validate(table, 2, small, sizeof(small));
+		assert_true(n >= 2);
+		assert_int_equal(strlen(small), sizeof(small) - 1);
+	}
+}
+
+static void test_real_descriptors_complete(void **state)
+{
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < workload_count; i++) {
+		const struct workload *wl = workload_table[i];
+
+		assert_non_null(wl);
+		assert_true(wl->nmetrics >= 1);
+		assert_true(wl->nparams <= PARAM_MAX);
+		for (j = 0; j < wl->nparams; j++) {
+			int64_t v;
+			char err[256];
+
+			if (param_parse_value(&wl->params[j],
+					      wl->params[j].def, &v, err,
+					      sizeof(err)) != 0)
+				fail_msg("%s: %s", wl->name, err);
+		}
+		assert_ptr_equal(workload_find(wl->name), wl);
+	}
+}
+
+static void test_suites_parse(void **state)
+{
+	size_t s, e;
+	int a;
+
+	(void)state;
+	assert_true(suite_count >= 1);
+	for (s = 0; s < suite_count; s++) {
+		const struct suite *su = suite_table[s];
+
+		assert_non_null(su);
+		assert_non_null(su->name);
+		assert_true(strlen(su->name) > 0);
+		assert_non_null(su->summary);
+		assert_true(strlen(su->summary) > 0);
+		assert_true(su->nentries >= 1);
+		assert_ptr_equal(suite_find(su->name), su);
+		for (e = 0; e < su->nentries; e++) {
+			const struct suite_entry *en = &su->entries[e];
+			const struct workload *wl = workload_find(en->workload);
+			struct param_request req;
+			char err[256];
+
+			if (!wl)
+				fail_msg("suite %s: unknown workload '%s'",
+					 su->name, en->workload);
+			assert_non_null(en->args);
+			if (param_request_init(&req, wl->params, wl->nparams,
+					       err, sizeof(err)) != 0)
+				fail_msg("suite %s: %s: %s", su->name,
+					 wl->name, err);
+			for (a = 0; en->args[a]; a++)
+				if (param_request_apply(&req, wl->name,
+							en->args[a], err,
+							sizeof(err)) != 0)
+					fail_msg("suite %s: %s '%s': %s",
+						 su->name, wl->name,
+						 en->args[a], err);
+			if (param_request_check(&req, err, sizeof(err)) != 0)
+				fail_msg("suite %s: %s: %s", su->name,
+					 wl->name, err);
+			assert_true(param_request_count(&req) >= 1);
+		}
+	}
+	/* Suite names are unique. */
+	for (s = 0; s < suite_count; s++)
+		for (e = 0; e < s; e++)
+			assert_string_not_equal(suite_table[s]->name,
+						suite_table[e]->name);
+}
+
+static void test_find(void **state)
+{
+	(void)state;
+	assert_ptr_equal(workload_find("pipe.bw"), &wl_pipe_bw);
+	assert_ptr_equal(workload_find("sys.null"), &wl_sys_null);
+	assert_null(workload_find("pipe"));
+	assert_null(workload_find("pipe.bw "));
+	assert_null(workload_find("PIPE.BW"));
+	assert_null(workload_find(""));
+	assert_non_null(suite_find("default"));
+	assert_non_null(suite_find("quick"));
+	assert_true(suite_find("quick")->quick);
+	assert_false(suite_find("default")->quick);
+	assert_null(suite_find("no-such-suite"));
+	assert_null(suite_find(""));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_real_table_valid),
+		cmocka_unit_test(test_good_synthetic_valid),
+		cmocka_unit_test(test_bad_names),
+		cmocka_unit_test(test_good_names),
+		cmocka_unit_test(test_missing_texts),
+		cmocka_unit_test(test_missing_hooks),
+		cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_duplicate_param),
+		cmocka_unit_test(test_param_texts),
+		cmocka_unit_test(test_enum_without_choices),
+		cmocka_unit_test(test_bad_defaults),
+		cmocka_unit_test(test_verify_and_trace_param),
+		cmocka_unit_test(test_duplicate_workload),
+		cmocka_unit_test(test_null_entry),
+		cmocka_unit_test(test_counts_and_first_message),
+		cmocka_unit_test(test_real_descriptors_complete),
+		cmocka_unit_test(test_suites_parse),
+		cmocka_unit_test(test_find),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
