@@ -61,16 +61,17 @@ int cmd_runs(int argc, char **argv)
 	if (n == 0)
 		printf("no runs stored in %s\n", path);
 	else
-		printf("%4s  %-19s  %-11s  %-12s %-12s %-8s %s\n", "id",
-		       "started (UTC)", "status", "tag", "host", "boot",
-		       "results");
+		printf("%4s  %-16s  %-11s %-10s %-8s %-16s %-8s %s\n", "id",
+		       "started (UTC)", "status", "tag", "host", "kernel",
+		       "boot", "res");
 	for (i = 0; i < n; i++) {
 		char when[32];
 
 		cli_format_time(runs[i].started_ns, when, sizeof(when));
-		printf("%4lld  %-19s  %-11s  %-12.12s %-12.12s %-8.8s %d\n",
-		       (long long)runs[i].id, when, runs[i].status,
+		printf("%4lld  %-16.16s  %-11s %-10.10s %-8.8s %-16.16s %-8.8s "
+		       "%d\n", (long long)runs[i].id, when, runs[i].status,
 		       runs[i].tag[0] ? runs[i].tag : "-", runs[i].host,
+		       runs[i].kernel[0] ? runs[i].kernel : "?",
 		       runs[i].boot_id, runs[i].nresults);
 		printf("      %.74s\n", runs[i].cmdline ? runs[i].cmdline : "");
 	}

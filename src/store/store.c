@@ -734,7 +734,9 @@ fail:
 
 #define RUN_COLUMNS "r.id, r.started_ns, r.finished_ns, r.tag, r.host, " \
 	"r.boot_id, r.tool_version, r.build_flavour, r.cmdline, r.status, " \
-	"(SELECT count(*) FROM results x WHERE x.run_id = r.id)"
+	"(SELECT count(*) FROM results x WHERE x.run_id = r.id), " \
+	"(SELECT e.value FROM environment e WHERE e.run_id = r.id " \
+	"AND e.key = 'kernel.release')"
 
 /* Fill run from a row of RUN_COLUMNS; -1 on ENOMEM. */
 static int row_to_run(sqlite3_stmt *s, struct store_run *run)
@@ -752,6 +754,7 @@ static int row_to_run(sqlite3_stmt *s, struct store_run *run)
 		 col_text(s, 7));
 	copy_str(run->status, sizeof(run->status), col_text(s, 9));
 	run->nresults = sqlite3_column_int(s, 10);
+	copy_str(run->kernel, sizeof(run->kernel), col_text(s, 11));
 	return col_dup(s, 8, &run->cmdline);
 }
 

@@ -40,6 +40,8 @@ struct store_run {
 	char *cmdline;			/* owned */
 	char status[16];
 	int nresults;			/* filled by store_list_runs */
+	char kernel[96];		/* kernel.release from the environment,
+					   filled when listing or loading */
 };
 
 struct store_hist_bucket {
