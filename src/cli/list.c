@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "report/format.h"
 #include "workloads/workloads.h"
 
 static void list_usage(FILE *out)
@@ -90,16 +91,23 @@ static void print_workload(const struct workload *wl)
 	if (wl->supported && !wl->supported(why, sizeof(why)))
 		printf("  cannot run here: %s\n", why);
 	printf("  one op: %s\n", wl->op);
-	printf("  not measured: %s\n", wl->not_measured);
+	{
+		char text[512];
+
+		snprintf(text, sizeof(text), "not measured: %s",
+			 wl->not_measured);
+		fmt_wrap(stdout, 2, 4, text);
+	}
 	printf("  parameters:\n    %-10s %-5s %-8s %s\n", "name", "type",
 	       "default", "allowed");
 	for (i = 0; i < wl->nparams; i++)
 		print_param(&wl->params[i]);
 	printf("  metrics:\n");
 	for (i = 0; i < wl->nmetrics; i++)
-		printf("    %-12s %s, %s: %s\n", wl->metrics[i].name,
-		       kind_unit(wl->metrics[i].kind),
-		       dir_text(wl->metrics[i].dir), wl->metrics[i].help);
+		printf("    %-12s %s, %s\n    %-12s %s\n",
+		       wl->metrics[i].name, kind_unit(wl->metrics[i].kind),
+		       dir_text(wl->metrics[i].dir), "",
+		       wl->metrics[i].help);
 	printf("\n");
 }
 
@@ -140,15 +148,27 @@ int cmd_list(int argc, char **argv)
 		if (shown++ == 0 || i == 0 || !matches(pattern,
 						       suite_table[i - 1]->name))
 			printf("suites:\n");
-		printf("  %-8s %s:", s->name, s->summary);
-		for (j = 0; j < s->nentries; j++) {
-			const char *const *a = s->entries[j].args;
+		{
+			char text[1024];
+			size_t used;
 
-			printf("%s %s", j ? ";" : "", s->entries[j].workload);
-			for (; a && *a; a++)
-				printf(" %s", *a);
+			used = (size_t)snprintf(text, sizeof(text),
+						"%-8s %s:", s->name,
+						s->summary);
+			for (j = 0; j < s->nentries; j++) {
+				const char *const *a = s->entries[j].args;
+
+				used += (size_t)snprintf(text + used,
+					sizeof(text) - used, "%s %s",
+					j ? ";" : "", s->entries[j].workload);
+				for (; a && *a && used < sizeof(text); a++)
+					used += (size_t)snprintf(text + used,
+						sizeof(text) - used, " %s", *a);
+				if (used >= sizeof(text))
+					break;
+			}
+			fmt_wrap(stdout, 2, 11, text);
 		}
-		printf("\n");
 	}
 	if (!shown) {
 		cli_error("nothing matches '%s'", pattern);

@@ -98,3 +98,33 @@ void fmt_bytes(double bytes, char *buf, size_t len)
 	fmt_number(bytes / div, num, sizeof(num));
 	snprintf(buf, len, "%s %s", num, l[i]);
 }
+
+void fmt_wrap(FILE *out, size_t first_indent, size_t next_indent,
+	      const char *text)
+{
+	const char *p = text;
+	size_t col = 0;
+
+	while (*p) {
+		const char *sp = strchr(p, ' ');
+		size_t w = sp ? (size_t)(sp - p) : strlen(p);
+
+		if (col == 0) {
+			fprintf(out, "%*s", (int)first_indent, "");
+			col = first_indent;
+		} else if (col + 1 + w > 80) {
+			fprintf(out, "\n%*s", (int)next_indent, "");
+			col = next_indent;
+		} else {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(p, 1, w, out);
+		col += w;
+		p += w;
+		while (*p == ' ')
+			p++;
+	}
+	if (col)
+		fputc('\n', out);
+}

@@ -9,6 +9,7 @@
 #define COPYSCOPE_FORMAT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /*
  * The scale to use for values around v in unit: sets *div and returns the
@@ -27,5 +28,12 @@ void fmt_bytes(double bytes, char *buf, size_t len);
 
 /* True for units printed as bare numbers (cycles). */
 int fmt_unit_is_bare(const char *unit);
+
+/*
+ * Print text word-wrapped at 80 columns: the first line indented by
+ * first_indent spaces, continuation lines by next_indent.
+ */
+void fmt_wrap(FILE *out, size_t first_indent, size_t next_indent,
+	      const char *text);
 
 #endif

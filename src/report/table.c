@@ -285,32 +285,7 @@ static double median_per_op(json_t *arr, double ops)
 
 static void wrap_print(FILE *out, const char *text)
 {
-	/* Word-wrap at LINE with a 4-space hanging indent. */
-	size_t col = 0;
-	const char *p = text;
-
-	while (*p) {
-		const char *sp = strchr(p, ' ');
-		size_t w = sp ? (size_t)(sp - p) : strlen(p);
-
-		if (col == 0) {
-			fprintf(out, "    ");
-			col = 4;
-		} else if (col + 1 + w > LINE) {
-			fprintf(out, "\n      ");
-			col = 6;
-		} else {
-			fputc(' ', out);
-			col++;
-		}
-		fwrite(p, 1, w, out);
-		col += w;
-		p += w;
-		while (*p == ' ')
-			p++;
-	}
-	if (col)
-		fputc('\n', out);
+	fmt_wrap(out, 4, 6, text);
 }
 
 static void print_config_info(FILE *out, const struct store_result *r)

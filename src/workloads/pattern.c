@@ -10,8 +10,12 @@
 
 static uint64_t hash24(uint64_t k)
 {
-	/* Fibonacci hashing: the top 24 bits of k * 2^64/phi. */
-	return (k * UINT64_C(0x9E3779B97F4A7C15)) >> 40;
+	/*
+	 * Fibonacci hashing: the top 24 bits of (k + 1) * 2^64/phi.  The +1
+	 * keeps hash24(0) non-zero, so that zeroed memory is not a valid
+	 * word (it would otherwise decode as word 0: "duplicated").
+	 */
+	return ((k + 1) * UINT64_C(0x9E3779B97F4A7C15)) >> 40;
 }
 
 static uint64_t pattern_word(uint64_t k)
@@ -42,25 +46,36 @@ void pattern_fill(uint8_t *buf, size_t n, uint64_t pos)
 	}
 }
 
+/*
+ * Decode the whole word at buf[j] (j at a stream word boundary) that is
+ * known to differ from the expected one.  A valid word for an earlier
+ * stream position means duplicated data, for a later one lost data.  The
+ * word index is 40 bits and wraps, so the direction is that of the
+ * shorter way round (distances below 2^39 words, 4 TiB, ahead are lost).
+ */
 static enum pattern_error_kind classify(const uint8_t *buf, size_t n,
 					size_t j, uint64_t pos)
 {
-	uint64_t w, k;
+	uint64_t w, k, want;
 
-	if ((pos + j) % 8 != 0 || j + 8 > n)
+	if (j + 8 > n)
 		return PATTERN_CORRUPTED;
 	memcpy(&w, buf + j, 8);
 	k = w & PATTERN_IDX_MASK;
 	if (pattern_word(k) != w)
 		return PATTERN_CORRUPTED;
-	return k * 8 < pos + j ? PATTERN_DUPLICATED : PATTERN_LOST;
+	want = ((pos + j) / 8) & PATTERN_IDX_MASK;
+	if (k == want)		/* not reached: the word differs */
+		return PATTERN_CORRUPTED;
+	return ((k - want) & PATTERN_IDX_MASK) < (PATTERN_IDX_MASK >> 1) + 1 ?
+		       PATTERN_LOST : PATTERN_DUPLICATED;
 }
 
 size_t pattern_check(const uint8_t *buf, size_t n, uint64_t pos,
 		     uint8_t *scratch, struct pattern_errors *e)
 {
-	enum pattern_error_kind kind;
-	size_t i, j, bad = 0;
+	enum pattern_error_kind kind = PATTERN_CORRUPTED;
+	size_t i, j, in_word, bad = 0;
 
 	e->bytes_checked += n;
 	pattern_fill(scratch, n, pos);
@@ -70,12 +85,22 @@ size_t pattern_check(const uint8_t *buf, size_t n, uint64_t pos,
 		;
 	for (i = j; i < n; i++)
 		bad += buf[i] != scratch[i];
-	/* Classify from the first whole word at or after the mismatch. */
-	kind = classify(buf, n, j, pos);
-	if (kind == PATTERN_CORRUPTED && (pos + j) % 8) {
-		size_t a = j + (8 - (pos + j) % 8);
+	/*
+	 * Classify from the word holding the first mismatch when it lies
+	 * wholly in buf; failing that (it is cut by the chunk's start, or
+	 * does not decode: a corrupted byte or a shift that is not a whole
+	 * number of words), from the next whole word if that one differs
+	 * from the expected.  Leading bytes of a shifted word can match by
+	 * chance (high index bytes are mostly zero), so j itself need not
+	 * be where the word starts.
+	 */
+	in_word = (size_t)((pos + j) % 8);
+	if (j >= in_word)
+		kind = classify(buf, n, j - in_word, pos);
+	if (kind == PATTERN_CORRUPTED && in_word) {
+		size_t a = j + (8 - in_word);
 
-		if (a < n && buf[a] != scratch[a])
+		if (a + 8 <= n && memcmp(buf + a, scratch + a, 8) != 0)
 			kind = classify(buf, n, a, pos);
 	}
 	if (pattern_error_total(e) == 0) {
