@@ -153,7 +153,7 @@ int cmd_list(int argc, char **argv)
 			size_t used;
 
 			used = (size_t)snprintf(text, sizeof(text),
-						"%-8s %s:", s->name,
+						"%s - %s:", s->name,
 						s->summary);
 			for (j = 0; j < s->nentries; j++) {
 				const char *const *a = s->entries[j].args;
@@ -167,7 +167,7 @@ int cmd_list(int argc, char **argv)
 				if (used >= sizeof(text))
 					break;
 			}
-			fmt_wrap(stdout, 2, 11, text);
+			fmt_wrap(stdout, 2, 4, text);
 		}
 	}
 	if (!shown) {
