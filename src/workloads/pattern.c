@@ -7,6 +7,7 @@
 
 #define PATTERN_IDX_BITS 40
 #define PATTERN_IDX_MASK ((UINT64_C(1) << PATTERN_IDX_BITS) - 1)
+#define PATTERN_IDX_HALF (UINT64_C(1) << (PATTERN_IDX_BITS - 1))
 
 static uint64_t hash24(uint64_t k)
 {
@@ -67,8 +68,9 @@ static enum pattern_error_kind classify(const uint8_t *buf, size_t n,
 	want = ((pos + j) / 8) & PATTERN_IDX_MASK;
 	if (k == want)		/* not reached: the word differs */
 		return PATTERN_CORRUPTED;
-	return ((k - want) & PATTERN_IDX_MASK) < (PATTERN_IDX_MASK >> 1) + 1 ?
-		       PATTERN_LOST : PATTERN_DUPLICATED;
+	if (((k - want) & PATTERN_IDX_MASK) < PATTERN_IDX_HALF)
+		return PATTERN_LOST;
+	return PATTERN_DUPLICATED;
 }
 
 size_t pattern_check(const uint8_t *buf, size_t n, uint64_t pos,
