@@ -1,0 +1,155 @@
+# lib.sh - shared helpers for the smoke tests of the built binary.
+# Sourced (". tests/smoke/lib.sh") by every tests/smoke/test_*.sh, which
+# run as `sh tests/smoke/test_X.sh` from any directory.
+#
+# Sets:
+#   ROOT   the repository root (the current directory after sourcing)
+#   BIN    build/copyscope (relative to ROOT)
+#   TMP    a private temp dir, removed on exit
+#   COPYSCOPE_DB  a fresh database inside TMP (exported)
+#   OUT ERR       files holding stdout and stderr of the last expect_exit
+# Exit convention: 0 pass, 77 skip (reason is the last line), else fail.
+set -u
+
+TEST_NAME=$(basename "$0" .sh)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
+cd "$ROOT" || exit 1
+BIN=build/copyscope
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/copyscope-smoke.XXXXXX") || {
+	echo "$TEST_NAME: mktemp -d failed" >&2
+	exit 1
+}
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Keep every test away from the user's real database.
+export COPYSCOPE_DB="$TMP/results.db"
+export XDG_DATA_HOME="$TMP/xdg"
+OUT=$TMP/out
+ERR=$TMP/err
+LAST_CMD=""
+: >"$OUT"
+: >"$ERR"
+
+# show_file LABEL FILE: print a file indented, for failure messages.
+show_file() {
+	if [ -s "$2" ]; then
+		echo "  --- $1 ($2):"
+		sed 's/^/  | /' "$2"
+	else
+		echo "  --- $1: (empty)"
+	fi
+}
+
+# fail MSG...: report a failure, with the last command's output, and exit 1.
+fail() {
+	{
+		echo "FAIL [$TEST_NAME]: $*"
+		if [ -n "$LAST_CMD" ]; then
+			echo "  last command: $LAST_CMD (exit ${LAST_RC:-?})"
+			show_file stdout "$OUT"
+			show_file stderr "$ERR"
+		fi
+	} >&2
+	exit 1
+}
+
+# skip REASON: skip the whole test (the reason is the last line printed).
+skip() {
+	echo "skip: $*"
+	exit 77
+}
+
+# note MSG: a line in the log.
+note() {
+	echo "-- $*"
+}
+
+[ -x "$BIN" ] || {
+	echo "FAIL [$TEST_NAME]: $ROOT/$BIN is missing or not executable" \
+		"(make build/copyscope)" >&2
+	exit 1
+}
+
+# expect_exit CODE cmd...: run cmd with stdout in $OUT and stderr in $ERR;
+# fail unless it exits with CODE.
+expect_exit() {
+	_want=$1
+	shift
+	LAST_CMD="$*"
+	"$@" >"$OUT" 2>"$ERR"
+	LAST_RC=$?
+	if [ "$LAST_RC" -ne "$_want" ]; then
+		fail "expected exit $_want, got $LAST_RC"
+	fi
+	return 0
+}
+
+# cs CODE args...: expect_exit CODE "$BIN" args...
+cs() {
+	_want=$1
+	shift
+	expect_exit "$_want" "$BIN" "$@"
+}
+
+# flat FILE: the file's text with all whitespace runs (newlines included)
+# squeezed to one space, so that checks survive the report's line wrapping.
+flat() {
+	tr -s ' \t\n' '   ' <"$1"
+}
+
+# label FILE: how failure messages name FILE.
+label() {
+	case $1 in
+	"$OUT") echo "stdout" ;;
+	"$ERR") echo "stderr" ;;
+	*) basename "$1" ;;
+	esac
+}
+
+# contains FILE TEXT: fail unless FILE contains TEXT (fixed string, on one
+# line).
+contains() {
+	grep -F -q -e "$2" "$1" || fail "$(label "$1") lacks '$2'"
+}
+
+# not_contains FILE TEXT
+not_contains() {
+	! grep -F -q -e "$2" "$1" || fail "$(label "$1") contains '$2'"
+}
+
+# contains_re FILE ERE: fail unless a line of FILE matches the regex.
+contains_re() {
+	grep -E -q -e "$2" "$1" || fail "$(label "$1") has no line matching /$2/"
+}
+
+# contains_flat FILE TEXT: like contains, but TEXT may be wrapped over lines.
+contains_flat() {
+	flat "$1" | grep -F -q -e "$2" || fail "$(label "$1") lacks '$2'"
+}
+
+# count_matches FILE TEXT: how many lines contain TEXT.
+count_matches() {
+	grep -F -c -e "$2" "$1"
+}
+
+# count_runs [--db PATH]: how many runs `copyscope runs` lists.
+count_runs() {
+	"$BIN" runs "$@" >"$TMP/runs.out" 2>"$TMP/runs.err" || {
+		LAST_RC=$?
+		LAST_CMD="$BIN runs $*"
+		cp "$TMP/runs.out" "$OUT"
+		cp "$TMP/runs.err" "$ERR"
+		fail "'copyscope runs' failed"
+	}
+	grep -E -c '^ *[0-9]+ +[0-9]{4}-[0-9]{2}-[0-9]{2} ' "$TMP/runs.out"
+}
+
+# need_python: skip the test when python3 is missing.
+need_python() {
+	command -v python3 >/dev/null 2>&1 ||
+		skip "python3 is not installed (needed to check JSON)"
+}
