@@ -794,6 +794,14 @@ int cmd_run(int argc, char **argv)
 				     sizeof(err)) != 0) {
 			cli_error("%s", err);
 			exit_code = EXIT_FAIL;
+		} else {
+			/* the finish time as stored, for --json */
+			struct store_run done = { 0 };
+
+			if (store_load_run(st, run.id, &done, NULL, NULL,
+					   NULL, err, sizeof(err)) == 0)
+				run.finished_ns = done.finished_ns;
+			free(done.cmdline);
 		}
 		snprintf(run.status, sizeof(run.status), "%s", status);
 	}
