@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int fmt_unit_is_bare(const char *unit)
@@ -13,47 +14,61 @@ int fmt_unit_is_bare(const char *unit)
 	       strcmp(unit, "count") == 0;
 }
 
+/*
+ * The decimals fmt_number() gives a magnitude: three significant digits,
+ * never fewer than none.
+ */
+static int fmt_decimals(double a)
+{
+	if (a >= 100 || a == 0)
+		return 0;
+	if (a >= 10)
+		return 1;
+	return 2;
+}
+
+/* |v| as fmt_number() prints it (99.96 -> 100, 9.996 -> 10.0). */
+static double fmt_shown(double v)
+{
+	char b[64];
+
+	fmt_number(v, b, sizeof(b));
+	return fabs(strtod(b, NULL));
+}
+
+/*
+ * Climb a ladder of labels, each step times the one below, while the
+ * value as printed reaches the next step: 999.7 ns prints as "1.00 us",
+ * not "1000 ns".
+ */
+static const char *fmt_ladder(double a, double step,
+			      const char *const *labels, int nlabels,
+			      double *div)
+{
+	int i = 0;
+
+	while (i < nlabels - 1 && fmt_shown(a / *div) >= step) {
+		*div *= step;
+		i++;
+	}
+	return labels[i];
+}
+
 const char *fmt_scale(double v, const char *unit, double *div)
 {
+	static const char *const ns[] = { "ns", "us", "ms", "s" };
+	static const char *const bps[] = { "B/s", "KiB/s", "MiB/s", "GiB/s",
+					   "TiB/s" };
+	static const char *const ops[] = { "/s", "K/s", "M/s", "G/s" };
 	double a = fabs(v);
 
 	*div = 1.0;
-	if (strcmp(unit, "ns") == 0) {
-		if (a >= 1e9) {
-			*div = 1e9;
-			return "s";
-		}
-		if (a >= 1e6) {
-			*div = 1e6;
-			return "ms";
-		}
-		if (a >= 1e3) {
-			*div = 1e3;
-			return "us";
-		}
-		return "ns";
-	}
-	if (strcmp(unit, "bytes/s") == 0) {
-		static const char *const l[] = { "B/s", "KiB/s", "MiB/s",
-						 "GiB/s", "TiB/s" };
-		int i = 0;
-
-		while (i < 4 && a >= 1024.0 * *div) {
-			*div *= 1024.0;
-			i++;
-		}
-		return l[i];
-	}
-	if (strcmp(unit, "ops/s") == 0) {
-		static const char *const l[] = { "/s", "K/s", "M/s", "G/s" };
-		int i = 0;
-
-		while (i < 3 && a >= 1000.0 * *div) {
-			*div *= 1000.0;
-			i++;
-		}
-		return l[i];
-	}
+	if (strcmp(unit, "ns") == 0)
+		return fmt_ladder(a, 1000.0, ns, 4, div);
+	if (strcmp(unit, "bytes/s") == 0)
+		return fmt_ladder(a, 1024.0, bps, 5, div);
+	if (strcmp(unit, "ops/s") == 0)
+		return fmt_ladder(a, 1000.0, ops, 4, div);
 	if (fmt_unit_is_bare(unit))
 		return "";
 	return unit;
@@ -61,14 +76,17 @@ const char *fmt_scale(double v, const char *unit, double *div)
 
 void fmt_number(double v, char *buf, size_t len)
 {
-	double a = fabs(v);
+	char b[64];
+	int d = fmt_decimals(fabs(v));
 
-	if (a >= 100 || a == 0)
-		snprintf(buf, len, "%.0f", v);
-	else if (a >= 10)
-		snprintf(buf, len, "%.1f", v);
-	else
-		snprintf(buf, len, "%.2f", v);
+	/*
+	 * Rounding can carry into the next decade (9.996 -> "10.00"); then
+	 * print again with one decimal fewer, keeping three digits.
+	 */
+	snprintf(b, sizeof(b), "%.*f", d, v);
+	if (d > 0 && fabs(strtod(b, NULL)) >= (d == 2 ? 10 : 100))
+		snprintf(b, sizeof(b), "%.*f", d - 1, v);
+	snprintf(buf, len, "%s", b);
 }
 
 void fmt_value(double v, const char *unit, char *buf, size_t len)
@@ -88,15 +106,20 @@ void fmt_bytes(double bytes, char *buf, size_t len)
 {
 	static const char *const l[] = { "B", "KiB", "MiB", "GiB", "TiB" };
 	double div = 1.0;
+	const char *label = fmt_ladder(fabs(bytes), 1024.0, l, 5, &div);
 	char num[64];
-	int i = 0;
+	char *end;
 
-	while (i < 4 && bytes >= 1024.0 * div) {
-		div *= 1024.0;
-		i++;
-	}
+	/* Sizes read best without trailing zeros: "64 KiB", "1.5 MiB". */
 	fmt_number(bytes / div, num, sizeof(num));
-	snprintf(buf, len, "%s %s", num, l[i]);
+	if (strchr(num, '.')) {
+		end = num + strlen(num) - 1;
+		while (*end == '0')
+			*end-- = '\0';
+		if (*end == '.')
+			*end = '\0';
+	}
+	snprintf(buf, len, "%s %s", num, label);
 }
 
 void fmt_wrap(FILE *out, size_t first_indent, size_t next_indent,
