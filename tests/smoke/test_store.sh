@@ -1,0 +1,93 @@
+#!/bin/sh
+# test_store.sh - the result store through `run`, `runs` and `show`: tags,
+# status, show by id and 'last', bad run ids, --no-store, --db and
+# COPYSCOPE_DB.
+. "$(dirname "$0")/lib.sh"
+
+note "two tagged runs"
+cs 0 run sys.null --quick --tag a
+contains "$OUT" "stored as run 1"
+cs 0 run sys.null call=getppid --quick --tag b
+contains "$OUT" "stored as run 2"
+[ -f "$COPYSCOPE_DB" ] || fail "COPYSCOPE_DB ($COPYSCOPE_DB) was not created"
+
+note "runs lists both with tags and status complete"
+cs 0 runs
+contains_re "$OUT" '^ +1 +[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]+ +complete +a '
+contains_re "$OUT" '^ +2 +[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]+ +complete +b '
+contains "$OUT" "run sys.null --quick --tag a"
+contains "$OUT" "call=getppid"
+[ "$(count_runs)" -eq 2 ] || fail "expected 2 runs, got $(count_runs)"
+
+note "show 1: header, results table, environment"
+cs 0 show 1
+contains_re "$OUT" '^run 1 +complete +tag a '
+contains_re "$OUT" '^sys\.null +call=gettid'
+contains_re "$OUT" '^ +time/call +[0-9.]+ (ps|ns|us|ms|s) .* 3$'
+contains_re "$OUT" '^ +cycles/call +[0-9.]+ '
+contains_re "$OUT" '^environment:'
+kernel=$(uname -r)
+contains_re "$OUT" "^kernel\.release +$kernel\$"
+contains "$OUT" "run.reps"
+grep -q 'call=getppid' "$OUT" && fail "show 1 shows run 2's results"
+
+note "show 1 --no-env leaves the environment out"
+cs 0 show 1 --no-env
+contains_re "$OUT" '^ +time/call '
+grep -q '^environment:' "$OUT" && fail "--no-env printed the environment"
+
+note "show last is run 2"
+cs 0 show last
+contains_re "$OUT" '^run 2 +complete +tag b '
+contains_re "$OUT" '^sys\.null +call=getppid'
+
+note "show 999 / show abc / show with no run: exit 2"
+cs 2 show 999
+contains "$ERR" "999"
+[ -s "$OUT" ] && fail "show 999 printed on stdout"
+cs 2 show abc
+contains "$ERR" "abc"
+cs 2 show 0
+cs 2 show -- -1
+cs 2 show
+
+note "--no-store leaves the run count unchanged"
+cs 0 run sys.null --quick --no-store
+grep -q 'stored as run' "$OUT" && fail "--no-store says it stored the run"
+contains_re "$OUT" '^ +time/call '
+[ "$(count_runs)" -eq 2 ] || fail "--no-store changed the run count to $(count_runs)"
+
+note "--db PATH: a second database, COPYSCOPE_DB untouched"
+other="$TMP/other dir/x.db"
+cs 0 run sys.null --quick --tag other --db "$other"
+contains "$OUT" "stored as run 1"
+contains "$OUT" "$other"
+[ -f "$other" ] || fail "--db '$other' was not created"
+[ "$(count_runs --db "$other")" -eq 1 ] || fail "--db: expected 1 run there"
+contains_re "$TMP/runs.out" ' complete +other '
+[ "$(count_runs)" -eq 2 ] || fail "--db run went into COPYSCOPE_DB too"
+cs 0 show 1 --db "$other"
+contains_re "$OUT" '^run 1 +complete +tag other '
+
+note "COPYSCOPE_DB is respected, --db wins over it"
+expect_exit 0 env COPYSCOPE_DB="$TMP/env.db" "$BIN" run sys.null --quick --tag viaenv
+contains "$OUT" "$TMP/env.db"
+[ -f "$TMP/env.db" ] || fail "COPYSCOPE_DB=$TMP/env.db was not created"
+expect_exit 0 env COPYSCOPE_DB="$TMP/env.db" "$BIN" runs
+contains "$OUT" "viaenv"
+expect_exit 0 env COPYSCOPE_DB="$TMP/env.db" "$BIN" runs --db "$other"
+contains "$OUT" " other "
+grep -q viaenv "$OUT" && fail "runs --db listed COPYSCOPE_DB's runs"
+
+note "without COPYSCOPE_DB: \$XDG_DATA_HOME/copyscope/results.db"
+(unset COPYSCOPE_DB; expect_exit 0 "$BIN" run sys.null --quick --tag xdg) ||
+	exit 1
+[ -f "$XDG_DATA_HOME/copyscope/results.db" ] ||
+	fail "no database at \$XDG_DATA_HOME/copyscope/results.db"
+[ "$(count_runs)" -eq 2 ] || fail "the XDG run went into COPYSCOPE_DB"
+
+note "all of it is still in the first database"
+cs 0 runs
+contains_re "$OUT" ' complete +a '
+contains_re "$OUT" ' complete +b '
+exit 0
