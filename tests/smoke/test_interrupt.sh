@@ -1,0 +1,161 @@
+#!/bin/sh
+# test_interrupt.sh - SIGINT/SIGTERM during a long `run pipe.bw`: exit 130,
+# the run stored as 'interrupted' with the samples taken so far, and no
+# worker process left behind.  Cases: mode=proc + SIGINT, mode=thread +
+# SIGINT, mode=proc + SIGTERM, and SIGINT to the whole process group (what
+# Ctrl-C on a terminal does).
+. "$(dirname "$0")/lib.sh"
+
+TIMEOUT=20	# seconds, for each wait below; the waits poll
+command -v ps >/dev/null 2>&1 || skip "ps is not installed"
+
+# copyscope_pids: pids of all processes named copyscope.
+copyscope_pids() {
+	ps -eo pid=,comm= | awk '$2 == "copyscope" { print $1 }'
+}
+
+# ours PID MARKER: true if PID's environment holds MARKER (a COPYSCOPE_DB=
+# line unique to this test), i.e. PID was started by this test.
+ours() {
+	tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null | grep -F -x -q -e "$2"
+}
+
+# proc_state PID: the state letter of PID (Z for a zombie), empty if gone.
+proc_state() {
+	sed -n 's/^.*) \(.\).*/\1/p' "/proc/$1/stat" 2>/dev/null
+}
+
+# sleep_tenth: sleep 0.1 s (1 s where sleep takes only integers).
+sleep_tenth() {
+	sleep 0.1 2>/dev/null || sleep 1
+}
+
+# case_run NAME MODE SIGNAL TARGET: TARGET is 'pid' or 'group'.
+case_run() {
+	name=$1 mode=$2 sig=$3 target=$4
+	db=$TMP/$name.db
+	marker="COPYSCOPE_DB=$db"
+	note "$name: run pipe.bw mode=$mode, SIG$sig to the $target"
+	before=$(copyscope_pids | tr '\n' ' ')
+
+	if [ "$target" = group ]; then
+		command -v setsid >/dev/null 2>&1 || {
+			note "SKIPPED $name: setsid is missing"
+			return 0
+		}
+		COPYSCOPE_DB=$db setsid "$BIN" run pipe.bw mode=$mode \
+			--reps 1000 --sample-time 50ms \
+			>"$TMP/$name.out" 2>"$TMP/$name.err" &
+	else
+		COPYSCOPE_DB=$db "$BIN" run pipe.bw mode=$mode \
+			--reps 1000 --sample-time 50ms \
+			>"$TMP/$name.out" 2>"$TMP/$name.err" &
+	fi
+	pid=$!
+	LAST_CMD="COPYSCOPE_DB=$db $BIN run pipe.bw mode=$mode --reps 1000 --sample-time 50ms (pid $pid)"
+	LAST_RC="still running"
+	: >"$OUT"; : >"$ERR"
+
+	# wait until the run is stored as 'running'
+	t=0
+	while :; do
+		st=$(proc_state $pid)
+		if [ -z "$st" ] || [ "$st" = Z ]; then
+			wait $pid
+			LAST_RC=$?
+			cp "$TMP/$name.out" "$OUT"; cp "$TMP/$name.err" "$ERR"
+			fail "$name: copyscope ended before it was signalled"
+		fi
+		COPYSCOPE_DB=$db "$BIN" runs >"$TMP/runs.out" 2>&1 &&
+			grep -q ' running ' "$TMP/runs.out" && break
+		t=$((t + 1))
+		if [ $t -ge $((TIMEOUT * 10)) ]; then
+			kill -KILL $pid 2>/dev/null
+			wait $pid
+			cp "$TMP/$name.out" "$OUT"; cp "$TMP/$name.err" "$ERR"
+			fail "$name: no run shown as 'running' after ${TIMEOUT}s"
+		fi
+		sleep_tenth
+	done
+	if [ "$target" = group ] &&
+		[ "$(cat /proc/$pid/comm 2>/dev/null)" != copyscope ]; then
+		kill -KILL $pid 2>/dev/null
+		wait $pid
+		note "SKIPPED $name: setsid forked, cannot signal the group"
+		return 0
+	fi
+	# let it get past warm-up into sampling (~1.5 s)
+	i=0
+	while [ $i -lt 15 ]; do
+		sleep_tenth
+		i=$((i + 1))
+	done
+	kids=$(ps -eo pid=,ppid= | awk -v p=$pid '$2 == p { print $1 }' |
+		tr '\n' ' ')
+	if [ "$mode" = proc ] && [ -z "$kids" ]; then
+		kill -KILL $pid 2>/dev/null
+		wait $pid
+		fail "$name: mode=proc shows no worker processes while sampling"
+	fi
+
+	if [ "$target" = group ]; then
+		kill -s "$sig" -- "-$pid" || fail "$name: kill -$sig -$pid failed"
+	else
+		kill -s "$sig" "$pid" || fail "$name: kill -$sig $pid failed"
+	fi
+	t=0
+	while st=$(proc_state $pid) && [ -n "$st" ] && [ "$st" != Z ]; do
+		t=$((t + 1))
+		if [ $t -ge $((TIMEOUT * 10)) ]; then
+			kill -KILL $pid 2>/dev/null
+			wait $pid
+			cp "$TMP/$name.out" "$OUT"; cp "$TMP/$name.err" "$ERR"
+			fail "$name: still running ${TIMEOUT}s after SIG$sig"
+		fi
+		sleep_tenth
+	done
+	wait $pid
+	LAST_RC=$?
+	cp "$TMP/$name.out" "$OUT"; cp "$TMP/$name.err" "$ERR"
+	[ $LAST_RC -eq 130 ] || fail "$name: exit $LAST_RC after SIG$sig, not 130"
+	contains "$ERR" "interrupted"
+
+	# nothing left behind
+	ps -eo pid=,ppid=,comm= >"$TMP/ps"
+	left=$(awk -v p=$pid '$2 == p' "$TMP/ps")
+	[ -z "$left" ] || fail "$name: children of $pid remain: $left"
+	for k in $kids; do
+		[ "$(cat /proc/$k/comm 2>/dev/null)" = copyscope ] &&
+			fail "$name: worker $k (a child of $pid) is still alive"
+	done
+	for p in $(copyscope_pids); do
+		case " $before " in *" $p "*) continue ;; esac
+		ours $p "$marker" &&
+			fail "$name: copyscope process $p started by this test" \
+				"remains: $(grep -E "^ *$p " "$TMP/ps")"
+	done
+
+	# stored as interrupted, with the samples taken so far
+	expect_exit 0 env COPYSCOPE_DB="$db" "$BIN" runs
+	contains_re "$OUT" '^ +1 +.* interrupted '
+	grep -q ' running ' "$OUT" && fail "$name: run still shown as running"
+	expect_exit 0 env COPYSCOPE_DB="$db" "$BIN" show 1 --no-env
+	contains_re "$OUT" '^run 1 +interrupted '
+	contains "$OUT" "mode=$mode"
+	for m in bandwidth time/write; do
+		n=$(awk -v m="$m" '$1 == m { print $NF; exit }' "$OUT")
+		case $n in
+		'' | *[!0-9]*) fail "$name: show 1 has no $m row with n" ;;
+		esac
+		[ "$n" -ge 1 ] || fail "$name: show 1: $m has n=$n samples"
+		[ "$n" -lt 1000 ] || fail "$name: show 1: $m has all $n samples"
+	done
+	note "$name: exit 130, workers ${kids:-none }gone, $n samples stored"
+	return 0
+}
+
+case_run proc-int proc INT pid
+case_run thread-int thread INT pid
+case_run proc-term proc TERM pid
+case_run proc-group-int proc INT group
+exit 0
