@@ -64,6 +64,22 @@ for db in /proc/nonexistent/x.db /etc/passwd/x.db; do
 	contains "$ERR" "$db"
 done
 
+note "a file that is not a database is refused and left as it was"
+printf 'not a database, just text that must survive untouched\n%0200d\n' 0 \
+	>"$TMP/text.db"
+cp "$TMP/text.db" "$TMP/text.copy"
+cs 2 run sys.null --quick --db "$TMP/text.db"
+contains "$ERR" "$TMP/text.db"
+grep -q '^timer:' "$OUT" && fail "measured with a non-database --db"
+cmp -s "$TMP/text.db" "$TMP/text.copy" || fail "--db changed a non-database file"
+cs 2 runs --db "$TMP/text.db"
+contains "$ERR" "$TMP/text.db"
+
+note "a directory as the database"
+cs 2 run sys.null --quick --db "$TMP"
+contains "$ERR" "$TMP"
+grep -q '^timer:' "$OUT" && fail "measured with a directory as --db"
+
 # pipe_size above fs.pipe-max-size as a user without CAP_SYS_RESOURCE
 maxsz=$(cat /proc/sys/fs/pipe-max-size 2>/dev/null || echo 0)
 if ! command -v setpriv >/dev/null 2>&1; then

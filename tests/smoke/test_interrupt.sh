@@ -30,9 +30,9 @@ sleep_tenth() {
 	sleep 0.1 2>/dev/null || sleep 1
 }
 
-# case_run NAME MODE SIGNAL TARGET: TARGET is 'pid' or 'group'.
+# case_run NAME MODE SIGNAL TARGET [--json]: TARGET is 'pid' or 'group'.
 case_run() {
-	name=$1 mode=$2 sig=$3 target=$4
+	name=$1 mode=$2 sig=$3 target=$4 json=${5:-}
 	db=$TMP/$name.db
 	marker="COPYSCOPE_DB=$db"
 	note "$name: run pipe.bw mode=$mode, SIG$sig to the $target"
@@ -44,11 +44,11 @@ case_run() {
 			return 0
 		}
 		COPYSCOPE_DB=$db setsid "$BIN" run pipe.bw mode=$mode \
-			--reps 1000 --sample-time 50ms \
+			--reps 1000 --sample-time 50ms $json \
 			>"$TMP/$name.out" 2>"$TMP/$name.err" &
 	else
 		COPYSCOPE_DB=$db "$BIN" run pipe.bw mode=$mode \
-			--reps 1000 --sample-time 50ms \
+			--reps 1000 --sample-time 50ms $json \
 			>"$TMP/$name.out" 2>"$TMP/$name.err" &
 	fi
 	pid=$!
@@ -84,9 +84,10 @@ case_run() {
 		note "SKIPPED $name: setsid forked, cannot signal the group"
 		return 0
 	fi
-	# let it get past warm-up into sampling (~1.5 s)
+	# let it get past sizing and warm-up into sampling: 2.5 s, where an
+	# idle machine takes 20 to 40 samples of 50 ms
 	i=0
-	while [ $i -lt 15 ]; do
+	while [ $i -lt 25 ]; do
 		sleep_tenth
 		i=$((i + 1))
 	done
@@ -119,6 +120,16 @@ case_run() {
 	cp "$TMP/$name.out" "$OUT"; cp "$TMP/$name.err" "$ERR"
 	[ $LAST_RC -eq 130 ] || fail "$name: exit $LAST_RC after SIG$sig, not 130"
 	contains "$ERR" "interrupted"
+	if [ -n "$json" ] && command -v python3 >/dev/null 2>&1; then
+		python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+if d["run"]["status"] != "interrupted":
+    sys.exit("--json status %r" % d["run"]["status"])
+if not d["results"] or min(r["summary"]["n"] for r in d["results"]) < 1:
+    sys.exit("--json: no results with samples")
+' <"$OUT" || fail "$name: stdout is not the interrupted run as JSON"
+	fi
 
 	# nothing left behind
 	ps -eo pid=,ppid=,comm= >"$TMP/ps"
@@ -145,7 +156,9 @@ case_run() {
 	for m in bandwidth time/write; do
 		n=$(awk -v m="$m" '$1 == m { print $NF; exit }' "$OUT")
 		case $n in
-		'' | *[!0-9]*) fail "$name: show 1 has no $m row with n" ;;
+		'' | *[!0-9]*) fail "$name: show 1 has no $m row with n" \
+			"(no sample stored: interrupted 2.5 s after the start" \
+			"yet before the first 50 ms sample ended?)" ;;
 		esac
 		[ "$n" -ge 1 ] || fail "$name: show 1: $m has n=$n samples"
 		[ "$n" -lt 1000 ] || fail "$name: show 1: $m has all $n samples"
@@ -155,7 +168,7 @@ case_run() {
 }
 
 case_run proc-int proc INT pid
-case_run thread-int thread INT pid
+case_run thread-int thread INT pid --json
 case_run proc-term proc TERM pid
 case_run proc-group-int proc INT group
 exit 0

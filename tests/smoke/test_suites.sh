@@ -1,0 +1,45 @@
+#!/bin/sh
+# test_suites.sh - `run` of suites and of several workloads at once: no
+# workload means the suite 'default'; 'quick' verifies; a key=value applies
+# to every named workload that has that parameter.
+. "$(dirname "$0")/lib.sh"
+
+note "run with no workload: the default suite (sys.null and pipe.bw)"
+cs 0 run --quick --no-store
+contains_re "$OUT" '^sys\.null '
+contains_re "$OUT" '^pipe\.bw '
+contains_re "$OUT" '^ +time/call +[0-9.]+ '
+contains_re "$OUT" '^ +bandwidth +[0-9.]+ '
+
+note "run quick: pipe.bw at 4k and 64k, verified"
+cs 0 run quick --quick --no-store
+contains_re "$OUT" '^sys\.null '
+contains_re "$OUT" '^ +4k +bandwidth '
+contains_re "$OUT" '^ +64k +bandwidth '
+[ "$(count_matches "$OUT" "verify: ok")" -eq 2 ] ||
+	fail "suite quick: expected 2 'verify: ok' lines"
+
+note "run sys: both calls"
+cs 0 run sys --quick --no-store
+contains_re "$OUT" '^ +gettid +time/call '
+contains_re "$OUT" '^ +getppid +time/call '
+grep -q '^pipe\.bw' "$OUT" && fail "suite sys ran pipe.bw"
+
+note "two workloads, size= applies only to pipe.bw"
+cs 0 run pipe.bw sys.null size=4k --quick
+contains_re "$OUT" '^pipe\.bw .*size=4k'
+contains_re "$OUT" '^sys\.null +call=gettid'
+cs 0 show last --json
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+w = sorted({r["workload"] for r in d["results"]})
+if w != ["pipe.bw", "sys.null"]:
+    sys.exit("stored workloads %r" % w)
+for r in d["results"]:
+    if r["workload"] == "sys.null" and "size" in r["params"]:
+        sys.exit("size= reached sys.null: %r" % r["params"])
+' <"$OUT" || fail "the stored run does not hold both workloads as run"
+fi
+exit 0
