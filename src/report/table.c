@@ -330,11 +330,16 @@ static void print_config_info(FILE *out, const struct store_result *r)
 		wrap_print(out, text);
 	}
 	if (json_string_value(json_object_get(info, "status"))) {
-		snprintf(text, sizeof(text), "status: %s: %s",
-			 json_string_value(json_object_get(info, "status")),
-			 json_string_value(json_object_get(info, "message")) ?
-			 json_string_value(json_object_get(info, "message")) :
-			 "");
+		const char *st = json_string_value(json_object_get(info,
+								   "status"));
+		const char *msg = json_string_value(json_object_get(info,
+								    "message"));
+
+		/* "status: interrupted", not "status: interrupted: interrupted" */
+		if (msg && *msg && strcmp(msg, st) != 0)
+			snprintf(text, sizeof(text), "status: %s: %s", st, msg);
+		else
+			snprintf(text, sizeof(text), "status: %s", st);
 		wrap_print(out, text);
 	}
 	json_decref(info);
