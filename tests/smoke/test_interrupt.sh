@@ -153,6 +153,8 @@ if not d["results"] or min(r["summary"]["n"] for r in d["results"]) < 1:
 	expect_exit 0 env COPYSCOPE_DB="$db" "$BIN" show 1 --no-env
 	contains_re "$OUT" '^run 1 +interrupted '
 	contains "$OUT" "mode=$mode"
+	contains "$OUT" "status: interrupted"
+	not_contains "$OUT" "interrupted: interrupted"
 	for m in bandwidth time/write; do
 		n=$(awk -v m="$m" '$1 == m { print $NF; exit }' "$OUT")
 		case $n in
