@@ -691,7 +691,7 @@ static int sbuf_json_str(struct sbuf *b, const char *str)
 char *param_set_json(const struct param_def *defs, size_t ndefs,
 		     const struct param_set *set)
 {
-	size_t order[PARAM_MAX];
+	size_t order[PARAM_MAX] = { 0 };
 	struct sbuf b = { NULL, 0, 0 };
 	char val[64];
 	size_t i, j;

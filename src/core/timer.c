@@ -140,19 +140,24 @@ static inline int rdpmc_read_page(volatile struct perf_event_mmap_page *pc,
 		ok = pc->cap_user_rdpmc && idx != 0;
 		if (ok) {
 			uint16_t width = pc->pmc_width;
-			int64_t pmc = (int64_t)read_pmc(idx - 1);
+			uint64_t pmc = read_pmc(idx - 1);
 
 			/*
-			 * The counter is width bits wide; shift its top bit
-			 * into bit 63 and back (arithmetic shift) to
-			 * sign-extend it.  offset is chosen by the kernel so
-			 * that offset + sign-extended pmc is the count.
+			 * The counter is width bits wide; sign-extend it
+			 * modulo 2^64 (keep the low width bits, then
+			 * (x ^ m) - m with m the sign bit), in unsigned
+			 * arithmetic: no implementation-defined right shift
+			 * of a negative value.  offset is chosen by the
+			 * kernel so that offset + sign-extended pmc is the
+			 * count.
 			 */
 			if (width > 0 && width < 64) {
-				pmc = (int64_t)((uint64_t)pmc << (64 - width));
-				pmc >>= 64 - width;
+				uint64_t m = UINT64_C(1) << (width - 1);
+
+				pmc &= (UINT64_C(1) << width) - 1;
+				pmc = (pmc ^ m) - m;
 			}
-			cnt += (uint64_t)pmc;
+			cnt += pmc;
 		}
 		barrier();
 	} while (pc->lock != seq);
@@ -492,7 +497,7 @@ static double measure_overhead(void)
 {
 	uint64_t *d;
 	double med;
-	int i;
+	int i, mid;
 
 	d = malloc(OVERHEAD_PAIRS * sizeof(*d));
 	if (!d)
@@ -504,7 +509,8 @@ static double measure_overhead(void)
 		d[i] = b - a;
 	}
 	qsort(d, OVERHEAD_PAIRS, sizeof(*d), cmp_u64);
-	med = (double)d[OVERHEAD_PAIRS / 2];
+	mid = OVERHEAD_PAIRS / 2;
+	med = (double)d[mid];
 	free(d);
 	return med;
 }

@@ -100,7 +100,6 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 	if (!err || errlen == 0)
 		return;
 	va_start(ap, fmt);
-	/* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized): false alarm */
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
 }

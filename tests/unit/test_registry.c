@@ -510,9 +510,11 @@ static void test_suites_parse(void **state)
 			struct param_request req;
 			char err[256];
 
-			if (!wl)
+			if (!wl) {
 				fail_msg("suite %s: unknown workload '%s'",
 					 su->name, en->workload);
+				continue;	/* not reached */
+			}
 			assert_non_null(en->args);
 			if (param_request_init(&req, wl->params, wl->nparams,
 					       err, sizeof(err)) != 0)

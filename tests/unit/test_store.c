@@ -6,6 +6,7 @@
  * concurrent writers.
  */
 #include <errno.h>
+#include <ftw.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -46,14 +47,22 @@ static int setup(void **state)
 	return 0;
 }
 
+static int remove_one(const char *path, const struct stat *sb, int type,
+		      struct FTW *ftw)
+{
+	(void)sb;
+	(void)type;
+	(void)ftw;
+	return remove(path);
+}
+
+/* rm -rf of the fixture directory, without a shell. */
 static int teardown(void **state)
 {
 	struct fixture *fx = *state;
-	char cmd[160];
 	int rc;
 
-	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", fx->dir);
-	rc = system(cmd);
+	rc = nftw(fx->dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 	free(fx);
 	return rc == 0 ? 0 : -1;
 }
