@@ -691,6 +691,7 @@ int cmd_run(int argc, char **argv)
 	int exit_code = EXIT_OK, e;
 	size_t j, k, ran = 0, skipped = 0;
 	bool stop = false;
+	int64_t started_ns = 0;
 
 	memset(&run, 0, sizeof(run));
 	if (!rc) {
@@ -712,6 +713,12 @@ int cmd_run(int argc, char **argv)
 	}
 	runner_install_signals();
 	rc->ro.progress = isatty(STDERR_FILENO);
+	{
+		struct timespec now;
+
+		clock_gettime(CLOCK_REALTIME, &now);
+		started_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+	}
 	timer_init(true, true, &ti);
 	if (env_capture(&env) != 0) {
 		cli_error("out of memory capturing the environment");
@@ -806,7 +813,36 @@ int cmd_run(int argc, char **argv)
 		snprintf(run.status, sizeof(run.status), "%s", status);
 	}
 	if (rc->json) {
-		if (report_json(stdout, st ? &run : NULL, &env, results.v,
+		if (!st) {
+			/* Not stored: the header still says what ran. */
+			const char *h = env_get(&env, "hostname");
+			const char *b = env_get(&env, "boot_id");
+			const char *v = env_get(&env, "copyscope.version");
+			const char *f = env_get(&env,
+						"copyscope.build_flavour");
+			struct timespec now;
+
+			snprintf(run.tag, sizeof(run.tag), "%s",
+				 rc->tag ? rc->tag : "");
+			snprintf(run.host, sizeof(run.host), "%s", h ? h : "");
+			snprintf(run.boot_id, sizeof(run.boot_id), "%s",
+				 b ? b : "");
+			snprintf(run.tool_version, sizeof(run.tool_version),
+				 "%s", v ? v : "");
+			snprintf(run.build_flavour, sizeof(run.build_flavour),
+				 "%s", f ? f : "");
+			snprintf(run.status, sizeof(run.status), "%s",
+				 exit_code == EXIT_OK ? "complete" :
+				 exit_code == EXIT_INTERRUPTED ?
+				 "interrupted" : "failed");
+			run.started_ns = started_ns;
+			clock_gettime(CLOCK_REALTIME, &now);
+			run.finished_ns = (int64_t)now.tv_sec * 1000000000 +
+					  now.tv_nsec;
+			if (!run.cmdline)
+				run.cmdline = join_cmdline(argc, argv);
+		}
+		if (report_json(stdout, &run, &env, results.v,
 				results.n) != 0) {
 			cli_error("cannot write JSON: %s", strerror(errno));
 			exit_code = EXIT_FAIL;

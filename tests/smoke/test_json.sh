@@ -20,9 +20,14 @@ def need(cond, msg):
 need(isinstance(d, dict), "top level is not an object")
 need(d.get("schema_version") == 1, "schema_version is %r, not 1"
      % d.get("schema_version"))
-# "run" is the stored run's header; a --no-store run prints null there
-need("run" in d and (d["run"] is None or isinstance(d["run"], dict)),
-     "no 'run' member")
+# "run" is the run's header; a --no-store run has id 0 but the rest
+need(isinstance(d.get("run"), dict), "no 'run' object")
+for k in ("id", "tag", "host", "boot_id", "started_ns", "finished_ns",
+          "status", "cmdline"):
+    need(k in d["run"], "run header lacks %r" % k)
+need(d["run"]["status"] == "complete", "run status %r" % d["run"]["status"])
+need(d["run"]["finished_ns"] >= d["run"]["started_ns"] > 0,
+     "run times %r .. %r" % (d["run"]["started_ns"], d["run"]["finished_ns"]))
 need(isinstance(d.get("environment"), dict) and d["environment"],
      "no 'environment' object")
 need("kernel.release" in d["environment"], "environment lacks kernel.release")
