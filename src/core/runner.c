@@ -944,7 +944,8 @@ static enum config_status run_trace(const struct workload *wl,
 	if (in) {
 		unsigned long long t;
 
-		while (got < (size_t)n && fscanf(in, "%llu", &t) == 1) {
+		char line[32];
+		while (got < (size_t)n && fgets(line, sizeof(line), in) && (errno = 0, t = strtoull(line, NULL, 10), errno == 0)) {
 			res->trace_ticks[got] = (double)t;
 			res->trace_ns[got] = ti->source == TIMER_CLOCK_NS ?
 					     (double)t :
@@ -985,13 +986,13 @@ int runner_trace_main(int argc, char **argv)
 	uint64_t *t;
 	long long n;
 	bool tsc;
-	int i;
+	int i, rc = 1;
 
 	if (argc < 4)
 		return 2;
 	wl = workload_find(argv[1]);
 	tsc = strcmp(argv[2], "tsc") == 0;
-	n = atoll(argv[3]);
+	{ char *end; errno = 0; n = strtoll(argv[3], &end, 10); if (errno || end == argv[3] || *end) n = 0; }
 	if (!wl || n <= 0 ||
 	    param_request_init(&req, wl->params, wl->nparams, err,
 			       sizeof(err)) != 0)
@@ -1006,8 +1007,11 @@ int runner_trace_main(int argc, char **argv)
 	param_request_get(&req, 0, &ps);
 	r = calloc(1, sizeof(*r));
 	t = calloc((size_t)n, sizeof(*t));
-	if (!r || !t)
+	if (!r || !t) {
+		free(r);
+		free(t);
 		return 1;
+	}
 	r->wl = wl;
 	r->ctx.wl = wl;
 	r->ctx.ps = ps;
@@ -1015,18 +1019,18 @@ int runner_trace_main(int argc, char **argv)
 	if (wl->setup(&r->ctx) != WL_OK || r->ctx.nworkers != 1) {
 		fprintf(stderr, "copyscope: trace: %s: %s\n", wl->name,
 			r->ctx.err[0] ? r->ctx.err : "needs one worker");
-		return 1;
+		goto out;
 	}
 	memset(&w, 0, sizeof(w));
 	w.ctx = &r->ctx;
 	w.err = r->ctx.err;
 	if (wl->worker_init && wl->worker_init(&w) != 0)
-		return 1;
+		goto out;
 	for (i = 0; i < n; i++) {
 		uint64_t t0 = trace_clock(tsc);
 
 		if (wl->run_batch(&w, 1) != 0)
-			return 1;
+			goto out;
 		t[i] = trace_clock(tsc) - t0;
 	}
 	for (i = 0; i < n; i++)
@@ -1035,7 +1039,9 @@ int runner_trace_main(int argc, char **argv)
 		wl->worker_fini(&w);
 	if (wl->teardown)
 		wl->teardown(&r->ctx);
+	rc = fflush(stdout) == 0 ? 0 : 1;
+out:
 	free(t);
 	free(r);
-	return fflush(stdout) == 0 ? 0 : 1;
+	return rc;
 }

@@ -66,7 +66,8 @@ static int validate_params(const struct workload *wl, char *err,
 		if (!p->name)
 			continue;
 		for (j = 0; j < i; j++)
-			if (strcmp(wl->params[j].name, p->name) == 0)
+			if (wl->params[j].name &&
+			    strcmp(wl->params[j].name, p->name) == 0)
 				PROBLEM("workload '%s': parameter '%s' twice",
 					wl->name, p->name);
 		if (p->type == PARAM_ENUM && (!p->choices || !p->choices[0]))

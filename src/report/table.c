@@ -95,7 +95,7 @@ static void find_varying(struct block *b)
 	size_t i, k, nkeys;
 
 	nkeys = ordered_keys(b->res[b->first].workload, first, keys,
-			     MAX_COLS * 2);
+			     sizeof(keys) / sizeof(keys[0]));
 	b->nvary = 0;
 	for (k = 0; k < nkeys; k++) {
 		const char *key = keys[k];
@@ -148,7 +148,7 @@ static void print_heading(FILE *out, const struct block *b)
 	size_t col = strlen(r->workload), k, nkeys;
 	const char *keys[MAX_COLS * 2];
 
-	nkeys = ordered_keys(r->workload, p, keys, MAX_COLS * 2);
+	nkeys = ordered_keys(r->workload, p, keys, sizeof(keys) / sizeof(keys[0]));
 	fprintf(out, "%s", r->workload);
 	for (k = 0; k < nkeys; k++) {
 		const char *key = keys[k];

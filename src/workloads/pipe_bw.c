@@ -112,8 +112,8 @@ static long max_pipe_size(void)
 	long v = -1;
 
 	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
+		char line[32]; char *end;
+		if (!fgets(line, sizeof(line), f)) v = -1; else { errno = 0; v = strtol(line, &end, 10); if (errno || end == line) v = -1; }
 		fclose(f);
 	}
 	return v;

@@ -44,8 +44,8 @@ static const struct suite_entry sys_entries[] = {
 
 #define SUITE(n, s, e, q)						\
 	static const struct suite suite_##n = {				\
-		.name = #n, .summary = s, .entries = e,			\
-		.nentries = sizeof(e) / sizeof(e[0]), .quick = q,	\
+		.name = #n, .summary = (s), .entries = (e),			\
+		.nentries = sizeof(e) / sizeof((e)[0]), .quick = (q),	\
 	}
 
 SUITE(default, "the published experiments at their parameters",
