@@ -67,9 +67,9 @@ static const char *dir_text(enum metric_dir d)
 	       d == METRIC_LOWER_BETTER ? "lower is better" : "info";
 }
 
-static const char *kind_unit(enum metric_kind k)
+static const char *kind_unit(const struct metric_def *m)
 {
-	switch (k) {
+	switch (m->kind) {
 	case METRIC_NS_PER_OP:
 		return "ns";
 	case METRIC_TICKS_PER_OP:
@@ -78,6 +78,11 @@ static const char *kind_unit(enum metric_kind k)
 		return "bytes/s";
 	case METRIC_OPS_PER_SEC:
 		return "ops/s";
+	case METRIC_OP_PCT:
+	case METRIC_OP_MEAN:
+		return "ns, from per-op times";
+	case METRIC_CUSTOM:
+		return m->unit ? m->unit : "count";
 	}
 	return "?";
 }
@@ -105,7 +110,7 @@ static void print_workload(const struct workload *wl)
 	printf("  metrics:\n");
 	for (i = 0; i < wl->nmetrics; i++)
 		printf("    %-12s %s, %s\n    %-12s %s\n",
-		       wl->metrics[i].name, kind_unit(wl->metrics[i].kind),
+		       wl->metrics[i].name, kind_unit(&wl->metrics[i]),
 		       dir_text(wl->metrics[i].dir), "",
 		       wl->metrics[i].help);
 	printf("\n");

@@ -513,6 +513,28 @@ static char *config_info(const struct config_result *cr, size_t job)
 	json_object_set_new(info, "faults",
 			    counter_array(cr->faults, cr->nsamples));
 	json_object_set_new(info, "note", json_string(cr->note));
+	{
+		json_t *pw = json_array();
+
+		for (w = 0; w < cr->nworkers; w++) {
+			const struct histogram *h = cr->worker_hist[w];
+
+			if (!h || !h->total)
+				continue;
+			json_array_append_new(pw, json_pack(
+				"{s:s, s:I, s:f, s:I, s:I, s:I}",
+				"name", cr->worker_names[w],
+				"ops", (json_int_t)h->total,
+				"mean_ns", hist_mean(h),
+				"p50_ns", (json_int_t)hist_percentile(h, 50),
+				"p99_ns", (json_int_t)hist_percentile(h, 99),
+				"max_ns", (json_int_t)h->max_seen));
+		}
+		if (json_array_size(pw))
+			json_object_set_new(info, "per_worker", pw);
+		else
+			json_decref(pw);
+	}
 	if (cr->verified)
 		json_object_set_new(info, "verify", json_pack("{s:I, s:s}",
 			"errors", (json_int_t)cr->verify_errors,
@@ -588,18 +610,24 @@ static struct store_result *result_new(struct result_list *l)
 }
 
 /* The stored form of one configuration's results; 0 or -1 (ENOMEM). */
-static int convert(const struct config_result *cr, size_t job,
+static int convert(const struct config_result *cr, size_t job, bool want_hist,
 		   struct result_list *out)
 {
 	const struct workload *wl = cr->wl;
 	char *params = param_set_json(wl->params, wl->nparams, &cr->ps);
 	char *info = config_info(cr, job);
-	bool hist_done = false;
-	size_t m;
+	bool hist_done = !want_hist || !cr->hist || !cr->hist->total;
+	size_t m, hist_metric = 0;
 	int rc = -1;
 
 	if (!params || !info)
 		goto out;
+	/* The histogram goes with the first time-per-op metric. */
+	for (m = wl->nmetrics; m-- > 0;)
+		if (wl->metrics[m].kind == METRIC_NS_PER_OP ||
+		    wl->metrics[m].kind == METRIC_OP_PCT ||
+		    wl->metrics[m].kind == METRIC_OP_MEAN)
+			hist_metric = m;
 	for (m = 0; m < wl->nmetrics && cr->nsamples > 0; m++) {
 		struct store_result *sr = result_new(out);
 
@@ -618,8 +646,7 @@ static int convert(const struct config_result *cr, size_t job,
 		memcpy(sr->samples, cr->values[m],
 		       cr->nsamples * sizeof(double));
 		sr->nsamples = cr->nsamples;
-		if (cr->hist && !hist_done &&
-		    wl->metrics[m].kind == METRIC_NS_PER_OP) {
+		if (!hist_done && m == hist_metric) {
 			if (add_hist(sr, cr) != 0)
 				goto out;
 			hist_done = true;
@@ -758,7 +785,7 @@ int cmd_run(int argc, char **argv)
 				continue;
 			}
 			ran++;
-			if (convert(&cr, j, &results) != 0) {
+			if (convert(&cr, j, rc->ro.hist, &results) != 0) {
 				cli_error("out of memory");
 				cs = CONFIG_FAILED;
 			}

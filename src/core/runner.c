@@ -60,6 +60,7 @@ struct worker_slot {
 	uint64_t t0, t1;
 	int cpu_start, cpu_end;
 	int rc;
+	bool idle_end;			/* run_batch returned WL_IDLE_END */
 	struct swcount_values sw0, sw1;
 	char err[WL_ERR_LEN];
 };
@@ -81,6 +82,17 @@ struct runner {
 	struct wl_ctx ctx;
 	struct control *ctl;
 	uint64_t *hist_ticks;		/* shared: [worker][HIST_MAX_OPS] */
+	/*
+	 * Op-timed workers record into shared per-(worker, class) bucket
+	 * arrays of op_stride words: n, overflow, min, max, sum (as the bits
+	 * of a double), then the histogram buckets.
+	 */
+	uint64_t *op_counts;
+	size_t op_stride, op_bytes;
+	size_t nbuckets;
+	double ns_per_tick;
+	struct histogram *scratch;	/* coordinator: one sample's view */
+	uint64_t nops;			/* batch size after growth */
 	pid_t pid[WL_MAX_WORKERS];
 	pthread_t tid[WL_MAX_WORKERS];
 	int nstarted;
@@ -215,6 +227,58 @@ static void report_done(struct control *ctl)
 		futex_wake_all(&ctl->done);
 }
 
+enum { OPC_N, OPC_OVERFLOW, OPC_MIN, OPC_MAX, OPC_SUM, OPC_BUCKETS };
+
+static uint64_t *op_slot(const struct runner *r, int worker, int cls)
+{
+	return r->op_counts +
+	       ((size_t)worker * WL_MAX_CLASSES + (size_t)cls) * r->op_stride;
+}
+
+/* Account one op of `ticks` in the worker's class slot (in the worker). */
+static void op_record(const struct runner *r, int worker, int cls,
+		      uint64_t ticks)
+{
+	uint64_t *c, ns = (uint64_t)((double)ticks * r->ns_per_tick + 0.5);
+	double sum;
+
+	if (cls < 0 || cls >= WL_MAX_CLASSES)
+		cls = 0;
+	c = op_slot(r, worker, cls);
+	if (c[OPC_N] == 0 || ns < c[OPC_MIN])
+		c[OPC_MIN] = ns;
+	if (ns > c[OPC_MAX])
+		c[OPC_MAX] = ns;
+	c[OPC_N]++;
+	memcpy(&sum, &c[OPC_SUM], sizeof(sum));
+	sum += (double)ns;
+	memcpy(&c[OPC_SUM], &sum, sizeof(sum));
+	if (ns > HIST_MAX_NS)
+		c[OPC_OVERFLOW]++;
+	else
+		c[OPC_BUCKETS + hist_bucket_of(ns)]++;
+}
+
+static void run_timed_ops(struct runner *r, struct wl_worker *w,
+			  struct worker_slot *s, uint64_t nops)
+{
+	uint64_t i, t0 = 0, t1 = 0;
+
+	s->rc = 0;
+	for (i = 0; i < nops; i++) {
+		w->op_class = 0;
+		t0 = timer_ticks();
+		s->rc = r->wl->run_batch(w, 1);
+		t1 = timer_ticks();
+		if (i == 0)
+			s->t0 = t0;
+		if (s->rc < 0)
+			break;
+		op_record(r, w->idx, w->op_class, t1 - t0);
+	}
+	s->t1 = t1;
+}
+
 static void worker_run_cmd(struct runner *r, struct wl_worker *w,
 			   struct swcount *sc, uint32_t cmd, uint64_t nops)
 {
@@ -226,24 +290,35 @@ static void worker_run_cmd(struct runner *r, struct wl_worker *w,
 	case CMD_RUN:
 		s->cpu_start = current_cpu();
 		swcount_read(sc, &s->sw0);
-		s->t0 = timer_ticks();
-		s->rc = wl->run_batch(w, nops);
-		s->t1 = timer_ticks();
+		if (r->ctx.op_timed[w->idx]) {
+			run_timed_ops(r, w, s, nops);
+		} else {
+			s->t0 = timer_ticks();
+			s->rc = wl->run_batch(w, nops);
+			s->t1 = timer_ticks();
+		}
+		s->idle_end = s->rc == WL_IDLE_END;
+		if (s->idle_end)
+			s->rc = 0;
 		swcount_read(sc, &s->sw1);
 		s->cpu_end = current_cpu();
 		break;
 	case CMD_VERIFY:
 		s->rc = wl->verify_batch ? wl->verify_batch(w, nops) : 0;
+		if (s->rc > 0)
+			s->rc = 0;
 		break;
 	case CMD_HIST:
 		ticks = r->hist_ticks + (size_t)w->idx * HIST_MAX_OPS;
 		s->rc = 0;
-		for (i = 0; i < nops && s->rc == 0; i++) {
+		for (i = 0; i < nops && s->rc >= 0; i++) {
 			uint64_t t0 = timer_ticks();
 
 			s->rc = wl->run_batch(w, 1);
 			ticks[i] = timer_ticks() - t0;
 		}
+		if (s->rc > 0)
+			s->rc = 0;
 		break;
 	default:
 		break;
@@ -519,7 +594,7 @@ static double sample_window_ticks(const struct runner *r)
 
 		if (s->t0 < t0)
 			t0 = s->t0;
-		if (s->t1 > t1)
+		if (s->t1 > t1 && !s->idle_end)
 			t1 = s->t1;
 	}
 	return t1 > t0 ? (double)(t1 - t0) : 0.0;
@@ -559,10 +634,51 @@ static uint64_t sum_counter(const struct runner *r, int which)
 	return total;
 }
 
-static double metric_value(const struct runner *r, const struct metric_def *m,
-			   uint64_t nops, double ticks)
+/* Sum the op-timed workers' class slots (worker -1: all) into h. */
+static void op_hist_view(const struct runner *r, int cls, int worker,
+			 struct histogram *h)
 {
+	int w, c;
+	size_t k;
+	double sum = 0;
+
+	hist_reset(h);
+	h->min_seen = UINT64_MAX;
+	for (w = 0; w < r->ctx.nworkers; w++) {
+		if (!r->ctx.op_timed[w] || (worker >= 0 && w != worker))
+			continue;
+		for (c = 0; c < WL_MAX_CLASSES; c++) {
+			const uint64_t *o;
+			double x;
+
+			if (cls >= 0 && c != cls)
+				continue;
+			o = op_slot(r, w, c);
+			if (!o[OPC_N])
+				continue;
+			for (k = 0; k < r->nbuckets; k++)
+				h->counts[k] += o[OPC_BUCKETS + k];
+			h->overflow += o[OPC_OVERFLOW];
+			h->total += o[OPC_N];
+			if (o[OPC_MIN] < h->min_seen)
+				h->min_seen = o[OPC_MIN];
+			if (o[OPC_MAX] > h->max_seen)
+				h->max_seen = o[OPC_MAX];
+			memcpy(&x, &o[OPC_SUM], sizeof(x));
+			sum += x;
+		}
+	}
+	if (h->total == 0)
+		h->min_seen = 0;
+	h->sum = sum;
+}
+
+static double metric_value(struct runner *r, size_t mi, uint64_t nops,
+			   double ticks)
+{
+	const struct metric_def *m = &r->wl->metrics[mi];
 	double ns = timer_ticks_to_ns((uint64_t)ticks);
+	struct wl_sample smp;
 
 	if (ns <= 0)
 		ns = 1e-3;
@@ -575,8 +691,55 @@ static double metric_value(const struct runner *r, const struct metric_def *m,
 		return r->ctx.bytes_per_op * (double)nops / (ns / 1e9);
 	case METRIC_OPS_PER_SEC:
 		return (double)nops / (ns / 1e9);
+	case METRIC_OP_PCT:
+	case METRIC_OP_MEAN:
+		op_hist_view(r, m->op_class, -1, r->scratch);
+		if (m->kind == METRIC_OP_MEAN)
+			return hist_mean(r->scratch);
+		if (m->pct >= 100.0)
+			return (double)r->scratch->max_seen;
+		return (double)hist_percentile(r->scratch, m->pct);
+	case METRIC_CUSTOM:
+		smp.nops = nops;
+		smp.window_ns = ns;
+		smp.ctx_switches = sum_counter(r, 0);
+		return r->wl->sample_metric ?
+		       r->wl->sample_metric(&r->ctx, mi, &smp) : 0.0;
 	}
 	return 0;
+}
+
+static bool any_op_timed(const struct runner *r)
+{
+	int w;
+
+	for (w = 0; w < r->ctx.nworkers; w++)
+		if (r->ctx.op_timed[w])
+			return true;
+	return false;
+}
+
+/* Fold this sample's per-op times into the result's histograms. */
+static void keep_op_hists(struct runner *r, struct config_result *res)
+{
+	int c, w;
+
+	for (c = 0; c < res->nclasses; c++) {
+		op_hist_view(r, c, -1, r->scratch);
+		hist_merge(res->class_hist[c], r->scratch);
+		if (r->scratch->total &&
+		    r->scratch->max_seen > res->class_hist[c]->max_seen)
+			res->class_hist[c]->max_seen = r->scratch->max_seen;
+	}
+	for (w = 0; w < r->ctx.nworkers; w++) {
+		if (!res->worker_hist[w])
+			continue;
+		op_hist_view(r, -1, w, r->scratch);
+		hist_merge(res->worker_hist[w], r->scratch);
+	}
+	op_hist_view(r, -1, -1, r->scratch);
+	hist_merge(res->hist, r->scratch);
+	res->hist_ops = res->hist->total;
 }
 
 static void record_sample(struct runner *r, struct config_result *res,
@@ -587,12 +750,13 @@ static void record_sample(struct runner *r, struct config_result *res,
 	size_t m;
 
 	for (m = 0; m < r->wl->nmetrics; m++)
-		res->values[m][k] = metric_value(r, &r->wl->metrics[m], nops,
-						 ticks);
+		res->values[m][k] = metric_value(r, m, nops, ticks);
 	res->ctx_switches[k] = sum_counter(r, 0);
 	res->migrations[k] = sum_counter(r, 1);
 	res->faults[k] = sum_counter(r, 2);
 	note_cpus(r, res);
+	if (r->op_counts)
+		keep_op_hists(r, res);
 	res->nsamples++;
 }
 
@@ -611,6 +775,15 @@ static void progress(const struct runner *r, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A sample command; the op-timed counts start from zero each time. */
+static enum config_status sample_cmd(struct runner *r, uint64_t nops,
+				     char *msg, size_t len)
+{
+	if (r->op_counts)
+		memset(r->op_counts, 0, r->op_bytes);
+	return command(r, CMD_RUN, nops, msg, len);
+}
+
 /* Grow the batch until one sample lasts the target time. */
 static enum config_status grow_batch(struct runner *r, uint64_t *nops_out,
 				     char *msg, size_t len)
@@ -622,7 +795,7 @@ static enum config_status grow_batch(struct runner *r, uint64_t *nops_out,
 	for (;;) {
 		double ns, factor;
 
-		st = command(r, CMD_RUN, nops, msg, len);
+		st = sample_cmd(r, nops, msg, len);
 		if (st != CONFIG_OK)
 			return st;
 		ns = timer_ticks_to_ns((uint64_t)sample_window_ticks(r));
@@ -641,64 +814,83 @@ static enum config_status grow_batch(struct runner *r, uint64_t *nops_out,
 	return CONFIG_OK;
 }
 
-static enum config_status measure(struct runner *r, struct config_result *res)
+static enum config_status warm_up(struct runner *r, struct config_result *res)
 {
-	const struct run_opts *o = r->opts;
 	enum config_status st;
-	uint64_t nops, start;
-	int i;
+	uint64_t start;
 
 	progress(r, "growing the batch");
-	st = grow_batch(r, &nops, res->msg, sizeof(res->msg));
+	st = grow_batch(r, &r->nops, res->msg, sizeof(res->msg));
 	if (st != CONFIG_OK)
 		return st;
-	res->batch_ops = nops;
-
+	res->batch_ops = r->nops;
 	start = timer_mono_raw_ns();
 	do {
 		progress(r, "warm-up");
-		st = command(r, CMD_RUN, nops, res->msg, sizeof(res->msg));
+		st = sample_cmd(r, r->nops, res->msg, sizeof(res->msg));
 		if (st != CONFIG_OK)
 			return st;
-	} while ((int64_t)(timer_mono_raw_ns() - start) < o->warmup_ns);
+	} while ((int64_t)(timer_mono_raw_ns() - start) < r->opts->warmup_ns);
+	return CONFIG_OK;
+}
 
-	for (i = 0; i < o->reps; i++) {
-		progress(r, "sample %d/%d", i + 1, o->reps);
-		st = command(r, CMD_RUN, nops, res->msg, sizeof(res->msg));
-		if (st != CONFIG_OK)
-			return st;
-		record_sample(r, res, nops);
+enum config_status runner_sample(struct runner *r, struct config_result *res)
+{
+	enum config_status st;
+
+	if (res->nsamples >= (size_t)r->opts->reps)
+		return CONFIG_OK;
+	progress(r, "sample %zu/%d", res->nsamples + 1, r->opts->reps);
+	st = sample_cmd(r, r->nops, res->msg, sizeof(res->msg));
+	if (st != CONFIG_OK)
+		return st;
+	record_sample(r, res, r->nops);
+	return CONFIG_OK;
+}
+
+/* The separate per-op pass of workloads that are not op-timed. */
+static enum config_status hist_pass(struct runner *r,
+				    struct config_result *res)
+{
+	uint64_t hops = r->nops * (uint64_t)r->opts->reps;
+	int w = r->ctx.hist_worker;
+	enum config_status st;
+	uint64_t k, *t;
+
+	if (hops > HIST_MAX_OPS)
+		hops = HIST_MAX_OPS;
+	progress(r, "per-op histogram, %llu ops", (unsigned long long)hops);
+	st = command(r, CMD_HIST, hops, res->msg, sizeof(res->msg));
+	if (st != CONFIG_OK)
+		return st;
+	res->hist = hist_new(HIST_MAX_NS);
+	if (!res->hist) {
+		snprintf(res->msg, sizeof(res->msg), "out of memory");
+		return CONFIG_FAILED;
 	}
+	t = r->hist_ticks + (size_t)w * HIST_MAX_OPS;
+	for (k = 0; k < hops; k++)
+		hist_record(res->hist,
+			    (uint64_t)llround(timer_ticks_to_ns(t[k])));
+	res->hist_ops = hops;
+	res->hist_worker = w;
+	return CONFIG_OK;
+}
 
-	if (o->hist) {
-		uint64_t hops = nops * (uint64_t)o->reps;
-		int w = r->ctx.hist_worker;
-		uint64_t k, *t;
+enum config_status runner_finish(struct runner *r, struct config_result *res)
+{
+	enum config_status st;
 
-		if (hops > HIST_MAX_OPS)
-			hops = HIST_MAX_OPS;
-		progress(r, "per-op histogram, %llu ops",
-			 (unsigned long long)hops);
-		st = command(r, CMD_HIST, hops, res->msg, sizeof(res->msg));
+	if (r->opts->hist && !r->op_counts) {
+		st = hist_pass(r, res);
 		if (st != CONFIG_OK)
 			return st;
-		res->hist = hist_new(HIST_MAX_NS);
-		if (!res->hist) {
-			snprintf(res->msg, sizeof(res->msg), "out of memory");
-			return CONFIG_FAILED;
-		}
-		t = r->hist_ticks + (size_t)w * HIST_MAX_OPS;
-		for (k = 0; k < hops; k++)
-			hist_record(res->hist,
-				    (uint64_t)llround(timer_ticks_to_ns(t[k])));
-		res->hist_ops = hops;
-		res->hist_worker = w;
 	}
-
 	if (r->wl->verify && r->wl->verify_param &&
 	    wl_param(&r->ctx, r->wl->verify_param)) {
 		progress(r, "verifying");
-		st = command(r, CMD_VERIFY, nops, res->msg, sizeof(res->msg));
+		st = command(r, CMD_VERIFY, r->nops, res->msg,
+			     sizeof(res->msg));
 		if (st != CONFIG_OK)
 			return st;
 		res->verified = true;
@@ -735,14 +927,97 @@ static int alloc_result(struct config_result *res, size_t nmetrics, int reps,
 	return 0;
 }
 
+/* Shared per-op counters and the result's histograms, op-timed only. */
+static int alloc_op_timing(struct runner *r, struct config_result *res)
+{
+	int c, w, ntimed = 0;
+
+	if (!any_op_timed(r))
+		return 0;
+	r->scratch = hist_new(HIST_MAX_NS);
+	if (!r->scratch)
+		return -1;
+	r->nbuckets = r->scratch->nbuckets;
+	r->op_stride = OPC_BUCKETS + r->nbuckets;
+	r->op_bytes = (size_t)r->ctx.nworkers * WL_MAX_CLASSES *
+		      r->op_stride * sizeof(uint64_t);
+	r->op_counts = map_shared(r->op_bytes);
+	r->ns_per_tick = timer_ticks_to_ns(1000000) / 1e6;
+	if (!r->op_counts)
+		return -1;
+	res->nclasses = r->ctx.nclasses > 0 ? r->ctx.nclasses : 1;
+	if (res->nclasses > WL_MAX_CLASSES)
+		res->nclasses = WL_MAX_CLASSES;
+	for (c = 0; c < res->nclasses; c++) {
+		snprintf(res->class_names[c], sizeof(res->class_names[c]),
+			 "%s", r->ctx.class_name[c] ? r->ctx.class_name[c]
+						    : "all");
+		res->class_hist[c] = hist_new(HIST_MAX_NS);
+		if (!res->class_hist[c])
+			return -1;
+	}
+	for (w = 0; w < r->ctx.nworkers; w++)
+		ntimed += r->ctx.op_timed[w];
+	for (w = 0; w < r->ctx.nworkers && ntimed > 1; w++) {
+		if (!r->ctx.op_timed[w])
+			continue;
+		res->worker_hist[w] = hist_new(HIST_MAX_NS);
+		if (!res->worker_hist[w])
+			return -1;
+	}
+	res->hist = hist_new(HIST_MAX_NS);
+	if (!res->hist)
+		return -1;
+	for (w = 0; w < r->ctx.nworkers; w++)
+		if (r->ctx.op_timed[w]) {
+			res->hist_worker = w;
+			break;
+		}
+	return 0;
+}
+
+static const char *metric_unit(const struct metric_def *m)
+{
+	switch (m->kind) {
+	case METRIC_TICKS_PER_OP:
+		return timer_get_info()->unit;
+	case METRIC_NS_PER_OP:
+	case METRIC_OP_PCT:
+	case METRIC_OP_MEAN:
+		return "ns";
+	case METRIC_BYTES_PER_SEC:
+		return "bytes/s";
+	case METRIC_OPS_PER_SEC:
+		return "ops/s";
+	case METRIC_CUSTOM:
+		return m->unit ? m->unit : "count";
+	}
+	return "?";
+}
+
 static enum config_status run_trace(const struct workload *wl,
 				    const struct param_set *ps,
 				    struct config_result *res);
 
-enum config_status runner_run_config(const struct workload *wl,
-				     const struct param_set *ps,
-				     const struct run_opts *opts,
-				     struct config_result *res)
+static void runner_free(struct runner *r)
+{
+	if (r->ctl)
+		munmap(r->ctl, sizeof(*r->ctl));
+	if (r->ctx.shared)
+		munmap(r->ctx.shared, r->ctx.shared_bytes);
+	if (r->hist_ticks)
+		munmap(r->hist_ticks, (size_t)r->ctx.nworkers * HIST_MAX_OPS *
+				      sizeof(uint64_t));
+	if (r->op_counts)
+		munmap(r->op_counts, r->op_bytes);
+	hist_free(r->scratch);
+	free(r);
+}
+
+struct runner *runner_open(const struct workload *wl,
+			   const struct param_set *ps,
+			   const struct run_opts *opts,
+			   struct config_result *res)
 {
 	struct runner *r;
 	enum config_status st = CONFIG_OK;
@@ -756,13 +1031,13 @@ enum config_status runner_run_config(const struct workload *wl,
 	if (wl->supported && !wl->supported(why, sizeof(why))) {
 		res->status = CONFIG_UNSUPPORTED;
 		snprintf(res->msg, sizeof(res->msg), "%s", why);
-		return res->status;
+		return NULL;
 	}
 	r = calloc(1, sizeof(*r));
 	if (!r) {
 		res->status = CONFIG_FAILED;
 		snprintf(res->msg, sizeof(res->msg), "out of memory");
-		return res->status;
+		return NULL;
 	}
 	r->wl = wl;
 	r->opts = opts;
@@ -779,7 +1054,7 @@ enum config_status runner_run_config(const struct workload *wl,
 		st = rc == WL_EUSAGE ? CONFIG_USAGE : CONFIG_FAILED;
 		snprintf(res->msg, sizeof(res->msg), "%s: %s", wl->name,
 			 r->ctx.err);
-		goto out;
+		goto fail;
 	}
 	r->ctx_setup = true;
 	snprintf(res->note, sizeof(res->note), "%s", r->ctx.note);
@@ -787,7 +1062,7 @@ enum config_status runner_run_config(const struct workload *wl,
 		st = CONFIG_FAILED;
 		snprintf(res->msg, sizeof(res->msg), "%s: bad worker count %d",
 			 wl->name, r->ctx.nworkers);
-		goto out;
+		goto fail;
 	}
 	res->nworkers = r->ctx.nworkers;
 	for (i = 0; i < r->ctx.nworkers; i++) {
@@ -797,24 +1072,21 @@ enum config_status runner_run_config(const struct workload *wl,
 		res->worker_cpu[i] = r->ctx.worker_cpu[i];
 	}
 	for (m = 0; m < wl->nmetrics; m++)
-		res->units[m] = wl->metrics[m].kind == METRIC_TICKS_PER_OP ?
-				timer_get_info()->unit :
-				wl->metrics[m].kind == METRIC_NS_PER_OP ? "ns" :
-				wl->metrics[m].kind == METRIC_BYTES_PER_SEC ?
-				"bytes/s" : "ops/s";
+		res->units[m] = metric_unit(&wl->metrics[m]);
 	r->ctl = map_shared(sizeof(*r->ctl));
 	if (r->ctx.shared_bytes)
 		r->ctx.shared = map_shared(r->ctx.shared_bytes);
-	if (opts->hist)
+	if (opts->hist && !any_op_timed(r))
 		r->hist_ticks = map_shared((size_t)r->ctx.nworkers *
 					   HIST_MAX_OPS * sizeof(uint64_t));
 	if (!r->ctl || (r->ctx.shared_bytes && !r->ctx.shared) ||
-	    (opts->hist && !r->hist_ticks) ||
+	    (opts->hist && !any_op_timed(r) && !r->hist_ticks) ||
+	    alloc_op_timing(r, res) ||
 	    alloc_result(res, wl->nmetrics, opts->reps, r->ctx.nworkers)) {
 		st = CONFIG_FAILED;
 		snprintf(res->msg, sizeof(res->msg), "%s: out of memory",
 			 wl->name);
-		goto out;
+		goto fail;
 	}
 
 	st = start_workers(r, res->msg, sizeof(res->msg));
@@ -825,33 +1097,35 @@ enum config_status runner_run_config(const struct workload *wl,
 			st = check_rcs(r, res->msg, sizeof(res->msg));
 	}
 	if (st == CONFIG_OK)
-		st = measure(r, res);
-	if (opts->progress)
+		st = warm_up(r, res);
+	if (st == CONFIG_OK)
+		return r;
+fail:
+	runner_close(r, res, st);
+	return NULL;
+}
+
+enum config_status runner_close(struct runner *r, struct config_result *res,
+				enum config_status st)
+{
+	const struct workload *wl = r->wl;
+
+	if (r->opts->progress)
 		fprintf(stderr, "\r\033[K");
 	stop_workers(r, st != CONFIG_OK && st != CONFIG_VERIFY_FAILED);
-
 	if (st == CONFIG_OK && wl->trace_param &&
 	    wl_param(&r->ctx, wl->trace_param) > 0)
-		st = run_trace(wl, ps, res);
-out:
+		st = run_trace(wl, &r->ctx.ps, res);
 	if (r->workers_stuck) {
 		/* Threads still blocked in the workload: keep everything they
 		   may touch alive and reachable; the process is about to exit
 		   (exit kills them). */
 		abandoned_runner = r;
-		goto done;
+	} else {
+		if (r->ctx_setup && wl->teardown)
+			wl->teardown(&r->ctx);
+		runner_free(r);
 	}
-	if (r->ctx_setup && wl->teardown)
-		wl->teardown(&r->ctx);
-	if (r->ctl)
-		munmap(r->ctl, sizeof(*r->ctl));
-	if (r->ctx.shared)
-		munmap(r->ctx.shared, r->ctx.shared_bytes);
-	if (r->hist_ticks)
-		munmap(r->hist_ticks, (size_t)r->ctx.nworkers * HIST_MAX_OPS *
-				      sizeof(uint64_t));
-	free(r);
-done:
 	if (st == CONFIG_OK && runner_interrupted)
 		st = CONFIG_INTERRUPTED;
 	if (st == CONFIG_INTERRUPTED && !res->msg[0])
@@ -860,9 +1134,28 @@ done:
 	return st;
 }
 
+enum config_status runner_run_config(const struct workload *wl,
+				     const struct param_set *ps,
+				     const struct run_opts *opts,
+				     struct config_result *res)
+{
+	struct runner *r = runner_open(wl, ps, opts, res);
+	enum config_status st = CONFIG_OK;
+	int i;
+
+	if (!r)
+		return res->status;
+	for (i = 0; i < opts->reps && st == CONFIG_OK; i++)
+		st = runner_sample(r, res);
+	if (st == CONFIG_OK)
+		st = runner_finish(r, res);
+	return runner_close(r, res, st);
+}
+
 void config_result_free(struct config_result *res)
 {
 	size_t m;
+	int i;
 
 	for (m = 0; m < WL_MAX_METRICS; m++)
 		free(res->values[m]);
@@ -871,6 +1164,10 @@ void config_result_free(struct config_result *res)
 	free(res->faults);
 	free(res->cpus_seen);
 	hist_free(res->hist);
+	for (i = 0; i < WL_MAX_CLASSES; i++)
+		hist_free(res->class_hist[i]);
+	for (i = 0; i < WL_MAX_WORKERS; i++)
+		hist_free(res->worker_hist[i]);
 	free(res->trace_ns);
 	free(res->trace_ticks);
 	memset(res, 0, sizeof(*res));

@@ -65,6 +65,11 @@ struct config_result {
 	struct histogram *hist;		/* per-op ns of hist_worker, or NULL */
 	int hist_worker;
 	uint64_t hist_ops;
+	/* op-timed workloads: per-op ns over the kept samples */
+	int nclasses;
+	char class_names[WL_MAX_CLASSES][24];
+	struct histogram *class_hist[WL_MAX_CLASSES];
+	struct histogram *worker_hist[WL_MAX_WORKERS];	/* op-timed only */
 
 	bool verified;
 	long verify_errors;
@@ -83,13 +88,34 @@ extern volatile sig_atomic_t runner_signal;
 void runner_install_signals(void);
 
 /*
- * Run one configuration.  Never exits; always fills res (free it with
- * config_result_free()).  Returns res->status.
+ * Run one configuration: runner_open(), opts->reps x runner_sample(),
+ * runner_finish(), runner_close().  Never exits; always fills res (free it
+ * with config_result_free()).  Returns res->status.
  */
 enum config_status runner_run_config(const struct workload *wl,
 				     const struct param_set *ps,
 				     const struct run_opts *opts,
 				     struct config_result *res);
+
+/*
+ * The same in steps, so that the samples of several configurations can be
+ * interleaved.  runner_open() sets up the workload, starts its workers,
+ * grows the batch and warms up; it returns NULL with res->status set when
+ * the configuration cannot go on (then do not call the others).
+ * runner_sample() takes one kept sample (at most opts->reps in all).
+ * runner_finish() runs the histogram and verify passes.  runner_close()
+ * stops the workers, runs the cold-call trace if asked and the status is
+ * CONFIG_OK, tears down, frees r, and sets and returns res->status.
+ */
+struct runner;
+struct runner *runner_open(const struct workload *wl,
+			   const struct param_set *ps,
+			   const struct run_opts *opts,
+			   struct config_result *res);
+enum config_status runner_sample(struct runner *r, struct config_result *res);
+enum config_status runner_finish(struct runner *r, struct config_result *res);
+enum config_status runner_close(struct runner *r, struct config_result *res,
+				enum config_status st);
 
 void config_result_free(struct config_result *res);
 

@@ -28,13 +28,20 @@
 #include "core/param.h"
 
 #define WL_MAX_WORKERS 64
-#define WL_MAX_METRICS 8
+#define WL_MAX_METRICS 24
+#define WL_MAX_CLASSES 8
 #define WL_ERR_LEN 256
 
 /* Hook return codes. */
 #define WL_OK 0
 #define WL_EFAIL (-1)		/* the workload failed: exit 1 */
 #define WL_EUSAGE (-2)		/* bad parameters: exit 2 */
+/*
+ * run_batch() of a worker that was only serving others (a reader woken
+ * because the data ran out, a server told to stop): its end time is not
+ * the end of the work, so the sample window ignores it.
+ */
+#define WL_IDLE_END 1
 
 enum metric_dir {
 	METRIC_LOWER_BETTER = -1,
@@ -48,6 +55,15 @@ enum metric_kind {
 	METRIC_TICKS_PER_OP,	/* window ticks / ops; unit: the timer's */
 	METRIC_BYTES_PER_SEC,	/* ops * bytes_per_op / window s */
 	METRIC_OPS_PER_SEC,	/* ops / window s */
+	/*
+	 * From the per-op times of the op-timed workers (ctx->op_timed) in
+	 * this sample, ns: percentile `pct` (100: the exact maximum) or the
+	 * mean, of ops of class `op_class` (-1: every class).
+	 */
+	METRIC_OP_PCT,
+	METRIC_OP_MEAN,
+	/* The workload computes it: workload->sample_metric(), `unit`. */
+	METRIC_CUSTOM,
 };
 
 struct metric_def {
@@ -55,6 +71,16 @@ struct metric_def {
 	enum metric_kind kind;
 	enum metric_dir dir;
 	const char *help;
+	double pct;		/* METRIC_OP_PCT */
+	int op_class;		/* METRIC_OP_*: class index, -1 all */
+	const char *unit;	/* METRIC_CUSTOM */
+};
+
+/* What the core measured in one sample, for METRIC_CUSTOM. */
+struct wl_sample {
+	uint64_t nops;
+	double window_ns;
+	uint64_t ctx_switches;	/* summed over workers; UINT64_MAX: n/a */
 };
 
 enum wl_mode { WL_MODE_THREAD, WL_MODE_PROC };
@@ -64,6 +90,7 @@ struct wl_ctx;
 /* One worker as its hooks see it. */
 struct wl_worker {
 	int idx;
+	int op_class;		/* op-timed workers: class of the last op */
 	struct wl_ctx *ctx;
 	void *priv;		/* the worker's own state (worker_init) */
 	char *err;		/* WL_ERR_LEN bytes, shared with the runner */
@@ -81,6 +108,14 @@ struct wl_ctx {
 					   these from the placement first */
 	double bytes_per_op;		/* for METRIC_BYTES_PER_SEC */
 	int hist_worker;		/* whose per-op times --hist shows */
+	/*
+	 * Op-timed workers: the core times each of their ops one by one
+	 * during the kept samples (two clock reads per op) and records a
+	 * per-op histogram by class; METRIC_OP_* metrics come from them.
+	 */
+	bool op_timed[WL_MAX_WORKERS];
+	int nclasses;			/* 1 if not set */
+	const char *class_name[WL_MAX_CLASSES];
 	size_t shared_bytes;		/* MAP_SHARED area the workload wants */
 	/* provided by the runner: */
 	void *shared;			/* shared_bytes, zeroed, before fork */
@@ -114,6 +149,9 @@ struct workload {
 	/* After the verify pass: number of integrity errors, report in buf. */
 	long (*verify)(struct wl_ctx *ctx, char *buf, size_t len);
 	void (*worker_fini)(struct wl_worker *w);
+	/* METRIC_CUSTOM: metric m of the sample just taken. */
+	double (*sample_metric)(struct wl_ctx *ctx, size_t m,
+				const struct wl_sample *s);
 	void (*teardown)(struct wl_ctx *ctx);
 	/* The parameter that names the verify switch, or NULL. */
 	const char *verify_param;

@@ -316,6 +316,27 @@ static void print_config_info(FILE *out, const struct store_result *r)
 	snprintf(text + used, sizeof(text) - used, " %lld ops/sample",
 		 (long long)ops);
 	wrap_print(out, text);
+	if (json_array_size(json_object_get(info, "per_worker"))) {
+		json_t *pw = json_object_get(info, "per_worker"), *w;
+		size_t i;
+
+		wrap_print(out, "per worker: mean, p50, p99, max");
+		json_array_foreach(pw, i, w) {
+			char mean[32], p50[32], p99[32], mx[32];
+
+			fmt_value(json_real_value(json_object_get(w,
+				  "mean_ns")), "ns", mean, sizeof(mean));
+			fmt_value((double)json_integer_value(json_object_get(
+				  w, "p50_ns")), "ns", p50, sizeof(p50));
+			fmt_value((double)json_integer_value(json_object_get(
+				  w, "p99_ns")), "ns", p99, sizeof(p99));
+			fmt_value((double)json_integer_value(json_object_get(
+				  w, "max_ns")), "ns", mx, sizeof(mx));
+			fprintf(out, "      %-10s %10s %10s %10s %10s\n",
+				json_string_value(json_object_get(w, "name")),
+				mean, p50, p99, mx);
+		}
+	}
 	if (json_string_value(json_object_get(info, "note")) &&
 	    *json_string_value(json_object_get(info, "note")))
 		wrap_print(out, json_string_value(json_object_get(info,

@@ -33,9 +33,8 @@ static const struct param_def good_params[] = {
 };
 
 static const struct metric_def good_metrics[] = {
-	{ "time/op", METRIC_NS_PER_OP, METRIC_LOWER_BETTER, "time per op" },
-	{ "bandwidth", METRIC_BYTES_PER_SEC, METRIC_HIGHER_BETTER,
-	  "bytes per second" },
+	{ .name = "time/op", .kind = METRIC_NS_PER_OP, .dir = METRIC_LOWER_BETTER, .help = "time per op" },
+	{ .name = "bandwidth", .kind = METRIC_BYTES_PER_SEC, .dir = METRIC_HIGHER_BETTER, .help = "bytes per second" },
 };
 
 static int fake_setup(struct wl_ctx *ctx)
@@ -220,10 +219,10 @@ static void test_missing_hooks(void **state)
 static void test_metrics(void **state)
 {
 	static const struct metric_def unnamed[] = {
-		{ NULL, METRIC_NS_PER_OP, METRIC_LOWER_BETTER, "help" },
+		{ .name = NULL, .kind = METRIC_NS_PER_OP, .dir = METRIC_LOWER_BETTER, .help = "help" },
 	};
 	static const struct metric_def no_help[] = {
-		{ "time", METRIC_NS_PER_OP, METRIC_LOWER_BETTER, "" },
+		{ .name = "time", .kind = METRIC_NS_PER_OP, .dir = METRIC_LOWER_BETTER, .help = "" },
 	};
 	struct workload wl;
 
