@@ -22,13 +22,13 @@
 # Builds nothing (make bench builds first).  Reports; does not judge the
 # build: exits 0 unless something could not run.
 #
-# Environment: ROUNDS (default 5), REPS (10), SAMPLE_MS (100),
+# Environment: ROUNDS (default 7), REPS (10), SAMPLE_MS (100),
 # BUILD (build directory, default build).
 set -eu
 
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
-ROUNDS=${ROUNDS:-5}
+ROUNDS=${ROUNDS:-7}
 REPS=${REPS:-10}
 SAMPLE_MS=${SAMPLE_MS:-100}
 CS=$BUILD/copyscope
