@@ -5,7 +5,10 @@
  * read from perf_event_open software events (PERF_COUNT_SW_CONTEXT_SWITCHES,
  * _CPU_MIGRATIONS, _PAGE_FAULTS; these work without a PMU) or, where
  * perf_event_open is refused, from getrusage(RUSAGE_THREAD) (voluntary +
- * involuntary switches, minor + major faults; migrations unavailable).
+ * involuntary switches, minor + major faults; migrations from
+ * /proc/thread-self/sched where the kernel has it).  getrusage is the
+ * default: an open perf event makes every context switch of the task
+ * dearer (see swcount.c); perf events are opt-in.
  */
 #ifndef COPYSCOPE_SWCOUNT_H
 #define COPYSCOPE_SWCOUNT_H
@@ -18,6 +21,7 @@
 struct swcount {
 	int fd[3];		/* perf fds, -1 when not open */
 	bool perf;		/* true: perf events; false: getrusage */
+	bool sched_file;	/* getrusage mode: /proc/thread-self/sched */
 };
 
 struct swcount_values {
@@ -27,8 +31,15 @@ struct swcount_values {
 };
 
 /*
- * Open counters for the calling thread.  Never fails: falls back to
- * getrusage.  Returns true if perf events are used.
+ * Use perf software events in swcount_open() from now on (default: no,
+ * getrusage).  Call before workers start.
+ */
+void swcount_prefer_perf(bool on);
+
+/*
+ * Open counters for the calling thread.  Never fails: uses getrusage
+ * unless perf events are preferred and can be opened.  Returns true if
+ * perf events are used.
  */
 bool swcount_open(struct swcount *sc);
 

@@ -77,7 +77,7 @@ static void check_counts(const struct swcount *sc)
 	print_message("  %s: %llu faults after touching %d pages\n",
 		      sc->perf ? "perf" : "getrusage",
 		      (unsigned long long)d.faults, FAULT_PAGES);
-	if (sc->perf)
+	if (sc->perf || sc->sched_file)
 		assert_true(d.migrations != SWCOUNT_NA);
 	else
 		assert_true(d.migrations == SWCOUNT_NA);
@@ -90,7 +90,9 @@ static void test_open_and_count(void **state)
 	int i;
 
 	(void)state;
+	swcount_prefer_perf(true);
 	perf = swcount_open(&sc);
+	swcount_prefer_perf(false);
 	assert_int_equal(perf, sc.perf);
 	for (i = 0; i < 3; i++) {
 		if (perf)
@@ -109,12 +111,33 @@ static void test_open_and_count(void **state)
 
 static void test_getrusage_fallback(void **state)
 {
-	struct swcount sc = { .fd = { -1, -1, -1 }, .perf = false };
+	struct swcount sc = { .fd = { -1, -1, -1 }, .perf = false,
+			      .sched_file = false };
 	struct swcount_values v;
 
 	(void)state;
 	swcount_read(&sc, &v);
 	assert_true(v.migrations == SWCOUNT_NA);
+	check_counts(&sc);
+	swcount_close(&sc);
+}
+
+/* The default: no perf fds, migrations from /proc where it exists. */
+static void test_default_is_getrusage(void **state)
+{
+	struct swcount sc;
+	struct swcount_values v;
+	int i;
+
+	(void)state;
+	assert_false(swcount_open(&sc));
+	for (i = 0; i < 3; i++)
+		assert_int_equal(sc.fd[i], -1);
+	swcount_read(&sc, &v);
+	if (access("/proc/thread-self/sched", R_OK) == 0)
+		assert_true(v.migrations != SWCOUNT_NA);
+	else
+		assert_true(v.migrations == SWCOUNT_NA);
 	check_counts(&sc);
 	swcount_close(&sc);
 }
@@ -148,6 +171,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open_and_count),
 		cmocka_unit_test(test_getrusage_fallback),
+		cmocka_unit_test(test_default_is_getrusage),
 		cmocka_unit_test(test_diff),
 	};
 
