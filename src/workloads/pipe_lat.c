@@ -1,0 +1,384 @@
+/*
+ * pipe_lat.c - pipe.lat: ping-pong round trips over two pipes.
+ *
+ * One op: one round trip.  The ping worker writes `size` bytes into pipe A
+ * and reads `size` bytes back from pipe B; the pong worker reads them from
+ * A and writes them into B.  The ping worker is op-timed: the core reads
+ * the clock around every round trip, so the metrics are the mean and the
+ * percentiles of individual round trips, not a batch average.  Each
+ * round-trip time includes the two wake-ups (or, with place=same, the two
+ * context switches on one CPU), four system calls, the copies in and out
+ * of both pipes, and one clock-read pair (tens of ns; `copyscope env`
+ * prints the timer overhead).
+ * Not measured: pipe creation, fork/thread start, buffer allocation and
+ * prefaulting; with verify=1 the byte check runs in a separate untimed
+ * pass after the kept samples.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "core/runner.h"
+#include "workloads/pattern.h"
+#include "workloads/workloads.h"
+
+static const char *const mode_choices[] = { "proc", "thread", NULL };
+
+enum { MODE_PROC, MODE_THREAD };
+enum { PING, PONG };
+
+#define PIPE_LAT_MAX_MSG (1LL << 20)
+
+static const struct param_def pipe_lat_params[] = {
+	{ .name = "size", .type = PARAM_SIZE, .def = "1", .min = 1,
+	  .max = PIPE_LAT_MAX_MSG,
+	  .help = "bytes sent each way per round trip" },
+	{ .name = "pipe_size", .type = PARAM_SIZE, .def = "0", .min = 0,
+	  .max = 1LL << 30,
+	  .help = "F_SETPIPE_SZ capacity of both pipes (0: kernel default)" },
+	{ .name = "mode", .type = PARAM_ENUM, .def = "proc",
+	  .choices = mode_choices,
+	  .help = "ping and pong as processes or threads" },
+	{ .name = "place", .type = PARAM_ENUM, .def = "split",
+	  .choices = wl_place_choices,
+	  .help = "split: two CPUs, same: one CPU, none: scheduler" },
+	{ .name = "verify", .type = PARAM_BOOL, .def = "0",
+	  .help = "check every echoed byte in an untimed pass (1: on)" },
+};
+
+static const struct metric_def pipe_lat_metrics[] = {
+	{ .name = "rtt mean", .kind = METRIC_OP_MEAN,
+	  .dir = METRIC_LOWER_BETTER, .op_class = -1,
+	  .help = "mean of the timed round trips" },
+	{ .name = "rtt p50", .kind = METRIC_OP_PCT,
+	  .dir = METRIC_LOWER_BETTER, .pct = 50, .op_class = -1,
+	  .help = "median round trip" },
+	{ .name = "rtt p99", .kind = METRIC_OP_PCT,
+	  .dir = METRIC_LOWER_BETTER, .pct = 99, .op_class = -1,
+	  .help = "99th percentile round trip" },
+	{ .name = "rtt p99.9", .kind = METRIC_OP_PCT,
+	  .dir = METRIC_LOWER_BETTER, .pct = 99.9, .op_class = -1,
+	  .help = "99.9th percentile round trip" },
+	{ .name = "rtt max", .kind = METRIC_OP_PCT,
+	  .dir = METRIC_LOWER_BETTER, .pct = 100, .op_class = -1,
+	  .help = "slowest round trip of the sample (exact)" },
+};
+
+/* Coordinator state, inherited by forked workers. */
+struct pipe_lat {
+	int a[2];			/* ping -> pong */
+	int b[2];			/* pong -> ping */
+	size_t size;
+	long pipe_bytes;
+	bool verify;
+};
+
+/* What ping found in the verify pass (in ctx->shared). */
+struct pipe_lat_shared {
+	struct pattern_errors errs;
+	uint64_t round_trips;
+};
+
+struct pipe_lat_worker {
+	uint8_t *buf;			/* size bytes */
+	uint8_t *scratch;		/* verify: size bytes */
+};
+
+#define PARAM(ps, name) wl_param_of(&wl_pipe_lat, ps, name)
+
+static int set_pipe_size(int fd, int64_t want, char *err, size_t len)
+{
+	if (want == 0 || fcntl(fd, F_SETPIPE_SZ, (int)want) >= 0)
+		return 0;
+	if (errno == EPERM)
+		snprintf(err, len, "pipe_size: %lld bytes exceeds "
+			 "/proc/sys/fs/pipe-max-size and this user lacks "
+			 "CAP_SYS_RESOURCE; raise fs.pipe-max-size or run as "
+			 "root", (long long)want);
+	else if (errno == EBUSY)
+		snprintf(err, len, "pipe_size: %lld bytes is over this "
+			 "user's pipe buffer limit (fs.pipe-user-pages-hard)",
+			 (long long)want);
+	else
+		snprintf(err, len, "pipe_size: F_SETPIPE_SZ(%lld): %s",
+			 (long long)want, strerror(errno));
+	return -1;
+}
+
+/* Before any measuring: can this pipe size be had? */
+static int pipe_lat_validate(const struct param_set *ps, char *err,
+			     size_t len)
+{
+	int64_t want = PARAM(ps, "pipe_size");
+	int fd[2], rc;
+
+	if (want == 0)
+		return WL_OK;
+	if (pipe(fd) != 0) {
+		snprintf(err, len, "pipe: %s", strerror(errno));
+		return WL_EFAIL;
+	}
+	rc = set_pipe_size(fd[1], want, err, len);
+	close(fd[0]);
+	close(fd[1]);
+	return rc ? WL_EUSAGE : WL_OK;
+}
+
+static int pipe_lat_setup(struct wl_ctx *ctx)
+{
+	struct pipe_lat *p = calloc(1, sizeof(*p));
+	int64_t want = wl_param(ctx, "pipe_size");
+
+	if (!p) {
+		snprintf(ctx->err, sizeof(ctx->err), "out of memory");
+		return WL_EFAIL;
+	}
+	ctx->priv = p;
+	p->a[0] = p->a[1] = p->b[0] = p->b[1] = -1;
+	p->size = (size_t)wl_param(ctx, "size");
+	p->verify = wl_param(ctx, "verify") != 0;
+	if (pipe2(p->a, O_CLOEXEC) != 0 || pipe2(p->b, O_CLOEXEC) != 0) {
+		snprintf(ctx->err, sizeof(ctx->err), "pipe2: %s",
+			 strerror(errno));
+		return WL_EFAIL;
+	}
+	if (set_pipe_size(p->a[1], want, ctx->err, sizeof(ctx->err)) ||
+	    set_pipe_size(p->b[1], want, ctx->err, sizeof(ctx->err)))
+		return WL_EUSAGE;
+	p->pipe_bytes = fcntl(p->a[1], F_GETPIPE_SZ);
+	if (p->pipe_bytes < 0) {
+		snprintf(ctx->err, sizeof(ctx->err), "F_GETPIPE_SZ: %s",
+			 strerror(errno));
+		return WL_EFAIL;
+	}
+	ctx->nworkers = 2;
+	ctx->mode = wl_param(ctx, "mode") == MODE_PROC ? WL_MODE_PROC
+						      : WL_MODE_THREAD;
+	ctx->worker_name[PING] = "ping";
+	ctx->worker_name[PONG] = "pong";
+	ctx->op_timed[PING] = true;
+	ctx->nclasses = 1;
+	ctx->class_name[0] = "round trip";
+	ctx->hist_worker = PING;
+	ctx->bytes_per_op = 2.0 * (double)p->size;
+	ctx->shared_bytes = sizeof(struct pipe_lat_shared);
+	wl_place_workers(ctx, (enum wl_place)wl_param(ctx, "place"));
+	if (!ctx->note[0])
+		snprintf(ctx->note, sizeof(ctx->note), "pipe capacity %ld "
+			 "bytes each way%s", p->pipe_bytes,
+			 want ? "" : " (kernel default)");
+	return WL_OK;
+}
+
+/* Page-aligned, prefaulted anonymous memory. */
+static uint8_t *alloc_buf(size_t len)
+{
+	uint8_t *b = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	if (b == MAP_FAILED)
+		return NULL;
+	memset(b, 0x5a, len);
+	return b;
+}
+
+static int pipe_lat_worker_init(struct wl_worker *w)
+{
+	struct pipe_lat *p = w->ctx->priv;
+	struct pipe_lat_worker *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		goto oom;
+	w->priv = s;
+	s->buf = alloc_buf(p->size);
+	if (!s->buf)
+		goto oom;
+	if (p->verify && w->idx == PING) {
+		s->scratch = alloc_buf(p->size);
+		if (!s->scratch)
+			goto oom;
+	}
+	return 0;
+oom:
+	snprintf(w->err, WL_ERR_LEN, "cannot allocate buffers of %zu bytes",
+		 p->size);
+	return WL_EFAIL;
+}
+
+/* Write all len bytes to fd. */
+static int write_all(struct wl_worker *w, int fd, const uint8_t *buf,
+		     size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			snprintf(w->err, WL_ERR_LEN, "write: %s",
+				 strerror(errno));
+			return WL_EFAIL;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Read exactly len bytes from fd. */
+static int read_all(struct wl_worker *w, int fd, uint8_t *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = read(fd, buf, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			snprintf(w->err, WL_ERR_LEN, "read: %s",
+				 strerror(errno));
+			return WL_EFAIL;
+		}
+		if (n == 0) {
+			snprintf(w->err, WL_ERR_LEN, "unexpected end of file: "
+				 "the other side closed its pipe");
+			return WL_EFAIL;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* pong: echo nops messages from A back into B. */
+static int echo(struct wl_worker *w, uint64_t nops)
+{
+	struct pipe_lat *p = w->ctx->priv;
+	struct pipe_lat_worker *s = w->priv;
+	uint64_t i;
+
+	for (i = 0; i < nops; i++)
+		if (read_all(w, p->a[0], s->buf, p->size) != 0 ||
+		    write_all(w, p->b[1], s->buf, p->size) != 0)
+			return WL_EFAIL;
+	return 0;
+}
+
+static int pipe_lat_run_batch(struct wl_worker *w, uint64_t nops)
+{
+	struct pipe_lat *p = w->ctx->priv;
+	struct pipe_lat_worker *s = w->priv;
+	uint64_t i;
+
+	if (w->idx == PONG)
+		return echo(w, nops);
+	for (i = 0; i < nops; i++)
+		if (write_all(w, p->a[1], s->buf, p->size) != 0 ||
+		    read_all(w, p->b[0], s->buf, p->size) != 0)
+			return WL_EFAIL;
+	return 0;
+}
+
+/* Untimed: ping sends the pattern stream and checks what comes back. */
+static int pipe_lat_verify_batch(struct wl_worker *w, uint64_t nops)
+{
+	struct pipe_lat *p = w->ctx->priv;
+	struct pipe_lat_worker *s = w->priv;
+	struct pipe_lat_shared *sh = w->ctx->shared;
+	uint64_t i, pos = 0;
+
+	if (w->idx == PONG)
+		return echo(w, nops);
+	memset(sh, 0, sizeof(*sh));
+	for (i = 0; i < nops; i++, pos += p->size) {
+		pattern_fill(s->buf, p->size, pos);
+		if (write_all(w, p->a[1], s->buf, p->size) != 0)
+			return WL_EFAIL;
+		/* what comes back must not be what we still hold */
+		memset(s->buf, 0, p->size);
+		if (read_all(w, p->b[0], s->buf, p->size) != 0)
+			return WL_EFAIL;
+		pattern_check(s->buf, p->size, pos, s->scratch, &sh->errs);
+	}
+	sh->round_trips = nops;
+	return 0;
+}
+
+static long pipe_lat_verify(struct wl_ctx *ctx, char *buf, size_t len)
+{
+	const struct pipe_lat_shared *sh = ctx->shared;
+	const struct pattern_errors *e = &sh->errs;
+	long total = (long)pattern_error_total(e);
+	int n;
+
+	n = snprintf(buf, len, "%llu bytes in %llu round trips checked end "
+		     "to end: %llu lost, %llu duplicated, %llu corrupted",
+		     (unsigned long long)e->bytes_checked,
+		     (unsigned long long)sh->round_trips,
+		     (unsigned long long)e->lost,
+		     (unsigned long long)e->duplicated,
+		     (unsigned long long)e->corrupted);
+	if (total && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "; first bad byte at "
+			 "stream offset %llu (%s)",
+			 (unsigned long long)e->first_offset,
+			 pattern_kind_name(e->first_kind));
+	return total;
+}
+
+static void pipe_lat_worker_fini(struct wl_worker *w)
+{
+	struct pipe_lat *p = w->ctx->priv;
+	struct pipe_lat_worker *s = w->priv;
+
+	if (!s)
+		return;
+	if (s->buf)
+		munmap(s->buf, p->size);
+	if (s->scratch)
+		munmap(s->scratch, p->size);
+	free(s);
+	w->priv = NULL;
+}
+
+static void pipe_lat_teardown(struct wl_ctx *ctx)
+{
+	struct pipe_lat *p = ctx->priv;
+	int i;
+
+	if (!p)
+		return;
+	for (i = 0; i < 2; i++) {
+		if (p->a[i] >= 0)
+			close(p->a[i]);
+		if (p->b[i] >= 0)
+			close(p->b[i]);
+	}
+	free(p);
+	ctx->priv = NULL;
+}
+
+const struct workload wl_pipe_lat = {
+	.name = "pipe.lat",
+	.summary = "ping-pong over two pipes: round-trip time and its "
+		   "percentiles",
+	.op = "one round trip: size bytes to the pong worker and back",
+	.not_measured = "pipe creation, fork, buffer allocation; the verify "
+			"pass; each round trip includes one clock-read pair",
+	.params = pipe_lat_params,
+	.nparams = sizeof(pipe_lat_params) / sizeof(pipe_lat_params[0]),
+	.metrics = pipe_lat_metrics,
+	.nmetrics = sizeof(pipe_lat_metrics) / sizeof(pipe_lat_metrics[0]),
+	.validate = pipe_lat_validate,
+	.setup = pipe_lat_setup,
+	.worker_init = pipe_lat_worker_init,
+	.run_batch = pipe_lat_run_batch,
+	.verify_batch = pipe_lat_verify_batch,
+	.verify = pipe_lat_verify,
+	.worker_fini = pipe_lat_worker_fini,
+	.teardown = pipe_lat_teardown,
+	.verify_param = "verify",
+};
