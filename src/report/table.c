@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "core/workload.h"
+#include "report/fit_report.h"
 #include "report/format.h"
 #include "report/report.h"
 #include "stats/histogram.h"
@@ -471,6 +472,7 @@ static void print_block(FILE *out, struct block *b)
 		}
 		i = end;
 	}
+	fit_report_block(out, b->res + b->first, b->last - b->first);
 	for (c = 0; c < b->nvary; c++)
 		free((char *)b->vary[c]);
 }

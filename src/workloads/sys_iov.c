@@ -1,0 +1,365 @@
+/*
+ * sys_iov.c - sys.iov: one vectored read or write system call of `segs`
+ * segments of `seg_size` bytes (E4: preadv/pwritev of 8 buffers of 1 byte
+ * to /dev/zero and /dev/null).
+ *
+ * One op: one preadv(2), pwritev(2), readv(2) or writev(2) with an iovec
+ * array of `segs` entries, in one pinned thread.  The segments are
+ * consecutive slices of one prefaulted buffer (segment i at i x seg_size).
+ * The time includes syscall entry and exit (with page-table isolation
+ * where it is on), copying and checking the iovec array (import_iovec:
+ * one copy of segs x 16 bytes and an access_ok() per segment), the VFS
+ * path and, per segment, the copy to or from user space:
+ *   target=zero   a read fills each segment with zeros; a write is
+ *                 discarded (the data is not read);
+ *   target=null   a write is discarded; a read returns end of file at once
+ *                 (0 bytes): only the iovec import and the VFS path remain;
+ *   target=memfd  a real copy to or from the page cache of a shmem file,
+ *                 prefaulted so no page is allocated and the file never
+ *                 grows.
+ * readv/writev use and advance the file position.  /dev/zero and /dev/null
+ * ignore it; on a memfd the position is moved back to 0 with lseek(2)
+ * whenever the next call would go past the prefaulted region (64 KiB, or
+ * one call's bytes if more): at most one lseek per 8192 calls at the
+ * default 8 x 1 byte, one per call once a call moves 64 KiB or more.  That
+ * lseek is inside the timed batch.  In a threaded process such as this one
+ * the kernel takes the file's f_pos_lock around readv/writev on a memfd.
+ * Not measured: opening the file, building the iovec array, allocating and
+ * prefaulting the buffer and the memfd; the loop's compare and branch is
+ * not subtracted.  Over a segs sweep the report fits time/call = fixed +
+ * per segment x segs (report/fit_report.c).  trace=N times each of the
+ * first N calls of a freshly exec'ed process.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "core/runner.h"
+#include "workloads/workloads.h"
+
+static const char *const call_choices[] = { "preadv", "pwritev", "readv",
+					    "writev", NULL };
+static const char *const target_choices[] = { "zero", "null", "memfd",
+					      NULL };
+
+enum { CALL_PREADV, CALL_PWRITEV, CALL_READV, CALL_WRITEV };
+enum { TARGET_ZERO, TARGET_NULL, TARGET_MEMFD };
+
+/*
+ * segs is accepted by the parser up to SYS_IOV_PARSE_MAX so that a value
+ * above IOV_MAX reaches validate(), whose message names the limit.
+ */
+#define SYS_IOV_PARSE_MAX (1LL << 20)
+#define SYS_IOV_MAX_BYTES (64LL << 20)	/* segs x seg_size */
+#define SYS_IOV_REGION (64 << 10)	/* memfd region for readv/writev */
+
+static const struct param_def sys_iov_params[] = {
+	{ .name = "call", .type = PARAM_ENUM, .def = "preadv",
+	  .choices = call_choices,
+	  .help = "preadv, pwritev (offset 0) or readv, writev (file "
+		  "position)" },
+	{ .name = "target", .type = PARAM_ENUM, .def = "zero",
+	  .choices = target_choices,
+	  .help = "file: zero (/dev/zero), null (/dev/null), memfd (page "
+		  "cache)" },
+	{ .name = "segs", .type = PARAM_INT, .def = "8", .min = 1,
+	  .max = SYS_IOV_PARSE_MAX,
+	  .help = "iovec segments per call (at most IOV_MAX)" },
+	{ .name = "seg_size", .type = PARAM_SIZE, .def = "1", .min = 1,
+	  .max = 1LL << 20, .help = "bytes per segment" },
+	{ .name = "trace", .type = PARAM_INT, .def = "0", .min = 0,
+	  .max = 100000,
+	  .help = "time each of the first N calls of a fresh process "
+		  "(0: off)" },
+};
+
+static const struct metric_def sys_iov_metrics[] = {
+	{ .name = "time/call", .kind = METRIC_NS_PER_OP,
+	  .dir = METRIC_LOWER_BETTER,
+	  .help = "wall time per call of segs segments" },
+	{ .name = "cycles/call", .kind = METRIC_TICKS_PER_OP,
+	  .dir = METRIC_LOWER_BETTER,
+	  .help = "timer ticks per call (unit says which counter)" },
+	{ .name = "time/segment", .kind = METRIC_CUSTOM,
+	  .dir = METRIC_LOWER_BETTER, .unit = "ns",
+	  .help = "time per call divided by segs (fixed cost included; the "
+		  "fit over a segs sweep separates it)" },
+};
+
+struct sys_iov_worker {
+	int fd;
+	int call;
+	struct iovec *iov;
+	int segs;
+	uint8_t *buf;
+	size_t total;			/* segs x seg_size */
+	ssize_t expect;			/* bytes one call moves */
+	size_t region;			/* memfd bytes prefaulted */
+	size_t pos;			/* readv/writev on memfd: position */
+	bool rewind;			/* readv/writev on memfd */
+	const char *what;		/* "preadv(/dev/zero)", for errors */
+};
+
+/* Also in workloads.h; repeated so this file compiles on its own. */
+extern const struct workload wl_sys_iov;
+
+#define PARAM(ps, name) wl_param_of(&wl_sys_iov, ps, name)
+
+static const char *const call_names[4][3] = {
+	{ "preadv(/dev/zero)", "preadv(/dev/null)", "preadv(memfd)" },
+	{ "pwritev(/dev/zero)", "pwritev(/dev/null)", "pwritev(memfd)" },
+	{ "readv(/dev/zero)", "readv(/dev/null)", "readv(memfd)" },
+	{ "writev(/dev/zero)", "writev(/dev/null)", "writev(memfd)" },
+};
+
+/* The kernel's limit on segments per call: sysconf, else <limits.h>. */
+static long iov_max(void)
+{
+	long v = sysconf(_SC_IOV_MAX);
+
+	return v > 0 ? v : IOV_MAX;
+}
+
+static int sys_iov_validate(const struct param_set *ps, char *err,
+			    size_t len)
+{
+	int64_t segs = PARAM(ps, "segs"), seg_size = PARAM(ps, "seg_size");
+	long lim = iov_max();
+
+	if (segs > lim) {
+		snprintf(err, len, "segs: %lld is above IOV_MAX (%ld, "
+			 "sysconf(_SC_IOV_MAX)), the most segments the kernel "
+			 "takes in one call; allowed: 1 .. %ld",
+			 (long long)segs, lim, lim);
+		return WL_EUSAGE;
+	}
+	if (segs * seg_size > SYS_IOV_MAX_BYTES) {
+		snprintf(err, len, "segs x seg_size: %lld x %lld bytes is "
+			 "above %lld MiB per call; lower segs or seg_size",
+			 (long long)segs, (long long)seg_size,
+			 SYS_IOV_MAX_BYTES >> 20);
+		return WL_EUSAGE;
+	}
+	return WL_OK;
+}
+
+static int sys_iov_setup(struct wl_ctx *ctx)
+{
+	ctx->nworkers = 1;
+	ctx->mode = WL_MODE_THREAD;
+	ctx->worker_name[0] = "caller";
+	ctx->hist_worker = 0;
+	if (ctx->ncpus > 0)
+		wl_place_workers(ctx, PLACE_SPLIT);
+	return WL_OK;
+}
+
+static bool is_read(int call)
+{
+	return call == CALL_PREADV || call == CALL_READV;
+}
+
+/* Fill the memfd's first region bytes so its pages exist. */
+static int prefault_file(struct sys_iov_worker *s, char *err)
+{
+	size_t done = 0;
+
+	while (done < s->region) {
+		size_t chunk = s->region - done < s->total ?
+			       s->region - done : s->total;
+		ssize_t n = pwrite(s->fd, s->buf, chunk, (off_t)done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			snprintf(err, WL_ERR_LEN, "pwrite(memfd) to prefault "
+				 "%zu bytes: %s", s->region,
+				 n < 0 ? strerror(errno) : "wrote nothing");
+			return WL_EFAIL;
+		}
+		done += (size_t)n;
+	}
+	return WL_OK;
+}
+
+static int open_target(struct sys_iov_worker *s, int target, char *err)
+{
+	const char *path = target == TARGET_ZERO ? "/dev/zero" : "/dev/null";
+
+	if (target == TARGET_MEMFD) {
+		s->fd = memfd_create("copyscope-sys.iov", MFD_CLOEXEC);
+		if (s->fd < 0) {
+			snprintf(err, WL_ERR_LEN, "memfd_create: %s",
+				 strerror(errno));
+			return WL_EFAIL;
+		}
+		s->region = s->total > SYS_IOV_REGION ? s->total
+						      : SYS_IOV_REGION;
+		s->rewind = s->call == CALL_READV || s->call == CALL_WRITEV;
+		return prefault_file(s, err);
+	}
+	s->fd = open(path, (is_read(s->call) ? O_RDONLY : O_WRONLY) |
+			   O_CLOEXEC);
+	if (s->fd < 0) {
+		snprintf(err, WL_ERR_LEN, "open %s: %s", path,
+			 strerror(errno));
+		return WL_EFAIL;
+	}
+	return WL_OK;
+}
+
+static void sys_iov_worker_fini(struct wl_worker *w);
+
+static int sys_iov_worker_init(struct wl_worker *w)
+{
+	struct sys_iov_worker *s = calloc(1, sizeof(*s));
+	int target = (int)wl_param(w->ctx, "target");
+	size_t seg_size = (size_t)wl_param(w->ctx, "seg_size");
+	int i;
+
+	if (!s) {
+		snprintf(w->err, WL_ERR_LEN, "out of memory");
+		return WL_EFAIL;
+	}
+	w->priv = s;
+	s->fd = -1;
+	s->call = (int)wl_param(w->ctx, "call");
+	s->segs = (int)wl_param(w->ctx, "segs");
+	s->total = (size_t)s->segs * seg_size;
+	s->what = call_names[s->call][target];
+	s->expect = is_read(s->call) && target == TARGET_NULL ?
+		    0 : (ssize_t)s->total;
+	s->iov = calloc((size_t)s->segs, sizeof(*s->iov));
+	s->buf = mmap(NULL, s->total, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (s->buf == MAP_FAILED)
+		s->buf = NULL;
+	if (!s->iov || !s->buf) {
+		snprintf(w->err, WL_ERR_LEN, "cannot allocate %d segments of "
+			 "%zu bytes", s->segs, seg_size);
+		goto fail;
+	}
+	memset(s->buf, 0xa5, s->total);
+	for (i = 0; i < s->segs; i++) {
+		s->iov[i].iov_base = s->buf + (size_t)i * seg_size;
+		s->iov[i].iov_len = seg_size;
+	}
+	if (open_target(s, target, w->err) != WL_OK)
+		goto fail;
+	return WL_OK;
+fail:
+	/* the runner calls worker_fini only after a successful init */
+	sys_iov_worker_fini(w);
+	return WL_EFAIL;
+}
+
+static ssize_t one_call(struct sys_iov_worker *s)
+{
+	switch (s->call) {
+	case CALL_PREADV:
+		return preadv(s->fd, s->iov, s->segs, 0);
+	case CALL_PWRITEV:
+		return pwritev(s->fd, s->iov, s->segs, 0);
+	case CALL_READV:
+		return readv(s->fd, s->iov, s->segs);
+	default:
+		return writev(s->fd, s->iov, s->segs);
+	}
+}
+
+static int sys_iov_run_batch(struct wl_worker *w, uint64_t nops)
+{
+	struct sys_iov_worker *s = w->priv;
+	uint64_t i;
+
+	for (i = 0; i < nops; i++) {
+		ssize_t n;
+
+		if (s->rewind && s->pos + s->total > s->region) {
+			if (lseek(s->fd, 0, SEEK_SET) != 0) {
+				snprintf(w->err, WL_ERR_LEN, "lseek(memfd, 0): "
+					 "%s", strerror(errno));
+				return WL_EFAIL;
+			}
+			s->pos = 0;
+		}
+		n = one_call(s);
+		if (n == s->expect) {
+			s->pos += (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR) {
+			if (runner_interrupted)
+				return 0;
+			i--;
+			continue;
+		}
+		/* /dev/zero stops early when a signal is pending */
+		if (n >= 0 && runner_interrupted)
+			return 0;
+		if (n < 0)
+			snprintf(w->err, WL_ERR_LEN, "%s of %d x %zu bytes: %s",
+				 s->what, s->segs, s->iov[0].iov_len,
+				 strerror(errno));
+		else
+			snprintf(w->err, WL_ERR_LEN, "%s of %d x %zu bytes "
+				 "moved %zd, expected %zd", s->what, s->segs,
+				 s->iov[0].iov_len, n, s->expect);
+		return WL_EFAIL;
+	}
+	return 0;
+}
+
+static void sys_iov_worker_fini(struct wl_worker *w)
+{
+	struct sys_iov_worker *s = w->priv;
+
+	if (!s)
+		return;
+	if (s->fd >= 0)
+		close(s->fd);
+	if (s->buf)
+		munmap(s->buf, s->total);
+	free(s->iov);
+	free(s);
+	w->priv = NULL;
+}
+
+static double sys_iov_sample_metric(struct wl_ctx *ctx, size_t m,
+				    const struct wl_sample *smp)
+{
+	(void)m;	/* time/segment is the only custom metric */
+	if (smp->nops == 0)
+		return 0;
+	return smp->window_ns / (double)smp->nops /
+	       (double)wl_param(ctx, "segs");
+}
+
+const struct workload wl_sys_iov = {
+	.name = "sys.iov",
+	.summary = "one vectored call (preadv, pwritev, readv, writev) of "
+		   "segs segments",
+	.op = "one preadv/pwritev/readv/writev of segs segments of "
+	      "seg_size bytes",
+	.not_measured = "opening the file, building the iovec array, "
+			"allocating and prefaulting the buffer and the "
+			"memfd; the loop's compare-and-branch is not "
+			"subtracted",
+	.params = sys_iov_params,
+	.nparams = sizeof(sys_iov_params) / sizeof(sys_iov_params[0]),
+	.metrics = sys_iov_metrics,
+	.nmetrics = sizeof(sys_iov_metrics) / sizeof(sys_iov_metrics[0]),
+	.validate = sys_iov_validate,
+	.setup = sys_iov_setup,
+	.worker_init = sys_iov_worker_init,
+	.run_batch = sys_iov_run_batch,
+	.worker_fini = sys_iov_worker_fini,
+	.sample_metric = sys_iov_sample_metric,
+	.trace_param = "trace",
+};

@@ -1,0 +1,258 @@
+/*
+ * sys_rw.c - sys.rw: one read or write system call of `size` bytes, by
+ * size, against a memfd, /dev/zero or /dev/null.
+ *
+ * One op: one pread(2) or pwrite(2) of `size` bytes at offset 0, in one
+ * pinned thread.  With target=memfd it copies between the page cache of a
+ * shmem file (prefaulted to `size` bytes, so no page is allocated and the
+ * file never grows) and a prefaulted user buffer: copy_to_user() or
+ * copy_from_user() of `size` bytes.  With target=zero a read fills the
+ * buffer with zeros (clear_user, no source to read) and a write is
+ * discarded; with target=null a write is discarded without touching the
+ * buffer (a read of /dev/null is refused: it returns end of file and copies
+ * nothing).  The time includes syscall entry and exit (with page-table
+ * isolation where it is on), the VFS path (fdget, rw_verify_area, the
+ * file's read_iter/write_iter) and the copy.
+ * Not measured: opening the file, allocating and prefaulting the buffer
+ * and the page cache; the loop's compare and branch is not subtracted.
+ * Over a size sweep the report fits time/call = fixed + per byte x size
+ * (report/fit_report.c).  trace=N times each of the first N calls of a
+ * freshly exec'ed process.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "core/runner.h"
+#include "workloads/workloads.h"
+
+static const char *const target_choices[] = { "memfd", "zero", "null",
+					      NULL };
+static const char *const dir_choices[] = { "read", "write", NULL };
+
+enum { TARGET_MEMFD, TARGET_ZERO, TARGET_NULL };
+enum { DIR_READ, DIR_WRITE };
+
+#define SYS_RW_MAX_SIZE (64LL << 20)
+
+static const struct param_def sys_rw_params[] = {
+	{ .name = "target", .type = PARAM_ENUM, .def = "memfd",
+	  .choices = target_choices,
+	  .help = "file: memfd (page cache), zero (/dev/zero), null "
+		  "(/dev/null)" },
+	{ .name = "dir", .type = PARAM_ENUM, .def = "read",
+	  .choices = dir_choices,
+	  .help = "read: pread(2) into the buffer, write: pwrite(2) from it" },
+	{ .name = "size", .type = PARAM_SIZE, .def = "4k", .min = 1,
+	  .max = SYS_RW_MAX_SIZE, .help = "bytes per call (one op)" },
+	{ .name = "trace", .type = PARAM_INT, .def = "0", .min = 0,
+	  .max = 100000,
+	  .help = "time each of the first N calls of a fresh process "
+		  "(0: off)" },
+};
+
+static const struct metric_def sys_rw_metrics[] = {
+	{ .name = "time/call", .kind = METRIC_NS_PER_OP,
+	  .dir = METRIC_LOWER_BETTER,
+	  .help = "wall time per call of size bytes" },
+	{ .name = "cycles/call", .kind = METRIC_TICKS_PER_OP,
+	  .dir = METRIC_LOWER_BETTER,
+	  .help = "timer ticks per call (unit says which counter)" },
+	{ .name = "bandwidth", .kind = METRIC_BYTES_PER_SEC,
+	  .dir = METRIC_HIGHER_BETTER,
+	  .help = "bytes read or written per second" },
+};
+
+struct sys_rw_worker {
+	int fd;
+	int dir;
+	uint8_t *buf;
+	size_t size;
+	const char *what;		/* "pread(memfd)" etc., for errors */
+};
+
+/* Also in workloads.h; repeated so this file compiles on its own. */
+extern const struct workload wl_sys_rw;
+
+#define PARAM(ps, name) wl_param_of(&wl_sys_rw, ps, name)
+
+static const char *const call_names[2][3] = {
+	{ "pread(memfd)", "pread(/dev/zero)", "pread(/dev/null)" },
+	{ "pwrite(memfd)", "pwrite(/dev/zero)", "pwrite(/dev/null)" },
+};
+
+static int sys_rw_validate(const struct param_set *ps, char *err, size_t len)
+{
+	if (PARAM(ps, "target") == TARGET_NULL &&
+	    PARAM(ps, "dir") == DIR_READ) {
+		snprintf(err, len, "dir=read target=null: a read of /dev/null "
+			 "returns end of file at once and copies nothing; "
+			 "allowed with dir=read: target=memfd or zero "
+			 "(sys.iov call=preadv target=null times the empty "
+			 "read)");
+		return WL_EUSAGE;
+	}
+	return WL_OK;
+}
+
+static int sys_rw_setup(struct wl_ctx *ctx)
+{
+	ctx->nworkers = 1;
+	ctx->mode = WL_MODE_THREAD;
+	ctx->worker_name[0] = "caller";
+	ctx->hist_worker = 0;
+	ctx->bytes_per_op = (double)wl_param(ctx, "size");
+	if (ctx->ncpus > 0)
+		wl_place_workers(ctx, PLACE_SPLIT);
+	return WL_OK;
+}
+
+/* Write all of buf at offset 0 of the memfd: its pages now exist. */
+static int prefault_file(struct sys_rw_worker *s, char *err)
+{
+	size_t done = 0;
+
+	while (done < s->size) {
+		ssize_t n = pwrite(s->fd, s->buf + done, s->size - done,
+				   (off_t)done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			snprintf(err, WL_ERR_LEN, "pwrite(memfd) to prefault "
+				 "%zu bytes: %s", s->size,
+				 n < 0 ? strerror(errno) : "wrote nothing");
+			return WL_EFAIL;
+		}
+		done += (size_t)n;
+	}
+	return WL_OK;
+}
+
+static void sys_rw_worker_fini(struct wl_worker *w);
+
+/* Open the target; 0 or WL_EFAIL with the message in err. */
+static int open_target(struct sys_rw_worker *s, int target, char *err)
+{
+	const char *path = target == TARGET_ZERO ? "/dev/zero" : "/dev/null";
+
+	if (target == TARGET_MEMFD) {
+		s->fd = memfd_create("copyscope-sys.rw", MFD_CLOEXEC);
+		if (s->fd < 0) {
+			snprintf(err, WL_ERR_LEN, "memfd_create: %s",
+				 strerror(errno));
+			return WL_EFAIL;
+		}
+		return prefault_file(s, err);
+	}
+	s->fd = open(path, (s->dir == DIR_READ ? O_RDONLY : O_WRONLY) |
+			   O_CLOEXEC);
+	if (s->fd < 0) {
+		snprintf(err, WL_ERR_LEN, "open %s: %s", path,
+			 strerror(errno));
+		return WL_EFAIL;
+	}
+	return WL_OK;
+}
+
+static int sys_rw_worker_init(struct wl_worker *w)
+{
+	struct sys_rw_worker *s = calloc(1, sizeof(*s));
+	int target = (int)wl_param(w->ctx, "target");
+
+	if (!s) {
+		snprintf(w->err, WL_ERR_LEN, "out of memory");
+		return WL_EFAIL;
+	}
+	w->priv = s;
+	s->fd = -1;
+	s->dir = (int)wl_param(w->ctx, "dir");
+	s->size = (size_t)wl_param(w->ctx, "size");
+	s->what = call_names[s->dir][target];
+	s->buf = mmap(NULL, s->size, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (s->buf == MAP_FAILED) {
+		s->buf = NULL;
+		snprintf(w->err, WL_ERR_LEN, "mmap of a %zu-byte buffer: %s",
+			 s->size, strerror(errno));
+		goto fail;
+	}
+	memset(s->buf, 0xa5, s->size);
+	if (open_target(s, target, w->err) != WL_OK)
+		goto fail;
+	return WL_OK;
+fail:
+	/* the runner calls worker_fini only after a successful init */
+	sys_rw_worker_fini(w);
+	return WL_EFAIL;
+}
+
+static int sys_rw_run_batch(struct wl_worker *w, uint64_t nops)
+{
+	struct sys_rw_worker *s = w->priv;
+	uint64_t i;
+
+	for (i = 0; i < nops; i++) {
+		ssize_t n = s->dir == DIR_READ ?
+			    pread(s->fd, s->buf, s->size, 0) :
+			    pwrite(s->fd, s->buf, s->size, 0);
+
+		if (n == (ssize_t)s->size)
+			continue;
+		if (n < 0 && errno == EINTR) {
+			if (runner_interrupted)
+				return 0;
+			i--;
+			continue;
+		}
+		/* /dev/zero stops early when a signal is pending */
+		if (n >= 0 && runner_interrupted)
+			return 0;
+		if (n < 0)
+			snprintf(w->err, WL_ERR_LEN, "%s of %zu bytes: %s",
+				 s->what, s->size, strerror(errno));
+		else
+			snprintf(w->err, WL_ERR_LEN, "%s of %zu bytes moved "
+				 "%zd", s->what, s->size, n);
+		return WL_EFAIL;
+	}
+	return 0;
+}
+
+static void sys_rw_worker_fini(struct wl_worker *w)
+{
+	struct sys_rw_worker *s = w->priv;
+
+	if (!s)
+		return;
+	if (s->fd >= 0)
+		close(s->fd);
+	if (s->buf)
+		munmap(s->buf, s->size);
+	free(s);
+	w->priv = NULL;
+}
+
+const struct workload wl_sys_rw = {
+	.name = "sys.rw",
+	.summary = "one read or write call by size: memfd, /dev/zero, "
+		   "/dev/null",
+	.op = "one pread(2) or pwrite(2) of size bytes at offset 0",
+	.not_measured = "opening the file, allocating and prefaulting the "
+			"buffer and the memfd's pages; the loop's "
+			"compare-and-branch is not subtracted",
+	.params = sys_rw_params,
+	.nparams = sizeof(sys_rw_params) / sizeof(sys_rw_params[0]),
+	.metrics = sys_rw_metrics,
+	.nmetrics = sizeof(sys_rw_metrics) / sizeof(sys_rw_metrics[0]),
+	.validate = sys_rw_validate,
+	.setup = sys_rw_setup,
+	.worker_init = sys_rw_worker_init,
+	.run_batch = sys_rw_run_batch,
+	.worker_fini = sys_rw_worker_fini,
+	.trace_param = "trace",
+};
