@@ -1,0 +1,685 @@
+/*
+ * pipe_mix.c - pipe.mix: writers whose write sizes follow a mix (E3), and
+ * free-for-all readers, on ONE pipe.
+ *
+ * One op: one write(2) by one writer, of a size drawn from the mix (see
+ * mix.h; default `fleet`, the production mix of E3: 98% of writes under
+ * 128 B and a tail to 72 KiB).  Every writer is op-timed: the core times
+ * each write and files it under the size class of its size (<128B,
+ * 128B-4K, 4K-8K, 8K+), so the per-class percentiles show small writes
+ * stalling behind multi-page ones.  With big_writers=N, N more writers
+ * write big_size bytes every time, as their own class "big": their times
+ * stay out of the four mix classes (they show in `p99 all` and on the
+ * per-worker lines).  `readers` readers drain the pipe with reads of up to
+ * rsize bytes, whichever reader gets there first.
+ *
+ * Sizes: setup draws a table of MIX_TABLE_LEN sizes from the mix with the
+ * seed (each mix entry gets its exact share of the table; see
+ * mix_fill_table()); writer i starts at its own offset into the table and
+ * steps through it, one size per write.  The sequence is reproducible for
+ * a seed, and the bytes a batch moves are known in advance: every worker
+ * runs the same nops per sample, so each reader computes the batch's total
+ * from the table's prefix sums.  The reader whose read brings the shared
+ * byte count to that total ends the sample (run_batch returns 0: the
+ * window ends there); any other reader is blocked in read() on an empty
+ * pipe or about to be, and is woken by SIGUSR1 (no SA_RESTART, so read()
+ * fails with EINTR), acknowledges and returns WL_IDLE_END.  A signal can
+ * land between a reader's check and its read(), so the ending reader
+ * resends every 100 us until every other reader has acknowledged.
+ *
+ * Not measured: pipe creation, thread/fork start, table and buffer
+ * allocation; each timed write includes one clock-read pair; the ending
+ * reader's wait for the others' acknowledgements (with readers > 1) falls
+ * inside the window.  There is no data check here (see pipe.matrix's
+ * verify=1 for integrity under contention).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/runner.h"
+#include "workloads/mix.h"
+#include "workloads/workloads.h"
+
+static const char *const mode_choices[] = { "thread", "proc", NULL };
+static const char *const mix_choices[] = {
+	"fleet", "small", "page", "bimodal", "large", NULL,
+};
+
+enum { MODE_THREAD, MODE_PROC };
+
+/* Sizes in the table the writers cycle through: 2^18 draws, so even the
+   fleet mix's 0.08% entry has about 210 different sizes in it. */
+#define MIX_TABLE_LEN (1u << 18)
+#define CLASS_BIG MIX_NCLASSES
+/* How often the reader that ends a sample resends the wake-up signal. */
+#define RESEND_NS 100000L
+
+static const struct param_def pipe_mix_params[] = {
+	{ .name = "writers", .type = PARAM_INT, .def = "4", .min = 1,
+	  .max = 32, .help = "writers drawing sizes from the mix" },
+	{ .name = "readers", .type = PARAM_INT, .def = "1", .min = 1,
+	  .max = 32, .help = "readers draining the pipe, free-for-all" },
+	{ .name = "rsize", .type = PARAM_SIZE, .def = "64k", .min = 1,
+	  .max = 16LL << 20, .help = "bytes asked for per read" },
+	{ .name = "mix", .type = PARAM_ENUM, .def = "fleet",
+	  .choices = mix_choices,
+	  .help = "write-size mix, a preset (see docs/workloads.md)" },
+	{ .name = "pipe_size", .type = PARAM_SIZE, .def = "0", .min = 0,
+	  .max = 1LL << 30,
+	  .help = "F_SETPIPE_SZ capacity (0: kernel default)" },
+	{ .name = "big_writers", .type = PARAM_INT, .def = "0", .min = 0,
+	  .max = 16,
+	  .help = "extra writers that always write big_size bytes" },
+	{ .name = "big_size", .type = PARAM_SIZE, .def = "64k", .min = 1,
+	  .max = MIX_MAX_SIZE, .help = "bytes per write of a big writer" },
+	{ .name = "seed", .type = PARAM_INT, .def = "1", .min = 0,
+	  .max = UINT32_MAX, .help = "seed of the size table" },
+	{ .name = "mode", .type = PARAM_ENUM, .def = "thread",
+	  .choices = mode_choices,
+	  .help = "workers as threads or processes" },
+	{ .name = "place", .type = PARAM_ENUM, .def = "split",
+	  .choices = wl_place_choices,
+	  .help = "split: spread over CPUs, same: one CPU, none: scheduler" },
+};
+
+enum {
+	M_WRITES, M_BANDWIDTH,
+};
+
+#define CLASS_PCT(n, c, p, h)						\
+	{ .name = (n), .kind = METRIC_OP_PCT, .dir = METRIC_LOWER_BETTER, \
+	  .pct = (p), .op_class = (c), .help = (h) }
+
+static const struct metric_def pipe_mix_metrics[] = {
+	[M_WRITES] = { .name = "writes/s", .kind = METRIC_CUSTOM,
+	  .dir = METRIC_HIGHER_BETTER, .unit = "ops/s",
+	  .help = "writes per second, all writers together" },
+	[M_BANDWIDTH] = { .name = "bandwidth", .kind = METRIC_CUSTOM,
+	  .dir = METRIC_HIGHER_BETTER, .unit = "bytes/s",
+	  .help = "bytes written and read per second" },
+	CLASS_PCT("p50 <128B", 0, 50, "median write under 128 B"),
+	CLASS_PCT("p99 <128B", 0, 99, "99th percentile write under 128 B"),
+	CLASS_PCT("max <128B", 0, 100, "slowest write under 128 B (exact)"),
+	CLASS_PCT("p50 128B-4K", 1, 50, "median write of 128 B-4 KiB"),
+	CLASS_PCT("p99 128B-4K", 1, 99, "99th percentile write of "
+		  "128 B-4 KiB"),
+	CLASS_PCT("p50 4K-8K", 2, 50, "median write of 4-8 KiB"),
+	CLASS_PCT("p99 4K-8K", 2, 99, "99th percentile write of 4-8 KiB"),
+	CLASS_PCT("p50 8K+", 3, 50, "median write of 8 KiB or more"),
+	CLASS_PCT("p99 8K+", 3, 99, "99th percentile write of 8 KiB or more"),
+	CLASS_PCT("p99 all", -1, 99, "99th percentile of every timed write, "
+		  "big writers' included"),
+};
+
+/* Shared by all workers (ctx->shared, zeroed before the workers start). */
+struct pipe_mix_shared {
+	_Atomic uint64_t consumed;		/* bytes read, cumulative */
+	_Atomic uint64_t stop_at;		/* cumulative total of the
+						   sample that ended */
+	_Atomic uint64_t ack[WL_MAX_WORKERS];	/* per reader: stop_at it
+						   left at */
+	pid_t pid[WL_MAX_WORKERS];		/* per reader */
+	pid_t tid[WL_MAX_WORKERS];
+	uint64_t last_bytes;			/* bytes of the last sample */
+};
+
+/* Coordinator state, read-only once the workers start. */
+struct pipe_mix {
+	int fd[2];
+	int nmix, nbig, nreaders;
+	size_t rsize, big_size;
+	struct mix mix;
+	uint32_t *sizes;			/* MIX_TABLE_LEN */
+	uint64_t *prefix;			/* MIX_TABLE_LEN + 1 */
+	uint64_t off[WL_MAX_WORKERS];		/* mix writer's table start */
+	char names[WL_MAX_WORKERS][16];
+	struct sigaction old_usr1;
+	bool usr1_set;
+	long pipe_bytes;
+};
+
+struct pipe_mix_worker {
+	uint8_t *buf;
+	size_t buf_len;
+	uint64_t done;		/* writes each writer made so far */
+	uint64_t target;	/* readers: cumulative bytes at sample end */
+};
+
+#define PARAM(ps, name) wl_param_of(&wl_pipe_mix, ps, name)
+
+static const struct mix_preset *find_preset(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < mix_npresets; i++)
+		if (strcmp(mix_presets[i].name, name) == 0)
+			return &mix_presets[i];
+	return NULL;
+}
+
+/* The mix a configuration asks for; -1 with err on failure. */
+static int load_mix(const struct param_set *ps, struct mix *m, char *err,
+		    size_t len)
+{
+	const char *name = mix_choices[PARAM(ps, "mix")];
+	const struct mix_preset *pr = find_preset(name);
+	char why[WL_ERR_LEN];
+
+	if (!pr) {
+		snprintf(err, len, "mix: no preset named '%s'", name);
+		return -1;
+	}
+	if (mix_parse(pr->text, m, why, sizeof(why)) != 0) {
+		snprintf(err, len, "mix %s: %s", name, why);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_pipe_size(int fd, int64_t want, char *err, size_t len)
+{
+	if (want == 0 || fcntl(fd, F_SETPIPE_SZ, (int)want) >= 0)
+		return 0;
+	if (errno == EPERM)
+		snprintf(err, len, "pipe_size: %lld bytes exceeds "
+			 "/proc/sys/fs/pipe-max-size and this user lacks "
+			 "CAP_SYS_RESOURCE; raise fs.pipe-max-size or run as "
+			 "root", (long long)want);
+	else if (errno == EBUSY)
+		snprintf(err, len, "pipe_size: %lld bytes is over this "
+			 "user's pipe buffer limit (fs.pipe-user-pages-hard)",
+			 (long long)want);
+	else
+		snprintf(err, len, "pipe_size: F_SETPIPE_SZ(%lld): %s",
+			 (long long)want, strerror(errno));
+	return -1;
+}
+
+static int pipe_mix_validate(const struct param_set *ps, char *err,
+			     size_t len)
+{
+	int64_t n = PARAM(ps, "writers") + PARAM(ps, "big_writers") +
+		    PARAM(ps, "readers");
+	int64_t want = PARAM(ps, "pipe_size");
+	struct mix m;
+	int fd[2], rc;
+
+	if (n > WL_MAX_WORKERS) {
+		snprintf(err, len, "writers + big_writers + readers: %lld "
+			 "workers, at most %d", (long long)n, WL_MAX_WORKERS);
+		return WL_EUSAGE;
+	}
+	if (load_mix(ps, &m, err, len) != 0)
+		return WL_EUSAGE;
+	if (want == 0)
+		return WL_OK;
+	if (pipe(fd) != 0) {
+		snprintf(err, len, "pipe: %s", strerror(errno));
+		return WL_EFAIL;
+	}
+	rc = set_pipe_size(fd[1], want, err, len);
+	close(fd[0]);
+	close(fd[1]);
+	return rc ? WL_EUSAGE : WL_OK;
+}
+
+static void on_usr1(int sig)
+{
+	(void)sig;	/* only there to make read() fail with EINTR */
+}
+
+/* "98% <128B, 0.4% 128B-4K, ..." and the classes the mix never hits. */
+static void describe_mix(struct wl_ctx *ctx, const struct pipe_mix *p,
+			 const char *name)
+{
+	char text[WL_ERR_LEN], empty[96] = "";
+	size_t used, e = 0;
+	int c;
+
+	used = (size_t)snprintf(text, sizeof(text), "mix %s:", name);
+	for (c = 0; c < MIX_NCLASSES; c++) {
+		double share = mix_class_share(&p->mix, c) * 100.0;
+
+		if (share > 0 && used < sizeof(text))
+			used += (size_t)snprintf(text + used,
+						 sizeof(text) - used,
+						 " %.3g%% %s,", share,
+						 mix_class_names[c]);
+		else if (share <= 0 && e < sizeof(empty))
+			e += (size_t)snprintf(empty + e, sizeof(empty) - e,
+					      "%s%s", e ? ", " : "",
+					      mix_class_names[c]);
+	}
+	if (used < sizeof(text) && text[used - 1] == ',')
+		text[--used] = '\0';
+	if (e && used < sizeof(text))
+		used += (size_t)snprintf(text + used, sizeof(text) - used,
+					 " (no writes in %s: those rows "
+					 "read 0)", empty);
+	if (p->nbig && used < sizeof(text))
+		used += (size_t)snprintf(text + used, sizeof(text) - used,
+					 "; %d big writer%s of %zu bytes",
+					 p->nbig, p->nbig == 1 ? "" : "s",
+					 p->big_size);
+	if (used < sizeof(text))
+		snprintf(text + used, sizeof(text) - used, "; pipe capacity "
+			 "%ld bytes%s", p->pipe_bytes,
+			 wl_param(ctx, "pipe_size") ? "" :
+			 " (kernel default)");
+	if (ctx->note[0]) {
+		char place[WL_ERR_LEN];
+
+		snprintf(place, sizeof(place), "%s", ctx->note);
+		snprintf(ctx->note, sizeof(ctx->note), "%s; %s", text, place);
+	} else {
+		snprintf(ctx->note, sizeof(ctx->note), "%s", text);
+	}
+}
+
+static int make_table(struct pipe_mix *p, uint64_t seed, char *err,
+		      size_t len)
+{
+	size_t i;
+
+	p->sizes = malloc(MIX_TABLE_LEN * sizeof(*p->sizes));
+	p->prefix = malloc((MIX_TABLE_LEN + 1) * sizeof(*p->prefix));
+	if (!p->sizes || !p->prefix) {
+		snprintf(err, len, "out of memory for the size table");
+		return -1;
+	}
+	if (mix_fill_table(&p->mix, seed, p->sizes, MIX_TABLE_LEN) != 0) {
+		snprintf(err, len, "mix: cannot fill the size table");
+		return -1;
+	}
+	p->prefix[0] = 0;
+	for (i = 0; i < MIX_TABLE_LEN; i++)
+		p->prefix[i + 1] = p->prefix[i] + p->sizes[i];
+	for (i = 0; i < (size_t)p->nmix; i++)
+		p->off[i] = (uint64_t)i * MIX_TABLE_LEN / (uint64_t)p->nmix;
+	return 0;
+}
+
+static int pipe_mix_setup(struct wl_ctx *ctx)
+{
+	struct pipe_mix *p = calloc(1, sizeof(*p));
+	const char *mix_name = mix_choices[wl_param(ctx, "mix")];
+	int i, n;
+
+	if (!p) {
+		snprintf(ctx->err, sizeof(ctx->err), "out of memory");
+		return WL_EFAIL;
+	}
+	ctx->priv = p;
+	p->fd[0] = p->fd[1] = -1;
+	p->nmix = (int)wl_param(ctx, "writers");
+	p->nbig = (int)wl_param(ctx, "big_writers");
+	p->nreaders = (int)wl_param(ctx, "readers");
+	p->rsize = (size_t)wl_param(ctx, "rsize");
+	p->big_size = (size_t)wl_param(ctx, "big_size");
+	n = p->nmix + p->nbig + p->nreaders;
+	if (n > WL_MAX_WORKERS) {
+		snprintf(ctx->err, sizeof(ctx->err), "writers + big_writers + "
+			 "readers: %d workers, at most %d", n, WL_MAX_WORKERS);
+		return WL_EUSAGE;
+	}
+	if (load_mix(&ctx->ps, &p->mix, ctx->err, sizeof(ctx->err)) != 0)
+		return WL_EUSAGE;
+	if (make_table(p, (uint64_t)wl_param(ctx, "seed"), ctx->err,
+		       sizeof(ctx->err)) != 0)
+		return WL_EFAIL;
+	if (pipe2(p->fd, O_CLOEXEC) != 0) {
+		snprintf(ctx->err, sizeof(ctx->err), "pipe2: %s",
+			 strerror(errno));
+		return WL_EFAIL;
+	}
+	if (set_pipe_size(p->fd[1], wl_param(ctx, "pipe_size"), ctx->err,
+			  sizeof(ctx->err)) != 0)
+		return WL_EUSAGE;
+	p->pipe_bytes = fcntl(p->fd[1], F_GETPIPE_SZ);
+	if (p->pipe_bytes < 0) {
+		snprintf(ctx->err, sizeof(ctx->err), "F_GETPIPE_SZ: %s",
+			 strerror(errno));
+		return WL_EFAIL;
+	}
+	if (p->nreaders > 1) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_usr1;
+		sigemptyset(&sa.sa_mask);
+		/* no SA_RESTART: a blocked read() returns EINTR */
+		if (sigaction(SIGUSR1, &sa, &p->old_usr1) != 0) {
+			snprintf(ctx->err, sizeof(ctx->err), "sigaction"
+				 "(SIGUSR1): %s", strerror(errno));
+			return WL_EFAIL;
+		}
+		p->usr1_set = true;
+	}
+	ctx->nworkers = n;
+	ctx->mode = wl_param(ctx, "mode") == MODE_PROC ? WL_MODE_PROC
+						      : WL_MODE_THREAD;
+	for (i = 0; i < n; i++) {
+		if (i < p->nmix)
+			snprintf(p->names[i], sizeof(p->names[i]), "writer%d",
+				 i);
+		else if (i < p->nmix + p->nbig)
+			snprintf(p->names[i], sizeof(p->names[i]), "big%d",
+				 i - p->nmix);
+		else
+			snprintf(p->names[i], sizeof(p->names[i]), "reader%d",
+				 i - p->nmix - p->nbig);
+		ctx->worker_name[i] = p->names[i];
+		ctx->op_timed[i] = i < p->nmix + p->nbig;
+	}
+	ctx->nclasses = MIX_NCLASSES + (p->nbig ? 1 : 0);
+	for (i = 0; i < MIX_NCLASSES; i++)
+		ctx->class_name[i] = mix_class_names[i];
+	ctx->class_name[CLASS_BIG] = "big";
+	ctx->hist_worker = 0;
+	ctx->shared_bytes = sizeof(struct pipe_mix_shared);
+	wl_place_workers(ctx, (enum wl_place)wl_param(ctx, "place"));
+	describe_mix(ctx, p, mix_name);
+	return WL_OK;
+}
+
+/* Page-aligned, prefaulted anonymous memory. */
+static uint8_t *alloc_buf(size_t len)
+{
+	uint8_t *b = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	if (b == MAP_FAILED)
+		return NULL;
+	memset(b, 0x3c, len);
+	return b;
+}
+
+static bool is_reader(const struct pipe_mix *p, int idx)
+{
+	return idx >= p->nmix + p->nbig;
+}
+
+static int pipe_mix_worker_init(struct wl_worker *w)
+{
+	struct pipe_mix *p = w->ctx->priv;
+	struct pipe_mix_shared *sh = w->ctx->shared;
+	struct pipe_mix_worker *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		snprintf(w->err, WL_ERR_LEN, "out of memory");
+		return WL_EFAIL;
+	}
+	w->priv = s;
+	if (is_reader(p, w->idx)) {
+		int r = w->idx - p->nmix - p->nbig;
+		sigset_t usr1;
+
+		s->buf_len = p->rsize;
+		sh->pid[r] = getpid();
+		sh->tid[r] = (pid_t)syscall(SYS_gettid);
+		sigemptyset(&usr1);
+		sigaddset(&usr1, SIGUSR1);
+		/* the runner starts workers with every signal blocked */
+		if (p->nreaders > 1 &&
+		    pthread_sigmask(SIG_UNBLOCK, &usr1, NULL) != 0) {
+			snprintf(w->err, WL_ERR_LEN, "pthread_sigmask: "
+				 "cannot unblock SIGUSR1");
+			return WL_EFAIL;
+		}
+	} else {
+		s->buf_len = w->idx < p->nmix ? p->mix.max_bytes
+					      : p->big_size;
+	}
+	s->buf = alloc_buf(s->buf_len);
+	if (!s->buf) {
+		snprintf(w->err, WL_ERR_LEN, "cannot allocate a buffer of "
+			 "%zu bytes: %s", s->buf_len, strerror(errno));
+		return WL_EFAIL;
+	}
+	return 0;
+}
+
+/* Sum of k consecutive table sizes from index start (< MIX_TABLE_LEN),
+   wrapping around. */
+static uint64_t table_sum(const struct pipe_mix *p, uint64_t start,
+			  uint64_t k)
+{
+	uint64_t sum = (k / MIX_TABLE_LEN) * p->prefix[MIX_TABLE_LEN];
+	uint64_t end = start + k % MIX_TABLE_LEN;
+
+	if (end <= MIX_TABLE_LEN)
+		return sum + p->prefix[end] - p->prefix[start];
+	return sum + p->prefix[MIX_TABLE_LEN] - p->prefix[start] +
+	       p->prefix[end - MIX_TABLE_LEN];
+}
+
+/* Bytes all writers write in a batch of nops each, after `done` each. */
+static uint64_t batch_bytes(const struct pipe_mix *p, uint64_t done,
+			    uint64_t nops)
+{
+	uint64_t sum = (uint64_t)p->nbig * nops * p->big_size;
+	int i;
+
+	for (i = 0; i < p->nmix; i++)
+		sum += table_sum(p, (p->off[i] + done) % MIX_TABLE_LEN, nops);
+	return sum;
+}
+
+static int write_all(struct wl_worker *w, const uint8_t *buf, size_t len)
+{
+	struct pipe_mix *p = w->ctx->priv;
+
+	while (len > 0) {
+		ssize_t n = write(p->fd[1], buf, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			snprintf(w->err, WL_ERR_LEN, "write: %s",
+				 strerror(errno));
+			return WL_EFAIL;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int writer_batch(struct wl_worker *w, uint64_t nops)
+{
+	struct pipe_mix *p = w->ctx->priv;
+	struct pipe_mix_worker *s = w->priv;
+	uint64_t i;
+
+	for (i = 0; i < nops; i++) {
+		size_t len;
+
+		if (w->idx < p->nmix) {
+			len = p->sizes[(p->off[w->idx] + s->done) %
+				       MIX_TABLE_LEN];
+			w->op_class = mix_class_of(len);
+		} else {
+			len = p->big_size;
+			w->op_class = CLASS_BIG;
+		}
+		s->done++;
+		if (write_all(w, s->buf, len) != 0)
+			return WL_EFAIL;
+	}
+	return 0;
+}
+
+/* The ending reader: wake the others until each has acknowledged. */
+static int wake_readers(struct wl_worker *w, int me, uint64_t target)
+{
+	struct pipe_mix *p = w->ctx->priv;
+	struct pipe_mix_shared *sh = w->ctx->shared;
+	struct timespec last = { 0, 0 }, now;
+	bool first = true;
+
+	for (;;) {
+		int r, pending = 0;
+		bool resend;
+
+		if (clock_gettime(CLOCK_MONOTONIC, &now) != 0) {
+			snprintf(w->err, WL_ERR_LEN, "clock_gettime: %s",
+				 strerror(errno));
+			return WL_EFAIL;
+		}
+		resend = first || (now.tv_sec - last.tv_sec) * 1000000000L +
+				  (now.tv_nsec - last.tv_nsec) >= RESEND_NS;
+		for (r = 0; r < p->nreaders; r++) {
+			if (r == me || atomic_load(&sh->ack[r]) == target)
+				continue;
+			pending++;
+			if (resend && syscall(SYS_tgkill, sh->pid[r],
+					      sh->tid[r], SIGUSR1) != 0) {
+				snprintf(w->err, WL_ERR_LEN, "tgkill(reader%d,"
+					 " SIGUSR1): %s", r, strerror(errno));
+				return WL_EFAIL;
+			}
+		}
+		if (!pending)
+			return 0;
+		if (resend)
+			last = now;
+		first = false;
+		/* let a woken reader pinned to this CPU run */
+		sched_yield();
+	}
+}
+
+static int reader_batch(struct wl_worker *w, uint64_t nops)
+{
+	struct pipe_mix *p = w->ctx->priv;
+	struct pipe_mix_shared *sh = w->ctx->shared;
+	struct pipe_mix_worker *s = w->priv;
+	int me = w->idx - p->nmix - p->nbig;
+	uint64_t batch = batch_bytes(p, s->done, nops);
+
+	s->done += nops;
+	s->target += batch;
+	for (;;) {
+		uint64_t c;
+		ssize_t n;
+
+		if (atomic_load(&sh->stop_at) == s->target) {
+			atomic_store(&sh->ack[me], s->target);
+			return WL_IDLE_END;
+		}
+		n = read(p->fd[0], s->buf, p->rsize);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			snprintf(w->err, WL_ERR_LEN, "read: %s",
+				 strerror(errno));
+			return WL_EFAIL;
+		}
+		if (n == 0) {
+			snprintf(w->err, WL_ERR_LEN, "unexpected end of file: "
+				 "the writers' end of the pipe is closed");
+			return WL_EFAIL;
+		}
+		c = atomic_fetch_add(&sh->consumed, (uint64_t)n) +
+		    (uint64_t)n;
+		if (c == s->target) {
+			sh->last_bytes = batch;
+			atomic_store(&sh->stop_at, s->target);
+			atomic_store(&sh->ack[me], s->target);
+			return p->nreaders > 1 ?
+			       wake_readers(w, me, s->target) : 0;
+		}
+		if (c > s->target) {
+			snprintf(w->err, WL_ERR_LEN, "readers got %llu bytes "
+				 "more than the writers wrote in this sample",
+				 (unsigned long long)(c - s->target));
+			return WL_EFAIL;
+		}
+	}
+}
+
+static int pipe_mix_run_batch(struct wl_worker *w, uint64_t nops)
+{
+	struct pipe_mix *p = w->ctx->priv;
+
+	return is_reader(p, w->idx) ? reader_batch(w, nops)
+				    : writer_batch(w, nops);
+}
+
+static double pipe_mix_sample_metric(struct wl_ctx *ctx, size_t m,
+				     const struct wl_sample *smp)
+{
+	const struct pipe_mix *p = ctx->priv;
+	const struct pipe_mix_shared *sh = ctx->shared;
+	double secs = smp->window_ns / 1e9;
+
+	if (secs <= 0)
+		return 0;
+	if (m == M_WRITES)
+		return (double)smp->nops * (p->nmix + p->nbig) / secs;
+	if (m == M_BANDWIDTH)
+		return (double)sh->last_bytes / secs;
+	return 0;
+}
+
+static void pipe_mix_worker_fini(struct wl_worker *w)
+{
+	struct pipe_mix_worker *s = w->priv;
+
+	if (!s)
+		return;
+	if (s->buf)
+		munmap(s->buf, s->buf_len);
+	free(s);
+	w->priv = NULL;
+}
+
+static void pipe_mix_teardown(struct wl_ctx *ctx)
+{
+	struct pipe_mix *p = ctx->priv;
+
+	if (!p)
+		return;
+	if (p->fd[0] >= 0)
+		close(p->fd[0]);
+	if (p->fd[1] >= 0)
+		close(p->fd[1]);
+	if (p->usr1_set)
+		sigaction(SIGUSR1, &p->old_usr1, NULL);
+	free(p->sizes);
+	free(p->prefix);
+	free(p);
+	ctx->priv = NULL;
+}
+
+const struct workload wl_pipe_mix = {
+	.name = "pipe.mix",
+	.summary = "writers drawing write sizes from a mix (E3), readers, one "
+		   "pipe: latency per size class",
+	.op = "one write of a size drawn from the mix (or big_size), by one "
+	      "writer",
+	.not_measured = "pipe creation, thread/fork start, size table and "
+			"buffers; each write includes one clock-read pair",
+	.params = pipe_mix_params,
+	.nparams = sizeof(pipe_mix_params) / sizeof(pipe_mix_params[0]),
+	.metrics = pipe_mix_metrics,
+	.nmetrics = sizeof(pipe_mix_metrics) / sizeof(pipe_mix_metrics[0]),
+	.validate = pipe_mix_validate,
+	.setup = pipe_mix_setup,
+	.worker_init = pipe_mix_worker_init,
+	.run_batch = pipe_mix_run_batch,
+	.sample_metric = pipe_mix_sample_metric,
+	.worker_fini = pipe_mix_worker_fini,
+	.teardown = pipe_mix_teardown,
+};
