@@ -1,0 +1,288 @@
+/*
+ * explain.c - "where the time goes": pipe.bw beside mem.copy, the two-copy
+ * floor and ring.bw at the same size (see explain.h).
+ *
+ * Arithmetic (explain_compute): with B a bandwidth in bytes/s, the time to
+ * move 64 KiB is 65536 / B seconds.  A pipe copies every byte twice (into
+ * the pipe's pages, out to the reader), so the floor is one copy's
+ * bandwidth halved, i.e. twice its time.  ring.bw also copies twice but
+ * with no system call in the data path, so pipe time minus ring time is
+ * what the kernel path adds per 64 KiB (entry and exit, locking, page
+ * allocation, wake-ups and the context switches they cause).
+ */
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+
+#include "core/param.h"
+#include "report/explain.h"
+#include "report/format.h"
+#include "stats/summary.h"
+
+#define MIB 1048576.0
+
+static double ns_per_unit(double bps)
+{
+	return bps > 0 ? EXPLAIN_UNIT_BYTES / bps * 1e9 : 0.0;
+}
+
+int explain_compute(const struct explain_input *in,
+		    struct explain_figures *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->extra_cs_per_mib = -1;
+	out->floor_bps = in->copy_bps > 0 ? in->copy_bps / 2 : 0;
+	out->copy_ns_64k = ns_per_unit(in->copy_bps);
+	out->floor_ns_64k = ns_per_unit(out->floor_bps);
+	out->ring_ns_64k = ns_per_unit(in->ring_bps);
+	out->pipe_ns_64k = ns_per_unit(in->pipe_bps);
+	if (in->pipe_bps > 0) {
+		if (in->copy_bps > 0) {
+			out->pipe_of_copy = in->pipe_bps / in->copy_bps;
+			out->pipe_of_floor = in->pipe_bps / out->floor_bps;
+		}
+		if (in->ring_bps > 0) {
+			out->pipe_of_ring = in->pipe_bps / in->ring_bps;
+			out->kernel_ns_64k = out->pipe_ns_64k -
+					     out->ring_ns_64k;
+			out->kernel_share = out->kernel_ns_64k /
+					    out->pipe_ns_64k;
+		}
+	}
+	if (in->pipe_cs_per_mib >= 0 && in->ring_cs_per_mib >= 0)
+		out->extra_cs_per_mib = in->pipe_cs_per_mib -
+					in->ring_cs_per_mib;
+	return in->copy_bps > 0 && in->ring_bps > 0 && in->pipe_bps > 0 ? 0
+									: -1;
+}
+
+static void print_row(FILE *out, const char *name, double bps, double ns,
+		      double frac, double cs)
+{
+	char b[32], t[32], f[16], c[24], line[128];
+	size_t n;
+
+	fmt_value(bps, "bytes/s", b, sizeof(b));
+	fmt_value(ns, "ns", t, sizeof(t));
+	snprintf(f, sizeof(f), "%.1f%%", frac * 100);
+	if (cs >= 0) {
+		fmt_number(cs, c, sizeof(c));
+	} else {
+		snprintf(c, sizeof(c), "%s", cs == -2 ? "" : "n/a");
+	}
+	snprintf(line, sizeof(line), "  %-24s %11s %11s %9s %11s", name, b, t,
+		 f, c);
+	n = strlen(line);
+	while (n > 0 && line[n - 1] == ' ')
+		line[--n] = '\0';
+	fprintf(out, "%s\n", line);
+}
+
+void explain_print(FILE *out, const char *title,
+		   const struct explain_input *in,
+		   const struct explain_figures *f)
+{
+	char kt[32], text[512], sz[32];
+
+	fmt_bytes(in->size_bytes, sz, sizeof(sz));
+	fprintf(out, "where the time goes: %s\n", title);
+	fprintf(out, "  %-24s %11s %11s %9s %11s\n", "", "bandwidth",
+		"per 64 KiB", "pipe as %", "ctx sw/MiB");
+	print_row(out, "mem.copy libc (1 copy)", in->copy_bps, f->copy_ns_64k,
+		  f->pipe_of_copy, -2);
+	print_row(out, "two-copy floor (1/2)", f->floor_bps, f->floor_ns_64k,
+		  f->pipe_of_floor, -2);
+	print_row(out, "ring.bw (2 copies)", in->ring_bps, f->ring_ns_64k,
+		  f->pipe_of_ring, in->ring_cs_per_mib);
+	print_row(out, "pipe.bw", in->pipe_bps, f->pipe_ns_64k, 1.0,
+		  in->pipe_cs_per_mib);
+	fmt_value(fabs(f->kernel_ns_64k), "ns", kt, sizeof(kt));
+	if (f->kernel_ns_64k >= 0)
+		snprintf(text, sizeof(text), "kernel path (pipe - ring): %s "
+			 "per 64 KiB, %.0f%% of the pipe's time, at %s "
+			 "messages.", kt, f->kernel_share * 100, sz);
+	else
+		snprintf(text, sizeof(text), "kernel path (pipe - ring): the "
+			 "pipe was %s per 64 KiB faster than the ring at %s "
+			 "messages: no kernel overhead could be seen (check "
+			 "the spread).", kt, sz);
+	fmt_wrap(out, 2, 4, text);
+	if (f->extra_cs_per_mib >= 0) {
+		char ce[24], cp[24];
+
+		fmt_number(in->pipe_cs_per_mib, cp, sizeof(cp));
+		fmt_number(f->extra_cs_per_mib, ce, sizeof(ce));
+		snprintf(text, sizeof(text), "the pipe switched context %s "
+			 "times per MiB, %s more than the ring: each switch is "
+			 "a sleep and a wake-up in the kernel path.", cp, ce);
+		fmt_wrap(out, 2, 4, text);
+	} else {
+		fmt_wrap(out, 2, 4, "context switch counts are not known "
+			 "for these results.");
+	}
+}
+
+/* A parameter of a stored result, as its canonical string, or NULL. */
+static const char *param_str(json_t *params, const char *key)
+{
+	json_t *v = json_object_get(params, key);
+
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static bool same_param(json_t *a, json_t *b, const char *key)
+{
+	const char *x = param_str(a, key), *y = param_str(b, key);
+
+	return x && y && strcmp(x, y) == 0;
+}
+
+double explain_cs_per_mib(const struct store_result *r, double size_bytes)
+{
+	json_t *info, *cs, *batch;
+	double v[4096], bops, out = -1;
+	size_t i, n = 0;
+
+	if (!r->info_json || size_bytes <= 0)
+		return -1;
+	info = json_loads(r->info_json, 0, NULL);
+	if (!info)
+		return -1;
+	cs = json_object_get(info, "ctx_switches");
+	batch = json_object_get(info, "batch_ops");
+	if (json_is_array(cs) && json_is_integer(batch) &&
+	    json_integer_value(batch) > 0) {
+		bops = (double)json_integer_value(batch);
+		for (i = 0; i < json_array_size(cs) && n < 4096; i++) {
+			json_t *c = json_array_get(cs, i);
+
+			if (!json_is_integer(c))
+				continue;
+			v[n++] = (double)json_integer_value(c) /
+				 (bops * size_bytes / MIB);
+		}
+		if (n > 0)
+			out = stats_median(v, n);
+	}
+	json_decref(info);
+	return out;
+}
+
+static bool is_bw(const struct store_result *r, const char *wl)
+{
+	return strcmp(r->workload, wl) == 0 &&
+	       strcmp(r->metric, "bandwidth") == 0 && r->nsamples > 0;
+}
+
+/* Score how well ring result params match the pipe's: higher is better. */
+static int ring_match(json_t *pipe, json_t *ring)
+{
+	static const char *const keys[] = { "rsize", "pipe_size", "mode",
+					    "place" };
+	int score = 0;
+	size_t k;
+
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (same_param(pipe, ring, keys[k]))
+			score++;
+	return score;
+}
+
+static int explain_one(FILE *out, const struct store_result *res, size_t n,
+		       const struct store_result *pipe, json_t *pp, bool sep,
+		       char *err, size_t errlen)
+{
+	const struct store_result *ring = NULL, *copy = NULL;
+	const char *size = param_str(pp, "size");
+	struct explain_input in;
+	struct explain_figures f;
+	int best = -1;
+	int64_t bytes;
+	char title[256];
+	size_t i;
+
+	if (!size || param_parse_size(size, &bytes) != 0 || bytes <= 0) {
+		snprintf(err, errlen, "pipe.bw result %lld has no size",
+			 (long long)pipe->id);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		json_t *p;
+		int score;
+
+		if (!is_bw(&res[i], "ring.bw") && !is_bw(&res[i], "mem.copy"))
+			continue;
+		p = json_loads(res[i].params_json, 0, NULL);
+		if (!p)
+			continue;
+		if (same_param(pp, p, "size")) {
+			if (is_bw(&res[i], "ring.bw")) {
+				score = ring_match(pp, p);
+				if (score > best) {
+					best = score;
+					ring = &res[i];
+				}
+			} else if (!copy) {
+				const char *e = param_str(p, "engine");
+
+				if (e && strcmp(e, "libc") == 0)
+					copy = &res[i];
+			}
+		}
+		json_decref(p);
+	}
+	if (!copy || !ring) {
+		snprintf(err, errlen, "no %s result at size=%s to explain "
+			 "pipe.bw against (run %s size=%s)",
+			 !copy ? "mem.copy engine=libc" : "ring.bw", size,
+			 !copy ? "mem.copy engine=libc" : "ring.bw", size);
+		return 0;
+	}
+	memset(&in, 0, sizeof(in));
+	in.size_bytes = (double)bytes;
+	in.copy_bps = stats_median(copy->samples, copy->nsamples);
+	in.ring_bps = stats_median(ring->samples, ring->nsamples);
+	in.pipe_bps = stats_median(pipe->samples, pipe->nsamples);
+	in.ring_cs_per_mib = explain_cs_per_mib(ring, in.size_bytes);
+	in.pipe_cs_per_mib = explain_cs_per_mib(pipe, in.size_bytes);
+	explain_compute(&in, &f);
+	if (sep)
+		fputc('\n', out);
+	snprintf(title, sizeof(title), "pipe.bw size=%s rsize=%s "
+		 "pipe_size=%s mode=%s", size,
+		 param_str(pp, "rsize") ? param_str(pp, "rsize") : "?",
+		 param_str(pp, "pipe_size") ? param_str(pp, "pipe_size") : "?",
+		 param_str(pp, "mode") ? param_str(pp, "mode") : "?");
+	explain_print(out, title, &in, &f);
+	return 1;
+}
+
+int explain_results(FILE *out, const struct store_result *res, size_t n,
+		    char *err, size_t errlen)
+{
+	size_t i;
+	int done = 0, rc;
+
+	snprintf(err, errlen, "no pipe.bw bandwidth result to explain");
+	for (i = 0; i < n; i++) {
+		json_t *pp;
+
+		if (!is_bw(&res[i], "pipe.bw"))
+			continue;
+		pp = json_loads(res[i].params_json, 0, NULL);
+		if (!pp) {
+			snprintf(err, errlen, "pipe.bw result %lld: bad "
+				 "parameters", (long long)res[i].id);
+			return -1;
+		}
+		rc = explain_one(out, res, n, &res[i], pp, done > 0, err,
+				 errlen);
+		json_decref(pp);
+		if (rc < 0)
+			return -1;
+		done += rc;
+	}
+	if (done > 0)
+		err[0] = '\0';
+	return done;
+}

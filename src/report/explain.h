@@ -1,0 +1,79 @@
+/*
+ * explain.h - "where the time goes": a pipe.bw result placed beside its
+ * floors, from stored results.
+ *
+ * For one message size: mem.copy (engine=libc, one copy), the two-copy
+ * floor (half its bandwidth: a pipe copies every byte in and out), ring.bw
+ * (two copies through shared memory, no kernel) and pipe.bw; pipe.bw as a
+ * fraction of each; the time per 64 KiB the kernel path adds (pipe minus
+ * ring); and the context switches per MiB of each that explain it.
+ *
+ * The caller measures (or loads) the three workloads at the same size:
+ * for a pipe.bw configuration size=S rsize=R pipe_size=P mode=M place=L,
+ *   mem.copy engine=libc size=S
+ *   ring.bw  size=S rsize=R pipe_size=P mode=M place=L
+ * (ring.bw's pipe_size=0 is 64 KiB, a default pipe's capacity).
+ */
+#ifndef COPYSCOPE_EXPLAIN_H
+#define COPYSCOPE_EXPLAIN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "store/store.h"
+
+/* The measured medians of one size.  A counter < 0 is unknown. */
+struct explain_input {
+	double size_bytes;		/* message size */
+	double copy_bps;		/* mem.copy libc, bytes/s */
+	double ring_bps;		/* ring.bw bandwidth, bytes/s */
+	double pipe_bps;		/* pipe.bw bandwidth, bytes/s */
+	double ring_cs_per_mib;		/* context switches per MiB moved */
+	double pipe_cs_per_mib;
+};
+
+/* What explain_compute() derives.  Fractions are 0..1 (pipe / other). */
+struct explain_figures {
+	double floor_bps;		/* copy_bps / 2 */
+	double pipe_of_copy, pipe_of_floor, pipe_of_ring;
+	double copy_ns_64k, floor_ns_64k, ring_ns_64k, pipe_ns_64k;
+	double kernel_ns_64k;		/* pipe_ns_64k - ring_ns_64k */
+	double kernel_share;		/* kernel_ns_64k / pipe_ns_64k */
+	double extra_cs_per_mib;	/* pipe - ring; < 0 if unknown */
+};
+
+/* The 64 KiB unit the times are given in. */
+#define EXPLAIN_UNIT_BYTES 65536.0
+
+/*
+ * Derive the figures from the medians.  Rates <= 0 give 0 for everything
+ * that depends on them.  Returns 0, or -1 when a rate is missing.
+ */
+int explain_compute(const struct explain_input *in,
+		    struct explain_figures *out);
+
+/* Print the side-by-side block of one size (fits 80 columns). */
+void explain_print(FILE *out, const char *title,
+		   const struct explain_input *in,
+		   const struct explain_figures *f);
+
+/*
+ * From the results of a run (any mix, e.g. a suite): for every pipe.bw
+ * configuration with its bandwidth metric, find ring.bw at the same size
+ * (the same rsize, pipe_size, mode and place preferred) and mem.copy
+ * engine=libc at the same size, and print the block.  Returns the number
+ * of blocks printed; 0 with a message in err naming what is missing
+ * ("no mem.copy engine=libc result at size=64k") when no pipe.bw result
+ * could be explained; -1 with a message on a malformed result.
+ */
+int explain_results(FILE *out, const struct store_result *res, size_t n,
+		    char *err, size_t errlen);
+
+/*
+ * Context switches per MiB moved, the median over the samples of a
+ * stored result (its info's ctx_switches and batch_ops) for messages of
+ * size_bytes.  Returns -1 when the counters are unknown.
+ */
+double explain_cs_per_mib(const struct store_result *r, double size_bytes);
+
+#endif
