@@ -31,6 +31,13 @@
 #define PAGE 4096
 #define GUARD 64		/* bytes checked untouched after dst */
 #define GUARD_BYTE 0x5a
+/*
+ * The verify pass checks at most this many copies, and at most
+ * VERIFY_MAX_BYTES in all (always at least one copy): a batch of tiny
+ * copies is millions long and each check costs far more than the copy.
+ */
+#define VERIFY_MAX_COPIES 4096
+#define VERIFY_MAX_BYTES (256ULL << 20)
 
 enum { M_BANDWIDTH, M_TIME, M_CYCLES };
 
@@ -206,7 +213,8 @@ static int mem_copy_run_batch(struct wl_worker *w, uint64_t nops)
 /*
  * Untimed: each op copies a fresh stretch of the pattern with the engine's
  * single-copy entry and checks the destination and the guard bytes after
- * it (and before it, when dst_off leaves room).
+ * it (and before it, when dst_off leaves room); at most VERIFY_MAX_COPIES
+ * copies and VERIFY_MAX_BYTES bytes (the report gives the count).
  */
 static int mem_copy_verify_batch(struct wl_worker *w, uint64_t nops)
 {
@@ -216,6 +224,11 @@ static int mem_copy_verify_batch(struct wl_worker *w, uint64_t nops)
 	uint64_t i, pos = (uint64_t)m->src_off;
 	size_t g, before = m->dst_off < GUARD ? m->dst_off : GUARD;
 
+	if (nops > VERIFY_MAX_COPIES)
+		nops = VERIFY_MAX_COPIES;
+	if (nops > 1 && nops * m->size > VERIFY_MAX_BYTES)
+		nops = VERIFY_MAX_BYTES / m->size ? VERIFY_MAX_BYTES / m->size
+						  : 1;
 	memset(&s->errs, 0, sizeof(s->errs));
 	s->guard_errors = 0;
 	memset(s->dst_map, GUARD_BYTE, s->map_len);
