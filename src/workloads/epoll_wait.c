@@ -314,8 +314,8 @@ const struct workload wl_epoll_wait = {
 	.name = "epoll.wait",
 	.summary = "epoll_wait over always-ready sources: cost per call "
 		   "and per event",
-	.op = "one epoll_wait(maxevents, timeout 0) returning "
-	      "min(fds, maxevents) ready events",
+	.op = "one epoll_wait(maxevents, timeout 0): min(fds, maxevents) "
+	      "events",
 	.not_measured = "creating, filling and adding the sources; handling "
 			"the events after the call; sleeping and wake-ups "
 			"(the timeout is 0 and every source is always ready)",

@@ -64,7 +64,7 @@ enum { MODE_THREAD, MODE_PROC };
 static const struct param_def udp_rr_params[] = {
 	{ .name = "flows", .type = PARAM_INT, .def = "1000", .min = 1,
 	  .max = UDP_RR_MAX_FLOWS,
-	  .help = "flows: connected client/server socket pairs" },
+	  .help = "connected client/server socket pairs" },
 	{ .name = "server_threads", .type = PARAM_INT, .def = "1", .min = 1,
 	  .max = UDP_RR_MAX_SERVERS,
 	  .help = "server workers, each an epoll loop over its flows" },
@@ -83,8 +83,12 @@ static const struct param_def udp_rr_params[] = {
 	  .help = "workers as threads or processes" },
 	{ .name = "place", .type = PARAM_ENUM, .def = "split",
 	  .choices = wl_place_choices,
-	  .help = "split: servers then clients over the CPUs in turn, "
-		  "same: one CPU, none: scheduler" },
+	  .help = "split: CPUs in turn, servers first; same: one CPU; "
+		  "none: free" },
+	{ .name = "drop", .type = PARAM_INT, .def = "0", .min = 0,
+	  .max = 1000000000,
+	  .help = "servers ignore every Nth request: injected loss "
+		  "(0: none)" },
 };
 
 enum {
@@ -115,8 +119,8 @@ static const struct metric_def udp_rr_metrics[] = {
 				    "epoll_wait" },
 	[M_RETRANS] = { .name = "retransmits", .kind = METRIC_CUSTOM,
 			.dir = METRIC_LOWER_BETTER, .unit = "count",
-			.help = "requests sent again after 100 ms without a "
-				"response, per sample" },
+			.help = "requests resent after 100 ms without a response, "
+				"per sample" },
 };
 
 /* Coordinator state; forked workers inherit a copy (and the sockets). */
@@ -152,6 +156,7 @@ struct udp_rr_worker {
 	int epfd;
 	struct epoll_event *evs;
 	int maxevents;
+	uint64_t drop, received;	/* drop=N: every Nth is ignored */
 	/* client: flows first .. first + nown - 1 */
 	int first, nown, next;
 	uint8_t *seq;			/* per flow: last request's tag */
@@ -447,6 +452,7 @@ static int server_init(struct wl_worker *w, struct udp_rr *u,
 			 "%s", strerror(errno));
 		return WL_EFAIL;
 	}
+	s->drop = (uint64_t)wl_param(w->ctx, "drop");
 	s->maxevents = n + 1 < UDP_RR_MAX_EVENTS ? n + 1 : UDP_RR_MAX_EVENTS;
 	s->evs = calloc((size_t)s->maxevents, sizeof(*s->evs));
 	if (!s->evs) {
@@ -565,7 +571,9 @@ static int server_batch(struct wl_worker *w, uint64_t nops)
 				 strerror(errno));
 			return abort_all(u, sh);
 		}
-		waits++;
+		/* a wait that returned only the stop event is the harness's */
+		if (n > 1 || (n == 1 && s->evs[0].data.u32 != STOP_MARK))
+			waits++;
 		for (i = 0; i < n; i++) {
 			uint32_t f = s->evs[i].data.u32;
 			ssize_t r;
@@ -577,6 +585,8 @@ static int server_batch(struct wl_worker *w, uint64_t nops)
 			events++;
 			r = recv(u->sfd[f], s->buf, u->size, MSG_DONTWAIT);
 			if (r < 0 && (errno == EAGAIN || errno == EINTR))
+				continue;
+			if (r >= 0 && s->drop && ++s->received % s->drop == 0)
 				continue;
 			if (r < 0 || send(u->sfd[f], s->buf, (size_t)r, 0) !=
 				     r) {
@@ -612,9 +622,14 @@ static int client_op(struct wl_worker *w)
 	struct udp_rr_shared *sh = w->ctx->shared;
 	struct udp_rr_worker *c = w->priv;
 	int k = c->next, f = c->first + k, tries = 0;
-	uint8_t tag = ++c->seq[k];
+	uint8_t tag;
 	ssize_t r;
 
+	/* Another worker failed and reports it: leave quietly (the
+	   configuration fails with that worker's message). */
+	if (atomic_load(&sh->abort))
+		return WL_IDLE_END;
+	tag = ++c->seq[k];
 	if (++c->next == c->nown)
 		c->next = 0;
 	c->buf[0] = tag;
@@ -644,11 +659,8 @@ static int client_op(struct wl_worker *w)
 				 strerror(errno));
 			return abort_all(u, sh);
 		}
-		if (atomic_load(&sh->abort)) {
-			snprintf(w->err, WL_ERR_LEN, "stopped: another "
-				 "worker failed");
-			return WL_EFAIL;
-		}
+		if (atomic_load(&sh->abort))
+			return WL_IDLE_END;
 		if (++tries >= UDP_RR_MAX_TRIES) {
 			snprintf(w->err, WL_ERR_LEN, "flow %d: no response "
 				 "in %d tries of %d ms", f, tries,
@@ -671,9 +683,12 @@ static int udp_rr_run_batch(struct wl_worker *w, uint64_t nops)
 	if (w->idx < u->nservers)
 		return server_batch(w, nops);
 	/* op-timed: the core calls this with nops = 1 per transaction */
-	for (i = 0; i < nops; i++)
-		if (client_op(w) != 0)
-			return WL_EFAIL;
+	for (i = 0; i < nops; i++) {
+		int rc = client_op(w);
+
+		if (rc != 0)
+			return rc;
+	}
 	return 0;
 }
 
@@ -701,8 +716,7 @@ const struct workload wl_udp_rr = {
 	.name = "udp.rr",
 	.summary = "loopback UDP request/response over many flows "
 		   "(neper udp_rr)",
-	.op = "one transaction: a client sends `size` bytes on its next "
-	      "flow and receives the server's `size`-byte response",
+	.op = "one transaction: size bytes to the server, size bytes back",
 	.not_measured = "socket setup; each client keeps one transaction "
 			"in flight, not one per flow; the last transaction "
 			"of a sample also wakes the servers (one eventfd "
