@@ -59,7 +59,8 @@ static const struct param_def ring_bw_params[] = {
 	  .help = "split: two CPUs, same: one CPU, none: scheduler" },
 	{ .name = "spin", .type = PARAM_INT, .def = "1000", .min = 0,
 	  .max = 100000000,
-	  .help = "empty/full checks (with pause) before a futex sleep" },
+	  .help = "empty/full checks (with pause) before a futex sleep "
+		  "(place=same: 0)" },
 	{ .name = "verify", .type = PARAM_BOOL, .def = "0",
 	  .help = "check every byte in an untimed pass (1: on)" },
 };
@@ -132,11 +133,16 @@ static int ring_bw_setup(struct wl_ctx *ctx)
 	ctx->shared_bytes = sizeof(struct ring_bw_shared) +
 			    ring_mem_bytes(p->cap);
 	wl_place_workers(ctx, (enum wl_place)wl_param(ctx, "place"));
+	/* On one CPU the other side cannot run while this one spins. */
+	if (wl_param(ctx, "place") == PLACE_SAME)
+		p->spin = 0;
 	if (!ctx->note[0])
 		snprintf(ctx->note, sizeof(ctx->note), "ring capacity %zu "
-			 "bytes%s, published every %zu bytes", p->cap,
+			 "bytes%s, published every %zu bytes%s", p->cap,
 			 wl_param(ctx, "pipe_size") ? "" :
-			 " (a default pipe's)", p->chunk);
+			 " (a default pipe's)", p->chunk,
+			 wl_param(ctx, "place") == PLACE_SAME ?
+			 "; place=same: no spinning, sleep at once" : "");
 	return WL_OK;
 }
 
