@@ -92,7 +92,7 @@ static const struct param_def udp_rr_params[] = {
 };
 
 enum {
-	M_TPS, M_P50, M_P99, M_P999, M_MEAN, M_EVENTS_WAIT, M_RETRANS,
+	M_TPS, M_MEAN, M_P50, M_P99, M_P999, M_MAX, M_EVENTS_WAIT, M_RETRANS,
 };
 
 static const struct metric_def udp_rr_metrics[] = {
@@ -100,19 +100,23 @@ static const struct metric_def udp_rr_metrics[] = {
 		    .dir = METRIC_HIGHER_BETTER, .unit = "ops/s",
 		    .help = "transactions of all clients per second of the "
 			    "sample window" },
-	[M_P50] = { .name = "rtt-p50", .kind = METRIC_OP_PCT, .pct = 50,
+	/* named as pipe.lat's, so that round trips compare alike */
+	[M_MEAN] = { .name = "rtt mean", .kind = METRIC_OP_MEAN,
+		     .op_class = -1, .dir = METRIC_LOWER_BETTER,
+		     .help = "mean of the timed round trips" },
+	[M_P50] = { .name = "rtt p50", .kind = METRIC_OP_PCT, .pct = 50,
 		    .op_class = -1, .dir = METRIC_LOWER_BETTER,
-		    .help = "median round trip (one transaction)" },
-	[M_P99] = { .name = "rtt-p99", .kind = METRIC_OP_PCT, .pct = 99,
+		    .help = "median round trip" },
+	[M_P99] = { .name = "rtt p99", .kind = METRIC_OP_PCT, .pct = 99,
 		    .op_class = -1, .dir = METRIC_LOWER_BETTER,
 		    .help = "99th percentile round trip" },
-	[M_P999] = { .name = "rtt-p99.9", .kind = METRIC_OP_PCT,
+	[M_P999] = { .name = "rtt p99.9", .kind = METRIC_OP_PCT,
 		     .pct = 99.9, .op_class = -1,
 		     .dir = METRIC_LOWER_BETTER,
 		     .help = "99.9th percentile round trip" },
-	[M_MEAN] = { .name = "rtt-mean", .kind = METRIC_OP_MEAN,
-		     .op_class = -1, .dir = METRIC_LOWER_BETTER,
-		     .help = "mean round trip" },
+	[M_MAX] = { .name = "rtt max", .kind = METRIC_OP_PCT, .pct = 100,
+		    .op_class = -1, .dir = METRIC_LOWER_BETTER,
+		    .help = "slowest round trip of the sample (exact)" },
 	[M_EVENTS_WAIT] = { .name = "events/wait", .kind = METRIC_CUSTOM,
 			    .dir = METRIC_INFO, .unit = "count",
 			    .help = "mean events returned per server "
