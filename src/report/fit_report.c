@@ -146,36 +146,57 @@ static void print_single(FILE *out, const struct fit_rule *rule,
 	fmt_r2(f, r2, sizeof(r2));
 	fmt_rate(rule, f, unit, rate, sizeof(rate));
 	snprintf(text, sizeof(text), "least-squares fit over %s (%zu "
-		 "points): %s = %s + %s x %s%s%s%s, R² %s", rule->param,
+		 "points): %s = %s + %s x %s%s%s%s, %s%s", rule->param,
 		 f->n, rule->metric, a, b, rule->param, *rate ? " (" : "",
-		 rate, *rate ? ")" : "", r2);
+		 rate, *rate ? ")" : "", f->n < 3 ? "the line through both, "
+		 "no R²" : "R² ", f->n < 3 ? "" : r2);
 	fmt_wrap(out, 4, 6, text);
+}
+
+/*
+ * The parameter names of a result: in the order its workload declares
+ * them when this build knows it, then any others in JSON key order.
+ * Names point into the workload table or into params.
+ */
+static size_t param_names(const char *workload, json_t *params,
+			  const char **names, size_t max)
+{
+	const struct workload *wl = workload_find(workload);
+	const char *key;
+	json_t *val;
+	size_t n = 0, i;
+
+	for (i = 0; wl && i < wl->nparams && n < max; i++)
+		if (json_object_get(params, wl->params[i].name))
+			names[n++] = wl->params[i].name;
+	json_object_foreach(params, key, val) {
+		bool known = false;
+
+		for (i = 0; i < n; i++)
+			known |= strcmp(names[i], key) == 0;
+		if (!known && n < max)
+			names[n++] = key;
+	}
+	return n;
 }
 
 static void report_rule(FILE *out, const struct fit_rule *rule,
 			const struct store_result *res, size_t n)
 {
-	const struct workload *wl = workload_find(rule->workload);
-	const char *label[MAX_LABEL];
-	size_t width[MAX_LABEL], nlabel = 0, npts = 0, i, k;
+	const char *label[MAX_LABEL], *names[PARAM_MAX * 2];
+	size_t width[MAX_LABEL], nlabel = 0, npts = 0, nnames, i, k;
 	struct point *pts = NULL;
 	json_t **params = NULL;
 	const char *unit = NULL;
-	int ngroups = 0, xi, g;
+	int ngroups = 0, g;
 	bool x_varies = false;
 
-	if (!wl)
-		return;
-	xi = param_find(wl->params, wl->nparams, rule->param);
-	if (xi < 0)
-		return;
 	pts = calloc(n, sizeof(*pts));
 	params = calloc(n, sizeof(*params));
 	if (!pts || !params)
 		goto out;
 	for (i = 0; i < n; i++) {
 		const struct store_result *r = &res[i];
-		char err[128];
 		int64_t v;
 
 		if (strcmp(r->workload, rule->workload) != 0 ||
@@ -185,9 +206,9 @@ static void report_rule(FILE *out, const struct fit_rule *rule,
 		params[npts] = json_loads(r->params_json, 0, NULL);
 		if (!params[npts])
 			continue;
-		if (param_parse_value(&wl->params[xi],
-				      param_text(params[npts], rule->param),
-				      &v, err, sizeof(err)) != 0) {
+		/* counts and sizes are stored as "1024" or "64k" */
+		if (param_parse_size(param_text(params[npts], rule->param),
+				     &v) != 0) {
 			json_decref(params[npts]);
 			params[npts] = NULL;
 			continue;
@@ -205,11 +226,13 @@ static void report_rule(FILE *out, const struct fit_rule *rule,
 	if (!x_varies || !unit || !*unit)
 		goto out;
 	/* the other parameters that vary label the groups */
-	for (k = 0; k < wl->nparams && nlabel < MAX_LABEL; k++) {
-		const char *name = wl->params[k].name;
+	nnames = param_names(rule->workload, params[0], names,
+			     sizeof(names) / sizeof(names[0]));
+	for (k = 0; k < nnames && nlabel < MAX_LABEL; k++) {
+		const char *name = names[k];
 		bool varies = false;
 
-		if ((int)k == xi)
+		if (strcmp(name, rule->param) == 0)
 			continue;
 		for (i = 1; i < npts && !varies; i++)
 			varies = strcmp(param_text(params[i], name),
