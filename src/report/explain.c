@@ -70,7 +70,7 @@ static void print_row(FILE *out, const char *name, double bps, double ns,
 	} else {
 		snprintf(c, sizeof(c), "%s", cs == -2 ? "" : "n/a");
 	}
-	snprintf(line, sizeof(line), "  %-24s %11s %11s %9s %11s", name, b, t,
+	snprintf(line, sizeof(line), "  %-24s %11s %11s %10s %11s", name, b, t,
 		 f, c);
 	n = strlen(line);
 	while (n > 0 && line[n - 1] == ' ')
@@ -86,7 +86,7 @@ void explain_print(FILE *out, const char *title,
 
 	fmt_bytes(in->size_bytes, sz, sizeof(sz));
 	fprintf(out, "where the time goes: %s\n", title);
-	fprintf(out, "  %-24s %11s %11s %9s %11s\n", "", "bandwidth",
+	fprintf(out, "  %-24s %11s %11s %10s %11s\n", "", "bandwidth",
 		"per 64 KiB", "pipe as %", "ctx sw/MiB");
 	print_row(out, "mem.copy libc (1 copy)", in->copy_bps, f->copy_ns_64k,
 		  f->pipe_of_copy, -2);
