@@ -22,6 +22,7 @@
 #include "core/workload.h"
 #include "report/fit_report.h"
 #include "report/format.h"
+#include "report/grid.h"
 #include "report/report.h"
 #include "stats/histogram.h"
 #include "stats/summary.h"
@@ -473,6 +474,8 @@ static void print_block(FILE *out, struct block *b)
 		i = end;
 	}
 	fit_report_block(out, b->res + b->first, b->last - b->first);
+	if (grid_print(out, b->res + b->first, b->last - b->first) < 0)
+		fprintf(out, "  (grid: out of memory)\n");
 	for (c = 0; c < b->nvary; c++)
 		free((char *)b->vary[c]);
 }

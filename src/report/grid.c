@@ -1,0 +1,448 @@
+/*
+ * grid.c - two-way grids of one metric over a two-parameter sweep (see
+ * grid.h), e.g. for `copyscope run pipe.matrix writers=1,2,5
+ * readers=1,5,10`:
+ *
+ *   bandwidth in MiB/s, median ±sd of the samples (size=64k)
+ *                 readers=1    readers=5   readers=10
+ *   writers=1     1006 ±2.1%   2750 ±3.0%   1780 ±1.3%
+ *   writers=2     ...
+ */
+#include "report/grid.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/workload.h"
+#include "report/format.h"
+#include "stats/summary.h"
+
+#define LINE 80
+#define INDENT 2
+#define VAL_LEN 48
+
+/* Which grids exist: rows x columns of one metric of one workload. */
+struct grid_spec {
+	const char *workload;
+	const char *row, *col;		/* parameter names */
+	const char *metric;
+};
+
+static const struct grid_spec grid_specs[] = {
+	{ "pipe.matrix", "writers", "readers", "bandwidth" },
+};
+
+/* One result that belongs in a grid. */
+struct grid_item {
+	size_t idx;			/* into res */
+	char row[VAL_LEN], col[VAL_LEN];
+	char *rest;			/* the other parameters, canonical JSON */
+	size_t group;
+};
+
+/* The distinct values of one axis, in order. */
+struct axis {
+	char (*val)[VAL_LEN];
+	int64_t *key;
+	size_t n;
+};
+
+static bool is_trace(const struct store_result *r)
+{
+	json_t *info = r->info_json ? json_loads(r->info_json, 0, NULL)
+				    : NULL;
+	bool t = info && json_is_true(json_object_get(info, "trace"));
+
+	json_decref(info);
+	return t;
+}
+
+/*
+ * Sort key of a parameter value: as the workload parses it ("4k" < "1M"),
+ * else the integer it spells, else 0 (then text order decides).
+ */
+static int64_t value_key(const char *workload, const char *param,
+			 const char *text)
+{
+	const struct workload *wl = workload_find(workload);
+	char err[128], *end;
+	long long ll;
+	int64_t v;
+	size_t i;
+
+	for (i = 0; wl && i < wl->nparams; i++)
+		if (strcmp(wl->params[i].name, param) == 0 &&
+		    param_parse_value(&wl->params[i], text, &v, err,
+				      sizeof(err)) == 0)
+			return v;
+	errno = 0;
+	ll = strtoll(text, &end, 10);
+	if (errno == 0 && end != text && *end == '\0')
+		return (int64_t)ll;
+	return 0;
+}
+
+static int axis_add(struct axis *a, const char *v, int64_t key)
+{
+	size_t i, at;
+
+	for (i = 0; i < a->n; i++)
+		if (strcmp(a->val[i], v) == 0)
+			return 0;
+	/* insertion sort: by key, then text */
+	for (at = 0; at < a->n; at++)
+		if (key < a->key[at] ||
+		    (key == a->key[at] && strcmp(v, a->val[at]) < 0))
+			break;
+	{
+		char (*nv)[VAL_LEN] = realloc(a->val, (a->n + 1) *
+						       sizeof(*a->val));
+		int64_t *nk;
+
+		if (!nv)
+			return -1;
+		a->val = nv;
+		nk = realloc(a->key, (a->n + 1) * sizeof(*a->key));
+		if (!nk)
+			return -1;
+		a->key = nk;
+	}
+	memmove(&a->val[at + 1], &a->val[at], (a->n - at) * sizeof(*a->val));
+	memmove(&a->key[at + 1], &a->key[at], (a->n - at) * sizeof(*a->key));
+	snprintf(a->val[at], VAL_LEN, "%s", v);
+	a->key[at] = key;
+	a->n++;
+	return 0;
+}
+
+static void axis_free(struct axis *a)
+{
+	free(a->val);
+	free(a->key);
+	memset(a, 0, sizeof(*a));
+}
+
+static size_t axis_find(const struct axis *a, const char *v)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		if (strcmp(a->val[i], v) == 0)
+			return i;
+	return a->n;
+}
+
+/*
+ * "size=4k mode=proc": the parameters of group g's rest that differ in
+ * some other group (nothing when there is one group).
+ */
+static void group_label(const struct grid_item *items, size_t nitems,
+			size_t g, char *buf, size_t len)
+{
+	json_t *mine = NULL, *other;
+	const char *key;
+	json_t *val;
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < nitems && !mine; i++)
+		if (items[i].group == g)
+			mine = json_loads(items[i].rest, 0, NULL);
+	if (!mine)
+		return;
+	json_object_foreach(mine, key, val) {
+		bool differs = false;
+
+		for (i = 0; i < nitems && !differs; i++) {
+			const char *a, *b;
+
+			if (items[i].group == g)
+				continue;
+			other = json_loads(items[i].rest, 0, NULL);
+			a = json_string_value(val);
+			b = json_string_value(json_object_get(other, key));
+			differs = !a || !b || strcmp(a, b) != 0;
+			json_decref(other);
+		}
+		if (differs && used < len)
+			used += (size_t)snprintf(buf + used, len - used,
+						 "%s%s=%s", used ? " " : "",
+						 key, json_string_value(val) ?
+						 json_string_value(val) : "?");
+	}
+	json_decref(mine);
+}
+
+/* A cell's median in the grid's scale ("1.23") and ±%sd ("2.1%"). */
+static void cell_text(const struct store_result *r, double div, char *num,
+		      char *sd, size_t len)
+{
+	struct summary s;
+
+	sd[0] = '\0';
+	if (summary_compute(r->samples, r->nsamples, &s) != 0) {
+		snprintf(num, len, "?");
+		return;
+	}
+	fmt_number(s.median / div, num, len);
+	if (s.n < 2)
+		return;
+	if (s.cv * 100.0 < 9.95)
+		snprintf(sd, len, "%.1f%%", s.cv * 100.0);
+	else
+		snprintf(sd, len, "%.0f%%", s.cv * 100.0);
+}
+
+/* Columns of text width w, for the ±: it takes 2 bytes, 1 column. */
+static size_t text_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+/* Append s right-aligned in width columns to line (of len bytes). */
+static void add_padded(char *line, size_t len, const char *s, size_t width)
+{
+	size_t used = strlen(line), w = text_width(s);
+
+	while (w++ < width && used + 1 < len)
+		line[used++] = ' ';
+	line[used] = '\0';
+	snprintf(line + used, len - used, "%s", s);
+}
+
+/* Print line without trailing blanks. */
+static void put_line(FILE *out, char *line)
+{
+	size_t n = strlen(line);
+
+	while (n > 0 && line[n - 1] == ' ')
+		line[--n] = '\0';
+	fprintf(out, "%s\n", line);
+}
+
+static int print_group(FILE *out, const struct grid_spec *sp,
+		       const struct store_result *res,
+		       const struct grid_item *items, size_t nitems, size_t g)
+{
+	struct axis rows = { 0 }, cols = { 0 };
+	const struct store_result **cell = NULL;
+	char label[256], (*num)[32] = NULL, (*sd)[32] = NULL;
+	char head[VAL_LEN + 32], text[80], line[LINE * 4];
+	double lo = 0, div = 1.0;
+	const char *unit = "", *scaled;
+	size_t i, r, c, labelw = 0, colw = 0, numw = 0, sdw = 0, per_line, c0;
+	int rc = -1;
+
+	for (i = 0; i < nitems; i++) {
+		const char *wl = res[items[i].idx].workload;
+
+		if (items[i].group != g)
+			continue;
+		if (axis_add(&rows, items[i].row,
+			     value_key(wl, sp->row, items[i].row)) ||
+		    axis_add(&cols, items[i].col,
+			     value_key(wl, sp->col, items[i].col)))
+			goto out;
+	}
+	if (rows.n < 2 || cols.n < 2) {
+		rc = 0;
+		goto out;
+	}
+	cell = calloc(rows.n * cols.n, sizeof(*cell));
+	num = calloc(rows.n * cols.n, sizeof(*num));
+	sd = calloc(rows.n * cols.n, sizeof(*sd));
+	if (!cell || !num || !sd)
+		goto out;
+	for (i = 0; i < nitems; i++) {
+		const struct store_result *x = &res[items[i].idx];
+		double m;
+
+		if (items[i].group != g)
+			continue;
+		r = axis_find(&rows, items[i].row);
+		c = axis_find(&cols, items[i].col);
+		if (cell[r * cols.n + c])
+			continue;	/* the first of repeated configs */
+		cell[r * cols.n + c] = x;
+		unit = x->unit;
+		m = stats_median(x->samples, x->nsamples);
+		if (m > 0 && (lo == 0 || m < lo))
+			lo = m;
+	}
+	/* One scale for all cells, the smallest's: no digits lost. */
+	scaled = fmt_scale(lo, unit, &div);
+	for (r = 0; r < rows.n; r++) {
+		snprintf(head, sizeof(head), "%s=%s", sp->row, rows.val[r]);
+		if (strlen(head) > labelw)
+			labelw = strlen(head);
+		for (c = 0; c < cols.n; c++) {
+			const struct store_result *x = cell[r * cols.n + c];
+			size_t k = r * cols.n + c;
+
+			if (x)
+				cell_text(x, div, num[k], sd[k],
+					  sizeof(num[0]));
+			else
+				snprintf(num[k], sizeof(num[0]), "-");
+			if (strlen(num[k]) > numw)
+				numw = strlen(num[k]);
+			if (strlen(sd[k]) > sdw)
+				sdw = strlen(sd[k]);
+		}
+	}
+	/* "1.23 ±2.1%": numbers right-aligned, spreads left-aligned */
+	colw = numw + (sdw ? 2 + sdw : 0);
+	for (c = 0; c < cols.n; c++) {
+		snprintf(head, sizeof(head), "%s=%s", sp->col, cols.val[c]);
+		if (strlen(head) > colw)
+			colw = strlen(head);
+	}
+	per_line = (LINE - INDENT - labelw) / (colw + 2);
+	if (per_line < 1)
+		per_line = 1;
+
+	group_label(items, nitems, g, label, sizeof(label));
+	fprintf(out, "\n  %s%s%s, median ±sd of the samples%s%s%s\n", sp->metric,
+		*scaled ? " in " : "", scaled, *label ? " (" : "", label,
+		*label ? ")" : "");
+	for (c0 = 0; c0 < cols.n; c0 += per_line) {
+		size_t c1 = c0 + per_line < cols.n ? c0 + per_line : cols.n;
+
+		snprintf(line, sizeof(line), "%*s%*s", INDENT, "",
+			 (int)labelw, "");
+		for (c = c0; c < c1; c++) {
+			snprintf(head, sizeof(head), "%s=%s", sp->col,
+				 cols.val[c]);
+			add_padded(line, sizeof(line), head, colw + 2);
+		}
+		put_line(out, line);
+		for (r = 0; r < rows.n; r++) {
+			snprintf(head, sizeof(head), "%s=%s", sp->row,
+				 rows.val[r]);
+			snprintf(line, sizeof(line), "%*s%-*s", INDENT, "",
+				 (int)labelw, head);
+			for (c = c0; c < c1; c++) {
+				size_t k = r * cols.n + c;
+
+				if (sd[k][0])
+					snprintf(text, sizeof(text),
+						 "%*s ±%-*s", (int)numw,
+						 num[k], (int)sdw, sd[k]);
+				else
+					snprintf(text, sizeof(text), "%*s%*s",
+						 (int)numw, num[k],
+						 (int)(sdw ? sdw + 2 : 0), "");
+				add_padded(line, sizeof(line), text, colw + 2);
+			}
+			put_line(out, line);
+		}
+	}
+	rc = 1;
+out:
+	free(cell);
+	free(num);
+	free(sd);
+	axis_free(&rows);
+	axis_free(&cols);
+	return rc;
+}
+
+/* The results of res that spec's grid uses, grouped by other params. */
+static int collect(const struct grid_spec *sp, const struct store_result *res,
+		   size_t n, struct grid_item **out, size_t *nout,
+		   size_t *ngroups)
+{
+	struct grid_item *items = NULL;
+	size_t i, k, ni = 0;
+
+	*ngroups = 0;
+	for (i = 0; i < n; i++) {
+		const struct store_result *x = &res[i];
+		json_t *p;
+		const char *rv, *cv;
+		struct grid_item *it;
+
+		if (strcmp(x->workload, sp->workload) != 0 ||
+		    strcmp(x->metric, sp->metric) != 0 || !x->nsamples ||
+		    !x->params_json || is_trace(x))
+			continue;
+		p = json_loads(x->params_json, 0, NULL);
+		rv = json_string_value(json_object_get(p, sp->row));
+		cv = json_string_value(json_object_get(p, sp->col));
+		if (!rv || !cv) {
+			json_decref(p);
+			continue;
+		}
+		it = realloc(items, (ni + 1) * sizeof(*items));
+		if (!it) {
+			json_decref(p);
+			goto oom;
+		}
+		items = it;
+		it = &items[ni];
+		memset(it, 0, sizeof(*it));
+		it->idx = i;
+		snprintf(it->row, sizeof(it->row), "%s", rv);
+		snprintf(it->col, sizeof(it->col), "%s", cv);
+		json_object_del(p, sp->row);
+		json_object_del(p, sp->col);
+		it->rest = json_dumps(p, JSON_COMPACT | JSON_SORT_KEYS);
+		json_decref(p);
+		ni++;
+		if (!it->rest)
+			goto oom;
+		it->group = *ngroups;
+		for (k = 0; k < ni - 1; k++)
+			if (strcmp(items[k].rest, it->rest) == 0) {
+				it->group = items[k].group;
+				break;
+			}
+		if (it->group == *ngroups)
+			(*ngroups)++;
+	}
+	*out = items;
+	*nout = ni;
+	return 0;
+oom:
+	for (k = 0; k < ni; k++)
+		free(items[k].rest);
+	free(items);
+	return -1;
+}
+
+int grid_print(FILE *out, const struct store_result *res, size_t n)
+{
+	size_t s, g, i;
+	int printed = 0;
+
+	for (s = 0; s < sizeof(grid_specs) / sizeof(grid_specs[0]); s++) {
+		struct grid_item *items = NULL;
+		size_t nitems = 0, ngroups = 0;
+		int rc = 0;
+
+		if (collect(&grid_specs[s], res, n, &items, &nitems,
+			    &ngroups) != 0)
+			return -1;
+		for (g = 0; g < ngroups && rc >= 0; g++) {
+			rc = print_group(out, &grid_specs[s], res, items,
+					 nitems, g);
+			if (rc > 0)
+				printed++;
+		}
+		for (i = 0; i < nitems; i++)
+			free(items[i].rest);
+		free(items);
+		if (rc < 0)
+			return -1;
+	}
+	return printed;
+}

@@ -1,0 +1,31 @@
+/*
+ * grid.h - two-way grids of one metric over a sweep of two parameters,
+ * printed under the human results table: pipe.matrix's writers x readers
+ * grid of the median aggregate bandwidth with its spread (E2's nine
+ * mixes at a glance).
+ *
+ * It reads the stored form of results (struct store_result), so `run` and
+ * `show` print the same grid.
+ */
+#ifndef COPYSCOPE_GRID_H
+#define COPYSCOPE_GRID_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "store/store.h"
+
+/*
+ * For results res[0..n-1] (one job: a workload and its sweep), print a
+ * grid for every metric and parameter pair listed in grid.c's table whose
+ * two parameters each take at least two values in the sweep: rows the
+ * first parameter, columns the second, cells the median and ±%stddev of
+ * the samples, all in one scaled unit named in the heading.  Results that
+ * differ in other parameters get a grid each, headed by those values.
+ * Wider grids are split into column groups to fit 80 columns.  Prints
+ * nothing when no grid applies.  Returns the number of grids printed, or
+ * -1 when memory ran out (nothing more is printed then).
+ */
+int grid_print(FILE *out, const struct store_result *res, size_t n);
+
+#endif
