@@ -192,7 +192,7 @@ static void report_rule(FILE *out, const struct fit_rule *rule,
 	bool x_varies = false;
 
 	pts = calloc(n, sizeof(*pts));
-	params = calloc(n, sizeof(*params));
+	params = calloc(n, sizeof(json_t *));
 	if (!pts || !params)
 		goto out;
 	for (i = 0; i < n; i++) {

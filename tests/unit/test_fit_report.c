@@ -26,10 +26,14 @@ static void add(struct results *rs, const char *workload, const char *params,
 		const char *metric, const char *unit, double value,
 		const char *info)
 {
-	struct store_result *r = &rs->r[rs->n++];
+	struct store_result *r;
 
-	assert_true(rs->n <= MAXR);
-	memset(r, 0, sizeof(*r));
+	if (rs->n >= MAXR) {
+		fail_msg("more than %d results", MAXR);
+		return;
+	}
+	/* zeroed: rs starts zeroed, free_results() zeroes what it frees */
+	r = &rs->r[rs->n++];
 	snprintf(r->workload, sizeof(r->workload), "%s", workload);
 	snprintf(r->metric, sizeof(r->metric), "%s", metric);
 	snprintf(r->unit, sizeof(r->unit), "%s", unit);
@@ -53,6 +57,7 @@ static void free_results(struct results *rs)
 		free(rs->r[i].params_json);
 		free(rs->r[i].info_json);
 		free(rs->r[i].samples);
+		memset(&rs->r[i], 0, sizeof(rs->r[i]));
 	}
 	rs->n = 0;
 }
