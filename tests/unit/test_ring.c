@@ -180,7 +180,7 @@ struct closer {
 static void *close_later(void *arg)
 {
 	struct closer *c = arg;
-	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	struct timespec ts = { 0, 20000000L };	/* 20 ms */
 
 	nanosleep(&ts, NULL);
 	ring_close(c->p);
