@@ -142,12 +142,14 @@ static void print_single(FILE *out, const struct fit_rule *rule,
 	char a[32], b[32], r2[16], rate[32], text[320];
 
 	fmt_value(f->a, unit, a, sizeof(a));
-	fmt_slope(f->b, unit, b, sizeof(b));
+	/* "a - 0.000035 ns x size", not "a + -0.000035 ns x size" */
+	fmt_slope(fabs(f->b), unit, b, sizeof(b));
 	fmt_r2(f, r2, sizeof(r2));
 	fmt_rate(rule, f, unit, rate, sizeof(rate));
 	snprintf(text, sizeof(text), "least-squares fit over %s (%zu "
-		 "points): %s = %s + %s x %s%s%s%s, %s%s", rule->param,
-		 f->n, rule->metric, a, b, rule->param, *rate ? " (" : "",
+		 "points): %s = %s %c %s x %s%s%s%s, %s%s", rule->param,
+		 f->n, rule->metric, a, f->b < 0 ? '-' : '+', b, rule->param,
+		 *rate ? " (" : "",
 		 rate, *rate ? ")" : "", f->n < 3 ? "the line through both, "
 		 "no R²" : "R² ", f->n < 3 ? "" : r2);
 	fmt_wrap(out, 4, 6, text);
