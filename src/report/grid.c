@@ -40,7 +40,7 @@ static const struct grid_spec grid_specs[] = {
 struct grid_item {
 	size_t idx;			/* into res */
 	char row[VAL_LEN], col[VAL_LEN];
-	char *rest;			/* the other parameters, canonical JSON */
+	char *rest;			/* the other parameters (JSON) */
 	size_t group;
 };
 
@@ -257,7 +257,7 @@ static int print_group(FILE *out, const struct grid_spec *sp,
 		rc = 0;
 		goto out;
 	}
-	cell = calloc(rows.n * cols.n, sizeof(*cell));
+	cell = calloc(rows.n * cols.n, sizeof(const struct store_result *));
 	num = calloc(rows.n * cols.n, sizeof(*num));
 	sd = calloc(rows.n * cols.n, sizeof(*sd));
 	if (!cell || !num || !sd)
@@ -311,9 +311,9 @@ static int print_group(FILE *out, const struct grid_spec *sp,
 		per_line = 1;
 
 	group_label(items, nitems, g, label, sizeof(label));
-	fprintf(out, "\n  %s%s%s, median ±sd of the samples%s%s%s\n", sp->metric,
-		*scaled ? " in " : "", scaled, *label ? " (" : "", label,
-		*label ? ")" : "");
+	fprintf(out, "\n  %s%s%s, median ±sd of the samples%s%s%s\n",
+		sp->metric, *scaled ? " in " : "", scaled, *label ? " (" : "",
+		label, *label ? ")" : "");
 	for (c0 = 0; c0 < cols.n; c0 += per_line) {
 		size_t c1 = c0 + per_line < cols.n ? c0 + per_line : cols.n;
 

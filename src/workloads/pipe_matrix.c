@@ -20,8 +20,9 @@
  * Not measured: pipe creation, thread/process start, buffer allocation
  * and prefaulting; the verify pass (verify=1) runs after the kept samples,
  * untimed; of the stop bytes only the one write() that sends them is
- * inside the window, not the other readers' waking up.  With pressure=vm a stress-ng vm stressor runs
- * alongside; it is started before and stopped after the configuration.
+ * inside the window, not the other readers' waking up.  With pressure=vm
+ * a stress-ng vm stressor runs alongside; it is started before and
+ * stopped after the configuration.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -254,14 +255,21 @@ static int find_in_path(const char *name, char *out, size_t len)
 static long long mem_available_kib(void)
 {
 	FILE *f = fopen("/proc/meminfo", "r");
-	char line[128];
+	static const char key[] = "MemAvailable:";
+	char line[128], *end;
 	long long v = -1;
 
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %lld kB", &v) == 1)
-			break;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, sizeof(key) - 1) != 0)
+			continue;
+		errno = 0;
+		v = strtoll(line + sizeof(key) - 1, &end, 10);
+		if (errno || end == line + sizeof(key) - 1)
+			v = -1;
+		break;
+	}
 	fclose(f);
 	return v;
 }
@@ -318,7 +326,8 @@ static int pipe_matrix_validate(const struct param_set *ps, char *err,
 
 	if (w + r > WL_MAX_WORKERS) {
 		snprintf(err, len, "writers + readers is %lld; at most %d "
-			 "workers", (long long)(w + r), WL_MAX_WORKERS);
+			 "workers", (long long)w + (long long)r,
+			 WL_MAX_WORKERS);
 		return WL_EUSAGE;
 	}
 	if (PARAM(ps, "verify")) {
@@ -644,7 +653,7 @@ static int reader_batch(struct wl_worker *w, uint64_t total,
 	struct pm_reader_slot *me = &sh->reader[w->idx - p->writers];
 	uint32_t g = ++s->gen;
 	_Atomic uint64_t *consumed = &sh->consumed[g & 1].v;
-	uint64_t mine = 0, before;
+	uint64_t mine = 0, got;
 
 	atomic_store_explicit(&me->bytes, 0, memory_order_relaxed);
 	for (;;) {
@@ -673,15 +682,15 @@ static int reader_batch(struct wl_worker *w, uint64_t total,
 			record_feed(rd, seen, s->buf, (size_t)n);
 		mine += (uint64_t)n;
 		atomic_store_explicit(&me->bytes, mine, memory_order_relaxed);
-		before = atomic_fetch_add(consumed, (uint64_t)n);
-		if (before + (uint64_t)n > total) {
+		got = atomic_fetch_add(consumed, (uint64_t)n) + (uint64_t)n;
+		if (got > total) {
 			snprintf(w->err, WL_ERR_LEN, "the readers got %llu "
 				 "bytes, more than the %llu written",
-				 (unsigned long long)(before + (uint64_t)n),
+				 (unsigned long long)got,
 				 (unsigned long long)total);
 			return WL_EFAIL;
 		}
-		if (before + (uint64_t)n == total)
+		if (got == total)
 			break;
 	}
 	/* nobody uses the other slot until batch g + 1 */

@@ -67,13 +67,15 @@ grid_of() {
 }
 # grid_check FILE: the 2 x 2 grid is there, each line within 80 columns
 grid_check() {
-	grep -q "^  bandwidth in [KMGT]\{0,1\}i\{0,1\}B/s, median ±sd of the samples" "$1" ||
+	grep -E -q "^  bandwidth in [KMGT]?i?B/s, median ±sd of the samples" \
+		"$1" ||
 		fail "$(label "$1") lacks the grid heading"
 	grid_of "$1" >"$TMP/grid"
 	grep -E -q '^ +readers=1 +readers=2$' "$TMP/grid" ||
 		fail "grid lacks the readers=1 readers=2 header"
 	for w in 1 2; do
-		grep -E -q "^  writers=$w +[0-9.]+ ±[0-9.]+% +[0-9.]+ ±[0-9.]+%$" \
+		grep -E -q \
+			"^  writers=$w +[0-9.]+ ±[0-9.]+% +[0-9.]+ ±[0-9.]+%$" \
 			"$TMP/grid" || fail "grid lacks the writers=$w row"
 	done
 	sed 's/±/+/g' "$TMP/grid" |
@@ -89,7 +91,8 @@ grid_check "$OUT"
 grid_of "$TMP/run.out" >"$TMP/grid.run"
 grid_of "$OUT" >"$TMP/grid.show"
 cmp -s "$TMP/grid.run" "$TMP/grid.show" ||
-	fail "show prints another grid than run: $(diff "$TMP/grid.run" "$TMP/grid.show")"
+	fail "show prints another grid than run:" \
+		"$(diff "$TMP/grid.run" "$TMP/grid.show")"
 
 note "mode=proc: every worker reaped"
 tag="pm-reap-$$"

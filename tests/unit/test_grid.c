@@ -20,7 +20,7 @@
 
 #define MAXR 64
 
-static struct store_result res[MAXR];
+static struct store_result *res;	/* MAXR, from calloc */
 static double samples[MAXR][3];
 static size_t nres;
 
@@ -28,9 +28,13 @@ static void reset(void)
 {
 	size_t i;
 
+	if (!res) {
+		res = calloc(MAXR, sizeof(*res));
+		assert_non_null(res);
+	}
 	for (i = 0; i < nres; i++)
 		free(res[i].params_json);
-	memset(res, 0, sizeof(res));
+	memset(res, 0, MAXR * sizeof(*res));
 	nres = 0;
 }
 

@@ -61,7 +61,7 @@ static void test_clean_any_split(void **state)
 
 	(void)state;
 	for (li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
-		size_t len = lens[li], total = NWRITERS * MAX_SEQ * len;
+		size_t len = lens[li], total = (size_t)NWRITERS * MAX_SEQ * len;
 		uint8_t *stream = malloc(total);
 		uint64_t seq;
 
