@@ -6,7 +6,7 @@
 set -eu
 
 PKGS="build-essential pkg-config libsqlite3-dev libjansson-dev \
-libcmocka-dev sqlite3 python3 cppcheck clang-tidy"
+libcmocka-dev sqlite3 python3 cppcheck clang-tidy stress-ng"
 
 missing=""
 for p in $PKGS; do
