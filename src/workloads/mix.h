@@ -11,7 +11,9 @@
  * 1 .. MIX_MAX_SIZE; WEIGHT is a decimal number > 0.  Weights are relative
  * (they need not sum to 100): an entry's share of the writes is its weight
  * over the sum of all weights.
- *   "1-127:98,128-4095:0.4,4k-8191:0.72,8k-16383:0.5,32k-65535:0.3,64k-72k:0.08"
+ * e.g. pipe.mix's fleet preset:
+ *   1-127:98,128-4095:0.4,4k-8191:0.72,8k-16383:0.5,32k-65535:0.3,
+ *   64k-72k:0.08
  */
 #ifndef COPYSCOPE_MIX_H
 #define COPYSCOPE_MIX_H

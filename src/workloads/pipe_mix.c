@@ -131,7 +131,7 @@ struct pipe_mix_shared {
 						   left at */
 	pid_t pid[WL_MAX_WORKERS];		/* per reader */
 	pid_t tid[WL_MAX_WORKERS];
-	uint64_t last_bytes;			/* bytes of the last sample */
+	uint64_t last_bytes;		/* bytes of the last sample */
 };
 
 /* Coordinator state, read-only once the workers start. */
@@ -142,7 +142,7 @@ struct pipe_mix {
 	struct mix mix;
 	uint32_t *sizes;			/* MIX_TABLE_LEN */
 	uint64_t *prefix;			/* MIX_TABLE_LEN + 1 */
-	uint64_t off[WL_MAX_WORKERS];		/* mix writer's table start */
+	uint64_t off[WL_MAX_WORKERS];	/* mix writer's table start */
 	char names[WL_MAX_WORKERS][16];
 	struct sigaction old_usr1;
 	bool usr1_set;

@@ -44,7 +44,8 @@ note "verify=1: every echoed byte checked, 1 byte and 100k (over the pipe)"
 cs 0 run pipe.lat verify=1 size=1,100k mode=proc,thread --quick --no-store
 [ "$(count_matches "$OUT" "verify: ok")" -eq 4 ] ||
 	fail "expected 4 'verify: ok' lines"
-contains_flat "$OUT" "round trips checked end to end: 0 lost, 0 duplicated, 0 corrupted"
+contains_flat "$OUT" \
+	"round trips checked end to end: 0 lost, 0 duplicated, 0 corrupted"
 not_contains "$OUT" "FAILED"
 
 note "percentiles ordered: p50 <= p99 <= p99.9 <= max, mean <= max"

@@ -15,7 +15,8 @@ for m in "p50 <128B" "p99 <128B" "max <128B" "p50 128B-4K" "p99 128B-4K" \
 	re=$(printf '%s' "$m" | sed 's/+/\\+/g')
 	contains_re "$OUT" "^  $re +[0-9.]+ [mun]?s "
 done
-contains_flat "$OUT" "mix fleet: 98% <128B, 0.4% 128B-4K, 0.72% 4K-8K, 0.88% 8K+"
+contains_flat "$OUT" \
+	"mix fleet: 98% <128B, 0.4% 128B-4K, 0.72% 4K-8K, 0.88% 8K+"
 for w in writer0 writer1 writer2 writer3; do
 	contains_re "$OUT" "^ +$w +[0-9.]+ [mun]?s "
 done
@@ -58,7 +59,8 @@ for path in sys.argv[1:]:
         if p["big_writers"] == "1":     # one page writer, one 64k writer
             w = (4096 + 65536) / 2
         for i, (ops, bw) in enumerate(zip(m["writes/s"], m["bandwidth"])):
-            assert ops > 0 and abs(bw / ops - w) < 1e-6 * w, (key, i, bw / ops, w)
+            assert ops > 0 and abs(bw / ops - w) < 1e-6 * w, \
+                (key, i, bw / ops, w)
             seen += 1
         # only the page class (4 KiB is in 4K-8K) has writes
         assert all(v == 0 for v in m["p50 <128B"]), key

@@ -67,7 +67,10 @@ static void test_presets(void **state)
 	for (i = 0; i < wl->nparams; i++)
 		if (strcmp(wl->params[i].name, "mix") == 0)
 			c = wl->params[i].choices;
-	assert_non_null(c);
+	if (!c) {
+		fail_msg("pipe.mix has no 'mix' parameter");
+		return;
+	}
 	for (; *c; c++, nchoices++) {
 		bool found = false;
 
