@@ -68,8 +68,8 @@ int fdlimit_ensure(size_t need, const char *what, char *err, size_t len)
 	else
 		snprintf(err, len, "%s needs %zu file descriptors: "
 			 "setrlimit(RLIMIT_NOFILE, %zu) failed: %s (now %llu "
-			 "soft / %llu hard)", what, need, need, strerror(err_no),
-			 (unsigned long long)rl.rlim_cur,
+			 "soft / %llu hard)", what, need, need,
+			 strerror(err_no), (unsigned long long)rl.rlim_cur,
 			 (unsigned long long)rl.rlim_max);
 	return -1;
 }

@@ -123,8 +123,8 @@ static const struct metric_def udp_rr_metrics[] = {
 				    "epoll_wait" },
 	[M_RETRANS] = { .name = "retransmits", .kind = METRIC_CUSTOM,
 			.dir = METRIC_LOWER_BETTER, .unit = "count",
-			.help = "requests resent after 100 ms without a response, "
-				"per sample" },
+			.help = "requests resent after 100 ms without a "
+				"response, per sample" },
 };
 
 /* Coordinator state; forked workers inherit a copy (and the sockets). */
@@ -269,7 +269,7 @@ static bool ipv6_loopback_ok(char *why, size_t len)
 static int open_flow(struct udp_rr *u, int f, int family, char *err,
 		     size_t len)
 {
-	struct timeval tv = { 0, UDP_RR_TIMEOUT_MS * 1000 };
+	struct timeval tv = { 0, (suseconds_t)UDP_RR_TIMEOUT_MS * 1000 };
 	struct sockaddr_storage sa, ca;
 	socklen_t sl, cl;
 	char e[WL_ERR_LEN];
