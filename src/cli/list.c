@@ -33,6 +33,8 @@ static const char *type_name(enum param_type t)
 		return "enum";
 	case PARAM_BOOL:
 		return "bool";
+	case PARAM_STRING:
+		return "text";
 	}
 	return "?";
 }
@@ -51,6 +53,9 @@ static void print_param(const struct param_def *p)
 						 p->choices[i]);
 	} else if (p->type == PARAM_BOOL) {
 		snprintf(allowed, sizeof(allowed), "0|1");
+	} else if (p->type == PARAM_STRING) {
+		snprintf(allowed, sizeof(allowed), "text (';' between "
+			 "values to sweep)");
 	} else {
 		param_format_value(p, p->min, lo, sizeof(lo));
 		param_format_value(p, p->max, hi, sizeof(hi));

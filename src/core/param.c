@@ -275,6 +275,62 @@ int param_parse_time_ns(const char *text, int64_t *out)
 	return set_errno(parse_time(text, out));
 }
 
+/* Interned PARAM_STRING values; never freed (a handful per process). */
+static char **strings;
+static size_t nstrings, strings_cap;
+
+static int intern(const char *text, int64_t *out)
+{
+	size_t i;
+	char *dup;
+
+	for (i = 0; i < nstrings; i++) {
+		if (strcmp(strings[i], text) == 0) {
+			*out = (int64_t)i;
+			return 0;
+		}
+	}
+	if (nstrings == strings_cap) {
+		size_t cap = strings_cap ? strings_cap * 2 : 16;
+		char **v = realloc(strings, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		strings = v;
+		strings_cap = cap;
+	}
+	dup = strdup(text);
+	if (!dup)
+		return -1;
+	strings[nstrings] = dup;
+	*out = (int64_t)nstrings++;
+	return 0;
+}
+
+const char *param_string(int64_t v)
+{
+	if (v < 0 || (size_t)v >= nstrings)
+		return "";
+	return strings[v];
+}
+
+static int parse_string(const struct param_def *def, const char *text,
+			int64_t *out, struct msg *m)
+{
+	size_t max = def->max > 0 ? (size_t)def->max : 255;
+
+	if (strlen(text) > max) {
+		msg_add(m, "%s: '%.32s...' is longer than %zu characters",
+			def->name, text, max);
+		return -1;
+	}
+	if (intern(text, out) != 0) {
+		msg_add(m, "%s: out of memory", def->name);
+		return -1;
+	}
+	return 0;
+}
+
 static size_t count_choices(const struct param_def *def)
 {
 	size_t n = 0;
@@ -301,6 +357,7 @@ static const char *type_form(enum param_type type)
 	case PARAM_BOOL:
 		return "is not a boolean (0, 1, yes, no, true, false, on, off)";
 	case PARAM_ENUM:
+	case PARAM_STRING:
 		break;
 	}
 	return "is not valid";
@@ -341,6 +398,8 @@ int param_parse_value(const struct param_def *def, const char *text,
 		return -1;
 	}
 	switch (def->type) {
+	case PARAM_STRING:
+		return parse_string(def, text, out, &m);
 	case PARAM_ENUM:
 		if (parse_enum(def, text, out, &m) < 0)
 			return -1;
@@ -435,6 +494,9 @@ void param_format_value(const struct param_def *def, int64_t v, char *buf,
 		return;
 	case PARAM_BOOL:
 		snprintf(buf, len, "%d", v != 0);
+		return;
+	case PARAM_STRING:
+		snprintf(buf, len, "%s", param_string(v));
 		return;
 	case PARAM_INT:
 		break;
@@ -546,7 +608,8 @@ int param_request_apply(struct param_request *req, const char *workload,
 
 	p = eq + 1;
 	for (;;) {
-		const char *end = strchr(p, ',');
+		const char *end = strchr(p, def->type == PARAM_STRING ? ';'
+								     : ',');
 		size_t n = end ? (size_t)(end - p) : strlen(p);
 
 		if (n == 0) {
@@ -693,7 +756,7 @@ char *param_set_json(const struct param_def *defs, size_t ndefs,
 {
 	size_t order[PARAM_MAX] = { 0 };
 	struct sbuf b = { NULL, 0, 0 };
-	char val[64];
+	char val[320];
 	size_t i, j;
 
 	if (ndefs > PARAM_MAX) {

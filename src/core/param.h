@@ -25,6 +25,14 @@ enum param_type {
 	PARAM_TIME,	/* ns */
 	PARAM_ENUM,
 	PARAM_BOOL,
+	/*
+	 * Text (e.g. a distribution "64:98,128-4k:2"), held as an index into
+	 * a process-wide table of interned strings so that a param_set stays
+	 * plain integers (and survives fork).  A comma is part of the value;
+	 * ';' separates the values of a sweep.  max is the longest length
+	 * allowed (0: 255).  The workload's validate() checks the syntax.
+	 */
+	PARAM_STRING,
 };
 
 struct param_def {
@@ -110,6 +118,9 @@ void param_request_get(const struct param_request *req, size_t idx,
  */
 char *param_set_json(const struct param_def *defs, size_t ndefs,
 		     const struct param_set *set);
+
+/* The text of a PARAM_STRING value ("" for an unknown index). */
+const char *param_string(int64_t v);
 
 /* Index of a parameter by name, or -1. */
 int param_find(const struct param_def *defs, size_t ndefs, const char *name);

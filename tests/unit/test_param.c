@@ -743,9 +743,50 @@ static void test_suggest(void **state)
 	assert_null(param_suggest("pxxxxsize", names, n));
 }
 
+
+static const struct param_def text_def = {
+	"mix", PARAM_STRING, "fleet", 0, 40, NULL, "a distribution"
+};
+
+/* Text keeps its commas, sweeps on ';', formats back, and has a limit. */
+static void test_string_values(void **state)
+{
+	struct param_request req;
+	struct param_set ps;
+	char err[256], buf[128];
+	int64_t v, w;
+
+	(void)state;
+	assert_int_equal(param_parse_value(&text_def, "64:98,128-4k:2", &v,
+					   err, sizeof(err)), 0);
+	assert_string_equal(param_string(v), "64:98,128-4k:2");
+	param_format_value(&text_def, v, buf, sizeof(buf));
+	assert_string_equal(buf, "64:98,128-4k:2");
+	/* the same text interns to the same value */
+	assert_int_equal(param_parse_value(&text_def, "64:98,128-4k:2", &w,
+					   err, sizeof(err)), 0);
+	assert_int_equal(v, w);
+	assert_int_equal(param_parse_value(&text_def,
+		"0123456789012345678901234567890123456789x", &v, err,
+		sizeof(err)), -1);
+	assert_non_null(strstr(err, "mix"));
+	assert_string_equal(param_string(-1), "");
+
+	assert_int_equal(param_request_init(&req, &text_def, 1, err,
+					    sizeof(err)), 0);
+	assert_int_equal(param_request_apply(&req, "w.x", "mix=1:1,2:1;fleet",
+					     err, sizeof(err)), 0);
+	assert_int_equal(param_request_count(&req), 2);
+	param_request_get(&req, 0, &ps);
+	assert_string_equal(param_string(ps.v[0]), "1:1,2:1");
+	param_request_get(&req, 1, &ps);
+	assert_string_equal(param_string(ps.v[0]), "fleet");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_string_values),
 		cmocka_unit_test(test_size_valid),
 		cmocka_unit_test(test_size_invalid),
 		cmocka_unit_test(test_time_valid),
