@@ -52,9 +52,6 @@
 #include "workloads/workloads.h"
 
 static const char *const mode_choices[] = { "thread", "proc", NULL };
-static const char *const mix_choices[] = {
-	"fleet", "small", "page", "bimodal", "large", NULL,
-};
 
 enum { MODE_THREAD, MODE_PROC };
 
@@ -72,9 +69,9 @@ static const struct param_def pipe_mix_params[] = {
 	  .max = 32, .help = "readers draining the pipe, free-for-all" },
 	{ .name = "rsize", .type = PARAM_SIZE, .def = "64k", .min = 1,
 	  .max = 16LL << 20, .help = "bytes asked for per read" },
-	{ .name = "mix", .type = PARAM_ENUM, .def = "fleet",
-	  .choices = mix_choices,
-	  .help = "write-size mix, a preset (see docs/workloads.md)" },
+	{ .name = "mix", .type = PARAM_STRING, .def = "fleet", .max = 200,
+	  .help = "write-size mix: a preset (fleet, small, page, bimodal, "
+		  "large) or SIZE:WEIGHT,LO-HI:WEIGHT,..." },
 	{ .name = "pipe_size", .type = PARAM_SIZE, .def = "0", .min = 0,
 	  .max = 1LL << 30,
 	  .help = "F_SETPIPE_SZ capacity (0: kernel default)" },
@@ -168,20 +165,24 @@ static const struct mix_preset *find_preset(const char *name)
 	return NULL;
 }
 
-/* The mix a configuration asks for; -1 with err on failure. */
+/*
+ * The mix a configuration asks for: a preset by name, else the text as a
+ * mix.  -1 with err (naming the offending entry) on failure.
+ */
 static int load_mix(const struct param_set *ps, struct mix *m, char *err,
 		    size_t len)
 {
-	const char *name = mix_choices[PARAM(ps, "mix")];
+	const char *name = param_string(PARAM(ps, "mix"));
 	const struct mix_preset *pr = find_preset(name);
 	char why[WL_ERR_LEN];
 
-	if (!pr) {
-		snprintf(err, len, "mix: no preset named '%s'", name);
-		return -1;
-	}
-	if (mix_parse(pr->text, m, why, sizeof(why)) != 0) {
-		snprintf(err, len, "mix %s: %s", name, why);
+	if (mix_parse(pr ? pr->text : name, m, why, sizeof(why)) != 0) {
+		if (pr)
+			snprintf(err, len, "mix %s: %s", name, why);
+		else
+			snprintf(err, len, "mix: '%s' is neither a preset "
+				 "(fleet, small, page, bimodal, large) nor a "
+				 "mix: %s", name, why);
 		return -1;
 	}
 	return 0;
@@ -313,7 +314,7 @@ static int make_table(struct pipe_mix *p, uint64_t seed, char *err,
 static int pipe_mix_setup(struct wl_ctx *ctx)
 {
 	struct pipe_mix *p = calloc(1, sizeof(*p));
-	const char *mix_name = mix_choices[wl_param(ctx, "mix")];
+	const char *mix_name = param_string(wl_param(ctx, "mix"));
 	int i, n;
 
 	if (!p) {
