@@ -38,7 +38,7 @@ contains "$OUT" "reader2 cpu"
 
 note "bytes per write: exactly the mix's (large 64k, page 4k, big writer)"
 need_python
-cs 0 run pipe.mix mix=large,page writers=2 readers=2 --quick --no-store --json
+cs 0 run pipe.mix 'mix=large;page' writers=2 readers=2 --quick --no-store --json
 cp "$OUT" "$TMP/a.json"
 cs 0 run pipe.mix mix=page writers=1 big_writers=1 big_size=64k --quick \
 	--no-store --json
@@ -70,10 +70,18 @@ for path in sys.argv[1:]:
 assert seen == 9, seen
 PY
 
+note "a custom mix from the command line"
+cs 0 run pipe.mix mix=64:98,128-4k:2 writers=2 --quick --no-store
+contains "$OUT" "mix=64:98,128-4k:2"
+contains "$OUT" "p99 128B-4K"
+
 note "bad parameters exit 2 before measuring, naming them"
 cs 2 run pipe.mix mix=nosuch --quick --no-store
 contains "$ERR" "mix"
 contains "$ERR" "fleet"
+cs 2 run pipe.mix mix=64:98,4k-2k:2 --quick --no-store
+contains "$ERR" "entry 2 '4k-2k:2'"
+not_contains "$OUT" "timer:"
 cs 2 run pipe.mix writers=32 readers=32 big_writers=1 --quick --no-store
 contains "$ERR" "writers + big_writers + readers: 65 workers, at most 64"
 cs 2 run pipe.mix big_size=2M --quick --no-store
