@@ -76,14 +76,13 @@ static const struct param_def pipe_matrix_params[] = {
 	  .help = "workers as threads or processes" },
 	{ .name = "place", .type = PARAM_ENUM, .def = "split",
 	  .choices = wl_place_choices,
-	  .help = "split: round-robin over CPUs, writers first; same: one "
-		  "CPU; none: scheduler" },
+	  .help = "split: CPUs round-robin, writers first; same: one CPU" },
 	{ .name = "verify", .type = PARAM_BOOL, .def = "0",
 	  .help = "check every record in an untimed pass (1: on)" },
 	{ .name = "pressure", .type = PARAM_ENUM, .def = "none",
 	  .choices = pressure_choices,
 	  .help = "vm: run stress-ng's vm stressor alongside" },
-	{ .name = "pressure_mem", .type = PARAM_INT, .def = "50", .min = 1,
+	{ .name = "vm_pct", .type = PARAM_INT, .def = "50", .min = 1,
 	  .max = 90,
 	  .help = "pressure=vm: percent of MemAvailable the stressor takes" },
 };
@@ -117,16 +116,13 @@ static const struct metric_def pipe_matrix_metrics[] = {
 	  .help = "longest write() of the sample" },
 	[M_FAIRNESS] = { .name = "fairness", .kind = METRIC_CUSTOM,
 	  .dir = METRIC_HIGHER_BETTER, .unit = "ratio",
-	  .help = "Jain's index over bytes per reader (1: equal shares, "
-		  "1/R: one reader got everything)" },
+	  .help = "Jain's index over bytes per reader (1: equal shares)" },
 	[M_MINMAX] = { .name = "min/max rd", .kind = METRIC_CUSTOM,
 	  .dir = METRIC_HIGHER_BETTER, .unit = "ratio",
-	  .help = "bytes of the reader that got least over the one that "
-		  "got most" },
+	  .help = "least bytes any reader got over the most" },
 	[M_CTXSW] = { .name = "ctxsw/MiB", .kind = METRIC_CUSTOM,
 	  .dir = METRIC_INFO, .unit = "count",
-	  .help = "context switches of all workers per MiB moved (-1: "
-		  "no counter)" },
+	  .help = "context switches of all workers per MiB (-1: n/a)" },
 };
 
 /* Coordinator state, inherited by forked workers. */
@@ -380,7 +376,7 @@ static int pressure_start(struct wl_ctx *ctx, struct pm *p, char *note,
 			 "read MemAvailable from /proc/meminfo");
 		return WL_EFAIL;
 	}
-	target_kib = avail * wl_param(ctx, "pressure_mem") / 100;
+	target_kib = avail * wl_param(ctx, "vm_pct") / 100;
 	snprintf(bytes_arg, sizeof(bytes_arg), "%lldk", target_kib);
 	fflush(NULL);
 	pid = fork();
@@ -439,7 +435,7 @@ static int pressure_start(struct wl_ctx *ctx, struct pm *p, char *note,
 	}
 	snprintf(note, note_len, "; pressure=vm: stress-ng vm stressor "
 		 "holding %lld MiB (%lld%% of MemAvailable %lld MiB)",
-		 target_kib / 1024, (long long)wl_param(ctx, "pressure_mem"),
+		 target_kib / 1024, (long long)wl_param(ctx, "vm_pct"),
 		 avail / 1024);
 	return WL_OK;
 }
@@ -849,10 +845,10 @@ static void pipe_matrix_worker_fini(struct wl_worker *w)
 
 const struct workload wl_pipe_matrix = {
 	.name = "pipe.matrix",
-	.summary = "W writers x R readers on one pipe: aggregate bandwidth, "
-		   "write latency, reader fairness",
-	.op = "one write of size bytes by one writer; readers read rsize "
-	      "bytes at a time, free for all",
+	.summary = "W writers x R readers on one pipe: bandwidth, latency, "
+		   "fairness",
+	.op = "one write() of size bytes by a writer; readers take rsize "
+	      "at a time",
 	.not_measured = "pipe creation, thread/process start, buffers; the "
 			"verify pass; the stopped readers' wake-up after the "
 			"last byte",

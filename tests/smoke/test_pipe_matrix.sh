@@ -116,7 +116,7 @@ contains_flat "$ERR" "pressure=vm needs stress-ng (apt-get install stress-ng)"
 if command -v stress-ng >/dev/null 2>&1; then
 	note "pressure=vm: stress-ng started, then stopped"
 	before=$(stress_pids)
-	cs 0 run pipe.matrix pressure=vm pressure_mem=2 size=4k --quick \
+	cs 0 run pipe.matrix pressure=vm vm_pct=2 size=4k --quick \
 		--no-store
 	contains_flat "$OUT" "pressure=vm: stress-ng vm stressor holding"
 	contains_re "$OUT" '^ +bandwidth +[0-9.]+ '
