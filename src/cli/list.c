@@ -61,9 +61,9 @@ static void print_param(const struct param_def *p)
 		param_format_value(p, p->max, hi, sizeof(hi));
 		snprintf(allowed, sizeof(allowed), "%s .. %s", lo, hi);
 	}
-	printf("    %-10s %-5s %-8s %s\n", p->name, type_name(p->type),
+	printf("    %-14s %-5s %-7s %s\n", p->name, type_name(p->type),
 	       p->def, allowed);
-	printf("    %-10s %s\n", "", p->help);
+	fmt_wrap(stdout, 19, 19, p->help);
 }
 
 static const char *dir_text(enum metric_dir d)
@@ -97,27 +97,29 @@ static void print_workload(const struct workload *wl)
 	char why[256];
 	size_t i;
 
-	printf("%s - %s\n", wl->name, wl->summary);
-	if (wl->supported && !wl->supported(why, sizeof(why)))
-		printf("  cannot run here: %s\n", why);
-	printf("  one op: %s\n", wl->op);
-	{
-		char text[512];
+	char text[1024];
 
-		snprintf(text, sizeof(text), "not measured: %s",
-			 wl->not_measured);
+	snprintf(text, sizeof(text), "%s - %s", wl->name, wl->summary);
+	fmt_wrap(stdout, 0, 4, text);
+	if (wl->supported && !wl->supported(why, sizeof(why))) {
+		snprintf(text, sizeof(text), "cannot run here: %s", why);
 		fmt_wrap(stdout, 2, 4, text);
 	}
-	printf("  parameters:\n    %-10s %-5s %-8s %s\n", "name", "type",
+	snprintf(text, sizeof(text), "one op: %s", wl->op);
+	fmt_wrap(stdout, 2, 4, text);
+	snprintf(text, sizeof(text), "not measured: %s", wl->not_measured);
+	fmt_wrap(stdout, 2, 4, text);
+	printf("  parameters:\n    %-14s %-5s %-7s %s\n", "name", "type",
 	       "default", "allowed");
 	for (i = 0; i < wl->nparams; i++)
 		print_param(&wl->params[i]);
 	printf("  metrics:\n");
-	for (i = 0; i < wl->nmetrics; i++)
-		printf("    %-12s %s, %s\n    %-12s %s\n",
-		       wl->metrics[i].name, kind_unit(&wl->metrics[i]),
-		       dir_text(wl->metrics[i].dir), "",
-		       wl->metrics[i].help);
+	for (i = 0; i < wl->nmetrics; i++) {
+		printf("    %-14s %s, %s\n", wl->metrics[i].name,
+		       kind_unit(&wl->metrics[i]),
+		       dir_text(wl->metrics[i].dir));
+		fmt_wrap(stdout, 19, 19, wl->metrics[i].help);
+	}
 	printf("\n");
 }
 
