@@ -23,6 +23,10 @@ static const struct subcommand subcommands[] = {
 	{ "run", cmd_run, "measure workloads or suites and store the results" },
 	{ "runs", cmd_runs, "stored runs: id, time, tag, host, kernel, boot" },
 	{ "show", cmd_show, "one stored run: results and environment" },
+	{ "compare", cmd_compare, "compare two sets of runs: %change, "
+	  "p-value, verdict" },
+	{ "check", cmd_check, "rerun BASE's workloads; exit 3 on a "
+	  "significant regression" },
 	{ "env", cmd_env, "the environment as it would be stored" },
 };
 
@@ -39,7 +43,7 @@ static void usage(FILE *out)
 		"(pipes, syscalls)\nagainst userspace floors, stores every "
 		"result with its environment in SQLite.\n\ncommands:\n");
 	for (i = 0; i < NSUB; i++)
-		fprintf(out, "  %-6s %s\n", subcommands[i].name,
+		fprintf(out, "  %-7s %s\n", subcommands[i].name,
 			subcommands[i].summary);
 	fprintf(out,
 		"\n'copyscope COMMAND --help' describes a command.\n"
@@ -48,9 +52,10 @@ static void usage(FILE *out)
 		"  copyscope run sys.null trace=10\n"
 		"  copyscope runs\n"
 		"  copyscope show 3\n"
+		"  copyscope compare baseline patched\n"
 		"\nexit codes: 0 ok, 1 a workload or I/O failed, 2 usage "
-		"error,\n            77 nothing could run here, 130 "
-		"interrupted\n");
+		"error,\n            3 regression found (check), 77 nothing "
+		"could run here,\n            130 interrupted\n");
 }
 
 int main(int argc, char **argv)

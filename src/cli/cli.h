@@ -5,9 +5,11 @@
 #ifndef COPYSCOPE_CLI_H
 #define COPYSCOPE_CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/workload.h"
 #include "store/store.h"
 
 /* Exit codes (DESIGN §6). */
@@ -23,6 +25,37 @@ int cmd_list(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_env(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+
+/* One configuration for cli_run_configs(). */
+struct run_config_spec {
+	const struct workload *wl;
+	struct param_set ps;
+};
+
+/* What cli_run_configs() measures, and how. */
+struct run_spec {
+	const struct run_config_spec *configs;
+	size_t nconfigs;
+	int reps;			/* kept samples; 0: run's default */
+	int64_t sample_time_ns;		/* 0: run's default */
+	int64_t warmup_ns;		/* -1: run's default */
+	const char *cpus;		/* "0,1"; NULL or "": all allowed */
+	const char *tag;		/* NULL: none */
+	const char *db;			/* --db, or NULL */
+	const char *cmdline;		/* stored with the run */
+	bool print_tables;		/* the run's tables on stdout */
+	bool interleave;
+};
+
+/*
+ * Measure and store configurations the way `run` does (the same code
+ * path: validation, runner, interference, storage, warnings), one job per
+ * configuration.  Sets *run_id to the stored run (0 if none was stored).
+ * Returns run's exit code: 0, 1, 2, 77 or 130.
+ */
+int cli_run_configs(const struct run_spec *spec, int64_t *run_id);
 
 /* Print "copyscope: <message>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,15 +14,19 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/interference.h"
 #include "core/runner.h"
 #include "core/swcount.h"
 #include "core/timer.h"
 #include "env/env.h"
 #include "report/report.h"
+#include "stats/summary.h"
 #include "store/store.h"
 #include "workloads/workloads.h"
 
-#define MAX_JOBS 64
+#define MAX_JOBS 256
+/* Configurations open at once with --interleave. */
+#define MAX_INTERLEAVE 64
 
 struct job {
 	const struct workload *wl;
@@ -38,6 +43,10 @@ struct run_cli {
 	size_t njobs;
 	const char *assign[256];
 	size_t nassign;
+	bool interleave, seed_set, quiet;
+	uint64_t seed;
+	/* per run: kept samples and flagged ones, by reason */
+	size_t nsamples, nflagged, n_other, n_steal, n_canary;
 };
 
 static void run_usage(FILE *out)
@@ -60,6 +69,10 @@ static void run_usage(FILE *out)
 "  --tag TAG         label the run (for runs, show, compare)\n"
 "  --cpus LIST       CPUs workers may use, in order (e.g. 0,1 or 2-5)\n"
 "  --hist            per-op latency histogram (a separate pass)\n"
+"  --interleave      take the samples of all configurations in a shuffled\n"
+"                    round-robin order (spreads drift evenly; the order is\n"
+"                    recorded); at most 64 configurations\n"
+"  --seed N          seed of the --interleave order (default: the clock)\n"
 "  --verify          set verify=1 on workloads that can verify data\n"
 "  --json            print the run as JSON on stdout\n"
 "  --no-store        do not write to the database\n"
@@ -105,8 +118,12 @@ static int parse_time_opt(const char *name, const char *v, int64_t lo,
 	return 0;
 }
 
-/* "0,2-3" into cpus; each must be in this process's affinity mask. */
-static int parse_cpus(const char *v, struct run_opts *ro)
+/*
+ * "0,2-3" into cpus; each must be in this process's affinity mask.
+ * Returns 0, or -1 with the reason in err.
+ */
+static int cpu_list(const char *v, struct run_opts *ro, char *err,
+		    size_t errlen)
 {
 	cpu_set_t allowed;
 	const char *p = v;
@@ -130,10 +147,12 @@ static int parse_cpus(const char *v, struct run_opts *ro)
 				goto bad;
 		}
 		for (; a <= b; a++) {
-			if (a >= CPU_SETSIZE || !CPU_ISSET(a, &allowed))
-				return cli_usage("run", "--cpus: CPU %ld is "
-						 "not online or not allowed "
-						 "for this process", a);
+			if (a >= CPU_SETSIZE || !CPU_ISSET(a, &allowed)) {
+				snprintf(err, errlen, "--cpus: CPU %ld is not "
+					 "online or not allowed for this "
+					 "process", a);
+				return -1;
+			}
 			if (ro->ncpus < CPU_SETSIZE)
 				ro->cpus[ro->ncpus++] = (int)a;
 		}
@@ -147,8 +166,18 @@ static int parse_cpus(const char *v, struct run_opts *ro)
 		goto bad;
 	return 0;
 bad:
-	return cli_usage("run", "--cpus: '%s' is not a CPU list (e.g. 0,1 "
-			 "or 2-5)", v);
+	snprintf(err, errlen, "--cpus: '%s' is not a CPU list (e.g. 0,1 or "
+		 "2-5)", v);
+	return -1;
+}
+
+static int parse_cpus(const char *v, struct run_opts *ro)
+{
+	char err[256];
+
+	if (cpu_list(v, ro, err, sizeof(err)) != 0)
+		return cli_usage("run", "%s", err);
+	return 0;
 }
 
 static void default_cpus(struct run_opts *ro)
@@ -340,6 +369,19 @@ static int parse_args(struct run_cli *rc, int argc, char **argv)
 			rc->db = v;
 		} else if (strcmp(a, "--quick") == 0) {
 			rc->quick = true;
+		} else if (OPT("--seed")) {
+			char *end;
+
+			if (missing)
+				goto no_value;
+			errno = 0;
+			rc->seed = strtoull(v, &end, 0);
+			if (errno || end == v || *end || *v == '-')
+				return cli_usage("run", "--seed: '%s' is not a "
+						 "non-negative integer", v);
+			rc->seed_set = true;
+		} else if (strcmp(a, "--interleave") == 0) {
+			rc->interleave = true;
 		} else if (strcmp(a, "--hist") == 0) {
 			rc->ro.hist = true;
 		} else if (strcmp(a, "--verify") == 0) {
@@ -368,6 +410,8 @@ static int parse_args(struct run_cli *rc, int argc, char **argv)
 		if (e)
 			return e;
 	}
+	if (rc->seed_set && !rc->interleave)
+		return cli_usage("run", "--seed: only with --interleave");
 	if (rc->quick) {
 		if (!rc->reps_set)
 			rc->ro.reps = 3;
@@ -408,6 +452,16 @@ static int check_jobs(struct run_cli *rc)
 				return EXIT_FAIL;
 			}
 		}
+	}
+	if (rc->interleave) {
+		size_t n = 0;
+
+		for (j = 0; j < rc->njobs; j++)
+			n += param_request_count(&rc->jobs[j].req);
+		if (n > MAX_INTERLEAVE)
+			return cli_usage("run", "--interleave: %zu "
+					 "configurations, at most %d can be "
+					 "open at once", n, MAX_INTERLEAVE);
 	}
 	return 0;
 }
@@ -486,6 +540,49 @@ static const char *status_name(enum config_status st)
 	}
 }
 
+static json_t *num_or_null(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+/* "other,canary" from INTERF_FLAG_* bits ("" for a quiet sample). */
+static void flag_text(unsigned f, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s%s", f & INTERF_FLAG_OTHER ? "other" : "",
+		 (f & INTERF_FLAG_OTHER) && (f & ~INTERF_FLAG_OTHER) ? "," : "",
+		 f & INTERF_FLAG_STEAL ? "steal" : "",
+		 (f & INTERF_FLAG_STEAL) && (f & INTERF_FLAG_CANARY) ? "," : "",
+		 f & INTERF_FLAG_CANARY ? "canary" : "");
+}
+
+/* info.interference: per-sample outside load, steal, canary and flags. */
+static json_t *interference_info(const struct config_result *cr)
+{
+	json_t *o = json_object(), *other = json_array(), *steal = json_array();
+	json_t *canary = json_array(), *flagged = json_array();
+	json_t *why = json_array();
+	size_t k;
+
+	for (k = 0; k < cr->nsamples; k++) {
+		char w[32];
+
+		json_array_append_new(other, num_or_null(cr->other_cpu_pct[k]));
+		json_array_append_new(steal, num_or_null(cr->steal_pct[k]));
+		json_array_append_new(canary, json_real(cr->canary_ns[k]));
+		json_array_append_new(flagged,
+				      json_boolean(cr->interf_flags[k] != 0));
+		flag_text(cr->interf_flags[k], w, sizeof(w));
+		json_array_append_new(why, json_string(w));
+	}
+	json_object_set_new(o, "other_cpu_pct", other);
+	json_object_set_new(o, "steal_pct", steal);
+	json_object_set_new(o, "canary_ns", canary);
+	json_object_set_new(o, "canary_ref_ns", json_real(cr->canary_ref_ns));
+	json_object_set_new(o, "flagged", flagged);
+	json_object_set_new(o, "why", why);
+	return o;
+}
+
 static char *config_info(const struct config_result *cr, size_t job)
 {
 	json_t *info = json_object(), *workers = json_array();
@@ -513,6 +610,9 @@ static char *config_info(const struct config_result *cr, size_t job)
 	json_object_set_new(info, "faults",
 			    counter_array(cr->faults, cr->nsamples));
 	json_object_set_new(info, "note", json_string(cr->note));
+	if (cr->nsamples && cr->interf_flags)
+		json_object_set_new(info, "interference",
+				    interference_info(cr));
 	{
 		json_t *pw = json_array();
 
@@ -701,42 +801,311 @@ static void print_preamble(const struct run_cli *rc, int64_t run_id,
 	printf("timer: %s", ti->unit);
 	if (ti->source != TIMER_CLOCK_NS)
 		printf(" (TSC %.3f GHz)", ti->tsc_hz / 1e9);
-	printf(", %.0f ns per read pair; median ±%%stddev over samples\n\n",
+	printf(", %.0f ns per read pair; median ±%%stddev over samples\n",
 	       ti->overhead_ns);
+	if (rc->interleave)
+		printf("interleaved: the samples of all configurations in a "
+		       "shuffled round-robin\norder, seed %llu\n",
+		       (unsigned long long)rc->seed);
+	printf("\n");
 	fflush(stdout);
 }
 
-int cmd_run(int argc, char **argv)
+/* Merge the members of extra (may be NULL) into sr's info JSON. */
+static int info_merge(struct store_result *sr, json_t *extra)
 {
-	struct run_cli *rc = calloc(1, sizeof(*rc));
-	struct result_list results = { 0 };
-	struct store *st = NULL;
+	json_t *info;
+
+	if (!extra)
+		return 0;
+	info = json_loads(sr->info_json, 0, NULL);
+	if (!info)
+		return -1;
+	json_object_update(info, extra);
+	free(sr->info_json);
+	sr->info_json = json_dumps(info, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(info);
+	return sr->info_json ? 0 : -1;
+}
+
+/* What execute() carries from one configuration to the next. */
+struct exec_state {
+	struct store *st;
+	int64_t run_id;
+	struct result_list results;
+	int exit_code;
+	size_t ran, skipped;
+	bool stop;
+};
+
+/*
+ * After one configuration: convert, add extra to its info, store, count
+ * flagged samples, and turn its status into the run's exit code.
+ */
+static void finish_config(struct run_cli *rc, struct exec_state *es,
+			  size_t job, struct config_result *cr,
+			  enum config_status cs, json_t *extra)
+{
+	char err[512];
+	size_t r0 = es->results.n, r, k;
+
+	if (cs == CONFIG_UNSUPPORTED) {
+		cli_error("%s: skipped: %s", cr->wl->name, cr->msg);
+		es->skipped++;
+		return;
+	}
+	es->ran++;
+	for (k = 0; cr->interf_flags && k < cr->nsamples; k++) {
+		unsigned f = cr->interf_flags[k];
+
+		rc->nsamples++;
+		rc->nflagged += f != 0;
+		rc->n_other += (f & INTERF_FLAG_OTHER) != 0;
+		rc->n_steal += (f & INTERF_FLAG_STEAL) != 0;
+		rc->n_canary += (f & INTERF_FLAG_CANARY) != 0;
+	}
+	if (convert(cr, job, rc->ro.hist, &es->results) != 0) {
+		cli_error("out of memory");
+		cs = CONFIG_FAILED;
+	}
+	for (r = r0; r < es->results.n; r++)
+		if (info_merge(&es->results.v[r], extra) != 0) {
+			cli_error("out of memory");
+			cs = CONFIG_FAILED;
+		}
+	for (r = r0; es->st && r < es->results.n; r++)
+		if (store_add_result(es->st, es->run_id, &es->results.v[r],
+				     err, sizeof(err)) != 0) {
+			cli_error("%s", err);
+			es->exit_code = EXIT_FAIL;
+			es->stop = true;
+		}
+	if (cs == CONFIG_INTERRUPTED) {
+		es->exit_code = EXIT_INTERRUPTED;
+		es->stop = true;
+	} else if (cs == CONFIG_USAGE) {
+		cli_error("%s", cr->msg);
+		es->exit_code = EXIT_USAGE;
+		es->stop = true;
+	} else if (cs != CONFIG_OK) {
+		cli_error("%s", cr->msg);
+		if (es->exit_code == EXIT_OK)
+			es->exit_code = EXIT_FAIL;
+	}
+}
+
+static void print_job_tables(const struct run_cli *rc,
+			     const struct exec_state *es, size_t first)
+{
+	if (rc->json || rc->quiet || es->results.n <= first)
+		return;
+	report_results(stdout, es->results.v + first, es->results.n - first);
+	printf("\n");
+	fflush(stdout);
+}
+
+/* One configuration after another (the default). */
+static void run_sequential(struct run_cli *rc, struct exec_state *es)
+{
+	size_t j, k;
+
+	for (j = 0; j < rc->njobs && !es->stop; j++) {
+		struct job *jb = &rc->jobs[j];
+		size_t first = es->results.n;
+
+		for (k = 0; k < param_request_count(&jb->req) && !es->stop;
+		     k++) {
+			struct config_result cr;
+			struct param_set ps;
+			enum config_status cs;
+
+			param_request_get(&jb->req, k, &ps);
+			cs = runner_run_config(jb->wl, &ps, &rc->ro, &cr);
+			finish_config(rc, es, j, &cr, cs, NULL);
+			config_result_free(&cr);
+		}
+		print_job_tables(rc, es, first);
+	}
+}
+
+/* One configuration of an interleaved run. */
+struct slot {
+	size_t job;
+	struct param_set ps;
+	struct runner *r;
+	struct config_result cr;
+	enum config_status cs;
+	bool done;		/* finished and stored */
+	json_t *order;		/* global index of each kept sample */
+};
+
+static size_t total_configs(const struct run_cli *rc)
+{
+	size_t j, n = 0;
+
+	for (j = 0; j < rc->njobs; j++)
+		n += param_request_count(&rc->jobs[j].req);
+	return n;
+}
+
+static void close_slot(struct run_cli *rc, struct exec_state *es,
+		       struct slot *s, json_int_t total)
+{
+	json_t *extra;
+
+	if (s->done)
+		return;
+	if (s->r) {
+		if (s->cs == CONFIG_OK)
+			s->cs = runner_finish(s->r, &s->cr);
+		s->cs = runner_close(s->r, &s->cr, s->cs);
+		s->r = NULL;
+	}
+	extra = json_pack("{s:{s:I, s:O, s:I}}", "interleave",
+			  "seed", (json_int_t)rc->seed, "order", s->order,
+			  "of", total);
+	finish_config(rc, es, s->job, &s->cr, s->cs, extra);
+	json_decref(extra);
+	config_result_free(&s->cr);
+	s->done = true;
+}
+
+/*
+ * --interleave: open every configuration (set up, start workers, size the
+ * batch, warm up), then take kept samples round by round, each round in a
+ * freshly shuffled order (Fisher-Yates from the seed), so that drift of a
+ * noisy machine spreads over all configurations alike.  Each result's
+ * info.interleave records the seed and the global index of its samples.
+ */
+static void run_interleaved(struct run_cli *rc, struct exec_state *es)
+{
+	size_t n = total_configs(rc), i, j, k, nopen = 0, *perm;
+	struct slot *sl = calloc(n, sizeof(*sl));
+	uint64_t rng = rc->seed;
+	json_int_t seq = 0, total;
+	int round;
+
+	perm = calloc(n, sizeof(*perm));
+	if (!sl || !perm) {
+		cli_error("out of memory");
+		es->exit_code = EXIT_FAIL;
+		free(sl);
+		free(perm);
+		return;
+	}
+	for (j = 0, i = 0; j < rc->njobs; j++)
+		for (k = 0; k < param_request_count(&rc->jobs[j].req); k++) {
+			sl[i].job = j;
+			param_request_get(&rc->jobs[j].req, k, &sl[i].ps);
+			sl[i].order = json_array();
+			i++;
+		}
+	total = (json_int_t)n * rc->ro.reps;
+	for (i = 0; i < n && !es->stop; i++) {
+		sl[i].r = runner_open(rc->jobs[sl[i].job].wl, &sl[i].ps,
+				      &rc->ro, &sl[i].cr);
+		if (!sl[i].r) {
+			sl[i].cs = sl[i].cr.status;
+			close_slot(rc, es, &sl[i], total);
+		} else {
+			sl[i].cs = CONFIG_OK;
+			nopen++;
+		}
+		if (runner_interrupted)
+			es->stop = true;
+	}
+	for (round = 0; round < rc->ro.reps && !es->stop && nopen; round++) {
+		size_t m = 0;
+
+		for (i = 0; i < n; i++)
+			if (sl[i].r && sl[i].cs == CONFIG_OK)
+				perm[m++] = i;
+		for (i = m; i > 1; i--) {
+			size_t r = (size_t)(((unsigned __int128)
+				    stats_rng_next(&rng) * i) >> 64);
+			size_t t = perm[i - 1];
+
+			perm[i - 1] = perm[r];
+			perm[r] = t;
+		}
+		for (i = 0; i < m && !es->stop; i++) {
+			struct slot *s = &sl[perm[i]];
+
+			s->cs = runner_sample(s->r, &s->cr);
+			json_array_append_new(s->order, json_integer(seq++));
+			if (s->cs == CONFIG_INTERRUPTED)
+				es->stop = true;
+		}
+	}
+	/* finish, close and store in job order (the tables print so) */
+	for (j = 0, i = 0; j < rc->njobs; j++) {
+		size_t first = es->results.n;
+
+		for (; i < n && sl[i].job == j; i++) {
+			if (es->stop && sl[i].r && sl[i].cs == CONFIG_OK)
+				sl[i].cs = CONFIG_INTERRUPTED;
+			close_slot(rc, es, &sl[i], total);
+		}
+		print_job_tables(rc, es, first);
+	}
+	for (i = 0; i < n; i++)
+		json_decref(sl[i].order);
+	free(sl);
+	free(perm);
+}
+
+/* The stderr warning of a run whose machine was not quiet. */
+static void warn_noisy(const struct run_cli *rc)
+{
+	char why[160];
+	size_t used = 0;
+
+	if (rc->nflagged == 0)
+		return;
+	why[0] = '\0';
+	if (rc->n_other)
+		used += (size_t)snprintf(why + used, sizeof(why) - used,
+					 "%s%zu with other programs using "
+					 "CPU", used ? ", " : "", rc->n_other);
+	if (rc->n_steal && used < sizeof(why))
+		used += (size_t)snprintf(why + used, sizeof(why) - used,
+					 "%s%zu with steal time (host load)",
+					 used ? ", " : "", rc->n_steal);
+	if (rc->n_canary && used < sizeof(why))
+		snprintf(why + used, sizeof(why) - used,
+			 "%s%zu with a slow canary (host load or frequency)",
+			 used ? ", " : "", rc->n_canary);
+	cli_error("the machine was not quiet: %zu of %zu samples flagged "
+		  "(%s). Stop other work (top shows it), keep the workers off "
+		  "busy CPUs with --cpus, or rerun; 'copyscope compare "
+		  "--drop-noisy' leaves flagged samples out.", rc->nflagged,
+		  rc->nsamples, why);
+}
+
+/*
+ * Measure every configuration of rc's jobs and store them as one run.
+ * The tables (unless rc->json or rc->quiet) and the run's JSON (rc->json)
+ * go to stdout.  *run_id_out gets the stored run id (0 when not stored).
+ * Returns the exit code.
+ */
+static int execute(struct run_cli *rc, const char *cmdline,
+		   int64_t *run_id_out)
+{
+	struct exec_state es = { 0 };
 	struct store_run run;
 	struct env env = { 0 };
 	struct timer_info ti;
 	char path[4096], err[512];
-	int exit_code = EXIT_OK, e;
-	size_t j, k, ran = 0, skipped = 0;
-	bool stop = false;
+	int e;
 	int64_t started_ns = 0;
 
 	memset(&run, 0, sizeof(run));
-	if (!rc) {
-		cli_error("out of memory");
-		return EXIT_FAIL;
-	}
-	e = parse_args(rc, argc, argv);
-	if (e) {
-		free(rc);
-		return e < 0 ? EXIT_OK : e;
-	}
-	e = check_jobs(rc);
-	if (e)
-		goto done_early;
+	*run_id_out = 0;
+	es.exit_code = EXIT_OK;
 	if (!rc->no_store) {
-		e = cli_open_store(rc->db, &st, path, sizeof(path));
+		e = cli_open_store(rc->db, &es.st, path, sizeof(path));
 		if (e)
-			goto done_early;
+			return e;
 	}
 	runner_install_signals();
 	rc->ro.progress = isatty(STDERR_FILENO);
@@ -745,6 +1114,8 @@ int cmd_run(int argc, char **argv)
 
 		clock_gettime(CLOCK_REALTIME, &now);
 		started_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+		if (rc->interleave && !rc->seed_set)
+			rc->seed = (uint64_t)started_ns;
 	}
 	timer_init(true, true, &ti);
 	if (env_capture(&env) != 0) {
@@ -753,86 +1124,47 @@ int cmd_run(int argc, char **argv)
 		goto done_early;
 	}
 	env_add_timer(&env, &ti, &rc->ro);
-	if (st) {
+	if (rc->interleave) {
+		char b[32];
+
+		snprintf(b, sizeof(b), "%llu", (unsigned long long)rc->seed);
+		env_set(&env, "run.interleave_seed", b);
+	}
+	if (es.st) {
 		snprintf(run.tag, sizeof(run.tag), "%s", rc->tag ? rc->tag : "");
-		run.cmdline = join_cmdline(argc, argv);
-		if (store_begin_run(st, &run, &env, err, sizeof(err)) != 0) {
+		run.cmdline = strdup(cmdline);
+		if (store_begin_run(es.st, &run, &env, err, sizeof(err)) != 0) {
 			cli_error("%s", err);
 			e = EXIT_FAIL;
 			goto done_early;
 		}
+		es.run_id = run.id;
+		*run_id_out = run.id;
 	}
-	if (!rc->json)
-		print_preamble(rc, st ? run.id : 0, &ti);
+	if (!rc->json && !rc->quiet)
+		print_preamble(rc, es.st ? run.id : 0, &ti);
 
-	for (j = 0; j < rc->njobs && !stop; j++) {
-		struct job *jb = &rc->jobs[j];
-		size_t first = results.n;
-
-		for (k = 0; k < param_request_count(&jb->req) && !stop; k++) {
-			struct config_result cr;
-			struct param_set ps;
-			enum config_status cs;
-			size_t r0 = results.n, r;
-
-			param_request_get(&jb->req, k, &ps);
-			cs = runner_run_config(jb->wl, &ps, &rc->ro, &cr);
-			if (cs == CONFIG_UNSUPPORTED) {
-				cli_error("%s: skipped: %s", jb->wl->name,
-					  cr.msg);
-				skipped++;
-				config_result_free(&cr);
-				continue;
-			}
-			ran++;
-			if (convert(&cr, j, rc->ro.hist, &results) != 0) {
-				cli_error("out of memory");
-				cs = CONFIG_FAILED;
-			}
-			for (r = r0; st && r < results.n; r++)
-				if (store_add_result(st, run.id, &results.v[r],
-						     err, sizeof(err)) != 0) {
-					cli_error("%s", err);
-					exit_code = EXIT_FAIL;
-					stop = true;
-				}
-			if (cs == CONFIG_INTERRUPTED) {
-				exit_code = EXIT_INTERRUPTED;
-				stop = true;
-			} else if (cs == CONFIG_USAGE) {
-				cli_error("%s", cr.msg);
-				exit_code = EXIT_USAGE;
-				stop = true;
-			} else if (cs != CONFIG_OK) {
-				cli_error("%s", cr.msg);
-				if (exit_code == EXIT_OK)
-					exit_code = EXIT_FAIL;
-			}
-			config_result_free(&cr);
-		}
-		if (!rc->json && results.n > first) {
-			report_results(stdout, results.v + first,
-				       results.n - first);
-			printf("\n");
-			fflush(stdout);
-		}
-	}
-	if (exit_code == EXIT_OK && ran == 0 && skipped > 0)
-		exit_code = EXIT_NOTHING_RAN;
-	if (st) {
-		const char *status = exit_code == EXIT_OK ? "complete" :
-				     exit_code == EXIT_INTERRUPTED ?
+	if (rc->interleave)
+		run_interleaved(rc, &es);
+	else
+		run_sequential(rc, &es);
+	warn_noisy(rc);
+	if (es.exit_code == EXIT_OK && es.ran == 0 && es.skipped > 0)
+		es.exit_code = EXIT_NOTHING_RAN;
+	if (es.st) {
+		const char *status = es.exit_code == EXIT_OK ? "complete" :
+				     es.exit_code == EXIT_INTERRUPTED ?
 				     "interrupted" : "failed";
 
-		if (store_finish_run(st, run.id, status, err,
+		if (store_finish_run(es.st, run.id, status, err,
 				     sizeof(err)) != 0) {
 			cli_error("%s", err);
-			exit_code = EXIT_FAIL;
+			es.exit_code = EXIT_FAIL;
 		} else {
 			/* the finish time as stored, for --json */
 			struct store_run done = { 0 };
 
-			if (store_load_run(st, run.id, &done, NULL, NULL,
+			if (store_load_run(es.st, run.id, &done, NULL, NULL,
 					   NULL, err, sizeof(err)) == 0)
 				run.finished_ns = done.finished_ns;
 			free(done.cmdline);
@@ -840,7 +1172,7 @@ int cmd_run(int argc, char **argv)
 		snprintf(run.status, sizeof(run.status), "%s", status);
 	}
 	if (rc->json) {
-		if (!st) {
+		if (!es.st) {
 			/* Not stored: the header still says what ran. */
 			const char *h = env_get(&env, "hostname");
 			const char *b = env_get(&env, "boot_id");
@@ -859,34 +1191,123 @@ int cmd_run(int argc, char **argv)
 			snprintf(run.build_flavour, sizeof(run.build_flavour),
 				 "%s", f ? f : "");
 			snprintf(run.status, sizeof(run.status), "%s",
-				 exit_code == EXIT_OK ? "complete" :
-				 exit_code == EXIT_INTERRUPTED ?
+				 es.exit_code == EXIT_OK ? "complete" :
+				 es.exit_code == EXIT_INTERRUPTED ?
 				 "interrupted" : "failed");
 			run.started_ns = started_ns;
 			clock_gettime(CLOCK_REALTIME, &now);
 			run.finished_ns = (int64_t)now.tv_sec * 1000000000 +
 					  now.tv_nsec;
 			if (!run.cmdline)
-				run.cmdline = join_cmdline(argc, argv);
+				run.cmdline = strdup(cmdline);
 		}
-		if (report_json(stdout, &run, &env, results.v,
-				results.n) != 0) {
+		if (report_json(stdout, &run, &env, es.results.v,
+				es.results.n) != 0) {
 			cli_error("cannot write JSON: %s", strerror(errno));
-			exit_code = EXIT_FAIL;
+			es.exit_code = EXIT_FAIL;
 		}
-	} else if (st) {
+	} else if (es.st && !rc->quiet) {
 		printf("stored as run %lld in %s\n", (long long)run.id, path);
 	}
-	if (exit_code == EXIT_INTERRUPTED)
+	if (es.exit_code == EXIT_INTERRUPTED)
 		cli_error("interrupted by signal %d: results so far stored "
 			  "with status 'interrupted'", (int)runner_signal);
-	e = exit_code;
+	e = es.exit_code;
 done_early:
-	store_free_results(results.v, results.n);
+	store_free_results(es.results.v, es.results.n);
 	free(run.cmdline);
 	env_free(&env);
-	if (st)
-		store_close(st);
+	if (es.st)
+		store_close(es.st);
+	return e;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_cli *rc = calloc(1, sizeof(*rc));
+	char *cmdline;
+	int64_t id;
+	int e;
+
+	if (!rc) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	e = parse_args(rc, argc, argv);
+	if (e) {
+		free(rc);
+		return e < 0 ? EXIT_OK : e;
+	}
+	e = check_jobs(rc);
+	if (e) {
+		free(rc);
+		return e;
+	}
+	cmdline = join_cmdline(argc, argv);
+	if (!cmdline) {
+		cli_error("out of memory");
+		free(rc);
+		return EXIT_FAIL;
+	}
+	e = execute(rc, cmdline, &id);
+	free(cmdline);
+	free(rc);
+	return e;
+}
+
+int cli_run_configs(const struct run_spec *spec, int64_t *run_id)
+{
+	struct run_cli *rc = calloc(1, sizeof(*rc));
+	char err[512];
+	size_t i, p;
+	int e;
+
+	*run_id = 0;
+	if (!rc) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	rc->ro.reps = spec->reps > 0 ? spec->reps : 10;
+	rc->ro.sample_time_ns = spec->sample_time_ns > 0 ?
+				spec->sample_time_ns : 100000000;
+	rc->ro.warmup_ns = spec->warmup_ns >= 0 ? spec->warmup_ns
+						: 200000000;
+	default_cpus(&rc->ro);
+	if (spec->cpus && *spec->cpus &&
+	    cpu_list(spec->cpus, &rc->ro, err, sizeof(err)) != 0) {
+		cli_error("%s; using every allowed CPU", err);
+		default_cpus(&rc->ro);
+	}
+	rc->tag = spec->tag;
+	rc->db = spec->db;
+	rc->quiet = !spec->print_tables;
+	rc->interleave = spec->interleave;
+	for (i = 0; i < spec->nconfigs; i++) {
+		const struct run_config_spec *c = &spec->configs[i];
+		struct job *jb;
+
+		if (rc->njobs >= MAX_JOBS) {
+			free(rc);
+			return cli_usage("check", "too many configurations "
+					 "(at most %d)", MAX_JOBS);
+		}
+		jb = &rc->jobs[rc->njobs++];
+		jb->wl = c->wl;
+		if (param_request_init(&jb->req, c->wl->params,
+				       c->wl->nparams, err, sizeof(err)) != 0) {
+			cli_error("BUG: %s: %s", c->wl->name, err);
+			free(rc);
+			return EXIT_FAIL;
+		}
+		for (p = 0; p < c->wl->nparams; p++) {
+			jb->req.nvals[p] = 1;
+			jb->req.vals[p][0] = c->ps.v[p];
+			jb->req.user_set[p] = true;
+		}
+	}
+	e = check_jobs(rc);
+	if (!e)
+		e = execute(rc, spec->cmdline, run_id);
 	free(rc);
 	return e;
 }

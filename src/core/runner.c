@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/interference.h"
 #include "core/swcount.h"
 #include "core/timer.h"
 
@@ -834,16 +835,36 @@ static enum config_status warm_up(struct runner *r, struct config_result *res)
 	return CONFIG_OK;
 }
 
+/* What else ran during kept sample res->nsamples (before record_sample). */
+static void record_interference(struct config_result *res,
+				const struct interference_mark *m0,
+				const struct interference_mark *m1)
+{
+	struct interference_sample is;
+	size_t k = res->nsamples;
+
+	interference_between(m0, m1, res->canary_ref_ns,
+			     interference_tick_ns(), &is);
+	res->other_cpu_pct[k] = is.other_cpu_pct;
+	res->steal_pct[k] = is.steal_pct;
+	res->canary_ns[k] = is.canary_ns;
+	res->interf_flags[k] = is.flags;
+}
+
 enum config_status runner_sample(struct runner *r, struct config_result *res)
 {
+	struct interference_mark m0, m1;
 	enum config_status st;
 
 	if (res->nsamples >= (size_t)r->opts->reps)
 		return CONFIG_OK;
 	progress(r, "sample %zu/%d", res->nsamples + 1, r->opts->reps);
+	interference_mark(&m0, r->pid, r->nstarted);
 	st = sample_cmd(r, r->nops, res->msg, sizeof(res->msg));
 	if (st != CONFIG_OK)
 		return st;
+	interference_mark(&m1, r->pid, r->nstarted);
+	record_interference(res, &m0, &m1);
 	record_sample(r, res, r->nops);
 	return CONFIG_OK;
 }
@@ -919,6 +940,13 @@ static int alloc_result(struct config_result *res, size_t nmetrics, int reps,
 	res->ctx_switches = calloc((size_t)reps, sizeof(uint64_t));
 	res->migrations = calloc((size_t)reps, sizeof(uint64_t));
 	res->faults = calloc((size_t)reps, sizeof(uint64_t));
+	res->other_cpu_pct = calloc((size_t)reps, sizeof(double));
+	res->steal_pct = calloc((size_t)reps, sizeof(double));
+	res->canary_ns = calloc((size_t)reps, sizeof(double));
+	res->interf_flags = calloc((size_t)reps, sizeof(unsigned));
+	if (!res->other_cpu_pct || !res->steal_pct || !res->canary_ns ||
+	    !res->interf_flags)
+		return -1;
 	res->cpus_seen = calloc((size_t)(nworkers > 0 ? nworkers : 1),
 				sizeof(cpu_set_t));
 	if (!res->ctx_switches || !res->migrations || !res->faults ||
@@ -1098,8 +1126,10 @@ struct runner *runner_open(const struct workload *wl,
 	}
 	if (st == CONFIG_OK)
 		st = warm_up(r, res);
-	if (st == CONFIG_OK)
+	if (st == CONFIG_OK) {
+		res->canary_ref_ns = interference_canary_calibrate();
 		return r;
+	}
 fail:
 	runner_close(r, res, st);
 	return NULL;
@@ -1162,6 +1192,10 @@ void config_result_free(struct config_result *res)
 	free(res->ctx_switches);
 	free(res->migrations);
 	free(res->faults);
+	free(res->other_cpu_pct);
+	free(res->steal_pct);
+	free(res->canary_ns);
+	free(res->interf_flags);
 	free(res->cpus_seen);
 	hist_free(res->hist);
 	for (i = 0; i < WL_MAX_CLASSES; i++)
@@ -1188,7 +1222,7 @@ static enum config_status run_trace(const struct workload *wl,
 	const char *clock = ti->source == TIMER_CLOCK_NS ? "ns" : "tsc";
 	int64_t n = wl_param_of(wl, ps, wl->trace_param);
 	char *argv[PARAM_MAX + 6];
-	char vals[PARAM_MAX][96], nbuf[32];
+	char vals[PARAM_MAX][320], nbuf[32];
 	int pfd[2], st, argc = 0;
 	size_t i, got = 0;
 	FILE *in;
@@ -1201,7 +1235,7 @@ static enum config_status run_trace(const struct workload *wl,
 	snprintf(nbuf, sizeof(nbuf), "%lld", (long long)n);
 	argv[argc++] = nbuf;
 	for (i = 0; i < wl->nparams; i++) {
-		char v[64];
+		char v[300];
 
 		param_format_value(&wl->params[i], ps->v[i], v, sizeof(v));
 		snprintf(vals[i], sizeof(vals[i]), "%s=%s",

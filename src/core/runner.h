@@ -61,6 +61,15 @@ struct config_result {
 	int worker_cpu[WL_MAX_WORKERS];	/* requested CPU, -1 none */
 	/* per kept sample, summed over workers; SWCOUNT_NA if unknown */
 	uint64_t *ctx_switches, *migrations, *faults;
+	/*
+	 * per kept sample, what else ran (core/interference.h): other CPU
+	 * and steal as % of the machine (NAN unknown), the canary's ns and
+	 * INTERF_FLAG_* bits (0: a quiet sample); the canary's calibrated
+	 * median when the configuration started.
+	 */
+	double *other_cpu_pct, *steal_pct, *canary_ns;
+	unsigned *interf_flags;
+	double canary_ref_ns;
 
 	struct histogram *hist;		/* per-op ns of hist_worker, or NULL */
 	int hist_worker;

@@ -25,6 +25,7 @@
 #include "report/grid.h"
 #include "report/report.h"
 #include "stats/histogram.h"
+#include "stats/modes.h"
 #include "stats/summary.h"
 
 #define MAX_COLS 16
@@ -436,6 +437,79 @@ static void print_hist(FILE *out, const struct store_result *r)
 	json_decref(info);
 }
 
+/* Median of the non-null numbers of a JSON array; NAN if none. */
+static double json_median(json_t *arr, double *max)
+{
+	size_t i, k = 0, n = json_array_size(arr);
+	double *v = n ? calloc(n, sizeof(*v)) : NULL, m = NAN;
+	json_t *x;
+
+	*max = NAN;
+	if (!v)
+		return NAN;
+	json_array_foreach(arr, i, x)
+		if (json_is_number(x)) {
+			v[k] = json_number_value(x);
+			if (isnan(*max) || v[k] > *max)
+				*max = v[k];
+			k++;
+		}
+	if (k)
+		m = stats_median(v, k);
+	free(v);
+	return m;
+}
+
+static bool is_trace(const struct store_result *r);
+
+/*
+ * Under a configuration (results res[0..n-1]): the outside load and the
+ * flagged samples (info.interference, see core/interference.h), and for
+ * each metric whose samples form two clusters the cluster medians.
+ */
+static void print_quality(FILE *out, const struct store_result *res,
+			  size_t n)
+{
+	json_t *info = load_json(res[0].info_json);
+	json_t *it = json_object_get(info, "interference");
+	char text[320], a[32], b[32];
+	size_t i, nf = 0, ns;
+	json_t *x;
+
+	if (it) {
+		double omax, smax;
+		double o = json_median(json_object_get(it, "other_cpu_pct"),
+				       &omax);
+		double st = json_median(json_object_get(it, "steal_pct"),
+					&smax);
+
+		ns = json_array_size(json_object_get(it, "flagged"));
+		json_array_foreach(json_object_get(it, "flagged"), i, x)
+			nf += json_is_true(x);
+		snprintf(text, sizeof(text), "outside load: other CPU %.0f%% "
+			 "(max %.0f%%), steal %.1f%% of the machine; %zu of "
+			 "%zu samples flagged%s", isnan(o) ? 0.0 : o,
+			 isnan(omax) ? 0.0 : omax, isnan(st) ? 0.0 : st, nf,
+			 ns, nf ? " (not quiet)" : "");
+		wrap_print(out, text);
+	}
+	json_decref(info);
+	for (i = 0; i < n; i++) {
+		struct modes md;
+
+		if (is_trace(&res[i]) ||
+		    modes_detect(res[i].samples, res[i].nsamples, &md) != 0 ||
+		    !md.bimodal)
+			continue;
+		fmt_value(md.median_lo, res[i].unit, a, sizeof(a));
+		fmt_value(md.median_hi, res[i].unit, b, sizeof(b));
+		snprintf(text, sizeof(text), "%s is bimodal: %zu samples near "
+			 "%s, %zu near %s; the median describes neither",
+			 res[i].metric, md.n_lo, a, md.n_hi, b);
+		wrap_print(out, text);
+	}
+}
+
 static bool is_trace(const struct store_result *r)
 {
 	json_t *info = load_json(r->info_json);
@@ -465,6 +539,7 @@ static void print_block(FILE *out, struct block *b)
 			print_metric_row(out, &b->res[j]);
 		}
 		print_config_info(out, &b->res[i]);
+		print_quality(out, b->res + i, end - i);
 		for (j = i; j < end; j++) {
 			if (is_trace(&b->res[j]))
 				print_trace(out, &b->res[j]);

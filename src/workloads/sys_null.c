@@ -9,12 +9,31 @@
  * per call); vDSO calls are never used.  trace=N times each of the first
  * N calls of a freshly exec'ed process, one by one, to show the cold cost
  * against the steady state.
+ *
+ * spin_ns=N is for testing the comparison statistics only: it adds a busy
+ * wait of about N ns (a loop of dependent multiply-adds whose speed setup()
+ * calibrates against CLOCK_MONOTONIC_RAW, outside any sample) after each
+ * call, a known slowdown that `copyscope compare` must detect.  Never use
+ * it to measure anything.
  */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "core/runner.h"
+#include "core/timer.h"
 #include "workloads/workloads.h"
+
+/* Coordinator state, read by the caller thread. */
+struct sys_null_state {
+	long nr;			/* the system call number */
+	uint64_t spin_iters;		/* spin loop iterations per call */
+};
+
+/* Keeps the spin loop's result alive. */
+static volatile uint64_t spin_sink;
 
 static const char *const call_choices[] = { "gettid", "getppid", NULL };
 
@@ -28,6 +47,10 @@ static const struct param_def sys_null_params[] = {
 	  .max = 100000,
 	  .help = "time each of the first N calls of a fresh process "
 		  "(0: off)" },
+	{ .name = "spin_ns", .type = PARAM_TIME, .def = "0", .min = 0,
+	  .max = 1000000,
+	  .help = "TESTING ONLY: busy wait of about this long added to each "
+		  "call, to test compare (0: off)" },
 };
 
 static const struct metric_def sys_null_metrics[] = {
@@ -39,14 +62,67 @@ static const struct metric_def sys_null_metrics[] = {
 	  .help = "timer ticks per call (unit says which counter)" },
 };
 
+static inline void spin(uint64_t iters)
+{
+	uint64_t x = spin_sink | 1, i;
+
+	for (i = 0; i < iters; i++) {
+		/* one dependent multiply-add per iteration */
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		__asm__ __volatile__("" : "+r"(x));
+	}
+	spin_sink = x;
+}
+
+/*
+ * Spin loop iterations per ns: the fastest of 5 timed runs of 200000
+ * iterations (the fastest is the loop's own speed; slower runs were
+ * interrupted).
+ */
+static double spin_iters_per_ns(void)
+{
+	double best = 0;
+	int k;
+
+	for (k = 0; k < 5; k++) {
+		uint64_t t0 = timer_mono_raw_ns(), t1;
+		double rate;
+
+		spin(200000);
+		t1 = timer_mono_raw_ns();
+		rate = t1 > t0 ? 200000.0 / (double)(t1 - t0) : 0.0;
+		if (rate > best)
+			best = rate;
+	}
+	return best;
+}
+
 static int sys_null_setup(struct wl_ctx *ctx)
 {
+	struct sys_null_state *s = calloc(1, sizeof(*s));
+	int64_t spin_ns = wl_param(ctx, "spin_ns");
+
+	if (!s) {
+		snprintf(ctx->err, sizeof(ctx->err), "setup: calloc: %s",
+			 strerror(ENOMEM));
+		return WL_EFAIL;
+	}
 	ctx->nworkers = 1;
 	ctx->mode = WL_MODE_THREAD;
 	ctx->worker_name[0] = "caller";
 	ctx->hist_worker = 0;
-	ctx->priv = (void *)(long)(wl_param(ctx, "call") == CALL_GETTID ?
-				   SYS_gettid : SYS_getppid);
+	s->nr = wl_param(ctx, "call") == CALL_GETTID ? SYS_gettid
+						     : SYS_getppid;
+	if (spin_ns > 0) {
+		double rate = spin_iters_per_ns();
+
+		s->spin_iters = (uint64_t)((double)spin_ns * rate + 0.5);
+		snprintf(ctx->note, sizeof(ctx->note), "spin_ns=%lld (testing "
+			 "only): %llu spin iterations added to each call",
+			 (long long)spin_ns,
+			 (unsigned long long)s->spin_iters);
+	}
+	ctx->priv = s;
 	if (ctx->ncpus > 0)
 		wl_place_workers(ctx, PLACE_SPLIT);
 	return WL_OK;
@@ -54,12 +130,25 @@ static int sys_null_setup(struct wl_ctx *ctx)
 
 static int sys_null_run_batch(struct wl_worker *w, uint64_t nops)
 {
-	long nr = (long)w->ctx->priv;
+	const struct sys_null_state *s = w->ctx->priv;
 	uint64_t i;
 
-	for (i = 0; i < nops; i++)
-		syscall(nr);
+	if (s->spin_iters == 0) {
+		for (i = 0; i < nops; i++)
+			syscall(s->nr);
+		return 0;
+	}
+	for (i = 0; i < nops; i++) {
+		syscall(s->nr);
+		spin(s->spin_iters);
+	}
 	return 0;
+}
+
+static void sys_null_teardown(struct wl_ctx *ctx)
+{
+	free(ctx->priv);
+	ctx->priv = NULL;
 }
 
 const struct workload wl_sys_null = {
@@ -74,5 +163,6 @@ const struct workload wl_sys_null = {
 	.nmetrics = sizeof(sys_null_metrics) / sizeof(sys_null_metrics[0]),
 	.setup = sys_null_setup,
 	.run_batch = sys_null_run_batch,
+	.teardown = sys_null_teardown,
 	.trace_param = "trace",
 };

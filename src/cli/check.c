@@ -1,0 +1,450 @@
+/*
+ * check.c - `copyscope check BASE`: measure BASE's workloads and
+ * parameters again (or take --new RUN), compare, and exit 3 when any
+ * metric got worse by more than the threshold with significance, so that
+ * it can drive `git bisect run` (docs/comparing.md).
+ *
+ * The new run goes through the same code path as `run` (cli_run_configs:
+ * validation, runner, interference, storage) with BASE's reps, sample
+ * time, warm-up and CPUs as stored in its environment, and is stored
+ * tagged "check" (or --tag).
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/compare.h"
+#include "workloads/workloads.h"
+
+#define MAX_FILTER 128
+
+struct check_cli {
+	const char *base, *new_run, *db, *tag;
+	double threshold_pct;
+	int reps;
+	bool json, drop_noisy;
+	double alpha;
+	const char *filter[MAX_FILTER];
+	size_t nfilter;
+	struct cmp_ignore ig;
+};
+
+static void check_usage(FILE *out)
+{
+	fprintf(out,
+"usage: copyscope check BASE [WORKLOAD|SUITE ...] [--threshold PCT]\n"
+"                       [--new RUN] [options]\n"
+"\n"
+"Measures the workloads and parameters of BASE again (the same reps, sample\n"
+"time, warm-up and CPUs), stores that run tagged 'check', compares it with\n"
+"BASE and prints the metrics that got worse by more than the threshold with\n"
+"significance (p < alpha and a 95%% CI of the change beyond +-1%%).\n"
+"BASE is a run id, a tag, 'last' or a comma list (as for compare).  Named\n"
+"workloads or suites restrict the check to those workloads.\n"
+"\n"
+"options:\n"
+"  --threshold PCT  how much worse counts as a regression (default 5%%)\n"
+"  --new RUN        compare with stored run(s) instead of measuring\n"
+"  --tag TAG        tag of the new run (default 'check')\n"
+"  --ignore-param KEY[,KEY...]\n"
+"                   with --new: leave these parameters out of the\n"
+"                   matching (as for compare)\n"
+"  --reps N         kept samples per configuration (default: BASE's)\n"
+"  --drop-noisy     leave out samples flagged as disturbed\n"
+"  --alpha A        significance level (default 0.05)\n"
+"  --json           the comparison as JSON\n"
+"  --db PATH        database (default $COPYSCOPE_DB, else\n"
+"                   $XDG_DATA_HOME/copyscope/results.db)\n"
+"\n"
+"exit: 0 no regression, 3 regression found, 1 could not run or compare,\n"
+"      2 usage error, 130 interrupted.  With git bisect run, map 1 to 125\n"
+"      (skip): see docs/comparing.md.\n"
+"\nexamples:\n"
+"  copyscope check baseline\n"
+"  copyscope check baseline sys.null --threshold 3%%\n"
+"  copyscope check 12 --new 15\n");
+}
+
+static int parse_threshold(const char *v, double *out)
+{
+	if (cmp_parse_pct(v, out) != 0)
+		return cli_usage("check", "--threshold: '%s' is not a "
+				 "percentage in 0 .. 1000 (e.g. 5%%)", v);
+	return 0;
+}
+
+static int add_filter(struct check_cli *cc, const char *name)
+{
+	const struct suite *s = suite_find(name);
+	size_t i;
+
+	if (workload_find(name)) {
+		if (cc->nfilter < MAX_FILTER)
+			cc->filter[cc->nfilter++] = workload_find(name)->name;
+		return 0;
+	}
+	if (!s)
+		return cli_usage("check", "unknown workload or suite '%s' "
+				 "('copyscope list' shows them)", name);
+	for (i = 0; i < s->nentries && cc->nfilter < MAX_FILTER; i++)
+		cc->filter[cc->nfilter++] = s->entries[i].workload;
+	return 0;
+}
+
+static int parse_args(struct check_cli *cc, int argc, char **argv)
+{
+	const char *v;
+	int a, missing, e;
+
+	cc->threshold_pct = 5.0;
+	cc->alpha = 0.05;
+	for (a = 1; a < argc; a++) {
+		const char *arg = argv[a];
+
+#define OPT(name) ((v = cli_opt_value(argc, argv, &a, name, &missing)) || \
+		   missing)
+		if (cli_is_help(arg)) {
+			check_usage(stdout);
+			return -1;
+		} else if (OPT("--threshold")) {
+			if (missing)
+				goto no_value;
+			e = parse_threshold(v, &cc->threshold_pct);
+			if (e)
+				return e;
+		} else if (OPT("--new")) {
+			if (missing)
+				goto no_value;
+			cc->new_run = v;
+		} else if (OPT("--tag")) {
+			if (missing)
+				goto no_value;
+			if (!*v || strlen(v) > 100)
+				return cli_usage("check", "--tag: 1 to 100 "
+						 "characters");
+			cc->tag = v;
+		} else if (OPT("--reps")) {
+			char *end;
+			long x;
+
+			if (missing)
+				goto no_value;
+			errno = 0;
+			x = strtol(v, &end, 10);
+			if (errno || end == v || *end || x < 1 || x > 100000)
+				return cli_usage("check", "--reps: '%s' is not "
+						 "an integer in 1 .. 100000",
+						 v);
+			cc->reps = (int)x;
+		} else if (OPT("--alpha")) {
+			char *end;
+
+			if (missing)
+				goto no_value;
+			errno = 0;
+			cc->alpha = strtod(v, &end);
+			if (errno || end == v || *end || !(cc->alpha > 0) ||
+			    !(cc->alpha < 1))
+				return cli_usage("check", "--alpha: '%s' is "
+						 "not a number between 0 and "
+						 "1", v);
+		} else if (OPT("--db")) {
+			if (missing)
+				goto no_value;
+			cc->db = v;
+		} else if (OPT("--ignore-param")) {
+			if (missing)
+				goto no_value;
+			e = cmp_ignore_add("check", &cc->ig, v);
+			if (e)
+				return e;
+		} else if (strcmp(arg, "--json") == 0) {
+			cc->json = true;
+		} else if (strcmp(arg, "--drop-noisy") == 0) {
+			cc->drop_noisy = true;
+		} else if (arg[0] == '-') {
+			return cli_usage("check", "unknown option '%s'", arg);
+		} else if (!cc->base) {
+			cc->base = arg;
+		} else {
+			e = add_filter(cc, arg);
+			if (e)
+				return e;
+		}
+#undef OPT
+	}
+	if (!cc->base)
+		return cli_usage("check", "which BASE? (a run id, tag or "
+				 "list; 'copyscope runs' lists them)");
+	if (cc->new_run && cc->reps)
+		return cli_usage("check", "--reps only applies when check "
+				 "measures (not with --new)");
+	return 0;
+no_value:
+	return cli_usage("check", "%s needs a value", argv[a]);
+}
+
+static bool filtered_in(const struct check_cli *cc, const char *workload)
+{
+	size_t i;
+
+	if (cc->nfilter == 0)
+		return true;
+	for (i = 0; i < cc->nfilter; i++)
+		if (strcmp(cc->filter[i], workload) == 0)
+			return true;
+	return false;
+}
+
+/* The configuration a stored result was measured with; 0 or -1. */
+static int config_of(const struct store_result *r,
+		     struct run_config_spec *out, char *err, size_t len)
+{
+	const struct workload *wl = workload_find(r->workload);
+	struct param_request req;
+	json_t *p, *val;
+	const char *key;
+	int rc = 0;
+
+	if (!wl) {
+		snprintf(err, len, "BASE's workload %s is not in this build",
+			 r->workload);
+		return -1;
+	}
+	if (param_request_init(&req, wl->params, wl->nparams, err, len) != 0)
+		return -1;
+	p = json_loads(r->params_json, 0, NULL);
+	if (!p) {
+		snprintf(err, len, "%s: stored parameters are not JSON",
+			 r->workload);
+		return -1;
+	}
+	json_object_foreach(p, key, val) {
+		char as[256];
+
+		snprintf(as, sizeof(as), "%s=%s", key,
+			 json_string_value(val) ? json_string_value(val) : "");
+		if (param_request_apply(&req, wl->name, as, err, len) != 0) {
+			rc = -1;
+			break;
+		}
+	}
+	json_decref(p);
+	if (rc == 0) {
+		out->wl = wl;
+		param_request_get(&req, 0, &out->ps);
+	}
+	return rc;
+}
+
+static bool same_config(const struct run_config_spec *a,
+			const struct run_config_spec *b)
+{
+	return a->wl == b->wl &&
+	       memcmp(a->ps.v, b->ps.v, a->wl->nparams * sizeof(int64_t)) == 0;
+}
+
+static char *join_args(int argc, char **argv)
+{
+	size_t len = 16, i;
+	char *s;
+
+	for (i = 0; i < (size_t)argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = calloc(1, len);
+	if (!s)
+		return NULL;
+	strcpy(s, "copyscope");
+	for (i = 0; i < (size_t)argc; i++) {
+		strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+/* Measure BASE's configurations now; *id gets the new run.  Exit code. */
+static int measure(const struct check_cli *cc, const struct cmp_side *base,
+		   int argc, char **argv, int64_t *id)
+{
+	const struct env *env0 = &base->runs[0].env;
+	struct run_config_spec *cfg;
+	struct run_spec spec;
+	size_t i, j, n = 0, cap = 0;
+	char err[512], *cmdline;
+	const char *v;
+	int e;
+
+	for (i = 0; i < base->nruns; i++)
+		cap += base->runs[i].nres;
+	cfg = calloc(cap ? cap : 1, sizeof(*cfg));
+	if (!cfg) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	for (i = 0; i < base->nruns; i++)
+		for (j = 0; j < base->runs[i].nres; j++) {
+			const struct store_result *r = &base->runs[i].res[j];
+			struct run_config_spec c;
+			size_t k;
+			bool dup = false;
+
+			if (!filtered_in(cc, r->workload))
+				continue;
+			if (config_of(r, &c, err, sizeof(err)) != 0) {
+				cli_error("check: cannot rerun run %lld: %s",
+					  (long long)base->runs[i].run.id,
+					  err);
+				free(cfg);
+				return EXIT_FAIL;
+			}
+			for (k = 0; k < n && !dup; k++)
+				dup = same_config(&cfg[k], &c);
+			if (!dup)
+				cfg[n++] = c;
+		}
+	if (n == 0) {
+		cli_error("check: BASE has no results%s to measure again",
+			  cc->nfilter ? " of the named workloads" : "");
+		free(cfg);
+		return EXIT_FAIL;
+	}
+	memset(&spec, 0, sizeof(spec));
+	spec.configs = cfg;
+	spec.nconfigs = n;
+	v = env_get(env0, "run.reps");
+	spec.reps = cc->reps ? cc->reps : v ? atoi(v) : 0;
+	v = env_get(env0, "run.sample_time_ns");
+	spec.sample_time_ns = v ? strtoll(v, NULL, 10) : 0;
+	v = env_get(env0, "run.warmup_ns");
+	spec.warmup_ns = v ? strtoll(v, NULL, 10) : -1;
+	spec.cpus = env_get(env0, "run.cpus");
+	spec.interleave = env_get(env0, "run.interleave_seed") != NULL &&
+			  n <= 64;
+	spec.tag = cc->tag ? cc->tag : "check";
+	spec.db = cc->db;
+	cmdline = join_args(argc, argv);
+	spec.cmdline = cmdline ? cmdline : "copyscope check";
+	fprintf(stderr, "copyscope check: measuring %zu configuration%s of "
+		"BASE again (%d samples each)\n", n, n == 1 ? "" : "s",
+		spec.reps ? spec.reps : 10);
+	e = cli_run_configs(&spec, id);
+	free(cmdline);
+	free(cfg);
+	return e;
+}
+
+/* A row that fails the check: worse, significant, beyond the threshold. */
+static bool regression(const struct cmp_row *r, void *arg)
+{
+	double thr = *(const double *)arg;
+
+	if (r->verdict != VERDICT_WORSE || isnan(r->change_pct))
+		return false;
+	return r->direction > 0 ? r->change_pct < -thr : r->change_pct > thr;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check_cli cc;
+	struct cmp c;
+	struct cmp_opts o;
+	struct store *st;
+	char path[4096], newspec[32];
+	size_t i, nreg = 0, ncmp = 0;
+	int64_t id = 0;
+	int e;
+
+	memset(&cc, 0, sizeof(cc));
+	memset(&c, 0, sizeof(c));
+	e = parse_args(&cc, argc, argv);
+	if (e) {
+		cmp_ignore_free(&cc.ig);
+		return e < 0 ? EXIT_OK : e;
+	}
+	e = cli_open_store(cc.db, &st, path, sizeof(path));
+	if (e)
+		return e;
+	e = cmp_load_side(st, "check", cc.base, &c.base);
+	if (!e && cc.new_run)
+		e = cmp_load_side(st, "check", cc.new_run, &c.new);
+	store_close(st);
+	if (e)
+		goto out;
+	if (!cc.new_run) {
+		e = measure(&cc, &c.base, argc, argv, &id);
+		if (e == EXIT_INTERRUPTED)
+			goto out;
+		if (e != EXIT_OK || id <= 0) {
+			cli_error("check: the new run failed (exit %d); "
+				  "nothing to compare", e);
+			e = EXIT_FAIL;
+			goto out;
+		}
+		e = cli_open_store(cc.db, &st, path, sizeof(path));
+		if (e)
+			goto out;
+		snprintf(newspec, sizeof(newspec), "%lld", (long long)id);
+		e = cmp_load_side(st, "check", newspec, &c.new);
+		store_close(st);
+		if (e)
+			goto out;
+	}
+	c.title = "copyscope check";
+	memset(&o, 0, sizeof(o));
+	o.alpha = cc.alpha;
+	o.noise_pct = 1.0;
+	o.drop_noisy = cc.drop_noisy;
+	o.ignore = cc.ig.keys;
+	o.nignore = cc.ig.n;
+	if (cc.nfilter) {
+		o.workloads = cc.filter;
+		o.nworkloads = cc.nfilter;
+	}
+	if (cmp_build(&c, &o) != 0) {
+		cli_error("out of memory");
+		e = EXIT_FAIL;
+		goto out;
+	}
+	for (i = 0; i < c.nrows; i++) {
+		if (!c.rows[i].in_base || !c.rows[i].in_new)
+			continue;
+		ncmp++;
+		nreg += regression(&c.rows[i], &cc.threshold_pct);
+	}
+	if (cc.json) {
+		if (cmp_print_json(stdout, &c) != 0) {
+			cli_error("cannot write JSON: %s", strerror(errno));
+			e = EXIT_FAIL;
+			goto out;
+		}
+	} else {
+		cmp_print_text(stdout, &c, regression, &cc.threshold_pct);
+	}
+	if (ncmp == 0) {
+		cli_error("check: BASE and NEW have no (workload, parameters, "
+			  "metric) in common: nothing was checked");
+		e = EXIT_FAIL;
+	} else if (nreg) {
+		if (!cc.json)
+			printf("\ncheck: REGRESSION: %zu of %zu metrics worse "
+			       "by more than %g%% (p < %g)\n", nreg, ncmp,
+			       cc.threshold_pct, cc.alpha);
+		e = EXIT_REGRESSION;
+	} else {
+		if (!cc.json)
+			printf("\ncheck: ok: none of %zu metrics worse by "
+			       "more than %g%% with p < %g\n", ncmp,
+			       cc.threshold_pct, cc.alpha);
+		e = EXIT_OK;
+	}
+	if (c.flavour_differs)
+		cli_error("warning: BASE and NEW were measured with different "
+			  "build flavours (copyscope.build_flavour)");
+out:
+	cmp_free(&c);
+	cmp_ignore_free(&cc.ig);
+	return e;
+}
