@@ -1,0 +1,230 @@
+#!/bin/sh
+# test_compare.sh - `compare`: an A/A pair of sys.null runs is '~' on every
+# row, an injected slowdown of about 10% of the call (spin_ns, testing
+# only) is 'worse' with p < 0.05; environment differences and a build
+# flavour mismatch are listed; rows on one side only; --json and --csv;
+# pipe.bw tables; run --interleave records a seeded order; every sample
+# carries its interference record.
+#
+# The statistics run on a noisy shared VM: one A/A pair can show a real
+# drift between two runs and one A/B pair can drown in a burst of outside
+# load, so each of those two checks takes up to 3 fresh pairs and fails
+# only when none of them behaves (see docs/comparing.md for the measured
+# rates).
+. "$(dirname "$0")/lib.sh"
+need_python
+
+RUN="run sys.null --reps 10 --sample-time 20ms"
+
+# run_id: the id in the "stored as run N" line of the last run's stdout.
+run_id() {
+	sed -n 's/^stored as run \([0-9]*\) .*/\1/p' "$OUT"
+}
+
+# median RUN METRIC: the stored median of a metric of a run (into $MEDIAN).
+median() {
+	"$BIN" show "$1" --json >"$TMP/show.json" ||
+		fail "show $1 --json failed"
+	MEDIAN=$(python3 - "$TMP/show.json" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print([r["summary"]["median"] for r in d["results"]
+       if r["metric"] == sys.argv[2]][0])
+PY
+) || fail "no median of $2 in run $1"
+}
+
+# verdicts FILE: "metric verdict p" per compared row of compare --csv.
+verdicts() {
+	python3 - "$1" <<'PY'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["side"] == "both":
+        print(r["metric"], r["verdict"], r["p"], r["change_pct"])
+PY
+}
+
+note "A/A: two runs of the same configuration compare as '~'"
+ok=0
+for try in 1 2 3; do
+	cs 0 $RUN --tag aa$try-a
+	AA_ID=$(run_id)
+	cs 0 $RUN --tag aa$try-b
+	cs 0 compare aa$try-a aa$try-b
+	cp "$OUT" "$TMP/aa.txt"
+	contains "$OUT" "base: tag aa$try-a (run"
+	contains_re "$OUT" '^  metric +base +±sd +%change +new +±sd +unit +p '
+	contains_re "$OUT" '^  time/call +[0-9.]+ +±[0-9]+% +[-+][0-9.]+% '
+	cs 0 compare aa$try-a aa$try-b --csv
+	verdicts "$OUT" >"$TMP/v"
+	[ "$(wc -l <"$TMP/v")" -eq 2 ] || fail "A/A: expected 2 rows: $(cat "$TMP/v")"
+	if ! grep -v ' same ' "$TMP/v" >/dev/null; then
+		ok=1
+		break
+	fi
+	note "A/A pair $try showed a verdict: $(tr '\n' ';' <"$TMP/v")"
+done
+[ $ok -eq 1 ] || fail "3 A/A pairs in a row showed a verdict"
+AA_BASE=aa$try-a
+AA_NEW=aa$try-b
+grep -E -q ' (worse|better)$' "$TMP/aa.txt" && fail "A/A text has a verdict"
+
+note "A/B: spin_ns of about 10% of the call is 'worse' with p < 0.05"
+median "$AA_ID" time/call
+cost=$MEDIAN
+spin=$(python3 -c "print(max(1, round($cost * 0.10)))")
+note "time/call ${cost} ns: spin_ns=${spin}ns"
+ok=0
+for try in 1 2 3; do
+	cs 0 $RUN --tag ab$try-a
+	cs 0 $RUN spin_ns=${spin}ns --tag ab$try-b
+	contains_flat "$OUT" "spin_ns=$spin (testing only)"
+	cs 0 compare ab$try-a ab$try-b --ignore-param spin_ns --csv
+	verdicts "$OUT" >"$TMP/v"
+	if python3 - "$TMP/v" <<'PY'
+import sys
+rows = dict((l.split()[0], l.split()[1:]) for l in open(sys.argv[1]))
+v, p, chg = rows["time/call"]
+sys.exit(0 if v == "worse" and float(p) < 0.05 and float(chg) > 0 else 1)
+PY
+	then
+		ok=1
+		break
+	fi
+	note "A/B pair $try not detected: $(tr '\n' ';' <"$TMP/v")"
+done
+[ $ok -eq 1 ] || fail "3 A/B pairs with spin_ns=${spin}ns: never 'worse'"
+AB_BASE=ab$try-a
+AB_NEW=ab$try-b
+cs 0 compare "$AB_BASE" "$AB_NEW" --ignore-param spin_ns
+contains_re "$OUT" "^sys\.null +call=gettid +spin_ns=0->${spin}ns"
+contains_re "$OUT" '^  time/call .* worse$'
+contains_re "$OUT" '^[0-9]+ compared: [1-9][0-9]* worse'
+# without --ignore-param the configurations differ: one side each
+cs 0 compare "$AB_BASE" "$AB_NEW"
+contains "$OUT" "only in base:"
+contains "$OUT" "only in new:"
+contains_re "$OUT" '^0 compared'
+export AA_BASE AA_NEW AB_BASE AB_NEW
+
+note "--json: valid, with the rows, p-values and verdicts"
+cs 0 compare "$AB_BASE" "$AB_NEW" --ignore-param spin_ns --json
+python3 - "$OUT" <<'PY' || fail "compare --json check failed"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema_version"] == 1
+assert d["base"]["tags"] and d["new"]["tags"]
+rows = {r["metric"]: r for r in d["rows"]}
+t = rows["time/call"]
+assert t["verdict"] == "worse", t["verdict"]
+assert t["p"] < 0.05 and t["change_pct"] > 0
+lo, hi = t["ci_change_pct"]
+assert 0 < lo <= t["change_pct"] <= hi, (lo, hi)
+assert t["base"]["n"] == 10 and t["new"]["n"] == 10
+assert t["params_new"]["spin_ns"] != t["params"]["spin_ns"]
+assert t["direction"] == "lower"
+assert d["only_base"] == [] and d["only_new"] == []
+PY
+
+note "environment differences: run.reps; no false differences"
+cs 0 compare "$AA_BASE" "$AA_NEW"
+contains "$OUT" "environment: no differences"
+cs 0 run sys.null --reps 9 --sample-time 20ms --tag reps9
+cs 0 compare "$AA_BASE" reps9
+contains "$OUT" "environment differences (base -> new):"
+contains "$OUT" "run.reps: 10 -> 9"
+not_contains "$OUT" "boot_id"
+not_contains "$OUT" "WARNING"
+
+note "a sanitizer build against a release build: a loud warning"
+if [ -x build/copyscope-sanitize ]; then
+	expect_exit 0 build/copyscope-sanitize run sys.null --quick --tag san
+	cs 0 compare "$AA_BASE" san
+	contains "$OUT" "WARNING: the build flavours differ"
+	contains "$OUT" "copyscope.build_flavour: release -> sanitize"
+	contains "$ERR" "different build flavours"
+else
+	note "(build/copyscope-sanitize not built: flavour check skipped)"
+fi
+
+note "sides: lists of runs and tags, 'last', several runs pooled"
+cs 0 compare "$AA_BASE,$AA_NEW" "$AB_BASE" --csv
+python3 - "$OUT" <<'PY' || fail "pooled side check failed"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["side"] == "both"]
+assert rows and all(r["base_n"] == "20" and r["new_n"] == "10"
+                    for r in rows), rows
+PY
+cs 0 compare 1,2 last
+contains "$OUT" "base: tag aa1-a, aa1-b (runs 1, 2; 1 boot)"
+
+note "bad sides and options: exit 2"
+cs 2 compare "$AA_BASE" no-such-tag
+contains "$ERR" "'no-such-tag' is neither a stored run id nor a tag"
+cs 2 compare 999 "$AA_BASE"
+cs 2 compare "$AA_BASE"
+cs 2 compare a b --alpha 2
+cs 2 compare a b --json --csv
+cs 2 compare a b --frobnicate
+
+note "pipe.bw: two tagged runs compare into a table with verdicts"
+cs 0 run pipe.bw --quick --tag pa
+contains "$OUT" "outside load:"
+cs 0 run pipe.bw --quick --tag pb
+cs 0 compare pa pb --drop-noisy
+contains_re "$OUT" '^pipe\.bw +'
+contains_re "$OUT" '^  bandwidth +[0-9.]+ +(±[0-9]+%|-) +[-+][0-9.]+% .*(~|worse|better)$'
+contains_re "$OUT" '^[0-9]+ compared: '
+
+note "interference: every kept sample has its record"
+cs 0 show "$AA_ID" --json
+python3 - "$OUT" <<'PY' || fail "interference record check failed"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+    it = r["info"]["interference"]
+    n = len(r["samples"])
+    for k in ("other_cpu_pct", "steal_pct", "canary_ns", "flagged", "why"):
+        assert len(it[k]) == n, (k, it[k])
+    assert it["canary_ref_ns"] > 0
+    assert all(c > 0 for c in it["canary_ns"])
+    assert all(w in ("", "other", "steal", "canary") or "," in w
+               for w in it["why"])
+    assert all(f == (w != "") for f, w in zip(it["flagged"], it["why"]))
+PY
+
+note "run --interleave: a seeded shuffled round-robin, recorded"
+cs 0 run sys.null call=gettid,getppid --interleave --seed 42 --quick --json \
+	--no-store
+python3 - "$OUT" >"$TMP/order1" <<'PY' || fail "interleave order check failed"
+import json, sys
+d = json.load(open(sys.argv[1]))
+orders = {}
+for r in d["results"]:
+    il = r["info"]["interleave"]
+    assert il["seed"] == 42 and il["of"] == 6
+    orders[r["params"]["call"]] = il["order"]
+allpos = sorted(orders["gettid"] + orders["getppid"])
+assert allpos == list(range(6)), orders
+# round-robin: each round of 2 samples has one of each configuration
+for k in range(3):
+    assert sorted([orders["gettid"][k], orders["getppid"][k]]) == \
+        [2 * k, 2 * k + 1], orders
+print(orders)
+PY
+cs 0 run sys.null call=gettid,getppid --interleave --seed 42 --quick --json \
+	--no-store
+python3 - "$OUT" >"$TMP/order2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print({r["params"]["call"]: r["info"]["interleave"]["order"]
+       for r in d["results"]})
+PY
+cmp -s "$TMP/order1" "$TMP/order2" ||
+	fail "the same seed gave another order: $(cat "$TMP/order1" "$TMP/order2")"
+cs 0 run sys.null call=gettid,getppid --interleave --seed 7 --quick
+contains "$OUT" "interleaved: the samples of all configurations"
+contains "$OUT" "seed 7"
+cs 2 run sys.null --seed 3
+contains "$ERR" "--seed: only with --interleave"
+exit 0
