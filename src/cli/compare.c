@@ -291,7 +291,11 @@ static int gather(struct cmp_val *v, const struct cmp_side *side,
 	int ret = -1;
 
 	v->boots = xcalloc(side->nruns, sizeof(*v->boots));
-	if (!run_med || !v->boots)
+	v->run_med = xcalloc(side->nruns, sizeof(double));
+	v->run_start = xcalloc(side->nruns, sizeof(size_t));
+	v->run_len = xcalloc(side->nruns, sizeof(size_t));
+	if (!run_med || !v->boots || !v->run_med || !v->run_start ||
+	    !v->run_len)
 		goto out;
 	for (i = 0; i < side->nruns; i++) {
 		const struct cmp_run *r = &side->runs[i];
@@ -312,6 +316,10 @@ static int gather(struct cmp_val *v, const struct cmp_side *side,
 		if (!any || v->n == start)
 			continue;
 		run_med[i] = stats_median(v->x + start, v->n - start);
+		v->run_med[v->nruns] = run_med[i];
+		v->run_start[v->nruns] = start;
+		v->run_len[v->nruns] = v->n - start;
+		v->nruns++;
 		for (b = 0; b < v->nboots; b++)
 			if (strcmp(v->boots[b].boot_id, r->run.boot_id) == 0)
 				break;
@@ -585,13 +593,28 @@ int cmp_build(struct cmp *c, const struct cmp_opts *opts)
 		if (r->b.s.median != 0.0)
 			r->change_pct = 100.0 * (r->n.s.median /
 						 r->b.s.median - 1.0);
-		if (stats_mann_whitney(r->b.x, r->b.n, r->n.x, r->n.n,
-				       &r->mw) != 0 ||
-		    stats_change_ci(r->b.x, r->b.n, r->n.x, r->n.n,
-				    COMPARE_BOOTSTRAP_ITERS,
-				    COMPARE_BOOTSTRAP_SEED, 0.95, &r->ci_lo,
-				    &r->ci_hi) != 0)
+		r->by_run = r->b.nruns >= CMP_MIN_RUNS &&
+			    r->n.nruns >= CMP_MIN_RUNS;
+		if (r->by_run) {
+			if (stats_mann_whitney(r->b.run_med, r->b.nruns,
+					       r->n.run_med, r->n.nruns,
+					       &r->mw) != 0 ||
+			    stats_change_ci_runs(r->b.x, r->b.run_start,
+						 r->b.run_len, r->b.nruns,
+						 r->n.x, r->n.run_start,
+						 r->n.run_len, r->n.nruns,
+						 COMPARE_BOOTSTRAP_ITERS,
+						 COMPARE_BOOTSTRAP_SEED, 0.95,
+						 &r->ci_lo, &r->ci_hi) != 0)
+				return -1;
+		} else if (stats_mann_whitney(r->b.x, r->b.n, r->n.x, r->n.n,
+					      &r->mw) != 0 ||
+			   stats_change_ci(r->b.x, r->b.n, r->n.x, r->n.n,
+					   COMPARE_BOOTSTRAP_ITERS,
+					   COMPARE_BOOTSTRAP_SEED, 0.95,
+					   &r->ci_lo, &r->ci_hi) != 0) {
 			return -1;
+		}
 		r->verdict = stats_verdict(r->direction, r->change_pct,
 					   r->mw.p, r->ci_lo, r->ci_hi,
 					   opts->alpha, opts->noise_pct);
@@ -606,6 +629,9 @@ static void val_free(struct cmp_val *v)
 {
 	free(v->x);
 	free(v->boots);
+	free(v->run_med);
+	free(v->run_start);
+	free(v->run_len);
 }
 
 void cmp_free(struct cmp *c)
@@ -883,6 +909,31 @@ static void print_one_side(FILE *out, const struct cmp *c, bool base)
 	}
 }
 
+/* Say what the p-values were computed over. */
+static void print_unit_note(FILE *out, const struct cmp *c)
+{
+	size_t i, by_run = 0, by_sample = 0;
+
+	for (i = 0; i < c->nrows; i++) {
+		if (!c->rows[i].in_base || !c->rows[i].in_new)
+			continue;
+		if (c->rows[i].by_run)
+			by_run++;
+		else
+			by_sample++;
+	}
+	if (by_run)
+		fmt_wrap(out, 0, 0, "p and CI over runs (at least 3 on each "
+			 "side); the smallest p possible is 2 / C(m+n, m): 0.1 "
+			 "for 3 runs against 3, 0.008 for 5 against 5.");
+	if (by_sample)
+		fmt_wrap(out, 0, 0, "p and CI over samples: fewer than 3 runs "
+			 "on a side, so they cannot see how much separate runs "
+			 "of one configuration differ (on a VM often more than "
+			 "the samples of one run); take 5 or more runs per side "
+			 "(docs/comparing.md).");
+}
+
 void cmp_print_text(FILE *out, const struct cmp *c,
 		    bool (*keep)(const struct cmp_row *row, void *arg),
 		    void *arg)
@@ -943,6 +994,7 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 		print_one_side(out, c, true);
 		print_one_side(out, c, false);
 	}
+	print_unit_note(out, c);
 	fprintf(out, "\n%zu compared: %zu worse, %zu better, %zu ~, %zu "
 		"informational\n", nb + nw + ns + ni, nw, nb, ns, ni);
 	snprintf(text, sizeof(text), "(p: Mann-Whitney U; 95%% bootstrap CI "
@@ -1068,6 +1120,8 @@ int cmp_print_json(FILE *out, const struct cmp *c)
 			json_object_set_new(o, "u", jnum(r->mw.u));
 			json_object_set_new(o, "p_method", json_string(
 				r->mw.exact ? "exact" : "normal"));
+			json_object_set_new(o, "unit_of_test", json_string(
+				r->by_run ? "run" : "sample"));
 			json_object_set_new(o, "verdict", json_string(
 				r->verdict == VERDICT_INFO ? "info" :
 				r->verdict == VERDICT_SAME ? "same" :

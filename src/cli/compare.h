@@ -56,6 +56,10 @@ struct cmp_val {
 	struct modes md;
 	struct cmp_boot *boots;		/* owned */
 	size_t nboots;
+	/* per run with samples: its median and its samples in x (owned) */
+	double *run_med;
+	size_t *run_start, *run_len;
+	size_t nruns;
 	bool boots_disagree;		/* boot medians spread more than
 					   the runs within a boot */
 };
@@ -70,8 +74,17 @@ struct cmp_row {
 	double change_pct;		/* 100 * (new / base - 1) of medians */
 	double ci_lo, ci_hi;		/* its 95% bootstrap CI */
 	struct mw_result mw;
+	bool by_run;			/* p and CI over runs, not samples */
 	enum verdict verdict;
 };
+
+/*
+ * With at least this many runs on each side, the p-value and the CI treat
+ * the run as the unit that repeats (Mann-Whitney over run medians, a
+ * two-level bootstrap); with fewer, the samples (which cannot see how
+ * much runs of one configuration differ from each other).
+ */
+#define CMP_MIN_RUNS 3
 
 struct cmp_envdiff {
 	char key[96];

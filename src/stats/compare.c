@@ -237,6 +237,78 @@ out:
 	return ret;
 }
 
+/* One two-level resample of a side into buf; returns its median. */
+static double resample_runs_median(const double *x, const size_t *start,
+				   const size_t *len, size_t nruns,
+				   double *buf, uint64_t *state)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < nruns; i++) {
+		size_t r = rng_index(state, nruns);
+
+		for (k = 0; k < len[r]; k++)
+			buf[n++] = x[start[r] + rng_index(state, len[r])];
+	}
+	if (n == 0)
+		return NAN;
+	qsort(buf, n, sizeof(*buf), cmp_double);
+	return stats_quantile_sorted(buf, n, 0.5);
+}
+
+/* The most samples one two-level resample of a side can hold. */
+static size_t max_draw(const size_t *len, size_t nruns)
+{
+	size_t i, m = 0;
+
+	for (i = 0; i < nruns; i++)
+		if (len[i] > m)
+			m = len[i];
+	return m * nruns;
+}
+
+int stats_change_ci_runs(const double *bx, const size_t *bstart,
+			 const size_t *blen, size_t bruns, const double *nx,
+			 const size_t *nstart, const size_t *nlen,
+			 size_t nruns, unsigned iters, uint64_t seed,
+			 double level, double *lo_pct, double *hi_pct)
+{
+	size_t mb = max_draw(blen, bruns), mn = max_draw(nlen, nruns);
+	double *buf, *chg;
+	uint64_t state = seed;
+	unsigned i, k = 0;
+
+	if (mb == 0 || mn == 0 || iters == 0)
+		return -1;
+	buf = malloc((mb > mn ? mb : mn) * sizeof(*buf));
+	chg = malloc(iters * sizeof(*chg));
+	if (!buf || !chg) {
+		free(buf);
+		free(chg);
+		return -1;
+	}
+	for (i = 0; i < iters; i++) {
+		double b = resample_runs_median(bx, bstart, blen, bruns, buf,
+						&state);
+		double n = resample_runs_median(nx, nstart, nlen, nruns, buf,
+						&state);
+
+		/* a draw of only empty runs has no median: skip it */
+		if (!isnan(b) && !isnan(n) && b != 0.0)
+			chg[k++] = 100.0 * (n / b - 1.0);
+	}
+	if (k < iters / 2) {
+		*lo_pct = *hi_pct = NAN;
+	} else {
+		qsort(chg, k, sizeof(*chg), cmp_double);
+		*lo_pct = stats_quantile_sorted(chg, k, (1.0 - level) / 2.0);
+		*hi_pct = stats_quantile_sorted(chg, k, (1.0 + level) / 2.0);
+	}
+	free(buf);
+	free(chg);
+	return 0;
+}
+
 enum verdict stats_verdict(int direction, double change_pct, double p,
 			   double ci_lo, double ci_hi, double alpha,
 			   double noise_pct)

@@ -65,6 +65,20 @@ int stats_change_ci(const double *base, size_t nb, const double *nw,
 		    size_t nn, unsigned iters, uint64_t seed, double level,
 		    double *lo_pct, double *hi_pct);
 
+/*
+ * The same for sides made of several runs (the run, not the sample, is
+ * the unit that repeats): a two-level bootstrap that draws runs with
+ * replacement, then samples with replacement within each drawn run, and
+ * takes the median of the pooled draw.  Side s has nruns runs; run r's
+ * samples are x[start[r] .. start[r] + len[r] - 1].  Returns 0, or -1 on
+ * allocation failure or a side without samples.
+ */
+int stats_change_ci_runs(const double *bx, const size_t *bstart,
+			 const size_t *blen, size_t bruns, const double *nx,
+			 const size_t *nstart, const size_t *nlen,
+			 size_t nruns, unsigned iters, uint64_t seed,
+			 double level, double *lo_pct, double *hi_pct);
+
 enum verdict {
 	VERDICT_SAME,		/* "~": no significant change */
 	VERDICT_BETTER,

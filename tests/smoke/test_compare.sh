@@ -148,12 +148,33 @@ else
 fi
 
 note "sides: lists of runs and tags, 'last', several runs pooled"
+cs 0 compare "$AA_BASE,$AA_NEW" "$AB_BASE"
+cp "$OUT" "$TMP/pooled.txt"
 cs 0 compare "$AA_BASE,$AA_NEW" "$AB_BASE" --csv
 python3 - "$OUT" <<'PY' || fail "pooled side check failed"
 import csv, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["side"] == "both"]
 assert rows and all(r["base_n"] == "20" and r["new_n"] == "10"
                     for r in rows), rows
+PY
+contains_flat "$TMP/pooled.txt" "p and CI over samples"
+# three runs or more per side: the run is the unit of the test
+for i in 1 2 3; do
+	cs 0 run sys.null --quick --tag r3a
+	cs 0 run sys.null --quick --tag r3b
+done
+cs 0 compare r3a r3b
+contains_flat "$OUT" "p and CI over runs (at least 3 on each side)"
+cs 0 compare r3a r3b --json
+python3 - "$OUT" <<'PY' || fail "run-level comparison check failed"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["base"]["runs"]) == 3 and len(d["new"]["runs"]) == 3
+for r in d["rows"]:
+    assert r["unit_of_test"] == "run", r
+    assert r["base"]["n"] == 9 and r["new"]["n"] == 9
+    # 3 run medians against 3: p is at least 2 / C(6, 3) = 0.1
+    assert r["p"] >= 0.1 - 1e-12 and r["verdict"] == "same", r
 PY
 cs 0 compare 1,2 last
 contains "$OUT" "base: tag aa1-a, aa1-b (runs 1, 2; 1 boot)"

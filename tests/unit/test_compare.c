@@ -245,6 +245,49 @@ static void test_verdicts(void **state)
 	assert_string_equal(stats_verdict_name(VERDICT_INFO), "");
 }
 
+static void test_change_ci_runs(void **state)
+{
+	/* 4 runs per side, each of 5 samples, whose run medians differ by
+	   several % (run-to-run variation) while each run is tight */
+	static const double run_off[4] = { 0, 6, -5, 3 };
+	double b[20], n[20], lo, hi, slo, shi, lo2, hi2;
+	size_t start[4], len[4];
+	int r, k;
+
+	(void)state;
+	for (r = 0; r < 4; r++) {
+		start[r] = (size_t)r * 5;
+		len[r] = 5;
+		for (k = 0; k < 5; k++) {
+			b[r * 5 + k] = 100 + run_off[r] + 0.1 * k;
+			n[r * 5 + k] = 100 + run_off[(r + 1) % 4] + 0.1 * k;
+		}
+	}
+	assert_int_equal(stats_change_ci_runs(b, start, len, 4, n, start, len,
+					      4, 2000, 3, 0.95, &lo, &hi), 0);
+	/* reproducible */
+	assert_int_equal(stats_change_ci_runs(b, start, len, 4, n, start, len,
+					      4, 2000, 3, 0.95, &lo2, &hi2),
+			 0);
+	assert_float_equal(lo, lo2, 0);
+	assert_float_equal(hi, hi2, 0);
+	/* the same runs in another order: the CI over runs spans 0 and is
+	   wider than the one over pooled samples */
+	assert_true(lo < 0 && hi > 0);
+	assert_int_equal(stats_change_ci(b, 20, n, 20, 2000, 3, 0.95, &slo,
+					 &shi), 0);
+	assert_true(hi - lo >= shi - slo);
+	/* a clean +10% on every run: the CI sits around +10% */
+	for (k = 0; k < 20; k++)
+		n[k] = b[k] * 1.10;
+	assert_int_equal(stats_change_ci_runs(b, start, len, 4, n, start, len,
+					      4, 2000, 3, 0.95, &lo, &hi), 0);
+	assert_true(lo > 0 && lo <= 10.0 + 1e-9 && hi >= 10.0 - 1e-9);
+	len[0] = len[1] = len[2] = len[3] = 0;
+	assert_int_equal(stats_change_ci_runs(b, start, len, 4, n, start, len,
+					      4, 100, 3, 0.95, &lo, &hi), -1);
+}
+
 /* End to end: a clear slowdown of lower-is-better samples is "worse". */
 static void test_pipeline_detects_shift(void **state)
 {
@@ -282,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_mw_normal_small_ties_and_large),
 		cmocka_unit_test(test_norm_cdf),
 		cmocka_unit_test(test_change_ci),
+		cmocka_unit_test(test_change_ci_runs),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_pipeline_detects_shift),
 	};
