@@ -315,7 +315,7 @@ static int measure(const struct check_cli *cc, const struct cmp_side *base,
 	spec.configs = cfg;
 	spec.nconfigs = n;
 	v = env_get(env0, "run.reps");
-	spec.reps = cc->reps ? cc->reps : v ? atoi(v) : 0;
+	spec.reps = cc->reps ? cc->reps : v ? (int)strtol(v, NULL, 10) : 0;
 	v = env_get(env0, "run.sample_time_ns");
 	spec.sample_time_ns = v ? strtoll(v, NULL, 10) : 0;
 	v = env_get(env0, "run.warmup_ns");

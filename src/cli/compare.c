@@ -10,9 +10,9 @@
  *     new:  tag b (runs 3, 4; 1 boot)
  *   environment differences (base -> new): ...
  *
- *   sys.null  call=gettid  spin_ns=0  trace=0
- *     metric        base  ±sd  %change   new  ±sd unit       p 95% CI   verdict
- *     time/call      121   2%   +10.2%   134   3% ns     <0.001 +8.1..+12 worse
+ *   sys.null  call=gettid  spin_ns=0->30ns  trace=0
+ *     metric        base  ±sd %change    new  ±sd unit       p 95% CI  verdict
+ *     time/call      102  ±6%  +27.0%    130  ±5% ns     0.008 +22..+31 worse
  */
 #include <errno.h>
 #include <jansson.h>
@@ -930,8 +930,8 @@ static void print_unit_note(FILE *out, const struct cmp *c)
 		fmt_wrap(out, 0, 0, "p and CI over samples: fewer than 3 runs "
 			 "on a side, so they cannot see how much separate runs "
 			 "of one configuration differ (on a VM often more than "
-			 "the samples of one run); take 5 or more runs per side "
-			 "(docs/comparing.md).");
+			 "the samples of one run); take 5 or more runs per "
+			 "side (docs/comparing.md).");
 }
 
 void cmp_print_text(FILE *out, const struct cmp *c,
@@ -1022,7 +1022,8 @@ static json_t *side_json(const struct cmp_side *side)
 
 		json_array_append_new(runs, json_integer(r->id));
 		for (j = 0; j < i; j++) {
-			db |= strcmp(side->runs[j].run.boot_id, r->boot_id) == 0;
+			db |= strcmp(side->runs[j].run.boot_id,
+				      r->boot_id) == 0;
 			dt |= strcmp(side->runs[j].run.tag, r->tag) == 0;
 		}
 		if (!db)
@@ -1101,7 +1102,7 @@ int cmp_print_json(FILE *out, const struct cmp *c)
 			"direction", dir_name(r->direction));
 
 		if (r->ref_new && r->ref != r->ref_new &&
-		    strcmp(r->ref->params_json, r->ref_new->params_json)) {
+		    strcmp(r->ref->params_json, r->ref_new->params_json) != 0) {
 			json_t *pn = json_loads(r->ref_new->params_json, 0,
 						NULL);
 
@@ -1376,6 +1377,8 @@ int cmd_compare(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	memset(&ig, 0, sizeof(ig));
 	e = compare_args(argc, argv, &o, &ig, sides, &db, &json, &csv);
+	if (!e && (!sides[0] || !sides[1]))
+		e = EXIT_USAGE;		/* compare_args said why */
 	if (e) {
 		cmp_ignore_free(&ig);
 		return e < 0 ? EXIT_OK : e;

@@ -105,7 +105,8 @@ struct cmp_opts {
 struct cmp {
 	struct cmp_side base, new;
 	char base_spec[256], new_spec[256];
-	const char *title;		/* first line; NULL: copyscope compare */
+	const char *title;		/* first line (NULL: "copyscope
+					   compare") */
 	struct cmp_row *rows;		/* both sides first, in base order */
 	size_t nrows;
 	struct cmp_envdiff *envd;

@@ -1131,7 +1131,8 @@ static int execute(struct run_cli *rc, const char *cmdline,
 		env_set(&env, "run.interleave_seed", b);
 	}
 	if (es.st) {
-		snprintf(run.tag, sizeof(run.tag), "%s", rc->tag ? rc->tag : "");
+		snprintf(run.tag, sizeof(run.tag), "%s",
+			 rc->tag ? rc->tag : "");
 		run.cmdline = strdup(cmdline);
 		if (store_begin_run(es.st, &run, &env, err, sizeof(err)) != 0) {
 			cli_error("%s", err);

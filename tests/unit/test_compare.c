@@ -43,7 +43,7 @@ static void test_mw_cdf_symmetric_large(void **state)
 	(void)state;
 	/* P(U <= u) + P(U <= mn - u - 1) = 1 at the largest exact size,
 	   where the counts need 128-bit integers */
-	for (u = 0; u < 49 * 49; u += 97)
+	for (u = 0; u < 49L * 49; u += 97)
 		assert_float_equal(stats_mw_cdf(u, 49, 49) +
 				   stats_mw_cdf(49L * 49 - u - 1, 49, 49),
 				   1.0, 1e-12);
