@@ -43,7 +43,7 @@ static void usage(FILE *out)
 		"(pipes, syscalls)\nagainst userspace floors, stores every "
 		"result with its environment in SQLite.\n\ncommands:\n");
 	for (i = 0; i < NSUB; i++)
-		fprintf(out, "  %-7s %s\n", subcommands[i].name,
+		fprintf(out, "  %-8s %s\n", subcommands[i].name,
 			subcommands[i].summary);
 	fprintf(out,
 		"\n'copyscope COMMAND --help' describes a command.\n"
