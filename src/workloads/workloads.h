@@ -10,7 +10,16 @@
 #include "core/workload.h"
 
 extern const struct workload wl_sys_null;
+extern const struct workload wl_sys_rw;
+extern const struct workload wl_sys_iov;
 extern const struct workload wl_pipe_bw;
+extern const struct workload wl_pipe_matrix;
+extern const struct workload wl_pipe_lat;
+extern const struct workload wl_pipe_mix;
+extern const struct workload wl_mem_copy;
+extern const struct workload wl_ring_bw;
+extern const struct workload wl_epoll_wait;
+extern const struct workload wl_udp_rr;
 
 /* One entry of a suite: a workload and its parameter assignments. */
 struct suite_entry {

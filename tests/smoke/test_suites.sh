@@ -4,20 +4,27 @@
 # to every named workload that has that parameter.
 . "$(dirname "$0")/lib.sh"
 
-note "run with no workload: the default suite (sys.null and pipe.bw)"
+note "run with no workload: the default suite (E1-E7)"
 cs 0 run --quick --no-store
-contains_re "$OUT" '^sys\.null '
-contains_re "$OUT" '^pipe\.bw '
+for w in pipe.bw pipe.matrix pipe.mix sys.null sys.iov epoll.wait udp.rr \
+	mem.copy ring.bw; do
+	contains_re "$OUT" "^$(echo "$w" | sed 's/\./\\./') "
+done
 contains_re "$OUT" '^ +time/call +[0-9.]+ '
 contains_re "$OUT" '^ +bandwidth +[0-9.]+ '
 
-note "run quick: pipe.bw at 4k and 64k, verified"
-cs 0 run quick --quick --no-store
-contains_re "$OUT" '^sys\.null '
+note "run quick: every workload once; every verified configuration ok"
+cs 0 run quick --no-store
+for w in $("$BIN" list | sed -n 's/^\([a-z]*\.[a-z_]*\) - .*/\1/p'); do
+	contains_re "$OUT" "^$(echo "$w" | sed 's/\./\\./') "
+done
 contains_re "$OUT" '^ +4k +bandwidth '
 contains_re "$OUT" '^ +64k +bandwidth '
-[ "$(count_matches "$OUT" "verify: ok")" -eq 2 ] ||
-	fail "suite quick: expected 2 'verify: ok' lines"
+# pipe.bw 2, pipe.matrix 4, mem.copy 6, ring.bw 2 verified configurations
+[ "$(count_matches "$OUT" "verify: ok")" -eq 14 ] ||
+	fail "suite quick: expected 14 'verify: ok' lines, got \
+$(count_matches "$OUT" "verify: ok")"
+not_contains "$OUT" "verify: FAILED"
 
 note "run sys: both calls"
 cs 0 run sys --quick --no-store
