@@ -1056,7 +1056,9 @@ struct runner *runner_open(const struct workload *wl,
 	memset(res, 0, sizeof(*res));
 	res->wl = wl;
 	res->ps = *ps;
-	if (wl->supported && !wl->supported(why, sizeof(why))) {
+	if ((wl->supported && !wl->supported(why, sizeof(why))) ||
+	    (wl->config_supported &&
+	     !wl->config_supported(ps, why, sizeof(why)))) {
 		res->status = CONFIG_UNSUPPORTED;
 		snprintf(res->msg, sizeof(res->msg), "%s", why);
 		return NULL;

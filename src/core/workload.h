@@ -138,6 +138,13 @@ struct workload {
 
 	/* Can it run here?  false with the reason in why. */
 	bool (*supported)(char *why, size_t len);
+	/*
+	 * Can this configuration run here (e.g. a copy engine the CPU
+	 * lacks)?  false with the reason: the configuration is skipped with
+	 * that reason, the others run (exit 77 when nothing could run).
+	 */
+	bool (*config_supported)(const struct param_set *ps, char *why,
+				 size_t len);
 	/* Check one configuration before any measuring. */
 	int (*validate)(const struct param_set *ps, char *err, size_t len);
 	int (*setup)(struct wl_ctx *ctx);

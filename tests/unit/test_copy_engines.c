@@ -3,7 +3,7 @@
  * engine this CPU has copies exactly the bytes asked for (odd sizes and
  * source/destination offsets, nothing written outside the destination),
  * through both the single-copy and the batch entry; the support table
- * refuses engines a CPU lacks, with the reason; the inline engine's
+ * finds the engines a CPU lacks, with the reason (mem.copy skips them); the inline engine's
  * constant sizes.
  */
 #include <setjmp.h>
