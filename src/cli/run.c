@@ -19,6 +19,7 @@
 #include "core/swcount.h"
 #include "core/timer.h"
 #include "env/env.h"
+#include "report/explain.h"
 #include "report/report.h"
 #include "stats/summary.h"
 #include "store/store.h"
@@ -38,7 +39,7 @@ struct run_cli {
 	bool reps_set, sample_set, warmup_set, quick;
 	const char *tag;
 	const char *db;
-	bool json, no_store, verify;
+	bool json, no_store, verify, explain, perf_counters;
 	struct job jobs[MAX_JOBS];
 	size_t njobs;
 	const char *assign[256];
@@ -74,6 +75,12 @@ static void run_usage(FILE *out)
 "                    recorded); at most 64 configurations\n"
 "  --seed N          seed of the --interleave order (default: the clock)\n"
 "  --verify          set verify=1 on workloads that can verify data\n"
+"  --explain         for each pipe.bw configuration also run mem.copy (libc)\n"
+"                    and ring.bw at the same size and print where the pipe's\n"
+"                    time goes (copy floor, ring, kernel path)\n"
+"  --perf-counters   count context switches, migrations and faults with perf\n"
+"                    software events instead of getrusage (costs time on\n"
+"                    every context switch: see docs/methodology.md)\n"
 "  --json            print the run as JSON on stdout\n"
 "  --no-store        do not write to the database\n"
 "  --db PATH         database (default $COPYSCOPE_DB, else\n"
@@ -308,6 +315,83 @@ static int apply_assignments(struct run_cli *rc)
 	return 0;
 }
 
+/* Copy the value list of `name` from one job's request into another's. */
+static int copy_values(const struct job *from, struct job *to,
+		       const char *name)
+{
+	int fi = param_find(from->wl->params, from->wl->nparams, name);
+	int ti = param_find(to->wl->params, to->wl->nparams, name);
+	char text[64], err[256];
+	size_t k;
+
+	if (fi < 0 || ti < 0)
+		return -1;
+	for (k = 0; k < from->req.nvals[fi]; k++) {
+		/* by text: enum choices need not be in the same order */
+		param_format_value(&from->wl->params[fi],
+				   from->req.vals[fi][k], text, sizeof(text));
+		if (param_parse_value(&to->wl->params[ti], text,
+				      &to->req.vals[ti][k], err,
+				      sizeof(err)) != 0)
+			return cli_usage("run", "--explain: %s", err);
+	}
+	to->req.nvals[ti] = from->req.nvals[fi];
+	to->req.user_set[ti] = true;
+	return 0;
+}
+
+/*
+ * --explain: for every pipe.bw job, the same sizes through mem.copy
+ * (engine=libc, one copy) and through ring.bw (the same rsize, pipe_size,
+ * mode and place), so that explain_results() can place them side by side.
+ */
+static int add_explain_jobs(struct run_cli *rc)
+{
+	static const char *const ring_keys[] = { "size", "rsize", "pipe_size",
+						  "mode", "place" };
+	const struct workload *copy = workload_find("mem.copy");
+	const struct workload *ring = workload_find("ring.bw");
+	size_t j, n = rc->njobs, k, found = 0;
+	int e;
+
+	for (j = 0; j < n; j++) {
+		const struct job *pj = &rc->jobs[j];
+		int io = param_find(pj->wl->params, pj->wl->nparams, "io");
+		int rd = param_find(pj->wl->params, pj->wl->nparams, "reader");
+
+		if (strcmp(pj->wl->name, "pipe.bw") != 0)
+			continue;
+		found++;
+		if (pj->req.nvals[io] != 1 || pj->req.vals[io][0] != 0 ||
+		    pj->req.nvals[rd] != 1 || pj->req.vals[rd][0] != 0)
+			return cli_usage("run", "--explain compares two "
+					 "copies: pipe.bw with io=write and "
+					 "reader=read only");
+		if (!copy || !ring)
+			return cli_usage("run", "--explain needs mem.copy "
+					 "and ring.bw");
+		e = add_job(rc, copy, NULL);
+		if (e)
+			return e;
+		e = copy_values(pj, &rc->jobs[rc->njobs - 1], "size");
+		if (e)
+			return e;
+		e = add_job(rc, ring, NULL);
+		if (e)
+			return e;
+		for (k = 0; k < sizeof(ring_keys) / sizeof(ring_keys[0]); k++) {
+			e = copy_values(pj, &rc->jobs[rc->njobs - 1],
+					ring_keys[k]);
+			if (e)
+				return e;
+		}
+	}
+	if (!found)
+		return cli_usage("run", "--explain explains pipe.bw: name it "
+				 "(copyscope run pipe.bw --explain)");
+	return 0;
+}
+
 static int parse_args(struct run_cli *rc, int argc, char **argv)
 {
 	const char *v;
@@ -382,6 +466,10 @@ static int parse_args(struct run_cli *rc, int argc, char **argv)
 			rc->seed_set = true;
 		} else if (strcmp(a, "--interleave") == 0) {
 			rc->interleave = true;
+		} else if (strcmp(a, "--explain") == 0) {
+			rc->explain = true;
+		} else if (strcmp(a, "--perf-counters") == 0) {
+			rc->perf_counters = true;
 		} else if (strcmp(a, "--hist") == 0) {
 			rc->ro.hist = true;
 		} else if (strcmp(a, "--verify") == 0) {
@@ -420,7 +508,10 @@ static int parse_args(struct run_cli *rc, int argc, char **argv)
 		if (!rc->warmup_set)
 			rc->ro.warmup_ns = 0;
 	}
-	return apply_assignments(rc);
+	e = apply_assignments(rc);
+	if (e)
+		return e;
+	return rc->explain ? add_explain_jobs(rc) : 0;
 no_value:
 	return cli_usage("run", "%s needs a value", argv[i]);
 }
@@ -1108,6 +1199,7 @@ static int execute(struct run_cli *rc, const char *cmdline,
 			return e;
 	}
 	runner_install_signals();
+	swcount_prefer_perf(rc->perf_counters);
 	rc->ro.progress = isatty(STDERR_FILENO);
 	{
 		struct timespec now;
@@ -1150,6 +1242,16 @@ static int execute(struct run_cli *rc, const char *cmdline,
 	else
 		run_sequential(rc, &es);
 	warn_noisy(rc);
+	if (rc->explain && !rc->json && es.exit_code == EXIT_OK) {
+		int nb = explain_results(stdout, es.results.v, es.results.n,
+					 err, sizeof(err));
+
+		if (nb <= 0)
+			cli_error("--explain: %s", err);
+		if (nb < 0)
+			es.exit_code = EXIT_FAIL;
+		printf("\n");
+	}
 	if (es.exit_code == EXIT_OK && es.ran == 0 && es.skipped > 0)
 		es.exit_code = EXIT_NOTHING_RAN;
 	if (es.st) {
