@@ -820,8 +820,19 @@ static int convert(const struct config_result *cr, size_t job, bool want_hist,
 		    wl->metrics[m].kind == METRIC_OP_MEAN)
 			hist_metric = m;
 	for (m = 0; m < wl->nmetrics && cr->nsamples > 0; m++) {
-		struct store_result *sr = result_new(out);
+		struct store_result *sr;
+		size_t k, nfinite = 0;
 
+		/*
+		 * A per-op percentile of a class with no ops in a sample has
+		 * no value (NaN): those samples are left out, and a metric
+		 * with none left is not stored.
+		 */
+		for (k = 0; k < cr->nsamples; k++)
+			nfinite += isfinite(cr->values[m][k]) != 0;
+		if (nfinite == 0)
+			continue;
+		sr = result_new(out);
 		if (!sr)
 			goto out;
 		snprintf(sr->workload, sizeof(sr->workload), "%s", wl->name);
@@ -834,9 +845,9 @@ static int convert(const struct config_result *cr, size_t job, bool want_hist,
 		sr->samples = calloc(cr->nsamples, sizeof(double));
 		if (!sr->params_json || !sr->info_json || !sr->samples)
 			goto out;
-		memcpy(sr->samples, cr->values[m],
-		       cr->nsamples * sizeof(double));
-		sr->nsamples = cr->nsamples;
+		for (k = 0; k < cr->nsamples; k++)
+			if (isfinite(cr->values[m][k]))
+				sr->samples[sr->nsamples++] = cr->values[m][k];
 		if (!hist_done && m == hist_metric) {
 			if (add_hist(sr, cr) != 0)
 				goto out;

@@ -695,6 +695,9 @@ static double metric_value(struct runner *r, size_t mi, uint64_t nops,
 	case METRIC_OP_PCT:
 	case METRIC_OP_MEAN:
 		op_hist_view(r, m->op_class, -1, r->scratch);
+		/* no op of that class in this sample: no value */
+		if (r->scratch->total == 0)
+			return NAN;
 		if (m->kind == METRIC_OP_MEAN)
 			return hist_mean(r->scratch);
 		if (m->pct >= 100.0)

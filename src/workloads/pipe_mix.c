@@ -266,8 +266,8 @@ static void describe_mix(struct wl_ctx *ctx, const struct pipe_mix *p,
 		text[--used] = '\0';
 	if (e && used < sizeof(text))
 		used += (size_t)snprintf(text + used, sizeof(text) - used,
-					 " (no writes in %s: those rows "
-					 "read 0)", empty);
+					 " (no writes in %s: no rows for "
+					 "them)", empty);
 	if (p->nbig && used < sizeof(text))
 		used += (size_t)snprintf(text + used, sizeof(text) - used,
 					 "; %d big writer%s of %zu bytes",
