@@ -25,6 +25,7 @@
  * stopped after the configuration.
  */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -809,8 +810,9 @@ static double pipe_matrix_sample_metric(struct wl_ctx *ctx, size_t m,
 	int i;
 
 	if (m == M_CTXSW) {
+		/* unknown: no value (the sample is left out of the row) */
 		if (smp->ctx_switches == UINT64_MAX)
-			return -1.0;
+			return NAN;
 		mib = (double)p->writers * (double)smp->nops *
 		      (double)p->size / (1024.0 * 1024.0);
 		return mib > 0 ? (double)smp->ctx_switches / mib : 0.0;
