@@ -52,11 +52,11 @@ struct store_hist_bucket {
 struct store_result {
 	int64_t id;
 	int seq;			/* order within the run */
+	int direction;			/* +1, -1, 0 */
 	char workload[64];
 	char *params_json;		/* owned; canonical JSON object */
 	char metric[64];
 	char unit[32];
-	int direction;			/* +1, -1, 0 */
 	char *info_json;		/* owned; may be NULL */
 	double *samples;		/* owned */
 	size_t nsamples;
