@@ -508,7 +508,7 @@ int param_request_init(struct param_request *req,
 		       const struct param_def *defs, size_t ndefs,
 		       char *err, size_t errlen)
 {
-	char inner[256];
+	char inner[256], assign[PARAM_VALUE_MAX];
 	struct msg m;
 	size_t i;
 
@@ -527,12 +527,19 @@ int param_request_init(struct param_request *req,
 				i, defs[i].name ? defs[i].name : "?");
 			return -1;
 		}
-		if (param_parse_value(&defs[i], defs[i].def, &req->vals[i][0],
-				      inner, sizeof(inner)) < 0) {
+		/* A default may itself be a list: a sweep by default. */
+		if (strlen(defs[i].name) + strlen(defs[i].def) + 2 >
+		    sizeof(assign)) {
+			msg_add(&m, "bad default: %s: too long", defs[i].name);
+			return -1;
+		}
+		snprintf(assign, sizeof(assign), "%s=%s", defs[i].name,
+			 defs[i].def);
+		if (param_request_apply(req, NULL, assign, inner,
+					sizeof(inner)) < 0) {
 			msg_add(&m, "bad default: %s", inner);
 			return -1;
 		}
-		req->nvals[i] = 1;
 		req->user_set[i] = false;
 	}
 	return 0;

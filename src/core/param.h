@@ -79,7 +79,11 @@ struct param_request {
 	bool user_set[PARAM_MAX];
 };
 
-/* Fill req with each parameter's default (one value each).  0 or -1. */
+/*
+ * Fill req with each parameter's default: one value, or a list (a
+ * default of "64,4k" sweeps both unless the user sets the parameter).
+ * 0 or -1.
+ */
 int param_request_init(struct param_request *req,
 		       const struct param_def *defs, size_t ndefs,
 		       char *err, size_t errlen);

@@ -58,7 +58,7 @@ static int validate_params(const struct workload *wl, char *err,
 	for (i = 0; i < wl->nparams && i < PARAM_MAX; i++) {
 		const struct param_def *p = &wl->params[i];
 		char perr[256];
-		int64_t v;
+		struct param_request one;
 
 		if (!text_ok(p->name) || !text_ok(p->help))
 			PROBLEM("workload '%s': parameter %zu lacks a name "
@@ -77,8 +77,9 @@ static int validate_params(const struct workload *wl, char *err,
 		     p->type == PARAM_TIME) && p->min > p->max)
 			PROBLEM("workload '%s': '%s' has min > max", wl->name,
 				p->name);
+		/* the default may be a list: parse it as the user's would be */
 		if (!p->def ||
-		    param_parse_value(p, p->def, &v, perr, sizeof(perr)) != 0)
+		    param_request_init(&one, p, 1, perr, sizeof(perr)) != 0)
 			PROBLEM("workload '%s': default of '%s' is invalid: %s",
 				wl->name, p->name, p->def ? perr : "missing");
 	}

@@ -783,10 +783,39 @@ static void test_string_values(void **state)
 	assert_string_equal(param_string(ps.v[0]), "fleet");
 }
 
+
+/* A default may be a list: the parameter sweeps unless the user sets it. */
+static void test_list_default(void **state)
+{
+	static const struct param_def d[] = {
+		{ "size", PARAM_SIZE, "64,4k", 1, GIB, NULL, "sizes" },
+	};
+	static const struct param_def bad[] = {
+		{ "size", PARAM_SIZE, "64,,4k", 1, GIB, NULL, "sizes" },
+	};
+	struct param_request req;
+	struct param_set ps;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(param_request_init(&req, d, 1, err, sizeof(err)), 0);
+	assert_int_equal(param_request_count(&req), 2);
+	assert_false(req.user_set[0]);
+	param_request_get(&req, 1, &ps);
+	assert_int_equal(ps.v[0], 4096);
+	assert_int_equal(param_request_apply(&req, "w.x", "size=1M", err,
+					     sizeof(err)), 0);
+	assert_int_equal(param_request_count(&req), 1);
+	assert_int_equal(param_request_init(&req, bad, 1, err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "bad default"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_string_values),
+		cmocka_unit_test(test_list_default),
 		cmocka_unit_test(test_size_valid),
 		cmocka_unit_test(test_size_invalid),
 		cmocka_unit_test(test_time_valid),
