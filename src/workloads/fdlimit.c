@@ -6,28 +6,10 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
-/* fs.nr_open: the most any process may have, or -1 if unreadable. */
-static long nr_open(void)
-{
-	FILE *f = fopen("/proc/sys/fs/nr_open", "r");
-	char line[32], *end;
-	long v = -1;
-
-	if (!f)
-		return -1;
-	if (fgets(line, sizeof(line), f)) {
-		errno = 0;
-		v = strtol(line, &end, 10);
-		if (errno || end == line)
-			v = -1;
-	}
-	fclose(f);
-	return v;
-}
+#include "workloads/wl_util.h"
 
 int fdlimit_ensure(size_t need, const char *what, char *err, size_t len)
 {
@@ -49,7 +31,8 @@ int fdlimit_ensure(size_t need, const char *what, char *err, size_t len)
 	if (setrlimit(RLIMIT_NOFILE, &want) == 0)
 		return 0;
 	err_no = errno;
-	max_open = nr_open();
+	/* fs.nr_open: the most any process may have, or -1 */
+	max_open = wl_read_long("/proc/sys/fs/nr_open");
 	if (max_open > 0 && need > (size_t)max_open)
 		snprintf(err, len, "%s needs %zu file descriptors, more than "
 			 "fs.nr_open (%ld) allows for RLIMIT_NOFILE (now %llu "

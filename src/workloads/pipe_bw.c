@@ -25,6 +25,7 @@
 
 #include "core/runner.h"
 #include "workloads/pattern.h"
+#include "workloads/wl_util.h"
 #include "workloads/workloads.h"
 
 static const char *const mode_choices[] = { "proc", "thread", NULL };
@@ -211,18 +212,6 @@ static int pipe_bw_setup(struct wl_ctx *ctx)
 	return WL_OK;
 }
 
-/* Page-aligned, prefaulted anonymous memory. */
-static uint8_t *alloc_buf(size_t len)
-{
-	uint8_t *b = mmap(NULL, len, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-
-	if (b == MAP_FAILED)
-		return NULL;
-	memset(b, 0xa5, len);
-	return b;
-}
-
 static int pipe_bw_worker_init(struct wl_worker *w)
 {
 	struct pipe_bw *p = w->ctx->priv;
@@ -233,12 +222,12 @@ static int pipe_bw_worker_init(struct wl_worker *w)
 	w->priv = s;
 	s->memfd = -1;
 	s->buf_len = w->idx == WRITER ? p->size : p->rsize;
-	s->buf = alloc_buf(s->buf_len);
+	s->buf = wl_alloc_buf(s->buf_len, 0xa5);
 	if (!s->buf)
 		goto oom;
 	if (!p->verify)
 		return 0;
-	s->scratch = alloc_buf(s->buf_len);
+	s->scratch = wl_alloc_buf(s->buf_len, 0xa5);
 	if (!s->scratch)
 		goto oom;
 	if (w->idx == WRITER && p->io == IO_VMSPLICE) {
@@ -250,7 +239,7 @@ static int pipe_bw_worker_init(struct wl_worker *w)
 		 * early.
 		 */
 		s->nvbufs = (size_t)p->pipe_bytes / PAGE + 2;
-		s->vbufs = alloc_buf(s->nvbufs * p->size);
+		s->vbufs = wl_alloc_buf(s->nvbufs * p->size, 0xa5);
 		if (!s->vbufs)
 			goto oom;
 	}
@@ -430,12 +419,9 @@ static void pipe_bw_worker_fini(struct wl_worker *w)
 
 	if (!s)
 		return;
-	if (s->buf)
-		munmap(s->buf, s->buf_len);
-	if (s->scratch)
-		munmap(s->scratch, s->buf_len);
-	if (s->vbufs)
-		munmap(s->vbufs, s->nvbufs * p->size);
+	wl_free_buf(s->buf, s->buf_len);
+	wl_free_buf(s->scratch, s->buf_len);
+	wl_free_buf(s->vbufs, s->nvbufs * p->size);
 	if (s->memfd >= 0)
 		close(s->memfd);
 	free(s);

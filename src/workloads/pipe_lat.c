@@ -19,11 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "core/runner.h"
 #include "workloads/pattern.h"
+#include "workloads/wl_util.h"
 #include "workloads/workloads.h"
 
 static const char *const mode_choices[] = { "proc", "thread", NULL };
@@ -174,18 +174,6 @@ static int pipe_lat_setup(struct wl_ctx *ctx)
 	return WL_OK;
 }
 
-/* Page-aligned, prefaulted anonymous memory. */
-static uint8_t *alloc_buf(size_t len)
-{
-	uint8_t *b = mmap(NULL, len, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-
-	if (b == MAP_FAILED)
-		return NULL;
-	memset(b, 0x5a, len);
-	return b;
-}
-
 static int pipe_lat_worker_init(struct wl_worker *w)
 {
 	struct pipe_lat *p = w->ctx->priv;
@@ -194,11 +182,11 @@ static int pipe_lat_worker_init(struct wl_worker *w)
 	if (!s)
 		goto oom;
 	w->priv = s;
-	s->buf = alloc_buf(p->size);
+	s->buf = wl_alloc_buf(p->size, 0x5a);
 	if (!s->buf)
 		goto oom;
 	if (p->verify && w->idx == PING) {
-		s->scratch = alloc_buf(p->size);
+		s->scratch = wl_alloc_buf(p->size, 0x5a);
 		if (!s->scratch)
 			goto oom;
 	}
@@ -207,26 +195,6 @@ oom:
 	snprintf(w->err, WL_ERR_LEN, "cannot allocate buffers of %zu bytes",
 		 p->size);
 	return WL_EFAIL;
-}
-
-/* Write all len bytes to fd. */
-static int write_all(struct wl_worker *w, int fd, const uint8_t *buf,
-		     size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			snprintf(w->err, WL_ERR_LEN, "write: %s",
-				 strerror(errno));
-			return WL_EFAIL;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 /* Read exactly len bytes from fd. */
@@ -262,7 +230,7 @@ static int echo(struct wl_worker *w, uint64_t nops)
 
 	for (i = 0; i < nops; i++)
 		if (read_all(w, p->a[0], s->buf, p->size) != 0 ||
-		    write_all(w, p->b[1], s->buf, p->size) != 0)
+		    wl_write_all(p->b[1], s->buf, p->size, w->err) != 0)
 			return WL_EFAIL;
 	return 0;
 }
@@ -276,7 +244,7 @@ static int pipe_lat_run_batch(struct wl_worker *w, uint64_t nops)
 	if (w->idx == PONG)
 		return echo(w, nops);
 	for (i = 0; i < nops; i++)
-		if (write_all(w, p->a[1], s->buf, p->size) != 0 ||
+		if (wl_write_all(p->a[1], s->buf, p->size, w->err) != 0 ||
 		    read_all(w, p->b[0], s->buf, p->size) != 0)
 			return WL_EFAIL;
 	return 0;
@@ -295,7 +263,7 @@ static int pipe_lat_verify_batch(struct wl_worker *w, uint64_t nops)
 	memset(sh, 0, sizeof(*sh));
 	for (i = 0; i < nops; i++, pos += p->size) {
 		pattern_fill(s->buf, p->size, pos);
-		if (write_all(w, p->a[1], s->buf, p->size) != 0)
+		if (wl_write_all(p->a[1], s->buf, p->size, w->err) != 0)
 			return WL_EFAIL;
 		/* what comes back must not be what we still hold */
 		memset(s->buf, 0, p->size);
@@ -336,10 +304,8 @@ static void pipe_lat_worker_fini(struct wl_worker *w)
 
 	if (!s)
 		return;
-	if (s->buf)
-		munmap(s->buf, p->size);
-	if (s->scratch)
-		munmap(s->scratch, p->size);
+	wl_free_buf(s->buf, p->size);
+	wl_free_buf(s->scratch, p->size);
 	free(s);
 	w->priv = NULL;
 }

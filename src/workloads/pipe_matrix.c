@@ -33,7 +33,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -43,6 +42,7 @@
 
 #include "core/runner.h"
 #include "workloads/record.h"
+#include "workloads/wl_util.h"
 #include "workloads/workloads.h"
 
 static const char *const mode_choices[] = { "thread", "proc", NULL };
@@ -567,18 +567,6 @@ static int pipe_matrix_setup(struct wl_ctx *ctx)
 	return WL_OK;
 }
 
-/* Page-aligned, prefaulted anonymous memory. */
-static uint8_t *alloc_buf(size_t len)
-{
-	uint8_t *b = mmap(NULL, len, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-
-	if (b == MAP_FAILED)
-		return NULL;
-	memset(b, 0xa5, len);
-	return b;
-}
-
 static bool is_writer(const struct wl_worker *w)
 {
 	const struct pm *p = w->ctx->priv;
@@ -597,33 +585,13 @@ static int pipe_matrix_worker_init(struct wl_worker *w)
 	}
 	w->priv = s;
 	s->buf_len = is_writer(w) ? p->size : p->rsize;
-	s->buf = alloc_buf(s->buf_len);
+	s->buf = wl_alloc_buf(s->buf_len, 0xa5);
 	if (!s->buf) {
 		snprintf(w->err, WL_ERR_LEN, "cannot allocate a buffer of "
 			 "%zu bytes: %s", s->buf_len, strerror(errno));
 		return WL_EFAIL;
 	}
 	return WL_OK;
-}
-
-static int write_full(struct wl_worker *w, const uint8_t *buf, size_t len)
-{
-	struct pm *p = w->ctx->priv;
-
-	while (len > 0) {
-		ssize_t n = write(p->fd[1], buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			snprintf(w->err, WL_ERR_LEN, "write: %s",
-				 strerror(errno));
-			return WL_EFAIL;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 /*
@@ -671,7 +639,8 @@ static int reader_batch(struct wl_worker *w, uint64_t total,
 		if (atomic_load_explicit(&sh->done_gen.v,
 					 memory_order_acquire) == g) {
 			/* stop bytes: keep one, pass the rest on */
-			if (n > 1 && write_full(w, s->buf, (size_t)n - 1))
+			if (n > 1 && wl_write_all(p->fd[1], s->buf,
+						  (size_t)n - 1, w->err))
 				return WL_EFAIL;
 			return WL_IDLE_END;
 		}
@@ -694,7 +663,8 @@ static int reader_batch(struct wl_worker *w, uint64_t total,
 	atomic_store(&sh->consumed[(g + 1) & 1].v, 0);
 	atomic_store(&sh->done_gen.v, g);
 	if (p->readers > 1 &&
-	    write_full(w, stop_bytes, (size_t)p->readers - 1) != 0)
+	    wl_write_all(p->fd[1], stop_bytes, (size_t)p->readers - 1,
+			 w->err) != 0)
 		return WL_EFAIL;
 	return 0;
 }
@@ -709,7 +679,7 @@ static int pipe_matrix_run_batch(struct wl_worker *w, uint64_t nops)
 		return reader_batch(w, (uint64_t)p->writers * nops * p->size,
 				    NULL, NULL);
 	for (i = 0; i < nops; i++)
-		if (write_full(w, s->buf, p->size) != 0)
+		if (wl_write_all(p->fd[1], s->buf, p->size, w->err) != 0)
 			return WL_EFAIL;
 	return 0;
 }
@@ -735,7 +705,8 @@ static int pipe_matrix_verify_batch(struct wl_worker *w, uint64_t nops)
 		sh->verify_nseq = nseq;
 		for (seq = 0; seq < nseq; seq++) {
 			record_fill(s->buf, p->size, (uint32_t)w->idx, seq);
-			if (write_full(w, s->buf, p->size) != 0)
+			if (wl_write_all(p->fd[1], s->buf, p->size,
+					 w->err) != 0)
 				return WL_EFAIL;
 		}
 		return 0;
@@ -839,8 +810,7 @@ static void pipe_matrix_worker_fini(struct wl_worker *w)
 
 	if (!s)
 		return;
-	if (s->buf)
-		munmap(s->buf, s->buf_len);
+	wl_free_buf(s->buf, s->buf_len);
 	free(s);
 	w->priv = NULL;
 }

@@ -42,13 +42,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/runner.h"
 #include "workloads/mix.h"
+#include "workloads/wl_util.h"
 #include "workloads/workloads.h"
 
 static const char *const mode_choices[] = { "thread", "proc", NULL };
@@ -394,18 +394,6 @@ static int pipe_mix_setup(struct wl_ctx *ctx)
 	return WL_OK;
 }
 
-/* Page-aligned, prefaulted anonymous memory. */
-static uint8_t *alloc_buf(size_t len)
-{
-	uint8_t *b = mmap(NULL, len, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-
-	if (b == MAP_FAILED)
-		return NULL;
-	memset(b, 0x3c, len);
-	return b;
-}
-
 static bool is_reader(const struct pipe_mix *p, int idx)
 {
 	return idx >= p->nmix + p->nbig;
@@ -442,7 +430,7 @@ static int pipe_mix_worker_init(struct wl_worker *w)
 		s->buf_len = w->idx < p->nmix ? p->mix.max_bytes
 					      : p->big_size;
 	}
-	s->buf = alloc_buf(s->buf_len);
+	s->buf = wl_alloc_buf(s->buf_len, 0x3c);
 	if (!s->buf) {
 		snprintf(w->err, WL_ERR_LEN, "cannot allocate a buffer of "
 			 "%zu bytes: %s", s->buf_len, strerror(errno));
@@ -477,26 +465,6 @@ static uint64_t batch_bytes(const struct pipe_mix *p, uint64_t done,
 	return sum;
 }
 
-static int write_all(struct wl_worker *w, const uint8_t *buf, size_t len)
-{
-	struct pipe_mix *p = w->ctx->priv;
-
-	while (len > 0) {
-		ssize_t n = write(p->fd[1], buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			snprintf(w->err, WL_ERR_LEN, "write: %s",
-				 strerror(errno));
-			return WL_EFAIL;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static int writer_batch(struct wl_worker *w, uint64_t nops)
 {
 	struct pipe_mix *p = w->ctx->priv;
@@ -515,7 +483,7 @@ static int writer_batch(struct wl_worker *w, uint64_t nops)
 			w->op_class = CLASS_BIG;
 		}
 		s->done++;
-		if (write_all(w, s->buf, len) != 0)
+		if (wl_write_all(p->fd[1], s->buf, len, w->err) != 0)
 			return WL_EFAIL;
 	}
 	return 0;
@@ -640,8 +608,7 @@ static void pipe_mix_worker_fini(struct wl_worker *w)
 
 	if (!s)
 		return;
-	if (s->buf)
-		munmap(s->buf, s->buf_len);
+	wl_free_buf(s->buf, s->buf_len);
 	free(s);
 	w->priv = NULL;
 }

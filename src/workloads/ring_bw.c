@@ -22,11 +22,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "core/runner.h"
 #include "workloads/pattern.h"
 #include "workloads/ring.h"
+#include "workloads/wl_util.h"
 #include "workloads/workloads.h"
 
 static const char *const mode_choices[] = { "proc", "thread", NULL };
@@ -146,18 +146,6 @@ static int ring_bw_setup(struct wl_ctx *ctx)
 	return WL_OK;
 }
 
-/* Page-aligned, prefaulted anonymous memory. */
-static uint8_t *alloc_buf(size_t len)
-{
-	uint8_t *b = mmap(NULL, len, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-
-	if (b == MAP_FAILED)
-		return NULL;
-	memset(b, 0xa5, len);
-	return b;
-}
-
 static int ring_bw_worker_init(struct wl_worker *w)
 {
 	struct ring_bw *p = w->ctx->priv;
@@ -172,9 +160,9 @@ static int ring_bw_worker_init(struct wl_worker *w)
 	ring_port_init(&s->port, sh->ring, p->cap, p->chunk, p->spin,
 		       p->procs);
 	s->buf_len = w->idx == WRITER ? p->size : p->rsize;
-	s->buf = alloc_buf(s->buf_len);
+	s->buf = wl_alloc_buf(s->buf_len, 0xa5);
 	if (p->verify && s->buf)
-		s->scratch = alloc_buf(s->buf_len);
+		s->scratch = wl_alloc_buf(s->buf_len, 0xa5);
 	if (!s->buf || (p->verify && !s->scratch)) {
 		snprintf(w->err, WL_ERR_LEN, "mmap of %zu bytes: %s",
 			 s->buf_len, strerror(errno));
@@ -280,10 +268,8 @@ static void ring_bw_worker_fini(struct wl_worker *w)
 		return;
 	/* A side that stops early must not leave the other asleep. */
 	ring_close(&s->port);
-	if (s->buf)
-		munmap(s->buf, s->buf_len);
-	if (s->scratch)
-		munmap(s->scratch, s->buf_len);
+	wl_free_buf(s->buf, s->buf_len);
+	wl_free_buf(s->scratch, s->buf_len);
 	free(s);
 	w->priv = NULL;
 }

@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "core/runner.h"
+#include "workloads/wl_util.h"
 #include "workloads/workloads.h"
 
 static const char *const call_choices[] = { "preadv", "pwritev", "readv",
@@ -236,16 +237,12 @@ static int sys_iov_worker_init(struct wl_worker *w)
 	s->expect = is_read(s->call) && target == TARGET_NULL ?
 		    0 : (ssize_t)s->total;
 	s->iov = calloc((size_t)s->segs, sizeof(*s->iov));
-	s->buf = mmap(NULL, s->total, PROT_READ | PROT_WRITE,
-		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	if (s->buf == MAP_FAILED)
-		s->buf = NULL;
+	s->buf = wl_alloc_buf(s->total, 0xa5);
 	if (!s->iov || !s->buf) {
 		snprintf(w->err, WL_ERR_LEN, "cannot allocate %d segments of "
 			 "%zu bytes", s->segs, seg_size);
 		goto fail;
 	}
-	memset(s->buf, 0xa5, s->total);
 	for (i = 0; i < s->segs; i++) {
 		s->iov[i].iov_base = s->buf + (size_t)i * seg_size;
 		s->iov[i].iov_len = seg_size;
@@ -324,8 +321,7 @@ static void sys_iov_worker_fini(struct wl_worker *w)
 		return;
 	if (s->fd >= 0)
 		close(s->fd);
-	if (s->buf)
-		munmap(s->buf, s->total);
+	wl_free_buf(s->buf, s->total);
 	free(s->iov);
 	free(s);
 	w->priv = NULL;

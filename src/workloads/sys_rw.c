@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "core/runner.h"
+#include "workloads/wl_util.h"
 #include "workloads/workloads.h"
 
 static const char *const target_choices[] = { "memfd", "zero", "null",
@@ -173,15 +174,12 @@ static int sys_rw_worker_init(struct wl_worker *w)
 	s->dir = (int)wl_param(w->ctx, "dir");
 	s->size = (size_t)wl_param(w->ctx, "size");
 	s->what = call_names[s->dir][target];
-	s->buf = mmap(NULL, s->size, PROT_READ | PROT_WRITE,
-		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	if (s->buf == MAP_FAILED) {
-		s->buf = NULL;
+	s->buf = wl_alloc_buf(s->size, 0xa5);
+	if (!s->buf) {
 		snprintf(w->err, WL_ERR_LEN, "mmap of a %zu-byte buffer: %s",
 			 s->size, strerror(errno));
 		goto fail;
 	}
-	memset(s->buf, 0xa5, s->size);
 	if (open_target(s, target, w->err) != WL_OK)
 		goto fail;
 	return WL_OK;
@@ -231,8 +229,7 @@ static void sys_rw_worker_fini(struct wl_worker *w)
 		return;
 	if (s->fd >= 0)
 		close(s->fd);
-	if (s->buf)
-		munmap(s->buf, s->size);
+	wl_free_buf(s->buf, s->size);
 	free(s);
 	w->priv = NULL;
 }
