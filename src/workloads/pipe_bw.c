@@ -26,6 +26,7 @@
 #include "core/runner.h"
 #include "workloads/pattern.h"
 #include "workloads/wl_util.h"
+#include "workloads/pipe_common.h"
 #include "workloads/workloads.h"
 
 static const char *const mode_choices[] = { "proc", "thread", NULL };
@@ -107,61 +108,16 @@ static size_t read_size(const struct param_set *ps)
 	return (size_t)(r ? r : PARAM(ps, "size"));
 }
 
-static long max_pipe_size(void)
-{
-	FILE *f = fopen("/proc/sys/fs/pipe-max-size", "r");
-	long v = -1;
-
-	if (f) {
-		char line[32]; char *end;
-		if (!fgets(line, sizeof(line), f)) v = -1; else { errno = 0; v = strtol(line, &end, 10); if (errno || end == line) v = -1; }
-		fclose(f);
-	}
-	return v;
-}
-
-static int set_pipe_size(int fd, int64_t want, char *err, size_t len)
-{
-	if (want == 0)
-		return 0;
-	if (fcntl(fd, F_SETPIPE_SZ, (int)want) >= 0)
-		return 0;
-	if (errno == EPERM)
-		snprintf(err, len, "pipe_size: %lld bytes exceeds "
-			 "/proc/sys/fs/pipe-max-size (%ld) and this user "
-			 "lacks CAP_SYS_RESOURCE; raise fs.pipe-max-size or "
-			 "run as root", (long long)want, max_pipe_size());
-	else if (errno == EBUSY)
-		snprintf(err, len, "pipe_size: %lld bytes is over this "
-			 "user's pipe buffer limit "
-			 "(fs.pipe-user-pages-hard)", (long long)want);
-	else
-		snprintf(err, len, "pipe_size: F_SETPIPE_SZ(%lld): %s",
-			 (long long)want, strerror(errno));
-	return -1;
-}
-
 /* Before any measuring: can this pipe size be had? */
 static int pipe_bw_validate(const struct param_set *ps, char *err, size_t len)
 {
-	int64_t want = PARAM(ps, "pipe_size");
-	int fd[2], rc;
-
-	if (want == 0)
-		return WL_OK;
-	if (pipe(fd) != 0) {
-		snprintf(err, len, "pipe: %s", strerror(errno));
-		return WL_EFAIL;
-	}
-	rc = set_pipe_size(fd[1], want, err, len);
-	close(fd[0]);
-	close(fd[1]);
-	return rc ? WL_EUSAGE : WL_OK;
+	return pipe_check_size(PARAM(ps, "pipe_size"), err, len);
 }
 
 static int pipe_bw_setup(struct wl_ctx *ctx)
 {
 	struct pipe_bw *p = calloc(1, sizeof(*p));
+	int rc;
 
 	if (!p) {
 		snprintf(ctx->err, sizeof(ctx->err), "out of memory");
@@ -174,20 +130,10 @@ static int pipe_bw_setup(struct wl_ctx *ctx)
 	p->io = (int)wl_param(ctx, "io");
 	p->reader = (int)wl_param(ctx, "reader");
 	p->verify = wl_param(ctx, "verify") != 0;
-	if (pipe2(p->fd, O_CLOEXEC) != 0) {
-		snprintf(ctx->err, sizeof(ctx->err), "pipe2: %s",
-			 strerror(errno));
-		return WL_EFAIL;
-	}
-	if (set_pipe_size(p->fd[1], wl_param(ctx, "pipe_size"), ctx->err,
-			  sizeof(ctx->err)) != 0)
-		return WL_EUSAGE;
-	p->pipe_bytes = fcntl(p->fd[1], F_GETPIPE_SZ);
-	if (p->pipe_bytes < 0) {
-		snprintf(ctx->err, sizeof(ctx->err), "F_GETPIPE_SZ: %s",
-			 strerror(errno));
-		return WL_EFAIL;
-	}
+	rc = pipe_open(p->fd, wl_param(ctx, "pipe_size"), &p->pipe_bytes,
+		       ctx->err, sizeof(ctx->err));
+	if (rc != WL_OK)
+		return rc;
 	if (p->reader == READER_SPLICE) {
 		p->devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 		if (p->devnull < 0) {
@@ -434,10 +380,7 @@ static void pipe_bw_teardown(struct wl_ctx *ctx)
 
 	if (!p)
 		return;
-	if (p->fd[0] >= 0)
-		close(p->fd[0]);
-	if (p->fd[1] >= 0)
-		close(p->fd[1]);
+	pipe_close(p->fd);
 	if (p->devnull >= 0)
 		close(p->devnull);
 	free(p);

@@ -15,7 +15,6 @@
  * pass after the kept samples.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +23,7 @@
 #include "core/runner.h"
 #include "workloads/pattern.h"
 #include "workloads/wl_util.h"
+#include "workloads/pipe_common.h"
 #include "workloads/workloads.h"
 
 static const char *const mode_choices[] = { "proc", "thread", NULL };
@@ -90,48 +90,19 @@ struct pipe_lat_worker {
 
 #define PARAM(ps, name) wl_param_of(&wl_pipe_lat, ps, name)
 
-static int set_pipe_size(int fd, int64_t want, char *err, size_t len)
-{
-	if (want == 0 || fcntl(fd, F_SETPIPE_SZ, (int)want) >= 0)
-		return 0;
-	if (errno == EPERM)
-		snprintf(err, len, "pipe_size: %lld bytes exceeds "
-			 "/proc/sys/fs/pipe-max-size and this user lacks "
-			 "CAP_SYS_RESOURCE; raise fs.pipe-max-size or run as "
-			 "root", (long long)want);
-	else if (errno == EBUSY)
-		snprintf(err, len, "pipe_size: %lld bytes is over this "
-			 "user's pipe buffer limit (fs.pipe-user-pages-hard)",
-			 (long long)want);
-	else
-		snprintf(err, len, "pipe_size: F_SETPIPE_SZ(%lld): %s",
-			 (long long)want, strerror(errno));
-	return -1;
-}
-
 /* Before any measuring: can this pipe size be had? */
 static int pipe_lat_validate(const struct param_set *ps, char *err,
 			     size_t len)
 {
-	int64_t want = PARAM(ps, "pipe_size");
-	int fd[2], rc;
-
-	if (want == 0)
-		return WL_OK;
-	if (pipe(fd) != 0) {
-		snprintf(err, len, "pipe: %s", strerror(errno));
-		return WL_EFAIL;
-	}
-	rc = set_pipe_size(fd[1], want, err, len);
-	close(fd[0]);
-	close(fd[1]);
-	return rc ? WL_EUSAGE : WL_OK;
+	return pipe_check_size(PARAM(ps, "pipe_size"), err, len);
 }
 
 static int pipe_lat_setup(struct wl_ctx *ctx)
 {
 	struct pipe_lat *p = calloc(1, sizeof(*p));
 	int64_t want = wl_param(ctx, "pipe_size");
+	long b_bytes;
+	int rc;
 
 	if (!p) {
 		snprintf(ctx->err, sizeof(ctx->err), "out of memory");
@@ -141,20 +112,13 @@ static int pipe_lat_setup(struct wl_ctx *ctx)
 	p->a[0] = p->a[1] = p->b[0] = p->b[1] = -1;
 	p->size = (size_t)wl_param(ctx, "size");
 	p->verify = wl_param(ctx, "verify") != 0;
-	if (pipe2(p->a, O_CLOEXEC) != 0 || pipe2(p->b, O_CLOEXEC) != 0) {
-		snprintf(ctx->err, sizeof(ctx->err), "pipe2: %s",
-			 strerror(errno));
-		return WL_EFAIL;
-	}
-	if (set_pipe_size(p->a[1], want, ctx->err, sizeof(ctx->err)) ||
-	    set_pipe_size(p->b[1], want, ctx->err, sizeof(ctx->err)))
-		return WL_EUSAGE;
-	p->pipe_bytes = fcntl(p->a[1], F_GETPIPE_SZ);
-	if (p->pipe_bytes < 0) {
-		snprintf(ctx->err, sizeof(ctx->err), "F_GETPIPE_SZ: %s",
-			 strerror(errno));
-		return WL_EFAIL;
-	}
+	rc = pipe_open(p->a, want, &p->pipe_bytes, ctx->err,
+		       sizeof(ctx->err));
+	if (rc == WL_OK)
+		rc = pipe_open(p->b, want, &b_bytes, ctx->err,
+			       sizeof(ctx->err));
+	if (rc != WL_OK)
+		return rc;
 	ctx->nworkers = 2;
 	ctx->mode = wl_param(ctx, "mode") == MODE_PROC ? WL_MODE_PROC
 						      : WL_MODE_THREAD;
@@ -313,16 +277,11 @@ static void pipe_lat_worker_fini(struct wl_worker *w)
 static void pipe_lat_teardown(struct wl_ctx *ctx)
 {
 	struct pipe_lat *p = ctx->priv;
-	int i;
 
 	if (!p)
 		return;
-	for (i = 0; i < 2; i++) {
-		if (p->a[i] >= 0)
-			close(p->a[i]);
-		if (p->b[i] >= 0)
-			close(p->b[i]);
-	}
+	pipe_close(p->a);
+	pipe_close(p->b);
 	free(p);
 	ctx->priv = NULL;
 }

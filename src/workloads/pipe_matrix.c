@@ -26,7 +26,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -43,6 +42,7 @@
 #include "core/runner.h"
 #include "workloads/record.h"
 #include "workloads/wl_util.h"
+#include "workloads/pipe_common.h"
 #include "workloads/workloads.h"
 
 static const char *const mode_choices[] = { "thread", "proc", NULL };
@@ -187,44 +187,6 @@ static void sleep_ns(long ns)
 	nanosleep(&ts, NULL);
 }
 
-static long read_long_file(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char line[32], *end;
-	long v = -1;
-
-	if (!f)
-		return -1;
-	if (fgets(line, sizeof(line), f)) {
-		errno = 0;
-		v = strtol(line, &end, 10);
-		if (errno || end == line)
-			v = -1;
-	}
-	fclose(f);
-	return v;
-}
-
-static int set_pipe_size(int fd, int64_t want, char *err, size_t len)
-{
-	if (want == 0 || fcntl(fd, F_SETPIPE_SZ, (int)want) >= 0)
-		return 0;
-	if (errno == EPERM)
-		snprintf(err, len, "pipe_size: %lld bytes exceeds "
-			 "/proc/sys/fs/pipe-max-size (%ld) and this user "
-			 "lacks CAP_SYS_RESOURCE; raise fs.pipe-max-size or "
-			 "run as root", (long long)want,
-			 read_long_file("/proc/sys/fs/pipe-max-size"));
-	else if (errno == EBUSY)
-		snprintf(err, len, "pipe_size: %lld bytes is over this "
-			 "user's pipe buffer limit "
-			 "(fs.pipe-user-pages-hard)", (long long)want);
-	else
-		snprintf(err, len, "pipe_size: F_SETPIPE_SZ(%lld): %s",
-			 (long long)want, strerror(errno));
-	return -1;
-}
-
 /* Full path of an executable named name on $PATH; 0, or -1 if none. */
 static int find_in_path(const char *name, char *out, size_t len)
 {
@@ -317,9 +279,8 @@ static int pipe_matrix_validate(const struct param_set *ps, char *err,
 				size_t len)
 {
 	int64_t w = PARAM(ps, "writers"), r = PARAM(ps, "readers");
-	int64_t want = PARAM(ps, "pipe_size");
 	char path[PATH_MAX];
-	int fd[2], rc;
+	int rc;
 
 	if (w + r > WL_MAX_WORKERS) {
 		snprintf(err, len, "writers + readers is %lld; at most %d "
@@ -338,16 +299,7 @@ static int pipe_matrix_validate(const struct param_set *ps, char *err,
 			 "install stress-ng)");
 		return WL_EFAIL;
 	}
-	if (want == 0)
-		return WL_OK;
-	if (pipe(fd) != 0) {
-		snprintf(err, len, "pipe: %s", strerror(errno));
-		return WL_EFAIL;
-	}
-	rc = set_pipe_size(fd[1], want, err, len);
-	close(fd[0]);
-	close(fd[1]);
-	return rc ? WL_EUSAGE : WL_OK;
+	return pipe_check_size(PARAM(ps, "pipe_size"), err, len);
 }
 
 /*
@@ -479,10 +431,7 @@ static void pipe_matrix_teardown(struct wl_ctx *ctx)
 	if (!p)
 		return;
 	pressure_stop(p);
-	if (p->fd[0] >= 0)
-		close(p->fd[0]);
-	if (p->fd[1] >= 0)
-		close(p->fd[1]);
+	pipe_close(p->fd);
 	free(p);
 	ctx->priv = NULL;
 }
@@ -516,20 +465,10 @@ static int pipe_matrix_setup(struct wl_ctx *ctx)
 			 "most %d workers", WL_MAX_WORKERS);
 		return setup_fail(ctx, WL_EUSAGE);
 	}
-	if (pipe2(p->fd, O_CLOEXEC) != 0) {
-		snprintf(ctx->err, sizeof(ctx->err), "pipe2: %s",
-			 strerror(errno));
-		return setup_fail(ctx, WL_EFAIL);
-	}
-	if (set_pipe_size(p->fd[1], wl_param(ctx, "pipe_size"), ctx->err,
-			  sizeof(ctx->err)) != 0)
-		return setup_fail(ctx, WL_EUSAGE);
-	p->pipe_bytes = fcntl(p->fd[1], F_GETPIPE_SZ);
-	if (p->pipe_bytes < 0) {
-		snprintf(ctx->err, sizeof(ctx->err), "F_GETPIPE_SZ: %s",
-			 strerror(errno));
-		return setup_fail(ctx, WL_EFAIL);
-	}
+	rc = pipe_open(p->fd, wl_param(ctx, "pipe_size"), &p->pipe_bytes,
+		       ctx->err, sizeof(ctx->err));
+	if (rc != WL_OK)
+		return setup_fail(ctx, rc);
 	if (wl_param(ctx, "pressure") == PRESSURE_VM) {
 		rc = pressure_start(ctx, p, pnote, sizeof(pnote));
 		if (rc != WL_OK)

@@ -34,7 +34,6 @@
  * verify=1 for integrity under contention).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -49,6 +48,7 @@
 #include "core/runner.h"
 #include "workloads/mix.h"
 #include "workloads/wl_util.h"
+#include "workloads/pipe_common.h"
 #include "workloads/workloads.h"
 
 static const char *const mode_choices[] = { "thread", "proc", NULL };
@@ -188,33 +188,12 @@ static int load_mix(const struct param_set *ps, struct mix *m, char *err,
 	return 0;
 }
 
-static int set_pipe_size(int fd, int64_t want, char *err, size_t len)
-{
-	if (want == 0 || fcntl(fd, F_SETPIPE_SZ, (int)want) >= 0)
-		return 0;
-	if (errno == EPERM)
-		snprintf(err, len, "pipe_size: %lld bytes exceeds "
-			 "/proc/sys/fs/pipe-max-size and this user lacks "
-			 "CAP_SYS_RESOURCE; raise fs.pipe-max-size or run as "
-			 "root", (long long)want);
-	else if (errno == EBUSY)
-		snprintf(err, len, "pipe_size: %lld bytes is over this "
-			 "user's pipe buffer limit (fs.pipe-user-pages-hard)",
-			 (long long)want);
-	else
-		snprintf(err, len, "pipe_size: F_SETPIPE_SZ(%lld): %s",
-			 (long long)want, strerror(errno));
-	return -1;
-}
-
 static int pipe_mix_validate(const struct param_set *ps, char *err,
 			     size_t len)
 {
 	int64_t n = PARAM(ps, "writers") + PARAM(ps, "big_writers") +
 		    PARAM(ps, "readers");
-	int64_t want = PARAM(ps, "pipe_size");
 	struct mix m;
-	int fd[2], rc;
 
 	if (n > WL_MAX_WORKERS) {
 		snprintf(err, len, "writers + big_writers + readers: %lld "
@@ -223,16 +202,7 @@ static int pipe_mix_validate(const struct param_set *ps, char *err,
 	}
 	if (load_mix(ps, &m, err, len) != 0)
 		return WL_EUSAGE;
-	if (want == 0)
-		return WL_OK;
-	if (pipe(fd) != 0) {
-		snprintf(err, len, "pipe: %s", strerror(errno));
-		return WL_EFAIL;
-	}
-	rc = set_pipe_size(fd[1], want, err, len);
-	close(fd[0]);
-	close(fd[1]);
-	return rc ? WL_EUSAGE : WL_OK;
+	return pipe_check_size(PARAM(ps, "pipe_size"), err, len);
 }
 
 static void on_usr1(int sig)
@@ -315,7 +285,7 @@ static int pipe_mix_setup(struct wl_ctx *ctx)
 {
 	struct pipe_mix *p = calloc(1, sizeof(*p));
 	const char *mix_name = param_string(wl_param(ctx, "mix"));
-	int i, n;
+	int i, n, rc;
 
 	if (!p) {
 		snprintf(ctx->err, sizeof(ctx->err), "out of memory");
@@ -339,20 +309,10 @@ static int pipe_mix_setup(struct wl_ctx *ctx)
 	if (make_table(p, (uint64_t)wl_param(ctx, "seed"), ctx->err,
 		       sizeof(ctx->err)) != 0)
 		return WL_EFAIL;
-	if (pipe2(p->fd, O_CLOEXEC) != 0) {
-		snprintf(ctx->err, sizeof(ctx->err), "pipe2: %s",
-			 strerror(errno));
-		return WL_EFAIL;
-	}
-	if (set_pipe_size(p->fd[1], wl_param(ctx, "pipe_size"), ctx->err,
-			  sizeof(ctx->err)) != 0)
-		return WL_EUSAGE;
-	p->pipe_bytes = fcntl(p->fd[1], F_GETPIPE_SZ);
-	if (p->pipe_bytes < 0) {
-		snprintf(ctx->err, sizeof(ctx->err), "F_GETPIPE_SZ: %s",
-			 strerror(errno));
-		return WL_EFAIL;
-	}
+	rc = pipe_open(p->fd, wl_param(ctx, "pipe_size"), &p->pipe_bytes,
+		       ctx->err, sizeof(ctx->err));
+	if (rc != WL_OK)
+		return rc;
 	if (p->nreaders > 1) {
 		struct sigaction sa;
 
@@ -619,10 +579,7 @@ static void pipe_mix_teardown(struct wl_ctx *ctx)
 
 	if (!p)
 		return;
-	if (p->fd[0] >= 0)
-		close(p->fd[0]);
-	if (p->fd[1] >= 0)
-		close(p->fd[1]);
+	pipe_close(p->fd);
 	if (p->usr1_set)
 		sigaction(SIGUSR1, &p->old_usr1, NULL);
 	free(p->sizes);
