@@ -3,6 +3,7 @@
  */
 #include "workloads/pattern.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define PATTERN_IDX_BITS 40
@@ -136,4 +137,25 @@ const char *pattern_kind_name(enum pattern_error_kind k)
 		return "corrupted";
 	}
 	return "?";
+}
+
+long pattern_report(const struct pattern_errors *e, uint64_t n,
+		    const char *what, char *buf, size_t len)
+{
+	long total = (long)pattern_error_total(e);
+	int used;
+
+	used = snprintf(buf, len, "%llu bytes in %llu %s: %llu lost, %llu "
+			"duplicated, %llu corrupted",
+			(unsigned long long)e->bytes_checked,
+			(unsigned long long)n, what,
+			(unsigned long long)e->lost,
+			(unsigned long long)e->duplicated,
+			(unsigned long long)e->corrupted);
+	if (total && used > 0 && (size_t)used < len)
+		snprintf(buf + used, len - (size_t)used, "; first bad byte at "
+			 "stream offset %llu (%s)",
+			 (unsigned long long)e->first_offset,
+			 pattern_kind_name(e->first_kind));
+	return total;
 }

@@ -47,4 +47,14 @@ uint64_t pattern_error_total(const struct pattern_errors *e);
 /* Name of a kind ("lost", ...). */
 const char *pattern_kind_name(enum pattern_error_kind k);
 
+/*
+ * Write a verify pass's report into buf: "B bytes in N <what>: L lost,
+ * D duplicated, C corrupted", and when anything mismatched, the stream
+ * offset and kind of the first bad byte.  what names the units and how
+ * they were checked ("writes checked").  Returns the error total, as the
+ * workload's verify() does.
+ */
+long pattern_report(const struct pattern_errors *e, uint64_t n,
+		    const char *what, char *buf, size_t len);
+
 #endif

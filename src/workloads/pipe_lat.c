@@ -242,23 +242,9 @@ static int pipe_lat_verify_batch(struct wl_worker *w, uint64_t nops)
 static long pipe_lat_verify(struct wl_ctx *ctx, char *buf, size_t len)
 {
 	const struct pipe_lat_shared *sh = ctx->shared;
-	const struct pattern_errors *e = &sh->errs;
-	long total = (long)pattern_error_total(e);
-	int n;
 
-	n = snprintf(buf, len, "%llu bytes in %llu round trips checked end "
-		     "to end: %llu lost, %llu duplicated, %llu corrupted",
-		     (unsigned long long)e->bytes_checked,
-		     (unsigned long long)sh->round_trips,
-		     (unsigned long long)e->lost,
-		     (unsigned long long)e->duplicated,
-		     (unsigned long long)e->corrupted);
-	if (total && n > 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, "; first bad byte at "
-			 "stream offset %llu (%s)",
-			 (unsigned long long)e->first_offset,
-			 pattern_kind_name(e->first_kind));
-	return total;
+	return pattern_report(&sh->errs, sh->round_trips,
+			      "round trips checked end to end", buf, len);
 }
 
 static void pipe_lat_worker_fini(struct wl_worker *w)
