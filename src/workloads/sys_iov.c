@@ -31,12 +31,10 @@
  * first N calls of a freshly exec'ed process.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -166,53 +164,24 @@ static bool is_read(int call)
 	return call == CALL_PREADV || call == CALL_READV;
 }
 
-/* Fill the memfd's first region bytes so its pages exist. */
-static int prefault_file(struct sys_iov_worker *s, char *err)
-{
-	size_t done = 0;
-
-	while (done < s->region) {
-		size_t chunk = s->region - done < s->total ?
-			       s->region - done : s->total;
-		ssize_t n = pwrite(s->fd, s->buf, chunk, (off_t)done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			snprintf(err, WL_ERR_LEN, "pwrite(memfd) to prefault "
-				 "%zu bytes: %s", s->region,
-				 n < 0 ? strerror(errno) : "wrote nothing");
-			return WL_EFAIL;
-		}
-		done += (size_t)n;
-	}
-	return WL_OK;
-}
-
+/*
+ * Open the target (a memfd gets its first region bytes written, so that
+ * its pages exist); 0 or WL_EFAIL with the message in err.
+ */
 static int open_target(struct sys_iov_worker *s, int target, char *err)
 {
-	const char *path = target == TARGET_ZERO ? "/dev/zero" : "/dev/null";
-
 	if (target == TARGET_MEMFD) {
-		s->fd = memfd_create("copyscope-sys.iov", MFD_CLOEXEC);
-		if (s->fd < 0) {
-			snprintf(err, WL_ERR_LEN, "memfd_create: %s",
-				 strerror(errno));
-			return WL_EFAIL;
-		}
 		s->region = s->total > SYS_IOV_REGION ? s->total
 						      : SYS_IOV_REGION;
 		s->rewind = s->call == CALL_READV || s->call == CALL_WRITEV;
-		return prefault_file(s, err);
+		s->fd = wl_memfd_prefaulted("copyscope-sys.iov", s->buf,
+					    s->total, s->region, err);
+	} else {
+		s->fd = wl_open_dev(target == TARGET_ZERO ? "/dev/zero"
+							  : "/dev/null",
+				    is_read(s->call), err);
 	}
-	s->fd = open(path, (is_read(s->call) ? O_RDONLY : O_WRONLY) |
-			   O_CLOEXEC);
-	if (s->fd < 0) {
-		snprintf(err, WL_ERR_LEN, "open %s: %s", path,
-			 strerror(errno));
-		return WL_EFAIL;
-	}
-	return WL_OK;
+	return s->fd < 0 ? WL_EFAIL : WL_OK;
 }
 
 static void sys_iov_worker_fini(struct wl_worker *w);
@@ -277,6 +246,7 @@ static int sys_iov_run_batch(struct wl_worker *w, uint64_t nops)
 
 	for (i = 0; i < nops; i++) {
 		ssize_t n;
+		int retry;
 
 		if (s->rewind && s->pos + s->total > s->region) {
 			if (lseek(s->fd, 0, SEEK_SET) != 0) {
@@ -291,14 +261,12 @@ static int sys_iov_run_batch(struct wl_worker *w, uint64_t nops)
 			s->pos += (size_t)n;
 			continue;
 		}
-		if (n < 0 && errno == EINTR) {
-			if (runner_interrupted)
-				return 0;
+		retry = wl_call_retry(n);
+		if (retry > 0) {
 			i--;
 			continue;
 		}
-		/* /dev/zero stops early when a signal is pending */
-		if (n >= 0 && runner_interrupted)
+		if (retry == 0)
 			return 0;
 		if (n < 0)
 			snprintf(w->err, WL_ERR_LEN, "%s of %d x %zu bytes: %s",

@@ -20,11 +20,9 @@
  * freshly exec'ed process.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "core/runner.h"
@@ -112,52 +110,22 @@ static int sys_rw_setup(struct wl_ctx *ctx)
 	return WL_OK;
 }
 
-/* Write all of buf at offset 0 of the memfd: its pages now exist. */
-static int prefault_file(struct sys_rw_worker *s, char *err)
-{
-	size_t done = 0;
-
-	while (done < s->size) {
-		ssize_t n = pwrite(s->fd, s->buf + done, s->size - done,
-				   (off_t)done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			snprintf(err, WL_ERR_LEN, "pwrite(memfd) to prefault "
-				 "%zu bytes: %s", s->size,
-				 n < 0 ? strerror(errno) : "wrote nothing");
-			return WL_EFAIL;
-		}
-		done += (size_t)n;
-	}
-	return WL_OK;
-}
-
 static void sys_rw_worker_fini(struct wl_worker *w);
 
-/* Open the target; 0 or WL_EFAIL with the message in err. */
+/*
+ * Open the target (a memfd gets all of buf at offset 0: its pages now
+ * exist); 0 or WL_EFAIL with the message in err.
+ */
 static int open_target(struct sys_rw_worker *s, int target, char *err)
 {
-	const char *path = target == TARGET_ZERO ? "/dev/zero" : "/dev/null";
-
-	if (target == TARGET_MEMFD) {
-		s->fd = memfd_create("copyscope-sys.rw", MFD_CLOEXEC);
-		if (s->fd < 0) {
-			snprintf(err, WL_ERR_LEN, "memfd_create: %s",
-				 strerror(errno));
-			return WL_EFAIL;
-		}
-		return prefault_file(s, err);
-	}
-	s->fd = open(path, (s->dir == DIR_READ ? O_RDONLY : O_WRONLY) |
-			   O_CLOEXEC);
-	if (s->fd < 0) {
-		snprintf(err, WL_ERR_LEN, "open %s: %s", path,
-			 strerror(errno));
-		return WL_EFAIL;
-	}
-	return WL_OK;
+	if (target == TARGET_MEMFD)
+		s->fd = wl_memfd_prefaulted("copyscope-sys.rw", s->buf,
+					    s->size, s->size, err);
+	else
+		s->fd = wl_open_dev(target == TARGET_ZERO ? "/dev/zero"
+							  : "/dev/null",
+				    s->dir == DIR_READ, err);
+	return s->fd < 0 ? WL_EFAIL : WL_OK;
 }
 
 static int sys_rw_worker_init(struct wl_worker *w)
@@ -198,17 +166,16 @@ static int sys_rw_run_batch(struct wl_worker *w, uint64_t nops)
 		ssize_t n = s->dir == DIR_READ ?
 			    pread(s->fd, s->buf, s->size, 0) :
 			    pwrite(s->fd, s->buf, s->size, 0);
+		int retry;
 
 		if (n == (ssize_t)s->size)
 			continue;
-		if (n < 0 && errno == EINTR) {
-			if (runner_interrupted)
-				return 0;
+		retry = wl_call_retry(n);
+		if (retry > 0) {
 			i--;
 			continue;
 		}
-		/* /dev/zero stops early when a signal is pending */
-		if (n >= 0 && runner_interrupted)
+		if (retry == 0)
 			return 0;
 		if (n < 0)
 			snprintf(w->err, WL_ERR_LEN, "%s of %zu bytes: %s",
