@@ -247,24 +247,6 @@ static bool same_config(const struct run_config_spec *a,
 	       memcmp(a->ps.v, b->ps.v, a->wl->nparams * sizeof(int64_t)) == 0;
 }
 
-static char *join_args(int argc, char **argv)
-{
-	size_t len = 16, i;
-	char *s;
-
-	for (i = 0; i < (size_t)argc; i++)
-		len += strlen(argv[i]) + 1;
-	s = calloc(1, len);
-	if (!s)
-		return NULL;
-	strcpy(s, "copyscope");
-	for (i = 0; i < (size_t)argc; i++) {
-		strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return s;
-}
-
 /* Measure BASE's configurations now; *id gets the new run.  Exit code. */
 static int measure(const struct check_cli *cc, const struct cmp_side *base,
 		   int argc, char **argv, int64_t *id)
@@ -325,7 +307,7 @@ static int measure(const struct check_cli *cc, const struct cmp_side *base,
 			  n <= 64;
 	spec.tag = cc->tag ? cc->tag : "check";
 	spec.db = cc->db;
-	cmdline = join_args(argc, argv);
+	cmdline = cli_join_cmdline(argc, argv);
 	spec.cmdline = cmdline ? cmdline : "copyscope check";
 	fprintf(stderr, "copyscope check: measuring %zu configuration%s of "
 		"BASE again (%d samples each)\n", n, n == 1 ? "" : "s",

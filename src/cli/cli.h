@@ -57,6 +57,13 @@ struct run_spec {
  */
 int cli_run_configs(const struct run_spec *spec, int64_t *run_id);
 
+/*
+ * The command line to store with a run: "copyscope" and argv[0 .. argc)
+ * joined with spaces, in a string the caller frees; NULL when out of
+ * memory.
+ */
+char *cli_join_cmdline(int argc, char **argv);
+
 /* Print "copyscope: <message>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -557,7 +557,7 @@ static int check_jobs(struct run_cli *rc)
 	return 0;
 }
 
-static char *join_cmdline(int argc, char **argv)
+char *cli_join_cmdline(int argc, char **argv)
 {
 	size_t len = 16, i;
 	char *s;
@@ -1357,7 +1357,7 @@ int cmd_run(int argc, char **argv)
 		free(rc);
 		return e;
 	}
-	cmdline = join_cmdline(argc, argv);
+	cmdline = cli_join_cmdline(argc, argv);
 	if (!cmdline) {
 		cli_error("out of memory");
 		free(rc);
