@@ -66,6 +66,22 @@ int pipe_open(int fd[2], int64_t want, long *capacity, char *err,
 	return WL_OK;
 }
 
+ssize_t pipe_read_once(int fd, void *buf, size_t len, const char *eof_msg,
+		       char *err)
+{
+	ssize_t n = read(fd, buf, len);
+
+	if (n > 0)
+		return n;
+	if (n < 0 && errno == EINTR)
+		return 0;
+	if (n < 0)
+		snprintf(err, WL_ERR_LEN, "read: %s", strerror(errno));
+	else
+		snprintf(err, WL_ERR_LEN, "%s", eof_msg);
+	return -1;
+}
+
 void pipe_close(int fd[2])
 {
 	int i;

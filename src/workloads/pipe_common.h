@@ -1,13 +1,14 @@
 /*
  * pipe_common.h - what the pipe workloads (pipe.bw, pipe.lat, pipe.mix,
  * pipe.matrix) share: creating a pipe of the capacity asked for, checking
- * that capacity before measuring, closing the pipe.
+ * that capacity before measuring, one read, closing the pipe.
  */
 #ifndef COPYSCOPE_PIPE_COMMON_H
 #define COPYSCOPE_PIPE_COMMON_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /*
  * Set the capacity of the pipe whose end is fd with F_SETPIPE_SZ; want 0
@@ -34,6 +35,15 @@ int pipe_check_size(int64_t want, char *err, size_t len);
  */
 int pipe_open(int fd[2], int64_t want, long *capacity, char *err,
 	      size_t len);
+
+/*
+ * One read(2) of up to len bytes from the pipe end fd.  Returns the bytes
+ * read (> 0); 0 when a signal interrupted the read (the caller decides
+ * whether to read again); -1 on failure, with "read: <reason>" in err,
+ * or at end of file, with eof_msg in err (err: WL_ERR_LEN bytes).
+ */
+ssize_t pipe_read_once(int fd, void *buf, size_t len, const char *eof_msg,
+		       char *err);
 
 /* Close both ends of fd that are open (>= 0) and set them to -1. */
 void pipe_close(int fd[2]);

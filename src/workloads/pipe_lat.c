@@ -165,20 +165,12 @@ oom:
 static int read_all(struct wl_worker *w, int fd, uint8_t *buf, size_t len)
 {
 	while (len > 0) {
-		ssize_t n = read(fd, buf, len);
+		ssize_t n = pipe_read_once(fd, buf, len, "unexpected end of "
+					   "file: the other side closed its "
+					   "pipe", w->err);
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			snprintf(w->err, WL_ERR_LEN, "read: %s",
-				 strerror(errno));
+		if (n < 0)
 			return WL_EFAIL;
-		}
-		if (n == 0) {
-			snprintf(w->err, WL_ERR_LEN, "unexpected end of file: "
-				 "the other side closed its pipe");
-			return WL_EFAIL;
-		}
 		buf += n;
 		len -= (size_t)n;
 	}

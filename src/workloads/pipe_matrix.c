@@ -561,20 +561,14 @@ static int reader_batch(struct wl_worker *w, uint64_t total,
 
 	atomic_store_explicit(&me->bytes, 0, memory_order_relaxed);
 	for (;;) {
-		ssize_t n = read(p->fd[0], s->buf, p->rsize);
+		ssize_t n = pipe_read_once(p->fd[0], s->buf, p->rsize,
+					   "read: unexpected end of file: the "
+					   "write end was closed", w->err);
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			snprintf(w->err, WL_ERR_LEN, "read: %s",
-				 strerror(errno));
+		if (n == 0)
+			continue;
+		if (n < 0)
 			return WL_EFAIL;
-		}
-		if (n == 0) {
-			snprintf(w->err, WL_ERR_LEN, "read: unexpected end "
-				 "of file: the write end was closed");
-			return WL_EFAIL;
-		}
 		if (atomic_load_explicit(&sh->done_gen.v,
 					 memory_order_acquire) == g) {
 			/* stop bytes: keep one, pass the rest on */

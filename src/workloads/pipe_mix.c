@@ -507,19 +507,13 @@ static int reader_batch(struct wl_worker *w, uint64_t nops)
 			atomic_store(&sh->ack[me], s->target);
 			return WL_IDLE_END;
 		}
-		n = read(p->fd[0], s->buf, p->rsize);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			snprintf(w->err, WL_ERR_LEN, "read: %s",
-				 strerror(errno));
+		n = pipe_read_once(p->fd[0], s->buf, p->rsize, "unexpected "
+				   "end of file: the writers' end of the pipe "
+				   "is closed", w->err);
+		if (n == 0)
+			continue;	/* EINTR: SIGUSR1 may mean stop */
+		if (n < 0)
 			return WL_EFAIL;
-		}
-		if (n == 0) {
-			snprintf(w->err, WL_ERR_LEN, "unexpected end of file: "
-				 "the writers' end of the pipe is closed");
-			return WL_EFAIL;
-		}
 		c = atomic_fetch_add(&sh->consumed, (uint64_t)n) +
 		    (uint64_t)n;
 		if (c == s->target) {
