@@ -1,9 +1,11 @@
 #!/bin/sh
 # test_check.sh - `check BASE`: reruns BASE's configurations (same reps,
 # sample time and parameters) as a run tagged 'check' and exits 0 when
-# nothing got worse; exits 3 against a run slowed by spin_ns (about 10% of
-# the call, testing only), printing the offending row; 1 when nothing can
-# be checked; 2 on bad input.
+# nothing got worse; exits 3 against a run slowed by spin_ns (about 25% of
+# the call, testing only: check's 5% threshold must be cleared with room
+# for this VM's 2-15% run-to-run drift; compare's ~10% detection is
+# test_compare.sh's), printing the offending row; 1 when nothing can be
+# checked; 2 on bad input.
 #
 # As in test_compare.sh, the statistical checks take up to 3 fresh tries
 # on this noisy VM and fail only when none behaves.
@@ -58,13 +60,13 @@ for r in d["rows"]:
     assert r["params"] == {"call": "gettid", "spin_ns": "0", "trace": "0"}
 PY
 
-note "check BASE --new RUN: exit 3 on a slowdown of ~10%, the row shown"
+note "check BASE --new RUN: exit 3 on a slowdown of ~25%, the row shown"
 cs 0 show "$BASE_ID" --json
 cost=$(python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
 print([r["summary"]["median"] for r in d["results"]
        if r["metric"] == "time/call"][0])' "$OUT") || fail "no median"
-spin=$(python3 -c "print(max(1, round($cost * 0.10)))")
+spin=$(python3 -c "print(max(1, round($cost * 0.25)))")
 ok=0
 for try in 1 2 3; do
 	cs 0 $RUN --tag a$try
