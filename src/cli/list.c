@@ -61,8 +61,15 @@ static void print_param(const struct param_def *p)
 		param_format_value(p, p->max, hi, sizeof(hi));
 		snprintf(allowed, sizeof(allowed), "%s .. %s", lo, hi);
 	}
-	printf("    %-14s %-5s %-7s %s\n", p->name, type_name(p->type),
-	       p->def, allowed);
+	if (strlen(p->def) <= 7) {
+		printf("    %-14s %-5s %-7s %s\n", p->name,
+		       type_name(p->type), p->def, allowed);
+	} else {
+		/* a long default (a sweep): its own line, then the range */
+		printf("    %-14s %-5s %s\n", p->name, type_name(p->type),
+		       p->def);
+		printf("    %-14s %-5s %-7s %s\n", "", "", "", allowed);
+	}
 	fmt_wrap(stdout, 19, 19, p->help);
 }
 

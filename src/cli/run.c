@@ -347,6 +347,8 @@ static int copy_values(const struct job *from, struct job *to,
  */
 static int add_explain_jobs(struct run_cli *rc)
 {
+	static const char *const explain_copy_args[] = { "engine=libc",
+							 NULL };
 	static const char *const ring_keys[] = { "size", "rsize", "pipe_size",
 						  "mode", "place" };
 	const struct workload *copy = workload_find("mem.copy");
@@ -370,7 +372,7 @@ static int add_explain_jobs(struct run_cli *rc)
 		if (!copy || !ring)
 			return cli_usage("run", "--explain needs mem.copy "
 					 "and ring.bw");
-		e = add_job(rc, copy, NULL);
+		e = add_job(rc, copy, explain_copy_args);
 		if (e)
 			return e;
 		e = copy_values(pj, &rc->jobs[rc->njobs - 1], "size");

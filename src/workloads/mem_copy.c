@@ -42,11 +42,16 @@
 enum { M_BANDWIDTH, M_TIME, M_CYCLES };
 
 static const struct param_def mem_copy_params[] = {
-	{ .name = "engine", .type = PARAM_ENUM, .def = "libc",
+	/* By default every engine over the size sweep (E7's floor). */
+	{ .name = "engine", .type = PARAM_ENUM,
+	  .def = "libc,movsb,movsq,avx2,avx512,nt,inline",
 	  .choices = copy_engine_names,
-	  .help = "copy engine (engines this CPU lacks are skipped)" },
-	{ .name = "size", .type = PARAM_SIZE, .def = "64k", .min = 1,
-	  .max = MEM_COPY_MAX, .help = "bytes per copy (one op)" },
+	  .help = "copy engine (default: all; engines this CPU lacks are "
+		  "skipped)" },
+	{ .name = "size", .type = PARAM_SIZE,
+	  .def = "64,256,1k,4k,16k,64k,256k,1M,4M,16M,64M", .min = 1,
+	  .max = MEM_COPY_MAX,
+	  .help = "bytes per copy (one op; default: a sweep 64 .. 64M)" },
 	{ .name = "src_off", .type = PARAM_INT, .def = "0", .min = 0,
 	  .max = PAGE - 1,
 	  .help = "source starts this many bytes past a page boundary" },
