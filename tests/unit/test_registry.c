@@ -474,13 +474,14 @@ static void test_real_descriptors_complete(void **state)
 		assert_true(wl->nmetrics >= 1);
 		assert_true(wl->nparams <= PARAM_MAX);
 		for (j = 0; j < wl->nparams; j++) {
-			int64_t v;
+			struct param_request one;
 			char err[256];
 
-			if (param_parse_value(&wl->params[j],
-					      wl->params[j].def, &v, err,
-					      sizeof(err)) != 0)
+			/* a default may be a list (a sweep by default) */
+			if (param_request_init(&one, &wl->params[j], 1, err,
+					       sizeof(err)) != 0)
 				fail_msg("%s: %s", wl->name, err);
+			assert_true(param_request_count(&one) >= 1);
 		}
 		assert_ptr_equal(workload_find(wl->name), wl);
 	}
