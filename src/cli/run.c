@@ -20,6 +20,7 @@
 #include "core/timer.h"
 #include "env/env.h"
 #include "report/explain.h"
+#include "report/format.h"
 #include "report/report.h"
 #include "stats/summary.h"
 #include "store/store.h"
@@ -1179,11 +1180,17 @@ static void warn_noisy(const struct run_cli *rc)
 		snprintf(why + used, sizeof(why) - used,
 			 "%s%zu with a slow canary (host load or frequency)",
 			 used ? ", " : "", rc->n_canary);
-	cli_error("the machine was not quiet: %zu of %zu samples flagged "
-		  "(%s). Stop other work (top shows it), keep the workers off "
-		  "busy CPUs with --cpus, or rerun; 'copyscope compare "
-		  "--drop-noisy' leaves flagged samples out.", rc->nflagged,
-		  rc->nsamples, why);
+	{
+		char text[512];
+
+		snprintf(text, sizeof(text), "copyscope: the machine was not "
+			 "quiet: %zu of %zu samples flagged (%s). Stop other "
+			 "work (top shows it), keep the workers off busy CPUs "
+			 "with --cpus, or rerun; 'copyscope compare "
+			 "--drop-noisy' leaves flagged samples out.",
+			 rc->nflagged, rc->nsamples, why);
+		fmt_wrap(stderr, 0, 2, text);
+	}
 }
 
 /*
