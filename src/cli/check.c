@@ -122,9 +122,9 @@ static int parse_args(struct check_cli *cc, int argc, char **argv)
 		} else if (OPT("--tag")) {
 			if (missing)
 				goto no_value;
-			if (!*v || strlen(v) > 100)
-				return cli_usage("check", "--tag: 1 to 100 "
-						 "characters");
+			e = cli_check_tag("check", v);
+			if (e)
+				return e;
 			cc->tag = v;
 		} else if (OPT("--reps")) {
 			char *end;

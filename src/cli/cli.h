@@ -71,6 +71,13 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_usage(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * Check a --tag value of `cmd`: 1 to 100 characters, and selectable by
+ * compare and check, so neither all digits (a run id), "last" nor holding a
+ * ',' (a list).  Returns 0, or prints the usage error and returns 2.
+ */
+int cli_check_tag(const char *cmd, const char *tag);
+
 /* True if arg is -h or --help. */
 int cli_is_help(const char *arg);
 

@@ -31,6 +31,22 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int cli_check_tag(const char *cmd, const char *tag)
+{
+	const char *p = tag;
+
+	if (!*tag || strlen(tag) > 100)
+		return cli_usage(cmd, "--tag: 1 to 100 characters");
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (!*p || strcmp(tag, "last") == 0 || strchr(tag, ','))
+		return cli_usage(cmd, "--tag: '%s' could not be selected by "
+				 "compare or check (a number is a run id, "
+				 "'last' the last run, ',' separates a list)",
+				 tag);
+	return 0;
+}
+
 int cli_is_help(const char *arg)
 {
 	return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;

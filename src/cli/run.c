@@ -440,9 +440,9 @@ static int parse_args(struct run_cli *rc, int argc, char **argv)
 		} else if (OPT("--tag")) {
 			if (missing)
 				goto no_value;
-			if (strlen(v) == 0 || strlen(v) > 100)
-				return cli_usage("run", "--tag: 1 to 100 "
-						 "characters");
+			e = cli_check_tag("run", v);
+			if (e)
+				return e;
 			rc->tag = v;
 		} else if (OPT("--cpus")) {
 			if (missing)

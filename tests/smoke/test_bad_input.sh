@@ -47,6 +47,12 @@ bad "unknown option" "--frobnicate" -- sys.null --frobnicate
 bad "trace" "out of range" -- sys.null trace=100001
 bad "call" "did you mean 'getppid'" -- sys.null call=getppdi
 bad "verify" "2" -- pipe.bw verify=2
+# tags compare and check could not name; an empty --db
+bad "--tag" "1 to 100" -- sys.null --tag ""
+bad "--tag" "'12'" -- sys.null --tag 12
+bad "--tag" "'last'" -- sys.null --tag last
+bad "--tag" "'a,b'" -- sys.null --tag a,b
+bad "--db" "empty path" -- sys.null --db ""
 # a good workload before a bad one: still nothing measured
 bad "pipe.bq" -- sys.null pipe.bq
 bad "size" "out of range" -- sys.null pipe.bw size=4k,512M

@@ -108,4 +108,6 @@ cs 2 check no-such-tag
 cs 2 check base --threshold lots
 cs 2 check base no.such.workload
 cs 2 check base --new 1 --reps 3
+cs 2 check base --tag 7
+contains "$ERR" "--tag: '7'"
 exit 0
