@@ -70,22 +70,6 @@ static const char *param_text(json_t *params, const char *key)
 	return s ? s : "";
 }
 
-/*
- * A slope: scaled like other times from 1 ns up; below, in ns with three
- * significant digits and at most 6 decimals (0.0433 ns, 0.000050 ns).
- */
-static void fmt_slope(double v, const char *unit, char *buf, size_t len)
-{
-	int d;
-
-	if (strcmp(unit, "ns") != 0 || fabs(v) >= 1.0 || v == 0) {
-		fmt_value(v, unit, buf, len);
-		return;
-	}
-	d = 2 - (int)floor(log10(fabs(v)));
-	snprintf(buf, len, "%.*f ns", d > 6 ? 6 : d, v);
-}
-
 static void fmt_r2(const struct fit_line *f, char *buf, size_t len)
 {
 	if (f->n < 3)
@@ -143,7 +127,7 @@ static void print_single(FILE *out, const struct fit_rule *rule,
 
 	fmt_value(f->a, unit, a, sizeof(a));
 	/* "a - 0.000035 ns x size", not "a + -0.000035 ns x size" */
-	fmt_slope(fabs(f->b), unit, b, sizeof(b));
+	fmt_value(fabs(f->b), unit, b, sizeof(b));
 	fmt_r2(f, r2, sizeof(r2));
 	fmt_rate(rule, f, unit, rate, sizeof(rate));
 	snprintf(text, sizeof(text), "least-squares fit over %s (%zu "
@@ -311,7 +295,7 @@ static void report_rule(FILE *out, const struct fit_rule *rule,
 			continue;
 		}
 		fmt_value(f.a, unit, a, sizeof(a));
-		fmt_slope(f.b, unit, b, sizeof(b));
+		fmt_value(f.b, unit, b, sizeof(b));
 		fmt_r2(&f, r2, sizeof(r2));
 		fmt_rate(rule, &f, unit, rate, sizeof(rate));
 		fprintf(out, "%9s %12s", a, b);

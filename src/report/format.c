@@ -15,16 +15,24 @@ int fmt_unit_is_bare(const char *unit)
 }
 
 /*
- * The decimals fmt_number() gives a magnitude: three significant digits,
- * never fewer than none.
+ * The decimals fmt_number() gives a magnitude: three significant digits
+ * (none from 100 up; below 1, as many as the leading zeros need: 0.0433,
+ * at most FMT_MAX_DECIMALS, so 0.000050).
  */
+#define FMT_MAX_DECIMALS 6
+
 static int fmt_decimals(double a)
 {
+	int d;
+
 	if (a >= 100 || a == 0)
 		return 0;
 	if (a >= 10)
 		return 1;
-	return 2;
+	if (a >= 1)
+		return 2;
+	d = 2 - (int)floor(log10(a));
+	return d > FMT_MAX_DECIMALS ? FMT_MAX_DECIMALS : d;
 }
 
 /* |v| as fmt_number() prints it (99.96 -> 100, 9.996 -> 10.0). */
@@ -80,11 +88,12 @@ void fmt_number(double v, char *buf, size_t len)
 	int d = fmt_decimals(fabs(v));
 
 	/*
-	 * Rounding can carry into the next decade (9.996 -> "10.00"); then
-	 * print again with one decimal fewer, keeping three digits.
+	 * Rounding can carry into the next decade (9.996 -> "10.00",
+	 * 0.09996 -> "0.1000"); then print again with one decimal fewer,
+	 * keeping three digits.
 	 */
 	snprintf(b, sizeof(b), "%.*f", d, v);
-	if (d > 0 && fabs(strtod(b, NULL)) >= (d == 2 ? 10 : 100))
+	if (d > 0 && fabs(strtod(b, NULL)) >= pow(10.0, 3 - d))
 		snprintf(b, sizeof(b), "%.*f", d - 1, v);
 	snprintf(buf, len, "%s", b);
 }

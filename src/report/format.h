@@ -17,7 +17,10 @@
  */
 const char *fmt_scale(double v, const char *unit, double *div);
 
-/* v / div with 3 significant digits (at least 0 decimals). */
+/*
+ * v with 3 significant digits: "123456", "12.3", "1.23", "0.0433"; at
+ * most 6 decimals ("0.000050").
+ */
 void fmt_number(double v, char *buf, size_t len);
 
 /* v in its own best scale with its label: "1.02 us", "3.21 GiB/s". */

@@ -198,8 +198,13 @@ static void test_number(void **state)
 {
 	(void)state;
 	check_number(0, "0");
-	check_number(0.001234, "0.00");
-	check_number(0.5, "0.50");
+	/* below 1 too: 0.0138 and 0.0149 cycles/byte must not both be
+	   "0.01" */
+	check_number(0.001234, "0.00123");
+	check_number(0.0138, "0.0138");
+	check_number(0.5, "0.500");
+	check_number(0.000050, "0.000050");
+	check_number(-0.0433, "-0.0433");
 	check_number(1, "1.00");
 	check_number(1.234, "1.23");
 	check_number(9.87, "9.87");
@@ -219,6 +224,8 @@ static void test_number_carry(void **state)
 {
 	(void)state;
 	check_number(9.996, "10.0");
+	check_number(0.9996, "1.00");
+	check_number(0.09996, "0.100");
 	check_number(99.96, "100");
 	check_number(-99.96, "-100");
 }
