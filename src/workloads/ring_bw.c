@@ -60,7 +60,7 @@ static const struct param_def ring_bw_params[] = {
 	{ .name = "spin", .type = PARAM_INT, .def = "1000", .min = 0,
 	  .max = 100000000,
 	  .help = "empty/full checks (with pause) before a futex sleep "
-		  "(place=same: 0)" },
+		  "(0 when both sides share one CPU)" },
 	{ .name = "verify", .type = PARAM_BOOL, .def = "0",
 	  .help = "check every byte in an untimed pass (1: on)" },
 };
@@ -107,6 +107,8 @@ static size_t ring_cap(const struct param_set *ps)
 static int ring_bw_setup(struct wl_ctx *ctx)
 {
 	struct ring_bw *p = calloc(1, sizeof(*p));
+	bool one_cpu;
+	size_t used;
 	int64_t r;
 
 	if (!p) {
@@ -133,16 +135,20 @@ static int ring_bw_setup(struct wl_ctx *ctx)
 	ctx->shared_bytes = sizeof(struct ring_bw_shared) +
 			    ring_mem_bytes(p->cap);
 	wl_place_workers(ctx, (enum wl_place)wl_param(ctx, "place"));
-	/* On one CPU the other side cannot run while this one spins. */
-	if (wl_param(ctx, "place") == PLACE_SAME)
+	/*
+	 * On one CPU (place=same, or split over a single allowed CPU) the
+	 * other side cannot run while this one spins.
+	 */
+	one_cpu = ctx->worker_cpu[WRITER] >= 0 &&
+		  ctx->worker_cpu[WRITER] == ctx->worker_cpu[READER];
+	if (one_cpu)
 		p->spin = 0;
-	if (!ctx->note[0])
-		snprintf(ctx->note, sizeof(ctx->note), "ring capacity %zu "
-			 "bytes%s, published every %zu bytes%s", p->cap,
-			 wl_param(ctx, "pipe_size") ? "" :
-			 " (a default pipe's)", p->chunk,
-			 wl_param(ctx, "place") == PLACE_SAME ?
-			 "; place=same: no spinning, sleep at once" : "");
+	used = strlen(ctx->note);
+	snprintf(ctx->note + used, sizeof(ctx->note) - used, "%sring capacity "
+		 "%zu bytes%s, published every %zu bytes%s", used ? "; " : "",
+		 p->cap, wl_param(ctx, "pipe_size") ? "" : " (a default pipe's)",
+		 p->chunk, one_cpu ? "; writer and reader on one CPU: no "
+		 "spinning, sleep at once" : "");
 	return WL_OK;
 }
 

@@ -24,7 +24,13 @@ for mode in thread proc; do
 	verify mode=$mode size=5000 rsize=1000 pipe_size=61 spin=0
 done
 verify place=same size=12345 pipe_size=1000
-contains_flat "$OUT" "place=same: no spinning"
+contains_flat "$OUT" "on one CPU: no spinning"
+
+note "place=split on one allowed CPU: no spinning either, both notes kept"
+cs 0 run ring.bw --cpus 0 --quick --no-store
+contains_flat "$OUT" "2 workers on 1 allowed CPU"
+contains_flat "$OUT" "ring capacity 65536 bytes (a default pipe's)"
+contains_flat "$OUT" "on one CPU: no spinning"
 
 note "bandwidth and time/write rows"
 cs 0 run ring.bw size=4k,64k --quick --no-store
