@@ -61,6 +61,9 @@ int cmp_load_side(struct store *st, const char *cmd, const char *spec,
 	int rc = 0;
 
 	memset(side, 0, sizeof(*side));
+	if (!*spec || *spec == ',' || strstr(spec, ",,") ||
+	    spec[strlen(spec) - 1] == ',')
+		return cli_usage(cmd, "empty run id or tag in '%s'", spec);
 	if (store_list_runs(st, &all, &nall, err, sizeof(err)) != 0) {
 		cli_error("%s", err);
 		return EXIT_FAIL;
@@ -97,10 +100,6 @@ int cmp_load_side(struct store *st, const char *cmd, const char *spec,
 				       "them)", item);
 			goto out;
 		}
-	}
-	if (nids == 0) {
-		rc = cli_usage(cmd, "empty side '%s'", spec);
-		goto out;
 	}
 	side->runs = xcalloc(nids, sizeof(*side->runs));
 	if (!side->runs) {

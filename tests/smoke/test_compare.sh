@@ -183,6 +183,10 @@ note "bad sides and options: exit 2"
 cs 2 compare "$AA_BASE" no-such-tag
 contains "$ERR" "'no-such-tag' is neither a stored run id nor a tag"
 cs 2 compare 999 "$AA_BASE"
+for side in "1," ",1" "1,,2" ""; do
+	cs 2 compare "$side" last
+	contains "$ERR" "empty run id or tag in '$side'"
+done
 cs 2 compare "$AA_BASE"
 cs 2 compare a b --alpha 2
 cs 2 compare a b --json --csv
