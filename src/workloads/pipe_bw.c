@@ -117,6 +117,7 @@ static int pipe_bw_validate(const struct param_set *ps, char *err, size_t len)
 static int pipe_bw_setup(struct wl_ctx *ctx)
 {
 	struct pipe_bw *p = calloc(1, sizeof(*p));
+	size_t used;
 	int rc;
 
 	if (!p) {
@@ -151,10 +152,10 @@ static int pipe_bw_setup(struct wl_ctx *ctx)
 	ctx->hist_worker = WRITER;
 	ctx->shared_bytes = sizeof(struct pipe_bw_shared);
 	wl_place_workers(ctx, (enum wl_place)wl_param(ctx, "place"));
-	if (!ctx->note[0])
-		snprintf(ctx->note, sizeof(ctx->note), "pipe capacity %ld "
-			 "bytes%s", p->pipe_bytes,
-			 wl_param(ctx, "pipe_size") ? "" : " (kernel default)");
+	used = strlen(ctx->note);
+	snprintf(ctx->note + used, sizeof(ctx->note) - used, "%spipe capacity "
+		 "%ld bytes%s", used ? "; " : "", p->pipe_bytes,
+		 wl_param(ctx, "pipe_size") ? "" : " (kernel default)");
 	return WL_OK;
 }
 

@@ -102,6 +102,7 @@ static int pipe_lat_setup(struct wl_ctx *ctx)
 	struct pipe_lat *p = calloc(1, sizeof(*p));
 	int64_t want = wl_param(ctx, "pipe_size");
 	long b_bytes;
+	size_t used;
 	int rc;
 
 	if (!p) {
@@ -131,10 +132,10 @@ static int pipe_lat_setup(struct wl_ctx *ctx)
 	ctx->bytes_per_op = 2.0 * (double)p->size;
 	ctx->shared_bytes = sizeof(struct pipe_lat_shared);
 	wl_place_workers(ctx, (enum wl_place)wl_param(ctx, "place"));
-	if (!ctx->note[0])
-		snprintf(ctx->note, sizeof(ctx->note), "pipe capacity %ld "
-			 "bytes each way%s", p->pipe_bytes,
-			 want ? "" : " (kernel default)");
+	used = strlen(ctx->note);
+	snprintf(ctx->note + used, sizeof(ctx->note) - used, "%spipe capacity "
+		 "%ld bytes each way%s", used ? "; " : "", p->pipe_bytes,
+		 want ? "" : " (kernel default)");
 	return WL_OK;
 }
 

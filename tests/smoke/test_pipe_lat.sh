@@ -24,6 +24,9 @@ for m in "rtt mean" "rtt p50" "rtt p99" "rtt p99.9" "rtt max"; do
 done
 contains "$OUT" "pong cpu"
 contains "$OUT" "pipe capacity"
+cs 0 run pipe.lat --cpus 0 --quick --no-store
+contains_flat "$OUT" "2 workers on 1 allowed CPU"
+contains_flat "$OUT" "pipe capacity"
 cs 0 show last
 contains "$OUT" "pipe.lat"
 contains_re "$OUT" "rtt p99\.9 +[0-9.]+ [mun]?s "

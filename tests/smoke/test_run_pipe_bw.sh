@@ -45,6 +45,11 @@ else
 	note "skipped pipe_size=1M: pipe-max-size is $maxsz and not root"
 fi
 
+note "one allowed CPU: the placement note and the capacity note both show"
+cs 0 run pipe.bw --cpus 0 --quick --no-store
+contains_flat "$OUT" "2 workers on 1 allowed CPU"
+contains_flat "$OUT" "pipe capacity 65536 bytes (kernel default)"
+
 note "--verify sets verify=1"
 cs 0 run pipe.bw size=4k --verify --quick --no-store
 contains "$OUT" "verify: ok"
