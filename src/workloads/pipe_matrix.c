@@ -17,6 +17,9 @@
  * per-worker rates.  Writers are op-timed: the core times every write()
  * one by one (two clock reads each), which gives the merged and the
  * per-writer latency percentiles.
+ * Inside the window besides the reads: after each read a reader makes one
+ * atomic add to the byte count all readers share (with several readers
+ * its cache line moves between their CPUs) and loads done_gen.
  * Not measured: pipe creation, thread/process start, buffer allocation
  * and prefaulting; the verify pass (verify=1) runs after the kept samples,
  * untimed; of the stop bytes only the one write() that sends them is
