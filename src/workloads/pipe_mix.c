@@ -30,7 +30,9 @@
  * Not measured: pipe creation, thread/fork start, table and buffer
  * allocation; each timed write includes one clock-read pair; the ending
  * reader's wait for the others' acknowledgements (with readers > 1) falls
- * inside the window.  There is no data check here (see pipe.matrix's
+ * inside the window, as do each reader's per-read atomic add to the shared
+ * byte count and its start-of-batch sum over the size table (one prefix
+ * lookup per writer).  There is no data check here (see pipe.matrix's
  * verify=1 for integrity under contention).
  */
 #include <errno.h>
