@@ -101,6 +101,10 @@ int cmp_load_side(struct store *st, const char *cmd, const char *spec,
 			goto out;
 		}
 	}
+	if (nids == 0) {	/* not reached: spec has a non-empty item */
+		rc = cli_usage(cmd, "empty run id or tag in '%s'", spec);
+		goto out;
+	}
 	side->runs = xcalloc(nids, sizeof(*side->runs));
 	if (!side->runs) {
 		cli_error("out of memory");
