@@ -98,6 +98,7 @@ struct runner {
 	pthread_t tid[WL_MAX_WORKERS];
 	int nstarted;
 	bool workers_stuck;		/* threads we could not stop */
+	bool unsynced;			/* a wait for the workers gave up */
 	bool ctx_setup;
 };
 
@@ -473,8 +474,10 @@ static enum config_status command(struct runner *r, uint32_t cmd,
 	atomic_fetch_add(&ctl->gen, 1);
 	futex_wake_all(&ctl->gen);
 	st = wait_done(r, limit, msg, len);
-	if (st != CONFIG_OK)
+	if (st != CONFIG_OK) {
+		r->unsynced = true;
 		return st;
+	}
 	return check_rcs(r, msg, len);
 }
 
@@ -1128,6 +1131,8 @@ struct runner *runner_open(const struct workload *wl,
 		st = wait_done(r, WATCHDOG_MIN_NS, res->msg, sizeof(res->msg));
 		if (st == CONFIG_OK)
 			st = check_rcs(r, res->msg, sizeof(res->msg));
+		else
+			r->unsynced = true;
 	}
 	if (st == CONFIG_OK)
 		st = warm_up(r, res);
@@ -1147,7 +1152,12 @@ enum config_status runner_close(struct runner *r, struct config_result *res,
 
 	if (r->opts->progress)
 		fprintf(stderr, "\r\033[K");
-	stop_workers(r, st != CONFIG_OK && st != CONFIG_VERIFY_FAILED);
+	/*
+	 * Workers that all reported done wait for the next command and can
+	 * be told to exit, even after a failure; only after a wait that gave
+	 * up (interrupt, watchdog, dead worker) may they be mid-op.
+	 */
+	stop_workers(r, r->unsynced);
 	if (st == CONFIG_OK && wl->trace_param &&
 	    wl_param(&r->ctx, wl->trace_param) > 0)
 		st = run_trace(wl, &r->ctx.ps, res);
@@ -1156,6 +1166,13 @@ enum config_status runner_close(struct runner *r, struct config_result *res,
 		   may touch alive and reachable; the process is about to exit
 		   (exit kills them). */
 		abandoned_runner = r;
+		if (st != CONFIG_INTERRUPTED) {
+			size_t l = strlen(res->msg);
+
+			snprintf(res->msg + l, sizeof(res->msg) - l,
+				 "; its threads could not be stopped and "
+				 "stay until copyscope exits");
+		}
 	} else {
 		if (r->ctx_setup && wl->teardown)
 			wl->teardown(&r->ctx);
