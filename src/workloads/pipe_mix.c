@@ -451,31 +451,28 @@ static int writer_batch(struct wl_worker *w, uint64_t nops)
 	return 0;
 }
 
-/* The ending reader: wake the others until each has acknowledged. */
+/*
+ * The ending reader: signal the others that have not acknowledged, then
+ * sleep RESEND_NS and look again, until each has.  A reader can check its
+ * stop flag just before it blocks in read(), so one signal may be lost:
+ * the resend covers that.  No clock is read (the core owns the clocks);
+ * the sleep also lets a woken reader on this CPU run.
+ */
 static int wake_readers(struct wl_worker *w, int me, uint64_t target)
 {
+	const struct timespec pause = { 0, RESEND_NS };
 	struct pipe_mix *p = w->ctx->priv;
 	struct pipe_mix_shared *sh = w->ctx->shared;
-	struct timespec last = { 0, 0 }, now;
-	bool first = true;
 
 	for (;;) {
 		int r, pending = 0;
-		bool resend;
 
-		if (clock_gettime(CLOCK_MONOTONIC, &now) != 0) {
-			snprintf(w->err, WL_ERR_LEN, "clock_gettime: %s",
-				 strerror(errno));
-			return WL_EFAIL;
-		}
-		resend = first || (now.tv_sec - last.tv_sec) * 1000000000L +
-				  (now.tv_nsec - last.tv_nsec) >= RESEND_NS;
 		for (r = 0; r < p->nreaders; r++) {
 			if (r == me || atomic_load(&sh->ack[r]) == target)
 				continue;
 			pending++;
-			if (resend && syscall(SYS_tgkill, sh->pid[r],
-					      sh->tid[r], SIGUSR1) != 0) {
+			if (syscall(SYS_tgkill, sh->pid[r], sh->tid[r],
+				    SIGUSR1) != 0) {
 				snprintf(w->err, WL_ERR_LEN, "tgkill(reader%d,"
 					 " SIGUSR1): %s", r, strerror(errno));
 				return WL_EFAIL;
@@ -483,11 +480,7 @@ static int wake_readers(struct wl_worker *w, int me, uint64_t target)
 		}
 		if (!pending)
 			return 0;
-		if (resend)
-			last = now;
-		first = false;
-		/* let a woken reader pinned to this CPU run */
-		sched_yield();
+		nanosleep(&pause, NULL);
 	}
 }
 
