@@ -1295,10 +1295,14 @@ static enum config_status run_trace(const struct workload *wl,
 	close(pfd[1]);
 	in = fdopen(pfd[0], "r");
 	if (in) {
+		char line[32], *end;
 		unsigned long long t;
 
-		char line[32];
-		while (got < (size_t)n && fgets(line, sizeof(line), in) && (errno = 0, t = strtoull(line, NULL, 10), errno == 0)) {
+		while (got < (size_t)n && fgets(line, sizeof(line), in)) {
+			errno = 0;
+			t = strtoull(line, &end, 10);
+			if (errno || end == line || *end != '\n')
+				break;
 			res->trace_ticks[got] = (double)t;
 			res->trace_ns[got] = ti->source == TIMER_CLOCK_NS ?
 					     (double)t :
@@ -1335,7 +1339,7 @@ int runner_trace_main(int argc, char **argv)
 	struct param_set ps;
 	struct runner *r;
 	struct wl_worker w;
-	char err[256];
+	char err[256], *end;
 	uint64_t *t;
 	long long n;
 	bool tsc;
@@ -1345,7 +1349,10 @@ int runner_trace_main(int argc, char **argv)
 		return 2;
 	wl = workload_find(argv[1]);
 	tsc = strcmp(argv[2], "tsc") == 0;
-	{ char *end; errno = 0; n = strtoll(argv[3], &end, 10); if (errno || end == argv[3] || *end) n = 0; }
+	errno = 0;
+	n = strtoll(argv[3], &end, 10);
+	if (errno || end == argv[3] || *end)
+		n = 0;
 	if (!wl || n <= 0 ||
 	    param_request_init(&req, wl->params, wl->nparams, err,
 			       sizeof(err)) != 0)
@@ -1377,22 +1384,30 @@ int runner_trace_main(int argc, char **argv)
 	memset(&w, 0, sizeof(w));
 	w.ctx = &r->ctx;
 	w.err = r->ctx.err;
-	if (wl->worker_init && wl->worker_init(&w) != 0)
-		goto out;
+	if (wl->worker_init && wl->worker_init(&w) != 0) {
+		fprintf(stderr, "copyscope: trace: %s: %s\n", wl->name,
+			w.err[0] ? w.err : "worker_init failed");
+		goto out_teardown;
+	}
 	for (i = 0; i < n; i++) {
 		uint64_t t0 = trace_clock(tsc);
 
-		if (wl->run_batch(&w, 1) != 0)
-			goto out;
+		if (wl->run_batch(&w, 1) != 0) {
+			fprintf(stderr, "copyscope: trace: %s: call %d: %s\n",
+				wl->name, i + 1, w.err[0] ? w.err : "failed");
+			goto out_fini;
+		}
 		t[i] = trace_clock(tsc) - t0;
 	}
 	for (i = 0; i < n; i++)
 		printf("%llu\n", (unsigned long long)t[i]);
+	rc = fflush(stdout) == 0 ? 0 : 1;
+out_fini:
 	if (wl->worker_fini)
 		wl->worker_fini(&w);
+out_teardown:
 	if (wl->teardown)
 		wl->teardown(&r->ctx);
-	rc = fflush(stdout) == 0 ? 0 : 1;
 out:
 	free(t);
 	free(r);
