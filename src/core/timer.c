@@ -478,8 +478,14 @@ static bool setup_rdpmc(struct timer_info *info)
 		r = thread_open_cycles();
 		err = errno;
 	}
-	if (r == 0)
+	if (r == 0) {
+		/* A fallback too: syscall cost then counts no cycles. */
+		if (a->exclude_kernel)
+			note_append(info, "kernel cycles refused "
+				    "(perf_event_paranoid?): cycles count "
+				    "user mode only, not time in the kernel");
 		return true;
+	}
 	if (r == -2)
 		note_append(info, "rdpmc not allowed on the cpu-cycles page "
 			    "(cap_user_rdpmc clear or index 0)");
