@@ -154,43 +154,6 @@ int stats_mann_whitney(const double *x, size_t nx, const double *y,
 	return 0;
 }
 
-/* Uniform index in [0, n) (Lemire's multiply-shift). */
-static size_t rng_index(uint64_t *state, size_t n)
-{
-	return (size_t)(((unsigned __int128)stats_rng_next(state) * n) >> 64);
-}
-
-/*
- * Median of one resample of sorted[0..n-1]: count how often each index is
- * drawn, then walk the counts to the middle order statistics (the k-th
- * smallest drawn index gives the k-th smallest resampled value).
- */
-static double resample_median(const double *sorted, size_t n, size_t *cnt,
-			      uint64_t *state)
-{
-	size_t i, cum = 0, k = (n - 1) / 2;
-	double a = 0.0, b = 0.0;
-	bool have_a = false;
-
-	memset(cnt, 0, n * sizeof(*cnt));
-	for (i = 0; i < n; i++)
-		cnt[rng_index(state, n)]++;
-	for (i = 0; i < n; i++) {
-		cum += cnt[i];
-		if (!have_a && cum > k) {
-			a = sorted[i];
-			have_a = true;
-			if (n % 2)
-				return a;
-		}
-		if (have_a && cum > k + 1) {
-			b = sorted[i];
-			return (a + b) / 2.0;
-		}
-	}
-	return a;
-}
-
 int stats_change_ci(const double *base, size_t nb, const double *nw,
 		    size_t nn, unsigned iters, uint64_t seed, double level,
 		    double *lo_pct, double *hi_pct)
@@ -214,8 +177,8 @@ int stats_change_ci(const double *base, size_t nb, const double *nw,
 	qsort(sb, nb, sizeof(*sb), cmp_double);
 	qsort(sn, nn, sizeof(*sn), cmp_double);
 	for (i = 0; i < iters; i++) {
-		double mb = resample_median(sb, nb, cnt, &state);
-		double mn = resample_median(sn, nn, cnt, &state);
+		double mb = stats_resample_median(sb, nb, cnt, &state);
+		double mn = stats_resample_median(sn, nn, cnt, &state);
 
 		if (mb != 0.0)
 			chg[k++] = 100.0 * (mn / mb - 1.0);
@@ -245,10 +208,11 @@ static double resample_runs_median(const double *x, const size_t *start,
 	size_t i, k, n = 0;
 
 	for (i = 0; i < nruns; i++) {
-		size_t r = rng_index(state, nruns);
+		size_t r = stats_rng_index(state, nruns);
 
 		for (k = 0; k < len[r]; k++)
-			buf[n++] = x[start[r] + rng_index(state, len[r])];
+			buf[n++] = x[start[r] +
+				     stats_rng_index(state, len[r])];
 	}
 	if (n == 0)
 		return NAN;

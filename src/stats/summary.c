@@ -75,28 +75,26 @@ double stats_median(const double *x, size_t n)
 	return m;
 }
 
-/* Uniform index in [0, n) (Lemire's multiply-shift; bias < n / 2^64). */
-static size_t rng_index(uint64_t *state, size_t n)
+size_t stats_rng_index(uint64_t *state, size_t n)
 {
 	return (size_t)(((unsigned __int128)stats_rng_next(state) * n) >> 64);
 }
 
 /*
- * Median of one bootstrap resample of sorted[0..n-1].  Since the data are
- * sorted, the resample's k-th smallest value is sorted[j] for the k-th
- * smallest drawn index j, so counting how often each index is drawn
- * (cnt[0..n-1], zeroed here) gives the order statistics in O(n) without
- * sorting the resample.
+ * Since the data are sorted, the resample's k-th smallest value is
+ * sorted[j] for the k-th smallest drawn index j, so counting how often
+ * each index is drawn (cnt[0..n-1], zeroed here) gives the order
+ * statistics in O(n) without sorting the resample.
  */
-static double resample_median(const double *sorted, size_t n, size_t *cnt,
-			      uint64_t *state)
+double stats_resample_median(const double *sorted, size_t n, size_t *cnt,
+			     uint64_t *state)
 {
 	size_t i, j, cum = 0, k = (n - 1) / 2;
 	double a = 0.0;
 
 	memset(cnt, 0, n * sizeof(*cnt));
 	for (i = 0; i < n; i++)
-		cnt[rng_index(state, n)]++;
+		cnt[stats_rng_index(state, n)]++;
 
 	/* Find the k-th (0-based) value, and the (k+1)-th if n is even. */
 	for (j = 0; j < n; j++) {
@@ -150,7 +148,7 @@ int stats_bootstrap_median_ci(const double *x, size_t n, unsigned iters,
 		goto out;
 
 	for (i = 0; i < iters; i++)
-		meds[i] = resample_median(sorted, n, cnt, &state);
+		meds[i] = stats_resample_median(sorted, n, cnt, &state);
 	qsort(meds, iters, sizeof(*meds), cmp_double);
 	*lo = stats_quantile_sorted(meds, iters, (1.0 - level) / 2.0);
 	*hi = stats_quantile_sorted(meds, iters, (1.0 + level) / 2.0);

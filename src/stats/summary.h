@@ -53,4 +53,16 @@ int stats_bootstrap_median_ci(const double *x, size_t n, unsigned iters,
 /* Small deterministic PRNG (splitmix64) shared by the stats code. */
 uint64_t stats_rng_next(uint64_t *state);
 
+/* Uniform index in [0, n) from stats_rng_next() (Lemire's multiply-shift;
+   bias < n / 2^64). */
+size_t stats_rng_index(uint64_t *state, size_t n);
+
+/*
+ * Median of one bootstrap resample (n draws with replacement, from
+ * stats_rng_index()) of sorted[0..n-1], n > 0, ascending; cnt is scratch
+ * of n entries.  O(n): no sort of the resample.
+ */
+double stats_resample_median(const double *sorted, size_t n, size_t *cnt,
+			     uint64_t *state);
+
 #endif
