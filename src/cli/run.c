@@ -143,17 +143,19 @@ static int cpu_list(const char *v, struct run_opts *ro, char *err,
 		char *end;
 		long a, b;
 
+		if (*p < '0' || *p > '9')
+			goto bad;
 		errno = 0;
 		a = strtol(p, &end, 10);
-		if (end == p || a < 0)
-			goto bad;
 		b = a;
 		if (*end == '-') {
 			p = end + 1;
-			b = strtol(p, &end, 10);
-			if (end == p || b < a)
+			if (*p < '0' || *p > '9')
 				goto bad;
+			b = strtol(p, &end, 10);
 		}
+		if (errno || b < a)
+			goto bad;
 		for (; a <= b; a++) {
 			if (a >= CPU_SETSIZE || !CPU_ISSET(a, &allowed)) {
 				snprintf(err, errlen, "--cpus: CPU %ld is not "
@@ -165,7 +167,7 @@ static int cpu_list(const char *v, struct run_opts *ro, char *err,
 				ro->cpus[ro->ncpus++] = (int)a;
 		}
 		p = end;
-		if (*p == ',')
+		if (*p == ',' && p[1])
 			p++;
 		else if (*p)
 			goto bad;
@@ -578,11 +580,36 @@ char *cli_join_cmdline(int argc, char **argv)
 	return s;
 }
 
+/*
+ * ro's CPUs in --cpus syntax, ascending runs as ranges ("0-63,65"), in a
+ * string the caller frees; NULL when out of memory.
+ */
+static char *cpus_text(const struct run_opts *ro)
+{
+	/* an item is at most ",NNNN-NNNN" (CPU_SETSIZE is 1024) */
+	char *s = malloc((size_t)ro->ncpus * 12 + 1);
+	size_t used = 0;
+	int i, j;
+
+	if (!s)
+		return NULL;
+	s[0] = '\0';
+	for (i = 0; i < ro->ncpus; i = j + 1) {
+		for (j = i; j + 1 < ro->ncpus &&
+			    ro->cpus[j + 1] == ro->cpus[j] + 1; j++)
+			;
+		used += (size_t)sprintf(s + used, "%s%d", i ? "," : "",
+					ro->cpus[i]);
+		if (j > i)
+			used += (size_t)sprintf(s + used, "-%d", ro->cpus[j]);
+	}
+	return s;
+}
+
 static void env_add_timer(struct env *env, const struct timer_info *ti,
 			  const struct run_opts *ro)
 {
-	char b[256];
-	int i, used = 0;
+	char b[256], *cpus;
 
 	env_set(env, "timer.source", ti->source == TIMER_RDPMC ? "rdpmc" :
 				     ti->source == TIMER_TSC ? "tsc" :
@@ -600,10 +627,9 @@ static void env_add_timer(struct env *env, const struct timer_info *ti,
 	env_set(env, "run.sample_time_ns", b);
 	snprintf(b, sizeof(b), "%lld", (long long)ro->warmup_ns);
 	env_set(env, "run.warmup_ns", b);
-	for (i = 0; i < ro->ncpus && used < (int)sizeof(b) - 8; i++)
-		used += snprintf(b + used, sizeof(b) - (size_t)used, "%s%d",
-				 i ? "," : "", ro->cpus[i]);
-	env_set(env, "run.cpus", b);
+	cpus = cpus_text(ro);
+	env_set(env, "run.cpus", cpus ? cpus : "unavailable");
+	free(cpus);
 }
 
 static json_t *counter_array(const uint64_t *v, size_t n)
@@ -1085,11 +1111,14 @@ static void close_slot(struct run_cli *rc, struct exec_state *es,
 static void run_interleaved(struct run_cli *rc, struct exec_state *es)
 {
 	size_t n = total_configs(rc), i, j, k, nopen = 0, *perm;
-	struct slot *sl = calloc(n, sizeof(*sl));
 	uint64_t rng = rc->seed;
 	json_int_t seq = 0, total;
+	struct slot *sl;
 	int round;
 
+	if (n == 0)
+		return;
+	sl = calloc(n, sizeof(*sl));
 	perm = calloc(n, sizeof(*perm));
 	if (!sl || !perm) {
 		cli_error("out of memory");

@@ -43,6 +43,8 @@ bad "--reps" "'0'" -- sys.null --reps 0
 bad "--reps" "'x'" -- sys.null --reps x
 bad "--sample-time" "5x" -- sys.null --sample-time 5x
 bad "--cpus" "99" -- sys.null --cpus 99
+bad "--cpus" "'0,'" -- sys.null --cpus 0,
+bad "--cpus" "99999999999999999999" -- sys.null --cpus 99999999999999999999
 bad "unknown option" "--frobnicate" -- sys.null --frobnicate
 bad "trace" "out of range" -- sys.null trace=100001
 bad "call" "did you mean 'getppid'" -- sys.null call=getppdi

@@ -29,6 +29,11 @@ contains_re "$OUT" '^environment:'
 kernel=$(uname -r)
 contains_re "$OUT" "^kernel\.release +$kernel\$"
 contains "$OUT" "run.reps"
+# every allowed CPU, in ranges as the kernel lists them (and --cpus reads)
+cpus=$(sed -n 's/^run\.cpus  *//p' "$OUT")
+allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
+[ -n "$allowed" ] || fail "no Cpus_allowed_list in /proc/self/status"
+[ "$cpus" = "$allowed" ] || fail "run.cpus is '$cpus', not '$allowed'"
 grep -q 'call=getppid' "$OUT" && fail "show 1 shows run 2's results"
 
 note "show 1 --no-env leaves the environment out"
