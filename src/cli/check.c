@@ -346,7 +346,7 @@ int cmd_check(int argc, char **argv)
 		cmp_ignore_free(&cc.ig);
 		return e < 0 ? EXIT_OK : e;
 	}
-	e = cli_open_store(cc.db, &st, path, sizeof(path));
+	e = cli_open_existing_store(cc.db, &st, path, sizeof(path), NULL);
 	if (e)
 		return e;
 	e = cmp_load_side(st, "check", cc.base, &c.base);

@@ -90,6 +90,16 @@ int cli_open_store(const char *db_opt, struct store **st, char *path,
 		   size_t pathlen);
 
 /*
+ * The same for commands that only read (runs, show, compare, check): a
+ * database file that does not exist is never created.  A missing file at
+ * the path the user named (--db, COPYSCOPE_DB), or with absent NULL, is a
+ * usage error (exit 2, naming the path); a missing default database sets
+ * *absent and returns 0 with *st untouched.
+ */
+int cli_open_existing_store(const char *db_opt, struct store **st,
+			    char *path, size_t pathlen, bool *absent);
+
+/*
  * Take the value of option `name` from argv[*i] ("--name VALUE" or
  * "--name=VALUE").  Returns the value, or NULL when argv[*i] is not that
  * option.  Sets *missing when the option has no value.

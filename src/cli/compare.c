@@ -1388,7 +1388,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	o.ignore = ig.keys;
 	o.nignore = ig.n;
-	e = cli_open_store(db, &st, path, sizeof(path));
+	e = cli_open_existing_store(db, &st, path, sizeof(path), NULL);
 	if (e)
 		goto out;
 	e = cmp_load_side(st, "compare", sides[0], &c.base);

@@ -1,6 +1,7 @@
 /*
  * runs.c - `copyscope runs`: the stored runs, oldest first.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -35,6 +36,7 @@ int cmd_runs(int argc, char **argv)
 	struct store *st;
 	char path[4096], err[512];
 	size_t n = 0, i;
+	bool absent;
 	int e, missing;
 
 	for (int a = 1; a < argc; a++) {
@@ -50,9 +52,13 @@ int cmd_runs(int argc, char **argv)
 					 argv[a]);
 		db = v;
 	}
-	e = cli_open_store(db, &st, path, sizeof(path));
+	e = cli_open_existing_store(db, &st, path, sizeof(path), &absent);
 	if (e)
 		return e;
+	if (absent) {
+		printf("no runs stored in %s (no database there yet)\n", path);
+		return EXIT_OK;
+	}
 	if (store_list_runs(st, &runs, &n, err, sizeof(err)) != 0) {
 		cli_error("%s", err);
 		store_close(st);

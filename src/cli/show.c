@@ -71,7 +71,7 @@ int cmd_show(int argc, char **argv)
 	if (!which)
 		return cli_usage("show", "which run? (an id from 'copyscope "
 				 "runs', or 'last')");
-	e = cli_open_store(db, &st, path, sizeof(path));
+	e = cli_open_existing_store(db, &st, path, sizeof(path), NULL);
 	if (e)
 		return e;
 	if (strcmp(which, "last") == 0) {

@@ -95,4 +95,15 @@ note "all of it is still in the first database"
 cs 0 runs
 contains_re "$OUT" ' complete +a '
 contains_re "$OUT" ' complete +b '
+
+note "reading commands never create a database"
+cs 2 runs --db "$TMP/typo/x.db"
+contains "$ERR" "no database at '$TMP/typo/x.db'"
+cs 2 show 1 --db "$TMP/typo/x.db"
+cs 2 compare 1 2 --db "$TMP/typo/x.db"
+[ -e "$TMP/typo" ] && fail "a reading command created $TMP/typo"
+env -u COPYSCOPE_DB XDG_DATA_HOME="$TMP/fresh" "$BIN" runs >"$OUT" 2>"$ERR" ||
+	fail "runs on a machine with no database: exit $?"
+contains "$OUT" "no runs stored in $TMP/fresh/copyscope/results.db"
+[ -e "$TMP/fresh" ] && fail "runs created the default database"
 exit 0
