@@ -29,7 +29,7 @@ int cmd_env(int argc, char **argv)
 		cli_error("out of memory");
 		return EXIT_FAIL;
 	}
-	timer_init(true, false, &ti);
+	timer_init(false, false, &ti);	/* what run uses: see run.c */
 	env_set(&env, "timer.unit", ti.unit);
 	snprintf(b, sizeof(b), "%.0f", ti.tsc_hz);
 	env_set(&env, "timer.tsc_hz", b);

@@ -932,7 +932,7 @@ static void print_preamble(const struct run_cli *rc, int64_t run_id,
 	printf("timer: %s", ti->unit);
 	if (ti->source != TIMER_CLOCK_NS)
 		printf(" (TSC %.3f GHz)", ti->tsc_hz / 1e9);
-	printf(", %.0f ns per read pair; median ±%%stddev over samples\n",
+	printf(", %.0f ns per read pair; rows: median, ±%%sd, CI\n",
 	       ti->overhead_ns);
 	if (rc->interleave)
 		printf("interleaved: the samples of all configurations in a "
@@ -1258,7 +1258,14 @@ static int execute(struct run_cli *rc, const char *cmdline,
 		if (rc->interleave && !rc->seed_set)
 			rc->seed = (uint64_t)started_ns;
 	}
-	timer_init(true, true, &ti);
+	/*
+	 * The TSC, not rdpmc: a sample's window spans several workers, and
+	 * rdpmc counts each thread's own cycles (not the blocked time, not on
+	 * one scale), so it cannot give a shared window.  Core cycles need a
+	 * second read beside the TSC; until the runner has it, cycles are
+	 * tsc-cycles everywhere (see docs/methodology.md).
+	 */
+	timer_init(false, true, &ti);
 	if (env_capture(&env) != 0) {
 		cli_error("out of memory capturing the environment");
 		e = EXIT_FAIL;
