@@ -684,8 +684,10 @@ static double metric_value(struct runner *r, size_t mi, uint64_t nops,
 	double ns = timer_ticks_to_ns((uint64_t)ticks);
 	struct wl_sample smp;
 
+	/* no window (every worker only served others): no value, never a
+	   made-up one; the sample is left out of the row */
 	if (ns <= 0)
-		ns = 1e-3;
+		return NAN;
 	switch (m->kind) {
 	case METRIC_NS_PER_OP:
 		return ns / (double)nops;

@@ -42,10 +42,10 @@ contains "$ERR" "nomatch"
 note "--help of the program and of every command"
 cs 0 --help
 contains "$OUT" "usage:"
-for c in list run runs show env; do
+for c in list run runs show env compare check; do
 	contains "$OUT" "$c"
 done
-for c in list run runs show env; do
+for c in list run runs show env compare check; do
 	cs 0 "$c" --help
 	contains "$OUT" "usage:"
 	contains "$OUT" "copyscope $c"
