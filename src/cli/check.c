@@ -4,19 +4,19 @@
  * metric got worse by more than the threshold with significance, so that
  * it can drive `git bisect run` (docs/comparing.md).
  *
- * The new run goes through the same code path as `run` (cli_run_configs:
+ * The new run goes through the same run session as `run` (core/session.c:
  * validation, runner, interference, storage) with BASE's reps, sample
- * time, warm-up and CPUs as stored in its environment, and is stored
+ * time, warm-up, CPUs and interleaving as stored with it, and is stored
  * tagged "check" (or --tag).
  */
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/compare.h"
+#include "core/session.h"
+#include "report/compare.h"
 #include "workloads/workloads.h"
 
 #define MAX_FILTER 128
@@ -199,122 +199,155 @@ static bool filtered_in(const struct check_cli *cc, const char *workload)
 	return false;
 }
 
-/* The configuration a stored result was measured with; 0 or -1. */
-static int config_of(const struct store_result *r,
-		     struct run_config_spec *out, char *err, size_t len)
+/*
+ * The configuration a stored result was measured with, as a job of one
+ * configuration; 0 or -1.
+ */
+static int job_of(const struct result_config *c, struct session_job *out,
+		  char *err, size_t len)
 {
-	const struct workload *wl = workload_find(r->workload);
-	struct param_request req;
-	json_t *p, *val;
-	const char *key;
-	int rc = 0;
+	const struct workload *wl = workload_find(c->workload);
+	size_t k;
 
 	if (!wl) {
 		snprintf(err, len, "BASE's workload %s is not in this build",
-			 r->workload);
+			 c->workload);
 		return -1;
 	}
-	if (param_request_init(&req, wl->params, wl->nparams, err, len) != 0)
+	if (param_request_init(&out->req, wl->params, wl->nparams, err,
+			       len) != 0)
 		return -1;
-	p = json_loads(r->params_json, 0, NULL);
-	if (!p) {
-		snprintf(err, len, "%s: stored parameters are not JSON",
-			 r->workload);
-		return -1;
-	}
-	json_object_foreach(p, key, val) {
-		char as[256];
+	for (k = 0; k < c->nparams; k++) {
+		char as[400];
 
-		snprintf(as, sizeof(as), "%s=%s", key,
-			 json_string_value(val) ? json_string_value(val) : "");
-		if (param_request_apply(&req, wl->name, as, err, len) != 0) {
-			rc = -1;
-			break;
-		}
+		snprintf(as, sizeof(as), "%s=%s", c->params[k].name,
+			 c->params[k].value);
+		if (param_request_apply(&out->req, wl->name, as, err,
+					len) != 0)
+			return -1;
 	}
-	json_decref(p);
-	if (rc == 0) {
-		out->wl = wl;
-		param_request_get(&req, 0, &out->ps);
-	}
-	return rc;
+	out->wl = wl;
+	return 0;
 }
 
-static bool same_config(const struct run_config_spec *a,
-			const struct run_config_spec *b)
+static bool same_job(const struct session_job *a, const struct session_job *b)
 {
-	return a->wl == b->wl &&
-	       memcmp(a->ps.v, b->ps.v, a->wl->nparams * sizeof(int64_t)) == 0;
+	struct param_set x, y;
+
+	if (a->wl != b->wl)
+		return false;
+	param_request_get(&a->req, 0, &x);
+	param_request_get(&b->req, 0, &y);
+	return memcmp(x.v, y.v, a->wl->nparams * sizeof(int64_t)) == 0;
+}
+
+/* BASE's options as the run options of the new run. */
+static void base_options(const struct check_cli *cc,
+			 const struct run_info *base,
+			 struct session_spec *spec)
+{
+	const struct run_options *o = &base->opts;
+	char err[256];
+
+	if (base->have_options) {
+		spec->ro.reps = o->reps;
+		spec->ro.sample_time_ns = o->sample_time_ns;
+		spec->ro.warmup_ns = o->warmup_ns;
+		spec->ro.hist = o->hist;
+		spec->interleave = o->interleave &&
+				   spec->njobs <= SESSION_MAX_INTERLEAVE;
+		spec->perf_counters = o->perf_counters;
+		if (o->cpus[0] && session_parse_cpus(o->cpus, &spec->ro, err,
+						     sizeof(err)) != 0) {
+			struct session_spec d;
+
+			cli_error("%s (BASE's CPUs); using every allowed CPU",
+				  err);
+			session_spec_init(&d);
+			memcpy(spec->ro.cpus, d.ro.cpus, sizeof(d.ro.cpus));
+			spec->ro.ncpus = d.ro.ncpus;
+		}
+	}
+	if (cc->reps)
+		spec->ro.reps = cc->reps;
 }
 
 /* Measure BASE's configurations now; *id gets the new run.  Exit code. */
 static int measure(const struct check_cli *cc, const struct cmp_side *base,
 		   int argc, char **argv, int64_t *id)
 {
-	const struct env *env0 = &base->runs[0].env;
-	struct run_config_spec *cfg;
-	struct run_spec spec;
+	struct session_job *jobs;
+	struct session_spec spec;
+	struct session_result sr;
 	size_t i, j, n = 0, cap = 0;
-	char err[512], *cmdline;
-	const char *v;
+	char err[512], *cmdline = NULL, path[4096];
 	int e;
 
+	*id = 0;
 	for (i = 0; i < base->nruns; i++)
-		cap += base->runs[i].nres;
-	cfg = calloc(cap ? cap : 1, sizeof(*cfg));
-	if (!cfg) {
+		cap += base->runs[i].results.ncfgs;
+	jobs = calloc(cap ? cap : 1, sizeof(*jobs));
+	if (!jobs) {
 		cli_error("out of memory");
 		return EXIT_FAIL;
 	}
 	for (i = 0; i < base->nruns; i++)
-		for (j = 0; j < base->runs[i].nres; j++) {
-			const struct store_result *r = &base->runs[i].res[j];
-			struct run_config_spec c;
+		for (j = 0; j < base->runs[i].results.ncfgs; j++) {
+			const struct result_config *c =
+				base->runs[i].results.cfgs[j];
 			size_t k;
 			bool dup = false;
 
-			if (!filtered_in(cc, r->workload))
+			if (!filtered_in(cc, c->workload))
 				continue;
-			if (config_of(r, &c, err, sizeof(err)) != 0) {
+			if (job_of(c, &jobs[n], err, sizeof(err)) != 0) {
 				cli_error("check: cannot rerun run %lld: %s",
-					  (long long)base->runs[i].run.id,
+					  (long long)base->runs[i].info.id,
 					  err);
-				free(cfg);
+				free(jobs);
 				return EXIT_FAIL;
 			}
 			for (k = 0; k < n && !dup; k++)
-				dup = same_config(&cfg[k], &c);
+				dup = same_job(&jobs[k], &jobs[n]);
 			if (!dup)
-				cfg[n++] = c;
+				n++;
 		}
 	if (n == 0) {
 		cli_error("check: BASE has no results%s to measure again",
 			  cc->nfilter ? " of the named workloads" : "");
-		free(cfg);
+		free(jobs);
 		return EXIT_FAIL;
 	}
-	memset(&spec, 0, sizeof(spec));
-	spec.configs = cfg;
-	spec.nconfigs = n;
-	v = env_get(env0, "run.reps");
-	spec.reps = cc->reps ? cc->reps : v ? (int)strtol(v, NULL, 10) : 0;
-	v = env_get(env0, "run.sample_time_ns");
-	spec.sample_time_ns = v ? strtoll(v, NULL, 10) : 0;
-	v = env_get(env0, "run.warmup_ns");
-	spec.warmup_ns = v ? strtoll(v, NULL, 10) : -1;
-	spec.cpus = env_get(env0, "run.cpus");
-	spec.interleave = env_get(env0, "run.interleave_seed") != NULL &&
-			  n <= 64;
+	session_spec_init(&spec);
+	spec.jobs = jobs;
+	spec.njobs = n;
+	base_options(cc, &base->runs[0].info, &spec);
 	spec.tag = cc->tag ? cc->tag : "check";
-	spec.db = cc->db;
+	e = session_check(&spec, err, sizeof(err));
+	if (e) {
+		cli_error("check: %s", err);
+		goto out;
+	}
 	cmdline = cli_join_cmdline(argc, argv);
 	spec.cmdline = cmdline ? cmdline : "copyscope check";
+	e = cli_open_store(cc->db, &spec.store, path, sizeof(path));
+	if (e)
+		goto out;
 	fprintf(stderr, "copyscope check: measuring %zu configuration%s of "
 		"BASE again (%d samples each)\n", n, n == 1 ? "" : "s",
-		spec.reps ? spec.reps : 10);
-	e = cli_run_configs(&spec, id);
+		spec.ro.reps);
+	e = session_run(&spec, &sr);
+	cli_warn_noisy(sr.nsamples, sr.nflagged, sr.n_other, sr.n_steal,
+		       sr.n_canary);
+	if (e == EXIT_INTERRUPTED)
+		cli_error("interrupted by signal %d: results so far stored "
+			  "with status 'interrupted'", sr.signal);
+	*id = sr.run.info.id;
+	session_result_free(&sr);
+	store_close(spec.store);
+out:
 	free(cmdline);
-	free(cfg);
+	free(jobs);
 	return e;
 }
 
@@ -349,9 +382,9 @@ int cmd_check(int argc, char **argv)
 	e = cli_open_existing_store(cc.db, &st, path, sizeof(path), NULL);
 	if (e)
 		return e;
-	e = cmp_load_side(st, "check", cc.base, &c.base);
+	e = cli_load_side(st, "check", cc.base, &c.base);
 	if (!e && cc.new_run)
-		e = cmp_load_side(st, "check", cc.new_run, &c.new);
+		e = cli_load_side(st, "check", cc.new_run, &c.new);
 	store_close(st);
 	if (e)
 		goto out;
@@ -369,7 +402,7 @@ int cmd_check(int argc, char **argv)
 		if (e)
 			goto out;
 		snprintf(newspec, sizeof(newspec), "%lld", (long long)id);
-		e = cmp_load_side(st, "check", newspec, &c.new);
+		e = cli_load_side(st, "check", newspec, &c.new);
 		store_close(st);
 		if (e)
 			goto out;
@@ -427,6 +460,8 @@ int cmd_check(int argc, char **argv)
 			  "build flavours (copyscope.build_flavour)");
 out:
 	cmp_free(&c);
+	cli_free_side(&c.base);
+	cli_free_side(&c.new);
 	cmp_ignore_free(&cc.ig);
 	return e;
 }

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/workload.h"
+#include "stats/comparison.h"
 #include "store/store.h"
 
 /* Exit codes (DESIGN §6). */
@@ -27,35 +27,6 @@ int cmd_show(int argc, char **argv);
 int cmd_env(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_check(int argc, char **argv);
-
-/* One configuration for cli_run_configs(). */
-struct run_config_spec {
-	const struct workload *wl;
-	struct param_set ps;
-};
-
-/* What cli_run_configs() measures, and how. */
-struct run_spec {
-	const struct run_config_spec *configs;
-	size_t nconfigs;
-	int reps;			/* kept samples; 0: run's default */
-	int64_t sample_time_ns;		/* 0: run's default */
-	int64_t warmup_ns;		/* -1: run's default */
-	const char *cpus;		/* "0,1"; NULL or "": all allowed */
-	const char *tag;		/* NULL: none */
-	const char *db;			/* --db, or NULL */
-	const char *cmdline;		/* stored with the run */
-	bool print_tables;		/* the run's tables on stdout */
-	bool interleave;
-};
-
-/*
- * Measure and store configurations the way `run` does (the same code
- * path: validation, runner, interference, storage, warnings), one job per
- * configuration.  Sets *run_id to the stored run (0 if none was stored).
- * Returns run's exit code: 0, 1, 2, 77 or 130.
- */
-int cli_run_configs(const struct run_spec *spec, int64_t *run_id);
 
 /*
  * The command line to store with a run: "copyscope" and argv[0 .. argc)
@@ -106,6 +77,44 @@ int cli_open_existing_store(const char *db_opt, struct store **st,
  */
 const char *cli_opt_value(int argc, char **argv, int *i, const char *name,
 			  int *missing);
+
+/*
+ * Load the runs that spec names (run ids, tags, 'last', a comma list;
+ * store_select_runs) whole into side.  Returns 0; 2 (EXIT_USAGE) when an
+ * item names no run or is empty (printed, naming cmd); 1 on a store
+ * error (printed).  Free with cli_free_side().
+ */
+int cli_load_side(struct store *st, const char *cmd, const char *spec,
+		  struct cmp_side *side);
+void cli_free_side(struct cmp_side *side);
+
+#define CMP_MAX_IGNORE 32
+
+/* --ignore-param values: the names, and the copies they point into. */
+struct cmp_ignore {
+	const char *keys[CMP_MAX_IGNORE];
+	size_t n;
+	char *bufs[CMP_MAX_IGNORE];
+	size_t nbufs;
+};
+
+/*
+ * Add the names of a comma list to ig.  Returns 0, 2 (too many; usage
+ * printed naming cmd) or 1 (out of memory).
+ */
+int cmp_ignore_add(const char *cmd, struct cmp_ignore *ig, const char *list);
+void cmp_ignore_free(struct cmp_ignore *ig);
+
+/* "5%" or "5" into 5.0 (0 .. 1000); 0 or -1. */
+int cmp_parse_pct(const char *v, double *out);
+
+/*
+ * The stderr warning of a run whose machine was not quiet: nflagged of
+ * nsamples kept samples flagged, by reason (other CPU, steal, canary).
+ * Prints nothing when none was flagged.
+ */
+void cli_warn_noisy(size_t nsamples, size_t nflagged, size_t n_other,
+		    size_t n_steal, size_t n_canary);
 
 /* A CLOCK_REALTIME ns stamp as "YYYY-MM-DD HH:MM:SS" UTC ("-" if 0). */
 void cli_format_time(int64_t ns, char *buf, size_t len);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "report/format.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -144,4 +145,133 @@ const char *cli_opt_value(int argc, char **argv, int *i, const char *name,
 	}
 	(*i)++;
 	return argv[*i];
+}
+
+int cli_load_side(struct store *st, const char *cmd, const char *spec,
+		  struct cmp_side *side)
+{
+	enum store_select_status ss;
+	int64_t *ids = NULL;
+	char err[512];
+	size_t n = 0, i;
+	int rc = 0;
+
+	memset(side, 0, sizeof(*side));
+	ss = store_select_runs(st, spec, &ids, &n, err, sizeof(err));
+	if (ss == STORE_SELECT_EMPTY_ITEM)
+		return cli_usage(cmd, "%s", err);
+	if (ss == STORE_SELECT_NO_MATCH)
+		return cli_usage(cmd, "%s ('copyscope runs' lists them)", err);
+	if (ss != STORE_SELECT_OK) {
+		cli_error("%s", err);
+		return EXIT_FAIL;
+	}
+	side->runs = calloc(n ? n : 1, sizeof(*side->runs));
+	if (!side->runs) {
+		cli_error("out of memory");
+		free(ids);
+		return EXIT_FAIL;
+	}
+	for (i = 0; i < n; i++) {
+		if (store_load_run(st, ids[i], &side->runs[i], err,
+				   sizeof(err)) != 0) {
+			cli_error("%s", err);
+			rc = EXIT_FAIL;
+			break;
+		}
+		side->nruns++;
+	}
+	free(ids);
+	if (rc)
+		cli_free_side(side);
+	else
+		cmp_side_count_boots(side);
+	return rc;
+}
+
+void cli_free_side(struct cmp_side *side)
+{
+	size_t i;
+
+	for (i = 0; i < side->nruns; i++)
+		run_data_free(&side->runs[i]);
+	free(side->runs);
+	memset(side, 0, sizeof(*side));
+}
+
+int cmp_ignore_add(const char *cmd, struct cmp_ignore *ig,
+		   const char *list)
+{
+	char *save = NULL, *k, *copy;
+
+	if (ig->nbufs >= CMP_MAX_IGNORE)
+		return cli_usage(cmd, "--ignore-param: at most %d times",
+				 CMP_MAX_IGNORE);
+	copy = strdup(list);
+	if (!copy) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	ig->bufs[ig->nbufs++] = copy;
+	for (k = strtok_r(copy, ",", &save); k;
+	     k = strtok_r(NULL, ",", &save)) {
+		if (ig->n >= CMP_MAX_IGNORE)
+			return cli_usage(cmd, "--ignore-param: at most %d "
+					 "parameters", CMP_MAX_IGNORE);
+		ig->keys[ig->n++] = k;
+	}
+	return 0;
+}
+
+void cmp_ignore_free(struct cmp_ignore *ig)
+{
+	size_t i;
+
+	for (i = 0; i < ig->nbufs; i++)
+		free(ig->bufs[i]);
+	memset(ig, 0, sizeof(*ig));
+}
+
+int cmp_parse_pct(const char *v, double *out)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(v, &end);
+	if (errno || end == v || (*end && strcmp(end, "%") != 0) ||
+	    !(x >= 0) || x > 1000)
+		return -1;
+	*out = x;
+	return 0;
+}
+
+
+void cli_warn_noisy(size_t nsamples, size_t nflagged, size_t n_other,
+		    size_t n_steal, size_t n_canary)
+{
+	char why[160], text[512];
+	size_t used = 0;
+
+	if (nflagged == 0)
+		return;
+	why[0] = '\0';
+	if (n_other)
+		used += (size_t)snprintf(why + used, sizeof(why) - used,
+					 "%s%zu with other programs using "
+					 "CPU", used ? ", " : "", n_other);
+	if (n_steal && used < sizeof(why))
+		used += (size_t)snprintf(why + used, sizeof(why) - used,
+					 "%s%zu with steal time (host load)",
+					 used ? ", " : "", n_steal);
+	if (n_canary && used < sizeof(why))
+		snprintf(why + used, sizeof(why) - used,
+			 "%s%zu with a slow canary (host load or frequency)",
+			 used ? ", " : "", n_canary);
+	snprintf(text, sizeof(text), "copyscope: the machine was not quiet: "
+		 "%zu of %zu samples flagged (%s). Stop other work (top shows "
+		 "it), keep the workers off busy CPUs with --cpus, or rerun; "
+		 "'copyscope compare --drop-noisy' leaves flagged samples out.",
+		 nflagged, nsamples, why);
+	fmt_wrap(stderr, 0, 2, text);
 }

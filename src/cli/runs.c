@@ -31,7 +31,7 @@ void cli_format_time(int64_t ns, char *buf, size_t len)
 
 int cmd_runs(int argc, char **argv)
 {
-	struct store_run *runs = NULL;
+	struct run_info *runs = NULL;
 	const char *db = NULL, *v;
 	struct store *st;
 	char path[4096], err[512];

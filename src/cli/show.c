@@ -22,30 +22,32 @@ static void show_usage(FILE *out)
 "  --no-env   leave the environment out\n");
 }
 
-static int64_t last_run(struct store *st)
+/* "options: 10 samples of >= 100ms after 200ms warm-up; cpus 0-1" */
+static void print_options(const struct run_info *run)
 {
-	struct store_run *runs = NULL;
-	char err[512];
-	size_t n = 0;
-	int64_t id = -1;
+	const struct run_options *o = &run->opts;
 
-	if (store_list_runs(st, &runs, &n, err, sizeof(err)) == 0 && n > 0)
-		id = runs[n - 1].id;
-	store_free_runs(runs, n);
-	return id;
+	if (!run->have_options)
+		return;
+	printf("options: %d samples of >= %.0fms after %.0fms warm-up; cpus "
+	       "%s%s%s", o->reps, o->sample_time_ns / 1e6, o->warmup_ns / 1e6,
+	       o->cpus[0] ? o->cpus : "?", o->hist ? "; --hist" : "",
+	       o->perf_counters ? "; --perf-counters" : "");
+	if (o->interleave)
+		printf("; interleaved, seed %llu",
+		       (unsigned long long)o->interleave_seed);
+	printf("\n");
 }
 
 int cmd_show(int argc, char **argv)
 {
 	const char *db = NULL, *which = NULL, *v;
-	struct store_result *res = NULL;
-	struct store_run run;
-	struct env env = { 0 };
+	struct run_data run;
 	struct store *st;
 	bool json = false, no_env = false;
 	char path[4096], err[512], t0[32], t1[32], *end;
-	size_t n = 0;
-	int64_t id;
+	int64_t id = 0, *ids = NULL;
+	size_t nids = 0;
 	int e, missing, rc;
 
 	for (int a = 1; a < argc; a++) {
@@ -71,24 +73,29 @@ int cmd_show(int argc, char **argv)
 	if (!which)
 		return cli_usage("show", "which run? (an id from 'copyscope "
 				 "runs', or 'last')");
-	e = cli_open_existing_store(db, &st, path, sizeof(path), NULL);
-	if (e)
-		return e;
-	if (strcmp(which, "last") == 0) {
-		id = last_run(st);
-	} else {
+	if (strcmp(which, "last") != 0) {
 		errno = 0;
 		id = strtoll(which, &end, 10);
-		if (errno || *end || id <= 0) {
-			store_close(st);
+		if (errno || *end || id <= 0)
 			return cli_usage("show", "RUN: '%s' is not a run id "
 					 "(a positive integer or 'last')",
 					 which);
-		}
 	}
-	memset(&run, 0, sizeof(run));
-	rc = id > 0 ? store_load_run(st, id, &run, &env, &res, &n, err,
-				     sizeof(err)) : 1;
+	e = cli_open_existing_store(db, &st, path, sizeof(path), NULL);
+	if (e)
+		return e;
+	if (id == 0) {
+		rc = store_select_runs(st, "last", &ids, &nids, err,
+				       sizeof(err));
+		if (rc == STORE_SELECT_ERROR) {
+			cli_error("%s", err);
+			store_close(st);
+			return EXIT_FAIL;
+		}
+		id = nids ? ids[0] : -1;
+		free(ids);
+	}
+	rc = id > 0 ? store_load_run(st, id, &run, err, sizeof(err)) : 1;
 	if (rc != 0) {
 		if (rc > 0)
 			cli_error("no run %s in %s ('copyscope runs' lists "
@@ -99,30 +106,30 @@ int cmd_show(int argc, char **argv)
 		return rc > 0 ? EXIT_USAGE : EXIT_FAIL;
 	}
 	if (json) {
-		e = report_json(stdout, &run, &env, res, n) ? EXIT_FAIL
-							     : EXIT_OK;
+		e = report_json(stdout, &run.info, &run.env, run.results.v,
+				run.results.n) ? EXIT_FAIL : EXIT_OK;
 	} else {
-		cli_format_time(run.started_ns, t0, sizeof(t0));
-		cli_format_time(run.finished_ns, t1, sizeof(t1));
+		cli_format_time(run.info.started_ns, t0, sizeof(t0));
+		cli_format_time(run.info.finished_ns, t1, sizeof(t1));
 		printf("run %lld  %s  tag %s  host %s  boot %s\n",
-		       (long long)run.id, run.status,
-		       run.tag[0] ? run.tag : "-", run.host, run.boot_id);
+		       (long long)run.info.id, run.info.status,
+		       run.info.tag[0] ? run.info.tag : "-", run.info.host,
+		       run.info.boot_id);
 		printf("started %s UTC, finished %s UTC, copyscope %s (%s)\n",
-		       t0, t1, run.tool_version, run.build_flavour);
-		printf("%s\n\n", run.cmdline ? run.cmdline : "");
-		if (n)
-			report_results(stdout, res, n);
+		       t0, t1, run.info.tool_version, run.info.build_flavour);
+		print_options(&run.info);
+		printf("%s\n\n", run.info.cmdline ? run.info.cmdline : "");
+		if (run.results.n)
+			report_results(stdout, run.results.v, run.results.n);
 		else
 			printf("(no results)\n");
 		if (!no_env) {
 			printf("\nenvironment:\n");
-			env_print(&env, stdout);
+			env_print(&run.env, stdout);
 		}
 		e = EXIT_OK;
 	}
-	store_free_results(res, n);
-	free(run.cmdline);
-	env_free(&env);
+	run_data_free(&run);
 	store_close(st);
 	return e;
 }

@@ -10,7 +10,6 @@
  * what the kernel path adds per 64 KiB (entry and exit, locking, page
  * allocation, wake-ups and the context switches they cause).
  */
-#include <jansson.h>
 #include <math.h>
 #include <string.h>
 
@@ -122,60 +121,35 @@ void explain_print(FILE *out, const char *title,
 	}
 }
 
-/* A parameter of a stored result, as its canonical string, or NULL. */
-static const char *param_str(json_t *params, const char *key)
+static bool same_param(const struct result_config *a,
+		       const struct result_config *b, const char *key)
 {
-	json_t *v = json_object_get(params, key);
-
-	return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
-static bool same_param(json_t *a, json_t *b, const char *key)
-{
-	const char *x = param_str(a, key), *y = param_str(b, key);
+	const char *x = result_param(a, key), *y = result_param(b, key);
 
 	return x && y && strcmp(x, y) == 0;
 }
 
-double explain_cs_per_mib(const struct store_result *r, double size_bytes)
+double explain_cs_per_mib(const struct result *r, double size_bytes)
 {
-	json_t *info, *cs, *batch;
-	double v[4096], bops, out = -1;
-	size_t i, n = 0;
+	const struct result_config *c = r->cfg;
+	double m;
 
-	if (!r->info_json || size_bytes <= 0)
+	if (size_bytes <= 0 || c->batch_ops == 0)
 		return -1;
-	info = json_loads(r->info_json, 0, NULL);
-	if (!info)
-		return -1;
-	cs = json_object_get(info, "ctx_switches");
-	batch = json_object_get(info, "batch_ops");
-	if (json_is_array(cs) && json_is_integer(batch) &&
-	    json_integer_value(batch) > 0) {
-		bops = (double)json_integer_value(batch);
-		for (i = 0; i < json_array_size(cs) && n < 4096; i++) {
-			json_t *c = json_array_get(cs, i);
-
-			if (!json_is_integer(c))
-				continue;
-			v[n++] = (double)json_integer_value(c) /
-				 (bops * size_bytes / MIB);
-		}
-		if (n > 0)
-			out = stats_median(v, n);
-	}
-	json_decref(info);
-	return out;
+	m = result_counter_median(c, c->ctx_switches,
+				  (double)c->batch_ops * size_bytes / MIB);
+	return isnan(m) ? -1 : m;
 }
 
-static bool is_bw(const struct store_result *r, const char *wl)
+static bool is_bw(const struct result *r, const char *wl)
 {
-	return strcmp(r->workload, wl) == 0 &&
+	return strcmp(r->cfg->workload, wl) == 0 &&
 	       strcmp(r->metric, "bandwidth") == 0 && r->nsamples > 0;
 }
 
 /* Score how well ring result params match the pipe's: higher is better. */
-static int ring_match(json_t *pipe, json_t *ring)
+static int ring_match(const struct result_config *pipe,
+		      const struct result_config *ring)
 {
 	static const char *const keys[] = { "rsize", "pipe_size", "mode",
 					    "place" };
@@ -188,12 +162,18 @@ static int ring_match(json_t *pipe, json_t *ring)
 	return score;
 }
 
-static int explain_one(FILE *out, const struct store_result *res, size_t n,
-		       const struct store_result *pipe, json_t *pp, bool sep,
-		       char *err, size_t errlen)
+static const char *or_q(const char *s)
 {
-	const struct store_result *ring = NULL, *copy = NULL;
-	const char *size = param_str(pp, "size");
+	return s ? s : "?";
+}
+
+static int explain_one(FILE *out, const struct result *res, size_t n,
+		       const struct result *pipe, bool sep, char *err,
+		       size_t errlen)
+{
+	const struct result_config *pp = pipe->cfg;
+	const struct result *ring = NULL, *copy = NULL;
+	const char *size = result_param(pp, "size");
 	struct explain_input in;
 	struct explain_figures f;
 	int best = -1;
@@ -207,29 +187,23 @@ static int explain_one(FILE *out, const struct store_result *res, size_t n,
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		json_t *p;
+		const struct result_config *p = res[i].cfg;
 		int score;
 
-		if (!is_bw(&res[i], "ring.bw") && !is_bw(&res[i], "mem.copy"))
+		if (!same_param(pp, p, "size"))
 			continue;
-		p = json_loads(res[i].params_json, 0, NULL);
-		if (!p)
-			continue;
-		if (same_param(pp, p, "size")) {
-			if (is_bw(&res[i], "ring.bw")) {
-				score = ring_match(pp, p);
-				if (score > best) {
-					best = score;
-					ring = &res[i];
-				}
-			} else if (!copy) {
-				const char *e = param_str(p, "engine");
-
-				if (e && strcmp(e, "libc") == 0)
-					copy = &res[i];
+		if (is_bw(&res[i], "ring.bw")) {
+			score = ring_match(pp, p);
+			if (score > best) {
+				best = score;
+				ring = &res[i];
 			}
+		} else if (is_bw(&res[i], "mem.copy") && !copy) {
+			const char *e = result_param(p, "engine");
+
+			if (e && strcmp(e, "libc") == 0)
+				copy = &res[i];
 		}
-		json_decref(p);
 	}
 	if (!copy || !ring) {
 		snprintf(err, errlen, "no %s result at size=%s to explain "
@@ -240,24 +214,23 @@ static int explain_one(FILE *out, const struct store_result *res, size_t n,
 	}
 	memset(&in, 0, sizeof(in));
 	in.size_bytes = (double)bytes;
-	in.copy_bps = stats_median(copy->samples, copy->nsamples);
-	in.ring_bps = stats_median(ring->samples, ring->nsamples);
-	in.pipe_bps = stats_median(pipe->samples, pipe->nsamples);
+	in.copy_bps = copy->summary.median;
+	in.ring_bps = ring->summary.median;
+	in.pipe_bps = pipe->summary.median;
 	in.ring_cs_per_mib = explain_cs_per_mib(ring, in.size_bytes);
 	in.pipe_cs_per_mib = explain_cs_per_mib(pipe, in.size_bytes);
 	explain_compute(&in, &f);
 	if (sep)
 		fputc('\n', out);
 	snprintf(title, sizeof(title), "pipe.bw size=%s rsize=%s "
-		 "pipe_size=%s mode=%s", size,
-		 param_str(pp, "rsize") ? param_str(pp, "rsize") : "?",
-		 param_str(pp, "pipe_size") ? param_str(pp, "pipe_size") : "?",
-		 param_str(pp, "mode") ? param_str(pp, "mode") : "?");
+		 "pipe_size=%s mode=%s", size, or_q(result_param(pp, "rsize")),
+		 or_q(result_param(pp, "pipe_size")),
+		 or_q(result_param(pp, "mode")));
 	explain_print(out, title, &in, &f);
 	return 1;
 }
 
-int explain_results(FILE *out, const struct store_result *res, size_t n,
+int explain_results(FILE *out, const struct result *res, size_t n,
 		    char *err, size_t errlen)
 {
 	size_t i;
@@ -265,19 +238,9 @@ int explain_results(FILE *out, const struct store_result *res, size_t n,
 
 	snprintf(err, errlen, "no pipe.bw bandwidth result to explain");
 	for (i = 0; i < n; i++) {
-		json_t *pp;
-
 		if (!is_bw(&res[i], "pipe.bw"))
 			continue;
-		pp = json_loads(res[i].params_json, 0, NULL);
-		if (!pp) {
-			snprintf(err, errlen, "pipe.bw result %lld: bad "
-				 "parameters", (long long)res[i].id);
-			return -1;
-		}
-		rc = explain_one(out, res, n, &res[i], pp, done > 0, err,
-				 errlen);
-		json_decref(pp);
+		rc = explain_one(out, res, n, &res[i], done > 0, err, errlen);
 		if (rc < 0)
 			return -1;
 		done += rc;

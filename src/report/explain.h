@@ -1,6 +1,6 @@
 /*
  * explain.h - "where the time goes": a pipe.bw result placed beside its
- * floors, from stored results.
+ * floors, from the results model.
  *
  * For one message size: mem.copy (engine=libc, one copy), the two-copy
  * floor (half its bandwidth: a pipe copies every byte in and out), ring.bw
@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "store/store.h"
+#include "results/result.h"
 
 /* The measured medians of one size.  A counter < 0 is unknown. */
 struct explain_input {
@@ -66,7 +66,7 @@ void explain_print(FILE *out, const char *title,
  * ("no mem.copy engine=libc result at size=64k") when no pipe.bw result
  * could be explained; -1 with a message on a malformed result.
  */
-int explain_results(FILE *out, const struct store_result *res, size_t n,
+int explain_results(FILE *out, const struct result *res, size_t n,
 		    char *err, size_t errlen);
 
 /*
@@ -74,6 +74,6 @@ int explain_results(FILE *out, const struct store_result *res, size_t n,
  * stored result (its info's ctx_switches and batch_ops) for messages of
  * size_bytes.  Returns -1 when the counters are unknown.
  */
-double explain_cs_per_mib(const struct store_result *r, double size_bytes);
+double explain_cs_per_mib(const struct result *r, double size_bytes);
 
 #endif

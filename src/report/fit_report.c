@@ -19,7 +19,6 @@
  */
 #include "report/fit_report.h"
 
-#include <jansson.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -54,18 +53,10 @@ struct point {
 	int group;
 };
 
-static bool is_trace(const struct store_result *r)
+/* The text of parameter key of a point's configuration ("" if none). */
+static const char *param_text(const struct result_config *c, const char *key)
 {
-	json_t *info = r->info_json ? json_loads(r->info_json, 0, NULL) : NULL;
-	bool t = info && json_is_true(json_object_get(info, "trace"));
-
-	json_decref(info);
-	return t;
-}
-
-static const char *param_text(json_t *params, const char *key)
-{
-	const char *s = json_string_value(json_object_get(params, key));
+	const char *s = result_param(c, key);
 
 	return s ? s : "";
 }
@@ -139,72 +130,40 @@ static void print_single(FILE *out, const struct fit_rule *rule,
 	fmt_wrap(out, 4, 6, text);
 }
 
-/*
- * The parameter names of a result: in the order its workload declares
- * them when this build knows it, then any others in JSON key order.
- * Names point into the workload table or into params.
- */
-static size_t param_names(const char *workload, json_t *params,
-			  const char **names, size_t max)
-{
-	const struct workload *wl = workload_find(workload);
-	const char *key;
-	json_t *val;
-	size_t n = 0, i;
-
-	for (i = 0; wl && i < wl->nparams && n < max; i++)
-		if (json_object_get(params, wl->params[i].name))
-			names[n++] = wl->params[i].name;
-	json_object_foreach(params, key, val) {
-		bool known = false;
-
-		for (i = 0; i < n; i++)
-			known |= strcmp(names[i], key) == 0;
-		if (!known && n < max)
-			names[n++] = key;
-	}
-	return n;
-}
-
 static void report_rule(FILE *out, const struct fit_rule *rule,
-			const struct store_result *res, size_t n)
+			const struct result *res, size_t n)
 {
-	const char *label[MAX_LABEL], *names[PARAM_MAX * 2];
-	size_t width[MAX_LABEL], nlabel = 0, npts = 0, nnames, i, k;
+	const char *label[MAX_LABEL];
+	size_t width[MAX_LABEL], nlabel = 0, npts = 0, i, k;
 	struct point *pts = NULL;
-	json_t **params = NULL;
+	const struct result_config **params = NULL;
 	const char *unit = NULL;
 	int ngroups = 0, g;
 	bool x_varies = false;
 
 	pts = calloc(n, sizeof(*pts));
-	params = calloc(n, sizeof(json_t *));
+	params = calloc(n, sizeof(*params));
 	if (!pts || !params)
 		goto out;
 	for (i = 0; i < n; i++) {
-		const struct store_result *r = &res[i];
+		const struct result *r = &res[i];
 		int64_t v;
 
-		if (strcmp(r->workload, rule->workload) != 0 ||
+		if (strcmp(r->cfg->workload, rule->workload) != 0 ||
 		    strcmp(r->metric, rule->metric) != 0 || !r->nsamples ||
-		    is_trace(r))
-			continue;
-		params[npts] = json_loads(r->params_json, 0, NULL);
-		if (!params[npts])
+		    r->trace)
 			continue;
 		/* counts and sizes are stored as "1024" or "64k" */
-		if (param_parse_size(param_text(params[npts], rule->param),
-				     &v) != 0) {
-			json_decref(params[npts]);
-			params[npts] = NULL;
+		if (param_parse_size(param_text(r->cfg, rule->param),
+				     &v) != 0)
 			continue;
-		}
+		params[npts] = r->cfg;
 		if (unit && strcmp(unit, r->unit) != 0)
 			unit = "";	/* mixed units: no fit */
 		else if (!unit)
 			unit = r->unit;
 		pts[npts].x = (double)v;
-		pts[npts].y = stats_median(r->samples, r->nsamples);
+		pts[npts].y = r->summary.median;
 		pts[npts].group = -1;
 		x_varies |= npts > 0 && pts[npts].x != pts[0].x;
 		npts++;
@@ -212,10 +171,8 @@ static void report_rule(FILE *out, const struct fit_rule *rule,
 	if (!x_varies || !unit || !*unit)
 		goto out;
 	/* the other parameters that vary label the groups */
-	nnames = param_names(rule->workload, params[0], names,
-			     sizeof(names) / sizeof(names[0]));
-	for (k = 0; k < nnames && nlabel < MAX_LABEL; k++) {
-		const char *name = names[k];
+	for (k = 0; k < params[0]->nparams && nlabel < MAX_LABEL; k++) {
+		const char *name = params[0]->params[k].name;
 		bool varies = false;
 
 		if (strcmp(name, rule->param) == 0)
@@ -308,19 +265,18 @@ static void report_rule(FILE *out, const struct fit_rule *rule,
 out:
 	for (i = 0; i < npts; i++) {
 		free(pts[i].key);
-		json_decref(params[i]);
 	}
 	free(pts);
 	free(params);
 }
 
-void fit_report_block(FILE *out, const struct store_result *res, size_t n)
+void fit_report_block(FILE *out, const struct result *res, size_t n)
 {
 	size_t i;
 
 	if (n == 0)
 		return;
 	for (i = 0; i < sizeof(fit_rules) / sizeof(fit_rules[0]); i++)
-		if (strcmp(fit_rules[i].workload, res[0].workload) == 0)
+		if (strcmp(fit_rules[i].workload, res[0].cfg->workload) == 0)
 			report_rule(out, &fit_rules[i], res, n);
 }

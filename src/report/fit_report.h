@@ -3,14 +3,14 @@
  * call split into a fixed cost and a cost per unit of the swept parameter
  * (sys.iov: per segment over segs; sys.rw: per byte over size).
  *
- * Works from stored results, so `run` and `show` print the same.
+ * Works from the results model, so `run` and `show` print the same.
  */
 #ifndef COPYSCOPE_FIT_REPORT_H
 #define COPYSCOPE_FIT_REPORT_H
 
 #include <stdio.h>
 
-#include "store/store.h"
+#include "results/result.h"
 
 /*
  * Print the fits that apply to one block of results (one job: a workload
@@ -20,6 +20,6 @@
  * results are split into groups by the other parameters that vary, and
  * each group gets its own line.  Prints nothing when no fit applies.
  */
-void fit_report_block(FILE *out, const struct store_result *res, size_t n);
+void fit_report_block(FILE *out, const struct result *res, size_t n);
 
 #endif

@@ -11,7 +11,6 @@
 #include "report/grid.h"
 
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -40,7 +39,7 @@ static const struct grid_spec grid_specs[] = {
 struct grid_item {
 	size_t idx;			/* into res */
 	char row[VAL_LEN], col[VAL_LEN];
-	char *rest;			/* the other parameters (JSON) */
+	char *rest;			/* the other parameters, "k=v\t.." */
 	size_t group;
 };
 
@@ -50,16 +49,6 @@ struct axis {
 	int64_t *key;
 	size_t n;
 };
-
-static bool is_trace(const struct store_result *r)
-{
-	json_t *info = r->info_json ? json_loads(r->info_json, 0, NULL)
-				    : NULL;
-	bool t = info && json_is_true(json_object_get(info, "trace"));
-
-	json_decref(info);
-	return t;
-}
 
 /*
  * Sort key of a parameter value: as the workload parses it ("4k" < "1M"),
@@ -137,64 +126,59 @@ static size_t axis_find(const struct axis *a, const char *v)
 }
 
 /*
- * "size=4k mode=proc": the parameters of group g's rest that differ in
- * some other group (nothing when there is one group).
+ * "size=4k mode=proc": the parameters of group g's configuration that
+ * differ in some other group (nothing when there is one group).
  */
-static void group_label(const struct grid_item *items, size_t nitems,
-			size_t g, char *buf, size_t len)
+static void group_label(const struct result *res,
+			const struct grid_item *items, size_t nitems,
+			size_t g, const struct grid_spec *sp, char *buf,
+			size_t len)
 {
-	json_t *mine = NULL, *other;
-	const char *key;
-	json_t *val;
-	size_t i, used = 0;
+	const struct result_config *mine = NULL;
+	size_t i, k, used = 0;
 
 	buf[0] = '\0';
 	for (i = 0; i < nitems && !mine; i++)
 		if (items[i].group == g)
-			mine = json_loads(items[i].rest, 0, NULL);
+			mine = res[items[i].idx].cfg;
 	if (!mine)
 		return;
-	json_object_foreach(mine, key, val) {
+	for (k = 0; k < mine->nparams; k++) {
+		const struct result_param *p = &mine->params[k];
 		bool differs = false;
 
+		if (strcmp(p->name, sp->row) == 0 ||
+		    strcmp(p->name, sp->col) == 0)
+			continue;
 		for (i = 0; i < nitems && !differs; i++) {
-			const char *a, *b;
+			const char *b;
 
 			if (items[i].group == g)
 				continue;
-			other = json_loads(items[i].rest, 0, NULL);
-			a = json_string_value(val);
-			b = json_string_value(json_object_get(other, key));
-			differs = !a || !b || strcmp(a, b) != 0;
-			json_decref(other);
+			b = result_param(res[items[i].idx].cfg, p->name);
+			differs = !b || strcmp(p->value, b) != 0;
 		}
 		if (differs && used < len)
 			used += (size_t)snprintf(buf + used, len - used,
 						 "%s%s=%s", used ? " " : "",
-						 key, json_string_value(val) ?
-						 json_string_value(val) : "?");
+						 p->name, p->value);
 	}
-	json_decref(mine);
 }
 
 /* A cell's median in the grid's scale ("1.23") and ±%sd ("2.1%"). */
-static void cell_text(const struct store_result *r, double div, char *num,
+static void cell_text(const struct result *r, double div, char *num,
 		      char *sd, size_t len)
 {
-	struct summary s;
+	const struct summary *s = &r->summary;
 
 	sd[0] = '\0';
-	if (summary_compute(r->samples, r->nsamples, &s) != 0) {
-		snprintf(num, len, "?");
+	fmt_number(s->median / div, num, len);
+	if (s->n < 2)
 		return;
-	}
-	fmt_number(s.median / div, num, len);
-	if (s.n < 2)
-		return;
-	if (s.cv * 100.0 < 9.95)
-		snprintf(sd, len, "%.1f%%", s.cv * 100.0);
+	if (s->cv * 100.0 < 9.95)
+		snprintf(sd, len, "%.1f%%", s->cv * 100.0);
 	else
-		snprintf(sd, len, "%.0f%%", s.cv * 100.0);
+		snprintf(sd, len, "%.0f%%", s->cv * 100.0);
 }
 
 /* Columns of text width w, for the ±: it takes 2 bytes, 1 column. */
@@ -230,11 +214,11 @@ static void put_line(FILE *out, char *line)
 }
 
 static int print_group(FILE *out, const struct grid_spec *sp,
-		       const struct store_result *res,
+		       const struct result *res,
 		       const struct grid_item *items, size_t nitems, size_t g)
 {
 	struct axis rows = { 0 }, cols = { 0 };
-	const struct store_result **cell = NULL;
+	const struct result **cell = NULL;
 	char label[256], (*num)[32] = NULL, (*sd)[32] = NULL;
 	char head[VAL_LEN + 32], text[80], line[LINE * 4];
 	double lo = 0, div = 1.0;
@@ -243,7 +227,7 @@ static int print_group(FILE *out, const struct grid_spec *sp,
 	int rc = -1;
 
 	for (i = 0; i < nitems; i++) {
-		const char *wl = res[items[i].idx].workload;
+		const char *wl = res[items[i].idx].cfg->workload;
 
 		if (items[i].group != g)
 			continue;
@@ -257,13 +241,13 @@ static int print_group(FILE *out, const struct grid_spec *sp,
 		rc = 0;
 		goto out;
 	}
-	cell = calloc(rows.n * cols.n, sizeof(const struct store_result *));
+	cell = calloc(rows.n * cols.n, sizeof(const struct result *));
 	num = calloc(rows.n * cols.n, sizeof(*num));
 	sd = calloc(rows.n * cols.n, sizeof(*sd));
 	if (!cell || !num || !sd)
 		goto out;
 	for (i = 0; i < nitems; i++) {
-		const struct store_result *x = &res[items[i].idx];
+		const struct result *x = &res[items[i].idx];
 		double m;
 
 		if (items[i].group != g)
@@ -274,7 +258,7 @@ static int print_group(FILE *out, const struct grid_spec *sp,
 			continue;	/* the first of repeated configs */
 		cell[r * cols.n + c] = x;
 		unit = x->unit;
-		m = stats_median(x->samples, x->nsamples);
+		m = x->summary.median;
 		if (m > 0 && (lo == 0 || m < lo))
 			lo = m;
 	}
@@ -285,7 +269,7 @@ static int print_group(FILE *out, const struct grid_spec *sp,
 		if (strlen(head) > labelw)
 			labelw = strlen(head);
 		for (c = 0; c < cols.n; c++) {
-			const struct store_result *x = cell[r * cols.n + c];
+			const struct result *x = cell[r * cols.n + c];
 			size_t k = r * cols.n + c;
 
 			if (x)
@@ -310,7 +294,7 @@ static int print_group(FILE *out, const struct grid_spec *sp,
 	if (per_line < 1)
 		per_line = 1;
 
-	group_label(items, nitems, g, label, sizeof(label));
+	group_label(res, items, nitems, g, sp, label, sizeof(label));
 	fprintf(out, "\n  %s%s%s, median ±sd of the samples%s%s%s\n",
 		sp->metric, *scaled ? " in " : "", scaled, *label ? " (" : "",
 		label, *label ? ")" : "");
@@ -356,8 +340,31 @@ out:
 	return rc;
 }
 
+/* "k=v\t..." of cfg's parameters other than the grid's two. */
+static char *rest_key(const struct result_config *c,
+		      const struct grid_spec *sp)
+{
+	size_t k, len = 1, used = 0;
+	char *s;
+
+	for (k = 0; k < c->nparams; k++)
+		len += strlen(c->params[k].name) +
+		       strlen(c->params[k].value) + 2;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	s[0] = '\0';
+	for (k = 0; k < c->nparams; k++)
+		if (strcmp(c->params[k].name, sp->row) != 0 &&
+		    strcmp(c->params[k].name, sp->col) != 0)
+			used += (size_t)snprintf(s + used, len - used,
+						 "%s=%s\t", c->params[k].name,
+						 c->params[k].value);
+	return s;
+}
+
 /* The results of res that spec's grid uses, grouped by other params. */
-static int collect(const struct grid_spec *sp, const struct store_result *res,
+static int collect(const struct grid_spec *sp, const struct result *res,
 		   size_t n, struct grid_item **out, size_t *nout,
 		   size_t *ngroups)
 {
@@ -366,37 +373,28 @@ static int collect(const struct grid_spec *sp, const struct store_result *res,
 
 	*ngroups = 0;
 	for (i = 0; i < n; i++) {
-		const struct store_result *x = &res[i];
-		json_t *p;
+		const struct result *x = &res[i];
 		const char *rv, *cv;
 		struct grid_item *it;
 
-		if (strcmp(x->workload, sp->workload) != 0 ||
+		if (strcmp(x->cfg->workload, sp->workload) != 0 ||
 		    strcmp(x->metric, sp->metric) != 0 || !x->nsamples ||
-		    !x->params_json || is_trace(x))
+		    x->trace)
 			continue;
-		p = json_loads(x->params_json, 0, NULL);
-		rv = json_string_value(json_object_get(p, sp->row));
-		cv = json_string_value(json_object_get(p, sp->col));
-		if (!rv || !cv) {
-			json_decref(p);
+		rv = result_param(x->cfg, sp->row);
+		cv = result_param(x->cfg, sp->col);
+		if (!rv || !cv)
 			continue;
-		}
 		it = realloc(items, (ni + 1) * sizeof(*items));
-		if (!it) {
-			json_decref(p);
+		if (!it)
 			goto oom;
-		}
 		items = it;
 		it = &items[ni];
 		memset(it, 0, sizeof(*it));
 		it->idx = i;
 		snprintf(it->row, sizeof(it->row), "%s", rv);
 		snprintf(it->col, sizeof(it->col), "%s", cv);
-		json_object_del(p, sp->row);
-		json_object_del(p, sp->col);
-		it->rest = json_dumps(p, JSON_COMPACT | JSON_SORT_KEYS);
-		json_decref(p);
+		it->rest = rest_key(x->cfg, sp);
 		ni++;
 		if (!it->rest)
 			goto oom;
@@ -419,7 +417,7 @@ oom:
 	return -1;
 }
 
-int grid_print(FILE *out, const struct store_result *res, size_t n)
+int grid_print(FILE *out, const struct result *res, size_t n)
 {
 	size_t s, g, i;
 	int printed = 0;

@@ -4,8 +4,8 @@
  * grid of the median aggregate bandwidth with its spread (E2's nine
  * mixes at a glance).
  *
- * It reads the stored form of results (struct store_result), so `run` and
- * `show` print the same grid.
+ * It reads the results model (results/result.h), so `run` and `show`
+ * print the same grid.
  */
 #ifndef COPYSCOPE_GRID_H
 #define COPYSCOPE_GRID_H
@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "store/store.h"
+#include "results/result.h"
 
 /*
  * For results res[0..n-1] (one job: a workload and its sweep), print a
@@ -26,6 +26,6 @@
  * nothing when no grid applies.  Returns the number of grids printed, or
  * -1 when memory ran out (nothing more is printed then).
  */
-int grid_print(FILE *out, const struct store_result *res, size_t n);
+int grid_print(FILE *out, const struct result *res, size_t n);
 
 #endif

@@ -5,7 +5,9 @@
  * {
  *   "schema_version": 1,
  *   "run": { "id", "tag", "host", "boot_id", "started_ns", "finished_ns",
- *            "status", "tool_version", "build_flavour", "cmdline" },
+ *            "status", "tool_version", "build_flavour", "cmdline",
+ *            "options": { "reps", "sample_time_ns", "warmup_ns", "cpus",
+ *                         "hist", "interleave_seed", "perf_counters" } },
  *   "environment": { key: value, ... },
  *   "results": [ { "workload", "params": {..}, "metric", "unit",
  *                  "direction": "higher"|"lower"|"info",
@@ -15,15 +17,36 @@
  *                  "histogram": { "buckets": [[lo, hi, count], ..],
  *                                 "overflow": n } } ]
  * }
+ * "info" is the stored form of the result's details (results/codec.h).
  */
 #include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "report/report.h"
-#include "stats/summary.h"
+#include "results/codec.h"
 
-static json_t *run_json(const struct store_run *run)
+static json_t *options_json(const struct run_info *run)
 {
-	return json_pack("{s:I, s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:s, s:s}",
+	const struct run_options *o = &run->opts;
+
+	if (!run->have_options)
+		return json_null();
+	return json_pack("{s:i, s:I, s:I, s:s, s:b, s:o, s:b}",
+			 "reps", o->reps,
+			 "sample_time_ns", (json_int_t)o->sample_time_ns,
+			 "warmup_ns", (json_int_t)o->warmup_ns,
+			 "cpus", o->cpus, "hist", o->hist,
+			 "interleave_seed", o->interleave ?
+			 json_integer((json_int_t)o->interleave_seed) :
+			 json_null(),
+			 "perf_counters", o->perf_counters);
+}
+
+static json_t *run_json(const struct run_info *run)
+{
+	return json_pack("{s:I, s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:s, s:s, "
+			 "s:o}",
 			 "id", (json_int_t)run->id, "tag", run->tag,
 			 "host", run->host, "boot_id", run->boot_id,
 			 "started_ns", (json_int_t)run->started_ns,
@@ -31,7 +54,8 @@ static json_t *run_json(const struct store_run *run)
 			 "status", run->status,
 			 "tool_version", run->tool_version,
 			 "build_flavour", run->build_flavour,
-			 "cmdline", run->cmdline ? run->cmdline : "");
+			 "cmdline", run->cmdline ? run->cmdline : "",
+			 "options", options_json(run));
 }
 
 static json_t *env_json(const struct env *env)
@@ -50,55 +74,71 @@ static const char *dir_name(int d)
 	return d > 0 ? "higher" : d < 0 ? "lower" : "info";
 }
 
-static json_t *result_json(const struct store_result *r)
+/* The parameters as an object with sorted keys (the canonical form). */
+json_t *report_params_json(const struct result_config *c)
 {
-	struct summary s;
-	json_t *o, *samples, *hist = NULL;
+	const struct result_param **p = calloc(c->nparams ? c->nparams : 1,
+					       sizeof(*p));
+	json_t *o = json_object();
 	size_t i;
 
-	if (summary_compute(r->samples, r->nsamples, &s) != 0)
+	if (!p || !o) {
+		free(p);
+		json_decref(o);
 		return NULL;
-	samples = json_array();
-	for (i = 0; samples && i < r->nsamples; i++)
-		json_array_append_new(samples, json_real(r->samples[i]));
-	if (r->nbuckets) {
-		json_t *b = json_array();
-		json_int_t overflow = 0;
-
-		for (i = 0; b && i < r->nbuckets; i++) {
-			if (r->buckets[i].hi < 0)
-				overflow += (json_int_t)r->buckets[i].count;
-			else
-				json_array_append_new(b, json_pack("[I,I,I]",
-					(json_int_t)r->buckets[i].lo,
-					(json_int_t)r->buckets[i].hi,
-					(json_int_t)r->buckets[i].count));
-		}
-		hist = json_pack("{s:o, s:I}", "buckets", b, "overflow",
-				 overflow);
 	}
-	o = json_pack("{s:s, s:o, s:s, s:s, s:s, s:{s:I, s:f, s:f, s:f, s:f, "
-		      "s:f, s:f, s:f, s:f, s:f}, s:o, s:o}",
-		      "workload", r->workload,
-		      "params", json_loads(r->params_json, 0, NULL),
-		      "metric", r->metric, "unit", r->unit,
-		      "direction", dir_name(r->direction),
-		      "summary", "n", (json_int_t)s.n, "median", s.median,
-		      "mean", s.mean, "min", s.min, "max", s.max,
-		      "stddev", s.stddev, "mad", s.mad, "cv", s.cv,
-		      "ci95_lo", s.ci_lo, "ci95_hi", s.ci_hi,
-		      "samples", samples,
-		      "info", r->info_json ? json_loads(r->info_json, 0, NULL)
-					   : json_object());
-	if (o && hist)
-		json_object_set_new(o, "histogram", hist);
-	else
-		json_decref(hist);
+	result_params_sorted(c, p);
+	for (i = 0; i < c->nparams; i++)
+		json_object_set_new(o, p[i]->name, json_string(p[i]->value));
+	free(p);
 	return o;
 }
 
-int report_json(FILE *out, const struct store_run *run, const struct env *env,
-		const struct store_result *res, size_t n)
+static json_t *hist_json(const struct result_hist *h)
+{
+	json_t *b = json_array();
+	json_int_t overflow = 0;
+	size_t i;
+
+	for (i = 0; b && i < h->nbuckets; i++) {
+		if (h->buckets[i].hi < 0)
+			overflow += (json_int_t)h->buckets[i].count;
+		else
+			json_array_append_new(b, json_pack("[I,I,I]",
+				(json_int_t)h->buckets[i].lo,
+				(json_int_t)h->buckets[i].hi,
+				(json_int_t)h->buckets[i].count));
+	}
+	return json_pack("{s:o, s:I}", "buckets", b, "overflow", overflow);
+}
+
+static json_t *result_json(const struct result *r)
+{
+	const struct summary *s = &r->summary;
+	json_t *o, *samples = json_array();
+	size_t i;
+
+	for (i = 0; samples && i < r->nsamples; i++)
+		json_array_append_new(samples, json_real(r->samples[i]));
+	o = json_pack("{s:s, s:o, s:s, s:s, s:s, s:{s:I, s:f, s:f, s:f, s:f, "
+		      "s:f, s:f, s:f, s:f, s:f}, s:o, s:o}",
+		      "workload", r->cfg->workload,
+		      "params", report_params_json(r->cfg),
+		      "metric", r->metric, "unit", r->unit,
+		      "direction", dir_name(r->direction),
+		      "summary", "n", (json_int_t)s->n, "median", s->median,
+		      "mean", s->mean, "min", s->min, "max", s->max,
+		      "stddev", s->stddev, "mad", s->mad, "cv", s->cv,
+		      "ci95_lo", s->ci_lo, "ci95_hi", s->ci_hi,
+		      "samples", samples,
+		      "info", result_info_json(r));
+	if (o && r->hist && r->hist->nbuckets)
+		json_object_set_new(o, "histogram", hist_json(r->hist));
+	return o;
+}
+
+int report_json(FILE *out, const struct run_info *run, const struct env *env,
+		const struct result *res, size_t n)
 {
 	json_t *doc = json_object(), *results = json_array();
 	int rc = -1;

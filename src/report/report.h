@@ -2,16 +2,17 @@
  * report.h - what `run` and `show` print: the human results table and the
  * JSON document of a run.
  *
- * Both read the stored form of results (struct store_result), so a run
- * prints the same whether it was just measured or read back later.
+ * Both take the results model (results/result.h), so a run prints the
+ * same whether it was just measured or read back later.
  */
 #ifndef COPYSCOPE_REPORT_H
 #define COPYSCOPE_REPORT_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #include "env/env.h"
-#include "store/store.h"
+#include "results/run.h"
 
 /* Version of the JSON document layout (`"schema_version"`). */
 #define REPORT_JSON_SCHEMA_VERSION 1
@@ -23,14 +24,20 @@
  * then where each worker ran, software counters, notes, the cold-call
  * trace and the per-op histogram where present.
  */
-void report_results(FILE *out, const struct store_result *res, size_t n);
+void report_results(FILE *out, const struct result *res, size_t n);
 
 /*
  * Print the run as one JSON document (schema_version, run, environment,
  * results with summaries, samples, info and histograms).  run or env may
- * be NULL (--no-store).  Returns 0, or -1 on allocation or write failure.
+ * be NULL.  Returns 0, or -1 on allocation or write failure.
  */
-int report_json(FILE *out, const struct store_run *run, const struct env *env,
-		const struct store_result *res, size_t n);
+int report_json(FILE *out, const struct run_info *run, const struct env *env,
+		const struct result *res, size_t n);
+
+/*
+ * The parameters of a configuration as a JSON object with sorted keys
+ * (the canonical form), or NULL on ENOMEM.
+ */
+json_t *report_params_json(const struct result_config *c);
 
 #endif

@@ -1,19 +1,24 @@
 /*
- * store.h - the SQLite result store (DESIGN §7).
+ * store.h - the SQLite result store: runs with their environment and
+ * results (the records of results/run.h and results/result.h), saved and
+ * loaded, and the selection of runs by id, tag or 'last'.
  *
  * One database file, WAL mode, every write in its own transaction so that a
  * crash, SIGINT or a second writer never loses what is already stored.
- * Schema versioned through PRAGMA user_version with forward migrations.
+ * Schema versioned through PRAGMA user_version with forward migrations
+ * (store/schema.c).
  *
  * Tables:
  *   runs(id, started_ns, finished_ns, tag, host, boot_id, tool_version,
- *        build_flavour, cmdline, status)          status: running, complete,
- *                                                  interrupted, failed
+ *        build_flavour, cmdline, status,     status: running, complete,
+ *        reps, sample_time_ns, warmup_ns,             interrupted, failed
+ *        cpus, hist, interleave_seed,
+ *        perf_counters)                      the run options, typed
  *   environment(run_id, key, value)
  *   results(id, run_id, seq, workload, params, metric, unit, direction,
- *           info)          params: canonical JSON; info: JSON (placement,
- *                          batch, timer, counters); direction: +1 higher is
- *                          better, -1 lower is better, 0 informational
+ *           info)          params: canonical JSON; info: JSON, written and
+ *                          read by results/codec.c; direction: +1 higher
+ *                          is better, -1 lower is better, 0 informational
  *   samples(result_id, idx, value)
  *   histograms(result_id, lo, hi, count)     hi = -1 marks the overflow row
  */
@@ -24,45 +29,11 @@
 #include <stdint.h>
 
 #include "env/env.h"
+#include "results/run.h"
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 struct store;
-
-struct store_run {
-	int64_t id;
-	int64_t started_ns, finished_ns;	/* CLOCK_REALTIME, 0 if unset */
-	char tag[128];
-	char host[128];
-	char boot_id[64];
-	char tool_version[64];
-	char build_flavour[32];		/* "release", "sanitize", "debug" */
-	char *cmdline;			/* owned */
-	char status[16];
-	int nresults;			/* filled by store_list_runs */
-	char kernel[96];		/* kernel.release from the environment,
-					   filled when listing or loading */
-};
-
-struct store_hist_bucket {
-	int64_t lo, hi;		/* inclusive bounds; hi == -1: overflow */
-	uint64_t count;
-};
-
-struct store_result {
-	int64_t id;
-	int seq;			/* order within the run */
-	int direction;			/* +1, -1, 0 */
-	char workload[64];
-	char *params_json;		/* owned; canonical JSON object */
-	char metric[64];
-	char unit[32];
-	char *info_json;		/* owned; may be NULL */
-	double *samples;		/* owned */
-	size_t nsamples;
-	struct store_hist_bucket *buckets;	/* owned; may be NULL */
-	size_t nbuckets;
-};
 
 /*
  * Open (creating the file and its parent directories) and migrate to
@@ -81,36 +52,61 @@ void store_close(struct store *st);
 int store_default_path(char *buf, size_t len);
 
 /*
- * Insert a run with status "running" and its environment, in one
- * transaction; sets run->id.  Returns 0 or -1 (message in err).
+ * Insert a run with status "running", its options and its environment, in
+ * one transaction; sets run->id and fills empty host, boot id, version
+ * and flavour from env.  Returns 0 or -1 (message in err).
  */
-int store_begin_run(struct store *st, struct store_run *run,
+int store_begin_run(struct store *st, struct run_info *run,
 		    const struct env *env, char *err, size_t errlen);
 
-/* Add one result with its samples and histogram (one transaction). */
-int store_add_result(struct store *st, int64_t run_id,
-		     struct store_result *res, char *err, size_t errlen);
+/*
+ * Add results res[0..n-1] (typically one configuration's metrics) with
+ * their samples and histograms to run_id, in one transaction; sets each
+ * res[i].id.  Returns 0 or -1 (message in err; nothing of them stored).
+ */
+int store_add_results(struct store *st, int64_t run_id, struct result *res,
+		      size_t n, char *err, size_t errlen);
 
-/* Set the final status and finished time. */
+/* Set the final status and finished time (CLOCK_REALTIME ns). */
 int store_finish_run(struct store *st, int64_t run_id, const char *status,
-		     char *err, size_t errlen);
+		     int64_t finished_ns, char *err, size_t errlen);
 
 /*
- * All runs, oldest first.  *runs is malloc'ed; free with
- * store_free_runs().  Returns 0 or -1.
+ * All runs, oldest first (without environment and results).  *runs is
+ * malloc'ed; free with store_free_runs().  Returns 0 or -1.
  */
-int store_list_runs(struct store *st, struct store_run **runs, size_t *n,
+int store_list_runs(struct store *st, struct run_info **runs, size_t *n,
 		    char *err, size_t errlen);
-void store_free_runs(struct store_run *runs, size_t n);
+void store_free_runs(struct run_info *runs, size_t n);
 
 /*
- * Load one run, its environment and its results (ordered by seq).
- * Returns 0, 1 if there is no such run, -1 on error.
+ * Load one run with its environment and its results (in stored order,
+ * decoded by results/codec.c), from one consistent snapshot.  Returns 0,
+ * 1 if there is no such run, -1 on error (message in err).  Free out with
+ * run_data_free().
  */
-int store_load_run(struct store *st, int64_t run_id, struct store_run *run,
-		   struct env *env, struct store_result **results,
-		   size_t *nresults, char *err, size_t errlen);
-void store_free_results(struct store_result *res, size_t n);
+int store_load_run(struct store *st, int64_t run_id, struct run_data *out,
+		   char *err, size_t errlen);
+
+/* Why store_select_runs() found nothing. */
+enum store_select_status {
+	STORE_SELECT_OK = 0,
+	STORE_SELECT_ERROR = -1,	/* the database failed */
+	STORE_SELECT_EMPTY_ITEM = 1,	/* "", "a,,b", "a," */
+	STORE_SELECT_NO_MATCH = 2,	/* an item names no run */
+};
+
+/*
+ * The runs a side of a comparison names: spec is a run id, a tag (every
+ * run with it), 'last', or a comma list of them.  *ids gets the distinct
+ * run ids, item by item, each item's runs oldest first (malloc'ed; free
+ * it).  On STORE_SELECT_NO_MATCH err names the item; on an empty item it
+ * quotes the spec.
+ */
+enum store_select_status store_select_runs(struct store *st,
+					   const char *spec, int64_t **ids,
+					   size_t *n, char *err,
+					   size_t errlen);
 
 /* Schema version of the open database (for tests). */
 int store_schema_version(struct store *st);

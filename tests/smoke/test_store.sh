@@ -28,12 +28,22 @@ contains_re "$OUT" '^ +cycles/call +[0-9.]+ '
 contains_re "$OUT" '^environment:'
 kernel=$(uname -r)
 contains_re "$OUT" "^kernel\.release +$kernel\$"
-contains "$OUT" "run.reps"
+# the run options, typed, on their own line (not environment strings)
+contains_re "$OUT" '^options: 3 samples of >= 10ms after 0ms warm-up; cpus '
+grep -q '^run\.reps' "$OUT" && fail "the run options are in the environment"
 # every allowed CPU, in ranges as the kernel lists them (and --cpus reads)
-cpus=$(sed -n 's/^run\.cpus  *//p' "$OUT")
+cpus=$(sed -n 's/^options: .*; cpus \([0-9,-]*\).*/\1/p' "$OUT")
 allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
 [ -n "$allowed" ] || fail "no Cpus_allowed_list in /proc/self/status"
-[ "$cpus" = "$allowed" ] || fail "run.cpus is '$cpus', not '$allowed'"
+[ "$cpus" = "$allowed" ] || fail "the run's cpus are '$cpus', not '$allowed'"
+cs 0 show 1 --json
+python3 - "$OUT" "$allowed" <<'PY' || fail "show --json: run.options wrong"
+import json, sys
+o = json.load(open(sys.argv[1]))["run"]["options"]
+assert o["reps"] == 3 and o["sample_time_ns"] == 10000000, o
+assert o["warmup_ns"] == 0 and o["cpus"] == sys.argv[2], o
+assert o["interleave_seed"] is None and o["hist"] is False, o
+PY
 grep -q 'call=getppid' "$OUT" && fail "show 1 shows run 2's results"
 
 note "show 1 --no-env leaves the environment out"

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "report/explain.h"
+#include "result_fixture.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
 #define MIB (1024.0 * 1024.0)
@@ -65,37 +66,27 @@ static void test_compute_missing(void **state)
 	assert_true(f.extra_cs_per_mib < 0);
 }
 
-static void set_result(struct store_result *r, const char *wl,
-		       const char *metric, const char *params,
-		       const char *info, double *samples, size_t n)
-{
-	memset(r, 0, sizeof(*r));
-	snprintf(r->workload, sizeof(r->workload), "%s", wl);
-	snprintf(r->metric, sizeof(r->metric), "%s", metric);
-	r->params_json = (char *)params;
-	r->info_json = (char *)info;
-	r->samples = samples;
-	r->nsamples = n;
-}
-
 static void test_cs_per_mib(void **state)
 {
-	struct store_result r;
+	struct result_set set;
 	double s[1] = { 1 };
 
 	(void)state;
+	result_set_init(&set);
 	/* 16 ops of 64 KiB = 1 MiB per sample: 10, 30, 20 switches. */
-	set_result(&r, "pipe.bw", "bandwidth", "{}",
-		   "{\"batch_ops\":16,\"ctx_switches\":[10,30,20]}", s, 1);
-	assert_float_equal(explain_cs_per_mib(&r, 65536), 20, 1e-9);
-	set_result(&r, "pipe.bw", "bandwidth", "{}",
-		   "{\"batch_ops\":16,\"ctx_switches\":null}", s, 1);
-	assert_true(explain_cs_per_mib(&r, 65536) < 0);
-	set_result(&r, "pipe.bw", "bandwidth", "{}", NULL, s, 1);
-	assert_true(explain_cs_per_mib(&r, 65536) < 0);
+	fx_add(&set, "pipe.bw", "{}", "bandwidth", "bytes/s", 1, s, 1,
+	       "{\"batch_ops\":16,\"ctx_switches\":[10,30,20]}");
+	assert_float_equal(explain_cs_per_mib(&set.v[0], 65536), 20, 1e-9);
+	fx_add(&set, "pipe.bw", "{\"a\":\"1\"}", "bandwidth", "bytes/s", 1,
+	       s, 1, "{\"batch_ops\":16,\"ctx_switches\":null}");
+	assert_true(explain_cs_per_mib(&set.v[1], 65536) < 0);
+	fx_add(&set, "pipe.bw", "{\"a\":\"2\"}", "bandwidth", "bytes/s", 1,
+	       s, 1, NULL);
+	assert_true(explain_cs_per_mib(&set.v[2], 65536) < 0);
+	result_set_free(&set);
 }
 
-static char *run_explain(const struct store_result *res, size_t n, int *rc,
+static char *run_explain(const struct result *res, size_t n, int *rc,
 			 char *err, size_t errlen)
 {
 	char *buf = NULL;
@@ -108,39 +99,41 @@ static char *run_explain(const struct store_result *res, size_t n, int *rc,
 	return buf;
 }
 
+#define PIPE_PARAMS "{\"io\":\"write\",\"mode\":\"proc\",\"pipe_size\":" \
+	"\"0\",\"place\":\"split\",\"reader\":\"read\",\"rsize\":\"0\"," \
+	"\"size\":\"64k\",\"verify\":\"0\"}"
+
 static void test_results(void **state)
 {
-	static double copy_s[] = { 16 * GIB, 15 * GIB, 17 * GIB };
-	static double ring_s[] = { 2 * GIB, 2 * GIB, 2 * GIB };
-	static double ring_other[] = { 9 * GIB };
-	static double pipe_s[] = { 0.5 * GIB, 0.4 * GIB, 0.6 * GIB };
-	static double pipe_t[] = { 100000 };
-	struct store_result res[6];
+	static const double copy_s[] = { 16 * GIB, 15 * GIB, 17 * GIB };
+	static const double ring_s[] = { 2 * GIB, 2 * GIB, 2 * GIB };
+	static const double ring_other[] = { 9 * GIB };
+	static const double pipe_s[] = { 0.5 * GIB, 0.4 * GIB, 0.6 * GIB };
+	static const double pipe_t[] = { 100000 };
+	struct result_set set;
 	char err[256], *out;
 	int rc;
 
 	(void)state;
-	set_result(&res[0], "mem.copy", "bandwidth",
-		   "{\"dst_off\":\"0\",\"engine\":\"libc\",\"size\":\"64k\","
-		   "\"src_off\":\"0\",\"verify\":\"0\"}", NULL, copy_s, 3);
+	result_set_init(&set);
+	fx_add(&set, "mem.copy", "{\"dst_off\":\"0\",\"engine\":\"libc\","
+	       "\"size\":\"64k\",\"src_off\":\"0\",\"verify\":\"0\"}",
+	       "bandwidth", "bytes/s", 1, copy_s, 3, NULL);
 	/* A ring in the other mode: only taken if nothing matches better. */
-	set_result(&res[1], "ring.bw", "bandwidth",
-		   "{\"mode\":\"thread\",\"pipe_size\":\"0\",\"place\":"
-		   "\"split\",\"rsize\":\"0\",\"size\":\"64k\"}", NULL,
-		   ring_other, 1);
-	set_result(&res[2], "ring.bw", "bandwidth",
-		   "{\"mode\":\"proc\",\"pipe_size\":\"0\",\"place\":"
-		   "\"split\",\"rsize\":\"0\",\"size\":\"64k\"}",
-		   "{\"batch_ops\":16,\"ctx_switches\":[0,1,0]}", ring_s, 3);
-	set_result(&res[3], "pipe.bw", "bandwidth",
-		   "{\"io\":\"write\",\"mode\":\"proc\",\"pipe_size\":\"0\","
-		   "\"place\":\"split\",\"reader\":\"read\",\"rsize\":\"0\","
-		   "\"size\":\"64k\",\"verify\":\"0\"}",
-		   "{\"batch_ops\":16,\"ctx_switches\":[20,22,18]}", pipe_s,
-		   3);
-	set_result(&res[4], "pipe.bw", "time/write", res[3].params_json,
-		   res[3].info_json, pipe_t, 1);
-	out = run_explain(res, 5, &rc, err, sizeof(err));
+	fx_add(&set, "ring.bw", "{\"mode\":\"thread\",\"pipe_size\":\"0\","
+	       "\"place\":\"split\",\"rsize\":\"0\",\"size\":\"64k\"}",
+	       "bandwidth", "bytes/s", 1, ring_other, 1, NULL);
+	fx_add(&set, "ring.bw", "{\"mode\":\"proc\",\"pipe_size\":\"0\","
+	       "\"place\":\"split\",\"rsize\":\"0\",\"size\":\"64k\"}",
+	       "bandwidth", "bytes/s", 1, ring_s, 3,
+	       "{\"batch_ops\":16,\"ctx_switches\":[0,1,0]}");
+	fx_add(&set, "pipe.bw", PIPE_PARAMS, "bandwidth", "bytes/s", 1,
+	       pipe_s, 3, "{\"batch_ops\":16,\"ctx_switches\":[20,22,18]}");
+	fx_add(&set, "pipe.bw", PIPE_PARAMS, "time/write", "ns", -1, pipe_t,
+	       1, "{\"batch_ops\":16,\"ctx_switches\":[20,22,18]}");
+	/* one configuration, two metrics */
+	assert_ptr_equal(set.v[3].cfg, set.v[4].cfg);
+	out = run_explain(set.v, 5, &rc, err, sizeof(err));
 	assert_int_equal(rc, 1);
 	assert_string_equal(err, "");
 	/* median copy 16 GiB/s, floor 8, ring 2, pipe 0.5 */
@@ -160,23 +153,25 @@ static void test_results(void **state)
 	free(out);
 
 	/* Without mem.copy: nothing printed, the message says what to run. */
-	out = run_explain(res + 1, 4, &rc, err, sizeof(err));
+	out = run_explain(set.v + 1, 4, &rc, err, sizeof(err));
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(err, "mem.copy engine=libc"));
 	assert_non_null(strstr(err, "size=64k"));
 	free(out);
 
 	/* No pipe.bw at all. */
-	out = run_explain(res, 3, &rc, err, sizeof(err));
+	out = run_explain(set.v, 3, &rc, err, sizeof(err));
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(err, "no pipe.bw"));
 	free(out);
 
-	/* Malformed parameters are an error. */
-	set_result(&res[5], "pipe.bw", "bandwidth", "{oops", NULL, pipe_s, 3);
-	out = run_explain(res + 5, 1, &rc, err, sizeof(err));
+	/* A pipe.bw result without a size is an error. */
+	fx_add(&set, "pipe.bw", "{\"mode\":\"proc\"}", "bandwidth",
+	       "bytes/s", 1, pipe_s, 3, NULL);
+	out = run_explain(set.v + 5, 1, &rc, err, sizeof(err));
 	assert_int_equal(rc, -1);
 	free(out);
+	result_set_free(&set);
 }
 
 int main(void)

@@ -13,12 +13,10 @@
 #include <cmocka.h>
 
 #include "report/fit_report.h"
-
-#define MAXR 32
+#include "result_fixture.h"
 
 struct results {
-	struct store_result r[MAXR];
-	size_t n;
+	struct result_set set;
 };
 
 /* Add a result of three samples whose median is value. */
@@ -26,40 +24,15 @@ static void add(struct results *rs, const char *workload, const char *params,
 		const char *metric, const char *unit, double value,
 		const char *info)
 {
-	struct store_result *r;
-
-	if (rs->n >= MAXR) {
-		fail_msg("more than %d results", MAXR);
-		return;
-	}
-	/* zeroed: rs starts zeroed, free_results() zeroes what it frees */
-	r = &rs->r[rs->n++];
-	snprintf(r->workload, sizeof(r->workload), "%s", workload);
-	snprintf(r->metric, sizeof(r->metric), "%s", metric);
-	snprintf(r->unit, sizeof(r->unit), "%s", unit);
-	r->params_json = strdup(params);
-	r->info_json = info ? strdup(info) : NULL;
-	r->nsamples = 3;
-	r->samples = calloc(3, sizeof(double));
-	assert_non_null(r->params_json);
-	assert_non_null(r->samples);
 	/* median is value: one sample below, one above */
-	r->samples[0] = value * 0.99;
-	r->samples[1] = value;
-	r->samples[2] = value * 1.02;
+	double x[3] = { value * 0.99, value, value * 1.02 };
+
+	fx_add(&rs->set, workload, params, metric, unit, -1, x, 3, info);
 }
 
 static void free_results(struct results *rs)
 {
-	size_t i;
-
-	for (i = 0; i < rs->n; i++) {
-		free(rs->r[i].params_json);
-		free(rs->r[i].info_json);
-		free(rs->r[i].samples);
-		memset(&rs->r[i], 0, sizeof(rs->r[i]));
-	}
-	rs->n = 0;
+	result_set_free(&rs->set);
 }
 
 /* What fit_report_block() prints for rs; malloc'ed. */
@@ -70,7 +43,7 @@ static char *report(const struct results *rs)
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	fit_report_block(f, rs->r, rs->n);
+	fit_report_block(f, rs->set.v, rs->set.n);
 	assert_int_equal(fclose(f), 0);
 	assert_non_null(buf);
 	return buf;
@@ -117,7 +90,7 @@ static void add_iov(struct results *rs, const char *call, const char *target,
 static void test_one_group_known_line(void **state)
 {
 	static const int segs[] = { 1, 8, 64, 1024 };
-	struct results rs = { .n = 0 };
+	struct results rs = { 0 };
 	char *out, *tmp;
 	size_t i;
 
@@ -125,8 +98,8 @@ static void test_one_group_known_line(void **state)
 	for (i = 0; i < 4; i++)
 		add_iov(&rs, "preadv", "zero", segs[i], 412.0, 9.8);
 	/* a cold-call trace row with wild values is left out */
-	add(&rs, "sys.iov", rs.r[0].params_json, "time/call", "ns", 1e6,
-	    "{\"job\":0,\"trace\":true}");
+	add(&rs, "sys.iov", rs.set.v[0].cfg->params_json, "time/call", "ns",
+	    1e6, "{\"job\":0,\"trace\":true}");
 	out = unwrap(tmp = report(&rs));
 	free(tmp);
 	assert_non_null(strstr(out, "least-squares fit over segs (4 points): "
@@ -139,7 +112,7 @@ static void test_one_group_known_line(void **state)
 static void test_groups_by_other_parameters(void **state)
 {
 	static const int segs[] = { 1, 8, 64 };
-	struct results rs = { .n = 0 };
+	struct results rs = { 0 };
 	char *out;
 	size_t i;
 
@@ -170,7 +143,7 @@ static void test_size_fit_rate(void **state)
 	/* 100 ns + 0.05 ns per byte: 1 / 0.05 ns = 20 GB/s = 18.6 GiB/s */
 	static const char *const sizes[] = { "1", "4k", "64k", "1M" };
 	static const double bytes[] = { 1, 4096, 65536, 1048576 };
-	struct results rs = { .n = 0 };
+	struct results rs = { 0 };
 	char *out, *tmp, p[128];
 	size_t i;
 
@@ -192,7 +165,7 @@ static void test_size_fit_rate(void **state)
 
 static void test_nothing_to_fit(void **state)
 {
-	struct results rs = { .n = 0 };
+	struct results rs = { 0 };
 	char *out;
 
 	(void)state;
@@ -220,7 +193,7 @@ static void test_nothing_to_fit(void **state)
 
 static void test_two_points_and_lone_group(void **state)
 {
-	struct results rs = { .n = 0 };
+	struct results rs = { 0 };
 	char *out, *tmp;
 
 	(void)state;

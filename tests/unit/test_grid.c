@@ -17,48 +17,25 @@
 #include <cmocka.h>
 
 #include "report/grid.h"
+#include "result_fixture.h"
 
-#define MAXR 64
-
-static struct store_result *res;	/* MAXR, from calloc */
-static double samples[MAXR][3];
-static size_t nres;
+static struct result_set set;
 
 static void reset(void)
 {
-	size_t i;
-
-	if (!res) {
-		res = calloc(MAXR, sizeof(*res));
-		assert_non_null(res);
-	}
-	for (i = 0; i < nres; i++)
-		free(res[i].params_json);
-	memset(res, 0, MAXR * sizeof(*res));
-	nres = 0;
+	result_set_free(&set);
 }
 
 /* A result with three samples around median (spread +-1%). */
 static void add(const char *workload, const char *metric, const char *w,
 		const char *r, const char *size, double median)
 {
-	struct store_result *x = &res[nres];
+	double x[3] = { median * 0.99, median, median * 1.01 };
 	char p[256];
 
-	assert_true(nres < MAXR);
 	snprintf(p, sizeof(p), "{\"readers\":\"%s\",\"size\":\"%s\","
 		 "\"writers\":\"%s\"}", r, size, w);
-	snprintf(x->workload, sizeof(x->workload), "%s", workload);
-	snprintf(x->metric, sizeof(x->metric), "%s", metric);
-	snprintf(x->unit, sizeof(x->unit), "bytes/s");
-	x->params_json = strdup(p);
-	assert_non_null(x->params_json);
-	samples[nres][0] = median * 0.99;
-	samples[nres][1] = median;
-	samples[nres][2] = median * 1.01;
-	x->samples = samples[nres];
-	x->nsamples = 3;
-	nres++;
+	fx_add(&set, workload, p, metric, "bytes/s", 1, x, 3, NULL);
 }
 
 /* grid_print's output as a string (caller frees); *rc its return. */
@@ -69,7 +46,7 @@ static char *render(int *rc)
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	*rc = grid_print(f, res, nres);
+	*rc = grid_print(f, set.v, set.n);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }

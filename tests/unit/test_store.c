@@ -1,9 +1,10 @@
 /*
- * test_store.c - unit tests for the SQLite result store
- * (src/store/store.c): round trip of runs, environment, results, samples
- * and histograms; missing runs; schema migration and refusal of newer
- * schemas; unusable paths; unfinished runs; the default path; and two
- * concurrent writers.
+ * test_store.c - unit tests for the SQLite result store (src/store/):
+ * round trip of runs with their options, environment and results (the
+ * results model, decoded again unchanged), samples and histograms;
+ * missing runs; schema migrations (0 -> 2, 1 -> 2 moving the run options
+ * out of the environment) and refusal of newer schemas; unusable paths;
+ * unfinished runs; the default path; and two concurrent writers.
  */
 #include <errno.h>
 #include <ftw.h>
@@ -23,6 +24,8 @@
 #include <sqlite3.h>
 
 #include "env/env.h"
+#include "result_fixture.h"
+#include "store/db.h"
 #include "store/store.h"
 
 struct fixture {
@@ -80,20 +83,33 @@ static struct store *open_ok(const char *path)
 
 #define ERR_SZ 512
 
+/* A full info object, as results/codec.c writes it (sorted keys). */
+#define INFO0 "{\"batch_ops\":16,\"ctx_switches\":[1,2,3,4]," \
+	"\"faults\":null,\"hist\":{\"max\":25,\"mean\":12.5,\"min\":1," \
+	"\"of\":\"writer\",\"ops\":15},\"interference\":{\"canary_ns\":" \
+	"[1.0,2.0,3.0,4.0],\"canary_ref_ns\":1.0,\"flagged\":[false,true," \
+	"false,false],\"other_cpu_pct\":[0.0,20.0,null,1.0],\"steal_pct\":" \
+	"[0.0,0.0,0.0,0.0],\"why\":[\"\",\"other\",\"\",\"\"]},\"job\":0," \
+	"\"migrations\":[0,0,0,0],\"note\":\"pipe capacity 65536\"," \
+	"\"workers\":[{\"cpu_requested\":0,\"cpus\":[0],\"name\":" \
+	"\"writer\"},{\"cpu_requested\":-1,\"cpus\":[0,1],\"name\":" \
+	"\"reader\"}]}"
+
 static void test_round_trip(void **state)
 {
 	struct fixture *fx = *state;
 	struct store *st;
-	struct env env = { 0 }, env2 = { 0 };
-	struct store_run run = { 0 }, got = { 0 }, *runs;
-	struct store_result res[2], *loaded;
-	double s0[] = { 1.5, 2.25, -3.0, 1e300 };
-	double s1[] = { 42.0 };
-	struct store_hist_bucket h0[] = {
+	struct env env = { 0 };
+	struct run_info run = { 0 }, *runs;
+	struct run_data got;
+	struct result_set set;
+	const double s0[] = { 1.5, 2.25, -3.0, 1e300 };
+	const double s1[] = { 42.0 };
+	static struct result_bucket h0[] = {
 		{ 0, 9, 5 }, { 10, 19, 7 }, { 20, -1, 3 },	/* overflow */
 	};
-	char err[ERR_SZ] = "";
-	size_t n, nloaded, i, j;
+	char err[ERR_SZ] = "", *a, *b;
+	size_t n, i, j;
 
 	(void)state;
 	assert_int_equal(env_set(&env, "kernel.release", "6.1.0-test"), 0);
@@ -110,7 +126,15 @@ static void test_round_trip(void **state)
 	snprintf(run.host, sizeof(run.host), "box");
 	snprintf(run.tool_version, sizeof(run.tool_version), "v1.2");
 	snprintf(run.build_flavour, sizeof(run.build_flavour), "release");
-	run.cmdline = "copyscope run --tag baseline";
+	run.cmdline = strdup("copyscope run --tag baseline");
+	run.have_options = true;
+	run.opts.reps = 7;
+	run.opts.sample_time_ns = 25000000;
+	run.opts.warmup_ns = 0;
+	snprintf(run.opts.cpus, sizeof(run.opts.cpus), "0-3,7");
+	run.opts.hist = true;
+	run.opts.interleave = true;
+	run.opts.interleave_seed = UINT64_MAX;	/* beyond SQLite's int64 */
 	assert_int_equal(store_begin_run(st, &run, &env, err, sizeof(err)),
 			 0);
 	assert_true(run.id > 0);
@@ -119,36 +143,26 @@ static void test_round_trip(void **state)
 	assert_string_equal(run.boot_id,
 			    "01234567-89ab-cdef-0123-456789abcdef");
 
-	memset(res, 0, sizeof(res));
-	res[0].seq = 0;
-	snprintf(res[0].workload, sizeof(res[0].workload), "memcpy");
-	res[0].params_json = "{\"size\":4096}";
-	snprintf(res[0].metric, sizeof(res[0].metric), "throughput");
-	snprintf(res[0].unit, sizeof(res[0].unit), "GB/s");
-	res[0].direction = 1;
-	res[0].info_json = "{\"timer\":\"tsc\"}";
-	res[0].samples = s0;
-	res[0].nsamples = 4;
-	res[0].buckets = h0;
-	res[0].nbuckets = 3;
-
-	res[1].seq = 1;
-	snprintf(res[1].workload, sizeof(res[1].workload), "pipe");
-	res[1].params_json = "{}";
-	snprintf(res[1].metric, sizeof(res[1].metric), "latency");
-	snprintf(res[1].unit, sizeof(res[1].unit), "ns");
-	res[1].direction = -1;
-	res[1].info_json = NULL;
-	res[1].samples = s1;
-	res[1].nsamples = 1;
-
-	/* add in reverse seq order: loading must order by seq */
-	assert_int_equal(store_add_result(st, run.id, &res[1], err,
-					  sizeof(err)), 0);
-	assert_int_equal(store_add_result(st, run.id, &res[0], err,
-					  sizeof(err)), 0);
-	assert_true(res[0].id > 0 && res[1].id > 0);
-	assert_int_equal(store_finish_run(st, run.id, "complete", err,
+	result_set_init(&set);
+	fx_add(&set, "pipe.bw", "{\"size\":\"4k\"}", "throughput", "GB/s",
+	       1, s0, 4, INFO0);
+	/* the histogram: as if it came with the row */
+	set.v[0].hist->buckets = malloc(sizeof(h0));
+	assert_non_null(set.v[0].hist->buckets);
+	memcpy(set.v[0].hist->buckets, h0, sizeof(h0));
+	set.v[0].hist->nbuckets = 3;
+	fx_add(&set, "pipe.bw", "{\"size\":\"4k\"}", "cold throughput",
+	       "ns", 0, s1, 1, "{\"job\":0,\"trace\":true}");
+	fx_add(&set, "pipe", "{}", "latency", "ns", -1, s1, 1, NULL);
+	assert_int_equal(set.ncfgs, 2);
+	/* one configuration per transaction */
+	assert_int_equal(store_add_results(st, run.id, set.v, 2, err,
+					   sizeof(err)), 0);
+	assert_int_equal(store_add_results(st, run.id, set.v + 2, 1, err,
+					   sizeof(err)), 0);
+	assert_true(set.v[0].id > 0 && set.v[2].id > 0);
+	assert_int_equal(store_finish_run(st, run.id, "complete",
+					  1700000001000000000LL, err,
 					  sizeof(err)), 0);
 	store_close(st);
 
@@ -156,62 +170,84 @@ static void test_round_trip(void **state)
 	assert_int_equal(store_list_runs(st, &runs, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(runs[0].id, run.id);
-	assert_int_equal(runs[0].nresults, 2);
+	assert_int_equal(runs[0].nresults, 3);
 	assert_string_equal(runs[0].status, "complete");
 	assert_string_equal(runs[0].tag, run.tag);
+	assert_string_equal(runs[0].kernel, "6.1.0-test");
 	store_free_runs(runs, n);
 
-	assert_int_equal(store_load_run(st, run.id, &got, &env2, &loaded,
-					&nloaded, err, sizeof(err)), 0);
-	assert_int_equal(got.id, run.id);
-	assert_int_equal(got.started_ns, run.started_ns);
-	assert_true(got.finished_ns > 0);
-	assert_string_equal(got.tag, run.tag);
-	assert_string_equal(got.host, "box");
-	assert_string_equal(got.boot_id, run.boot_id);
-	assert_string_equal(got.tool_version, "v1.2");
-	assert_string_equal(got.build_flavour, "release");
-	assert_string_equal(got.cmdline, run.cmdline);
-	assert_string_equal(got.status, "complete");
+	assert_int_equal(store_load_run(st, run.id, &got, err, sizeof(err)),
+			 0);
+	assert_int_equal(got.info.id, run.id);
+	assert_int_equal(got.info.started_ns, run.started_ns);
+	assert_int_equal(got.info.finished_ns, 1700000001000000000LL);
+	assert_string_equal(got.info.tag, run.tag);
+	assert_string_equal(got.info.host, "box");
+	assert_string_equal(got.info.boot_id, run.boot_id);
+	assert_string_equal(got.info.tool_version, "v1.2");
+	assert_string_equal(got.info.build_flavour, "release");
+	assert_string_equal(got.info.cmdline, run.cmdline);
+	assert_string_equal(got.info.status, "complete");
+	/* the options, typed */
+	assert_true(got.info.have_options);
+	assert_int_equal(got.info.opts.reps, 7);
+	assert_int_equal(got.info.opts.sample_time_ns, 25000000);
+	assert_int_equal(got.info.opts.warmup_ns, 0);
+	assert_string_equal(got.info.opts.cpus, "0-3,7");
+	assert_true(got.info.opts.hist);
+	assert_true(got.info.opts.interleave);
+	assert_true(got.info.opts.interleave_seed == UINT64_MAX);
+	assert_false(got.info.opts.perf_counters);
 
-	assert_int_equal(env2.n, env.n);
+	assert_int_equal(got.env.n, env.n);
 	for (i = 0; i < env.n; i++) {
-		assert_string_equal(env2.items[i].key, env.items[i].key);
-		assert_string_equal(env2.items[i].value, env.items[i].value);
+		assert_string_equal(got.env.items[i].key, env.items[i].key);
+		assert_string_equal(got.env.items[i].value,
+				    env.items[i].value);
 	}
 
-	assert_int_equal(nloaded, 2);
-	for (i = 0; i < 2; i++) {
-		struct store_result *a = &res[i], *b = &loaded[i];
+	assert_int_equal(got.results.n, 3);
+	assert_int_equal(got.results.ncfgs, 2);
+	assert_ptr_equal(got.results.v[0].cfg, got.results.v[1].cfg);
+	for (i = 0; i < 3; i++) {
+		const struct result *x = &set.v[i], *y = &got.results.v[i];
 
-		assert_int_equal(b->id, a->id);
-		assert_int_equal(b->seq, a->seq);
-		assert_string_equal(b->workload, a->workload);
-		assert_string_equal(b->params_json, a->params_json);
-		assert_string_equal(b->metric, a->metric);
-		assert_string_equal(b->unit, a->unit);
-		assert_int_equal(b->direction, a->direction);
-		if (a->info_json)
-			assert_string_equal(b->info_json, a->info_json);
-		else
-			assert_null(b->info_json);
-		assert_int_equal(b->nsamples, a->nsamples);
-		for (j = 0; j < a->nsamples; j++)
-			assert_true(b->samples[j] == a->samples[j]);
-		assert_int_equal(b->nbuckets, a->nbuckets);
-		for (j = 0; j < a->nbuckets; j++) {
-			assert_int_equal(b->buckets[j].lo, a->buckets[j].lo);
-			assert_int_equal(b->buckets[j].hi, a->buckets[j].hi);
-			assert_int_equal(b->buckets[j].count,
-					 a->buckets[j].count);
-		}
+		assert_int_equal(y->id, x->id);
+		assert_int_equal(y->seq, x->seq);
+		assert_string_equal(y->cfg->workload, x->cfg->workload);
+		assert_string_equal(y->cfg->params_json, x->cfg->params_json);
+		assert_string_equal(y->metric, x->metric);
+		assert_string_equal(y->unit, x->unit);
+		assert_int_equal(y->direction, x->direction);
+		assert_int_equal(y->trace, x->trace);
+		assert_int_equal(y->nsamples, x->nsamples);
+		for (j = 0; j < x->nsamples; j++)
+			assert_true(y->samples[j] == x->samples[j]);
+		assert_true(y->summary.median == x->summary.median);
+		/* the info text survives the round trip unchanged */
+		a = result_info_text(x);
+		b = result_info_text(y);
+		assert_string_equal(a, b);
+		free(a);
+		free(b);
 	}
-	assert_null(loaded[1].buckets);
-	assert_int_equal(loaded[0].buckets[2].hi, -1);
+	assert_non_null(got.results.v[0].hist);
+	assert_int_equal(got.results.v[0].hist->nbuckets, 3);
+	for (j = 0; j < 3; j++) {
+		assert_int_equal(got.results.v[0].hist->buckets[j].lo, h0[j].lo);
+		assert_int_equal(got.results.v[0].hist->buckets[j].hi, h0[j].hi);
+		assert_int_equal(got.results.v[0].hist->buckets[j].count,
+				 h0[j].count);
+	}
+	assert_null(got.results.v[2].hist);
+	/* flagged sample 1 of 4; the trace's value is never flagged */
+	assert_false(result_value_flagged(&got.results.v[0], 0));
+	assert_true(result_value_flagged(&got.results.v[0], 1));
+	assert_false(result_value_flagged(&got.results.v[1], 0));
 
-	store_free_results(loaded, nloaded);
-	free(got.cmdline);
-	env_free(&env2);
+	run_data_free(&got);
+	result_set_free(&set);
+	free(run.cmdline);
 	env_free(&env);
 	store_close(st);
 }
@@ -220,20 +256,16 @@ static void test_missing_run(void **state)
 {
 	struct fixture *fx = *state;
 	struct store *st = open_ok(fx->db);
-	struct store_run got = { 0 };
-	struct store_result *loaded = NULL;
-	struct env env = { 0 };
-	size_t n = 7;
+	struct run_data got;
 	char err[ERR_SZ] = "";
 
-	assert_int_equal(store_load_run(st, 12345, &got, &env, &loaded, &n,
-					err, sizeof(err)), 1);
-	assert_null(loaded);
-	assert_int_equal(n, 0);
-	assert_int_equal(env.n, 0);
-	assert_null(got.cmdline);
-	/* finishing or adding to a missing run fails */
-	assert_int_equal(store_finish_run(st, 12345, "complete", err,
+	assert_int_equal(store_load_run(st, 12345, &got, err, sizeof(err)),
+			 1);
+	assert_int_equal(got.results.n, 0);
+	assert_int_equal(got.env.n, 0);
+	assert_null(got.info.cmdline);
+	/* finishing a missing run fails */
+	assert_int_equal(store_finish_run(st, 12345, "complete", 1, err,
 					  sizeof(err)), -1);
 	assert_non_null(strstr(err, "no such run"));
 	store_close(st);
@@ -243,48 +275,48 @@ static void test_invalid_writes(void **state)
 {
 	struct fixture *fx = *state;
 	struct store *st = open_ok(fx->db);
-	struct store_run run = { 0 };
-	struct store_result r = { 0 }, *loaded;
+	struct run_info run = { 0 };
+	struct run_data got;
+	struct result_set set;
 	double s[] = { 1.0, 0.0 };
-	size_t n;
+	struct result *r;
 	char err[ERR_SZ] = "";
 
 	assert_int_equal(store_begin_run(st, &run, NULL, err, sizeof(err)),
 			 0);
 	assert_true(run.started_ns > 0);
-	snprintf(r.workload, sizeof(r.workload), "w");
-	snprintf(r.metric, sizeof(r.metric), "m");
-	r.params_json = "{}";
-	r.samples = s;
-	r.nsamples = 2;
+	result_set_init(&set);
+	r = fx_add(&set, "w", "{}", "m", "ns", 0, s, 2, NULL);
 
 	/* foreign key: no such run */
-	assert_int_equal(store_add_result(st, run.id + 100, &r, err,
-					  sizeof(err)), -1);
+	assert_int_equal(store_add_results(st, run.id + 100, r, 1, err,
+					   sizeof(err)), -1);
 	assert_non_null(strstr(err, "FOREIGN KEY"));
-	r.direction = 2;
-	assert_int_equal(store_add_result(st, run.id, &r, err, sizeof(err)),
-			 -1);
-	r.direction = 0;
-	s[1] = NAN;
-	assert_int_equal(store_add_result(st, run.id, &r, err, sizeof(err)),
-			 -1);
+	r->direction = 2;
+	assert_int_equal(store_add_results(st, run.id, r, 1, err,
+					   sizeof(err)), -1);
+	r->direction = 0;
+	r->samples[1] = NAN;
+	assert_int_equal(store_add_results(st, run.id, r, 1, err,
+					   sizeof(err)), -1);
 	assert_non_null(strstr(err, "NaN"));
-	s[1] = 2.0;
-	assert_int_equal(store_add_result(st, run.id, &r, err, sizeof(err)),
-			 0);
+	r->samples[1] = 2.0;
+	assert_int_equal(store_add_results(st, run.id, r, 1, err,
+					   sizeof(err)), 0);
 	/* duplicate seq: whole transaction rolled back, nothing partial */
-	assert_int_equal(store_add_result(st, run.id, &r, err, sizeof(err)),
-			 -1);
-	assert_int_equal(store_finish_run(st, run.id, "bogus", err,
+	assert_int_equal(store_add_results(st, run.id, r, 1, err,
+					   sizeof(err)), -1);
+	assert_int_equal(store_finish_run(st, run.id, "bogus", 1, err,
 					  sizeof(err)), -1);
-	assert_int_equal(store_finish_run(st, run.id, "failed", err,
+	assert_int_equal(store_finish_run(st, run.id, "failed", 1, err,
 					  sizeof(err)), 0);
-	assert_int_equal(store_load_run(st, run.id, NULL, NULL, &loaded, &n,
-					err, sizeof(err)), 0);
-	assert_int_equal(n, 1);
-	assert_int_equal(loaded[0].nsamples, 2);
-	store_free_results(loaded, n);
+	assert_int_equal(store_load_run(st, run.id, &got, err, sizeof(err)),
+			 0);
+	assert_int_equal(got.results.n, 1);
+	assert_int_equal(got.results.v[0].nsamples, 2);
+	assert_false(got.info.have_options);
+	run_data_free(&got);
+	result_set_free(&set);
 	store_close(st);
 }
 
@@ -318,12 +350,62 @@ static int count_tables(const char *path)
 	return n;
 }
 
+/*
+ * A version 1 database (run options as environment strings) is brought
+ * to version 2: the options become typed columns and leave the
+ * environment; everything else stays.
+ */
+static void test_migration_v1(const struct fixture *fx)
+{
+	struct store *st;
+	struct run_data got;
+	char path[160], err[ERR_SZ] = "";
+	sqlite3 *db;
+
+	snprintf(path, sizeof(path), "%s/v1.db", fx->dir);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, store_migrations[0], NULL, NULL,
+				      NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+		"PRAGMA user_version = 1;"
+		"INSERT INTO runs (id, started_ns, tag, status) VALUES "
+		"  (1, 5, 'old', 'complete'), (2, 6, '', 'failed');"
+		"INSERT INTO environment VALUES (1, 'kernel.release', '6.1'),"
+		"  (1, 'run.reps', '5'), (1, 'run.sample_time_ns', '1000000'),"
+		"  (1, 'run.warmup_ns', '0'), (1, 'run.cpus', '0-1'),"
+		"  (1, 'run.interleave_seed', '18446744073709551615');"
+		"INSERT INTO results VALUES (1, 1, 0, 'sys.null', '{}', 't',"
+		"  'ns', -1, NULL);"
+		"INSERT INTO samples VALUES (1, 0, 100.0);",
+		NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+
+	st = open_ok(path);
+	assert_int_equal(store_schema_version(st), STORE_SCHEMA_VERSION);
+	assert_int_equal(store_load_run(st, 1, &got, err, sizeof(err)), 0);
+	assert_true(got.info.have_options);
+	assert_int_equal(got.info.opts.reps, 5);
+	assert_int_equal(got.info.opts.sample_time_ns, 1000000);
+	assert_string_equal(got.info.opts.cpus, "0-1");
+	assert_true(got.info.opts.interleave);
+	assert_true(got.info.opts.interleave_seed == UINT64_MAX);
+	assert_int_equal(got.env.n, 1);
+	assert_string_equal(got.env.items[0].key, "kernel.release");
+	assert_int_equal(got.results.n, 1);
+	assert_true(got.results.v[0].samples[0] == 100.0);
+	run_data_free(&got);
+	assert_int_equal(store_load_run(st, 2, &got, err, sizeof(err)), 0);
+	assert_false(got.info.have_options);
+	run_data_free(&got);
+	store_close(st);
+}
+
 static void test_migration(void **state)
 {
 	struct fixture *fx = *state;
 	struct store *st = NULL;
 	char path[160], err[ERR_SZ] = "";
-	struct store_run run = { 0 };
+	struct run_info run = { 0 };
 
 	snprintf(path, sizeof(path), "%s/v0.db", fx->dir);
 	make_db(path, 0);
@@ -339,6 +421,8 @@ static void test_migration(void **state)
 	st = open_ok(path);
 	assert_int_equal(store_schema_version(st), STORE_SCHEMA_VERSION);
 	store_close(st);
+
+	test_migration_v1(fx);
 
 	snprintf(path, sizeof(path), "%s/v99.db", fx->dir);
 	make_db(path, 99);
@@ -437,7 +521,7 @@ static void test_running_listed(void **state)
 {
 	struct fixture *fx = *state;
 	struct store *st = open_ok(fx->db);
-	struct store_run a = { 0 }, b = { 0 }, *runs;
+	struct run_info a = { 0 }, b = { 0 }, *runs;
 	char err[ERR_SZ] = "";
 	size_t n;
 
@@ -445,7 +529,7 @@ static void test_running_listed(void **state)
 	b.started_ns = 200;
 	assert_int_equal(store_begin_run(st, &b, NULL, err, sizeof(err)), 0);
 	assert_int_equal(store_begin_run(st, &a, NULL, err, sizeof(err)), 0);
-	assert_int_equal(store_finish_run(st, b.id, "interrupted", err,
+	assert_int_equal(store_finish_run(st, b.id, "interrupted", 300, err,
 					  sizeof(err)), 0);
 	/* a is abandoned: as if the process had been killed */
 	store_close(st);
@@ -498,11 +582,10 @@ static void test_concurrent_writers(void **state)
 {
 	struct fixture *fx = *state;
 	struct store *st = open_ok(fx->db);
-	struct store_run run = { 0 };
-	struct store_result *loaded;
+	struct run_info run = { 0 };
+	struct run_data got;
 	char err[ERR_SZ] = "";
 	pid_t pids[WRITERS];
-	size_t n;
 	int w, status;
 
 	assert_int_equal(store_begin_run(st, &run, NULL, err, sizeof(err)),
@@ -512,28 +595,30 @@ static void test_concurrent_writers(void **state)
 		pids[w] = fork();
 		assert_true(pids[w] >= 0);
 		if (pids[w] == 0) {
-			struct store_result r = { 0 };
+			struct result_set set;
+			struct result *r;
 			double s[64];
+			char name[16];
 			int i, bad = 0;
 
 			if (store_open(fx->db, &st, err, sizeof(err)))
 				_exit(2);
 			for (i = 0; i < 64; i++)
 				s[i] = i;
-			snprintf(r.workload, sizeof(r.workload), "w%d", w);
-			snprintf(r.metric, sizeof(r.metric), "m");
-			r.params_json = "{}";
-			r.samples = s;
-			r.nsamples = 64;
+			snprintf(name, sizeof(name), "w%d", w);
+			result_set_init(&set);
+			r = fx_add(&set, name, "{}", "m", "ns", 0, s, 64,
+				   NULL);
 			for (i = 0; i < PER_WRITER; i++) {
-				r.seq = w * PER_WRITER + i;
-				if (store_add_result(st, run.id, &r, err,
-						     sizeof(err))) {
+				r->seq = w * PER_WRITER + i;
+				if (store_add_results(st, run.id, r, 1, err,
+						      sizeof(err))) {
 					fprintf(stderr, "writer %d: %s\n", w,
 						err);
 					bad = 1;
 				}
 			}
+			result_set_free(&set);
 			store_close(st);
 			_exit(bad);
 		}
@@ -544,14 +629,14 @@ static void test_concurrent_writers(void **state)
 		assert_int_equal(WEXITSTATUS(status), 0);
 	}
 	st = open_ok(fx->db);
-	assert_int_equal(store_load_run(st, run.id, NULL, NULL, &loaded, &n,
-					err, sizeof(err)), 0);
-	assert_int_equal(n, WRITERS * PER_WRITER);
-	for (size_t i = 0; i < n; i++) {
-		assert_int_equal(loaded[i].seq, (int)i);
-		assert_int_equal(loaded[i].nsamples, 64);
+	assert_int_equal(store_load_run(st, run.id, &got, err, sizeof(err)),
+			 0);
+	assert_int_equal(got.results.n, WRITERS * PER_WRITER);
+	for (size_t i = 0; i < got.results.n; i++) {
+		assert_int_equal(got.results.v[i].seq, (int)i);
+		assert_int_equal(got.results.v[i].nsamples, 64);
 	}
-	store_free_results(loaded, n);
+	run_data_free(&got);
 	store_close(st);
 }
 

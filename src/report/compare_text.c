@@ -1,0 +1,363 @@
+/*
+ * compare_text.c - a comparison as 80-column text (see report/compare.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/compare.h"
+#include "report/format.h"
+
+#define LINE 80
+
+/* Do two results share workload and parameters (one heading)? */
+static bool same_config(const struct result *a, const struct result *b)
+{
+	return strcmp(a->cfg->workload, b->cfg->workload) == 0 &&
+	       strcmp(a->cfg->params_json, b->cfg->params_json) == 0;
+}
+
+/* "tag a, b (runs 1, 2, 5; 2 boots)" */
+static void side_text(const struct cmp_side *side, char *buf, size_t len)
+{
+	size_t i, j, used = 0;
+	bool any_tag = false;
+
+	for (i = 0; i < side->nruns && used < len; i++) {
+		const char *t = side->runs[i].info.tag;
+		bool dup = false;
+
+		if (!*t)
+			continue;
+		for (j = 0; j < i; j++)
+			dup |= strcmp(side->runs[j].info.tag, t) == 0;
+		if (dup)
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 any_tag ? ", " : "tag ", t);
+		any_tag = true;
+	}
+	if (used < len)
+		used += (size_t)snprintf(buf + used, len - used, "%srun%s",
+					 any_tag ? " (" : "",
+					 side->nruns > 1 ? "s" : "");
+	for (i = 0; i < side->nruns && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%lld",
+					 i ? ", " : " ",
+					 (long long)side->runs[i].info.id);
+	if (used < len)
+		snprintf(buf + used, len - used, "; %zu boot%s%s",
+			 side->nboots, side->nboots == 1 ? "" : "s",
+			 any_tag ? ")" : "");
+}
+
+static void print_envdiffs(FILE *out, const struct cmp *c)
+{
+	size_t i;
+
+	if (c->flavour_differs)
+		fprintf(out, "\nWARNING: the build flavours differ "
+			"(copyscope.build_flavour): a sanitizer or debug\n"
+			"build is several times slower; never compare it "
+			"with a release build.\n");
+	if (c->nenvd == 0) {
+		fprintf(out, "environment: no differences (boot ids and "
+			"timer jitter aside)\n");
+		return;
+	}
+	fprintf(out, "environment differences (base -> new):\n");
+	for (i = 0; i < c->nenvd; i++) {
+		const struct cmp_envdiff *d = &c->envd[i];
+		char text[8192];
+
+		if (strlen(d->key) + strlen(d->base) + strlen(d->new) + 10 <=
+		    LINE) {
+			fprintf(out, "  %s: %s -> %s\n", d->key, d->base,
+				d->new);
+			continue;
+		}
+		fprintf(out, "  %s:\n", d->key);
+		snprintf(text, sizeof(text), "base: %s", d->base);
+		fmt_wrap(out, 4, 10, text);
+		snprintf(text, sizeof(text), "new:  %s", d->new);
+		fmt_wrap(out, 4, 10, text);
+	}
+}
+
+/*
+ * "workload  key=value ..." wrapped at 80 columns, keys in canonical
+ * (name) order; a parameter that differs between base (r) and new (rn,
+ * may be NULL) shows as key=a->b.
+ */
+static void print_heading(FILE *out, const struct result *r,
+			  const struct result *rn)
+{
+	const struct result_config *c = r->cfg;
+	const struct result_param **p = calloc(c->nparams ? c->nparams : 1,
+					       sizeof(*p));
+	size_t col = strlen(c->workload), k;
+
+	fprintf(out, "%s", c->workload);
+	if (p)
+		result_params_sorted(c, p);
+	for (k = 0; p && k < c->nparams; k++) {
+		const char *a = p[k]->value;
+		const char *b = rn ? result_param(rn->cfg, p[k]->name) : NULL;
+		char kv[200];
+		size_t len;
+
+		if (b && strcmp(a, b) != 0)
+			len = (size_t)snprintf(kv, sizeof(kv), "%s=%s->%s",
+					       p[k]->name, a, b);
+		else
+			len = (size_t)snprintf(kv, sizeof(kv), "%s=%s",
+					       p[k]->name, a);
+
+		if (col + 2 + len > LINE) {
+			fprintf(out, "\n ");
+			col = 1;
+		}
+		fprintf(out, "%s%s", col == 1 ? " " : "  ", kv);
+		col += 2 + len;
+	}
+	fputc('\n', out);
+	free(p);
+}
+
+static void fmt_pct_sd(const struct cmp_val *v, char *buf, size_t len)
+{
+	if (v->n < 2)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "±%.0f%%", v->s.cv * 100.0);
+}
+
+static void fmt_p(double p, char *buf, size_t len)
+{
+	if (isnan(p))
+		snprintf(buf, len, "-");
+	else if (p < 0.001)
+		snprintf(buf, len, "<0.001");
+	else
+		snprintf(buf, len, "%.3f", p);
+}
+
+static void fmt_ci(double lo, double hi, char *buf, size_t len)
+{
+	if (isnan(lo) || isnan(hi))
+		snprintf(buf, len, "-");
+	else if (fabs(lo) < 10 && fabs(hi) < 10)
+		snprintf(buf, len, "%+.1f..%+.1f", lo, hi);
+	else
+		snprintf(buf, len, "%+.0f..%+.0f", lo, hi);
+}
+
+static void fmt_change(double c, char *buf, size_t len)
+{
+	if (isnan(c))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.1f%%", c);
+}
+
+/* Extra lines under a row: per-boot medians, bimodality, drops. */
+static void print_row_notes(FILE *out, const struct cmp_row *r,
+			    const char *label, double div)
+{
+	const struct cmp_val *sides[2] = { &r->b, &r->n };
+	const char *names[2] = { "base", "new" };
+	char text[1024], a[32], b[32];
+	int s;
+
+	for (s = 0; s < 2; s++) {
+		const struct cmp_val *v = sides[s];
+		size_t k, used;
+
+		if (!v->n)
+			continue;
+		if (v->nboots >= 2) {
+			used = (size_t)snprintf(text, sizeof(text),
+						"%s per boot:", names[s]);
+			for (k = 0; k < v->nboots && used < sizeof(text);
+			     k++) {
+				fmt_number(v->boots[k].median / div, a,
+					   sizeof(a));
+				used += (size_t)snprintf(text + used,
+					sizeof(text) - used,
+					"%s %s%s%s (%.8s, %zu run%s)",
+					k ? "," : "", a, *label ? " " : "",
+					label, v->boots[k].boot_id,
+					v->boots[k].nruns,
+					v->boots[k].nruns == 1 ? "" : "s");
+			}
+			if (v->boots_disagree && used < sizeof(text))
+				snprintf(text + used, sizeof(text) - used,
+					 "; the boots disagree more than runs "
+					 "within a boot: take more boots");
+			fmt_wrap(out, 4, 6, text);
+		}
+		if (v->md.bimodal) {
+			fmt_value(v->md.median_lo, r->ref->unit, a, sizeof(a));
+			fmt_value(v->md.median_hi, r->ref->unit, b, sizeof(b));
+			snprintf(text, sizeof(text), "%s is bimodal: %zu "
+				 "samples near %s, %zu near %s", names[s],
+				 v->md.n_lo, a, v->md.n_hi, b);
+			fmt_wrap(out, 4, 6, text);
+		}
+	}
+}
+
+static size_t metric_width(const struct cmp *c)
+{
+	size_t i, w = 11;
+
+	for (i = 0; i < c->nrows; i++)
+		if (strlen(c->rows[i].ref->metric) > w)
+			w = strlen(c->rows[i].ref->metric);
+	return w > 24 ? 24 : w;
+}
+
+static void print_row(FILE *out, const struct cmp_row *r, size_t mw)
+{
+	char bm[32], nm[32], bsd[16], nsd[16], chg[16], p[16], ci[40];
+	const char *label;
+	double div;
+
+	label = fmt_scale(r->b.s.median, r->ref->unit, &div);
+	fmt_number(r->b.s.median / div, bm, sizeof(bm));
+	fmt_number(r->n.s.median / div, nm, sizeof(nm));
+	fmt_pct_sd(&r->b, bsd, sizeof(bsd));
+	fmt_pct_sd(&r->n, nsd, sizeof(nsd));
+	fmt_change(r->change_pct, chg, sizeof(chg));
+	fmt_p(r->mw.p, p, sizeof(p));
+	fmt_ci(r->ci_lo, r->ci_hi, ci, sizeof(ci));
+	/* "±" is two bytes and one column: widths of those cells + 1 */
+	fprintf(out, "  %-*s %6s %5s %7s %6s %5s %-5s %6s %-11s %s\n",
+		(int)mw, r->ref->metric, bm, bsd, chg, nm, nsd, label, p, ci,
+		stats_verdict_name(r->verdict));
+	print_row_notes(out, r, label, div);
+}
+
+static void print_one_side(FILE *out, const struct cmp *c, bool base)
+{
+	const struct result *last = NULL;
+	size_t i;
+	bool any = false;
+
+	for (i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+		const struct cmp_val *v = base ? &r->b : &r->n;
+		char val[32], sd[16];
+
+		if (r->in_base && r->in_new)
+			continue;
+		if (r->in_base != base)
+			continue;
+		if (!any)
+			fprintf(out, "\nonly in %s:\n", base ? "base" : "new");
+		any = true;
+		if (!last || !same_config(last, r->ref)) {
+			fprintf(out, "  ");
+			print_heading(out, base ? r->ref : r->ref_new, NULL);
+		}
+		last = r->ref;
+		fmt_value(v->s.median, r->ref->unit, val, sizeof(val));
+		fmt_pct_sd(v, sd, sizeof(sd));
+		fprintf(out, "    %-20s %12s %6s  n=%zu\n", r->ref->metric, val,
+			sd, v->n);
+	}
+}
+
+/* Say what the p-values were computed over. */
+static void print_unit_note(FILE *out, const struct cmp *c)
+{
+	size_t i, by_run = 0, by_sample = 0;
+
+	for (i = 0; i < c->nrows; i++) {
+		if (!c->rows[i].in_base || !c->rows[i].in_new)
+			continue;
+		if (c->rows[i].by_run)
+			by_run++;
+		else
+			by_sample++;
+	}
+	if (by_run)
+		fmt_wrap(out, 0, 0, "p and CI over runs (at least 3 on each "
+			 "side); the smallest p possible is 2 / C(m+n, m): 0.1 "
+			 "for 3 runs against 3, 0.008 for 5 against 5.");
+	if (by_sample)
+		fmt_wrap(out, 0, 0, "p and CI over samples: fewer than 3 runs "
+			 "on a side, so they cannot see how much separate runs "
+			 "of one configuration differ (on a VM often more than "
+			 "the samples of one run); take 5 or more runs per "
+			 "side (docs/comparing.md).");
+}
+
+void cmp_print_text(FILE *out, const struct cmp *c,
+		    bool (*keep)(const struct cmp_row *row, void *arg),
+		    void *arg)
+{
+	const struct result *last = NULL;
+	size_t i, mw = metric_width(c), nb = 0, nw = 0, ns = 0, ni = 0;
+	size_t fb = 0, fn = 0, tb = 0, tn = 0, db = 0, dn = 0;
+	char text[1024];
+
+	fprintf(out, "%s\n", c->title ? c->title : "copyscope compare");
+	side_text(&c->base, text, sizeof(text));
+	fprintf(out, "  base: %s\n", text);
+	side_text(&c->new, text, sizeof(text));
+	fprintf(out, "  new:  %s\n", text);
+	for (i = 0; i < c->nrows; i++) {
+		fb += c->rows[i].b.flagged;
+		fn += c->rows[i].n.flagged;
+		tb += c->rows[i].b.n + c->rows[i].b.dropped;
+		tn += c->rows[i].n.n + c->rows[i].n.dropped;
+		db += c->rows[i].b.dropped;
+		dn += c->rows[i].n.dropped;
+	}
+	if (fb || fn) {
+		snprintf(text, sizeof(text), "interference: %zu of %zu base "
+			 "and %zu of %zu new sample values flagged; %s", fb,
+			 tb, fn, tn, c->opts.drop_noisy ?
+			 "left out (--drop-noisy)" :
+			 "kept (--drop-noisy leaves them out)");
+		fmt_wrap(out, 2, 4, text);
+	}
+	(void)db;
+	(void)dn;
+	print_envdiffs(out, c);
+	for (i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+
+		if (!r->in_base || !r->in_new)
+			continue;
+		nb += r->verdict == VERDICT_BETTER;
+		nw += r->verdict == VERDICT_WORSE;
+		ns += r->verdict == VERDICT_SAME;
+		ni += r->verdict == VERDICT_INFO;
+		if (keep && !keep(r, arg))
+			continue;
+		if (!last || !same_config(last, r->ref)) {
+			fputc('\n', out);
+			print_heading(out, r->ref, r->ref_new);
+			fprintf(out, "  %-*s %6s %5s %7s %6s %5s %-5s %6s "
+				"%-11s %s\n", (int)mw, "metric", "base",
+				"±sd", "%change", "new", "±sd", "unit", "p",
+				"95% CI", "verdict");
+		}
+		last = r->ref;
+		print_row(out, r, mw);
+	}
+	if (!keep) {
+		print_one_side(out, c, true);
+		print_one_side(out, c, false);
+	}
+	print_unit_note(out, c);
+	fprintf(out, "\n%zu compared: %zu worse, %zu better, %zu ~, %zu "
+		"informational\n", nb + nw + ns + ni, nw, nb, ns, ni);
+	snprintf(text, sizeof(text), "(p: Mann-Whitney U; 95%% bootstrap CI "
+		 "of the %%change of medians; a verdict needs p < %g and the "
+		 "whole CI beyond ±%g%%)", c->opts.alpha, c->opts.noise_pct);
+	fmt_wrap(out, 0, 0, text);
+}
+

@@ -1,0 +1,575 @@
+/*
+ * codec.c - the stored text form of results, written and read (see
+ * codec.h).  Objects are built with their keys in sorted order, so the
+ * stored text and `--json` print them as the store always has.
+ */
+#include "results/codec.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/interference.h"
+#include "core/workload.h"
+
+/* ---- writing ---- */
+
+static json_t *num_or_null(double v)
+{
+	return isnan(v) || isinf(v) ? json_null() : json_real(v);
+}
+
+static json_t *counter_json(const uint64_t *v, size_t n)
+{
+	json_t *a;
+	size_t i;
+
+	if (!v)
+		return json_null();
+	a = json_array();
+	for (i = 0; a && i < n; i++)
+		json_array_append_new(a, json_integer((json_int_t)v[i]));
+	return a;
+}
+
+static json_t *workers_json(const struct result_config *c)
+{
+	json_t *a = json_array();
+	size_t i, k;
+
+	for (i = 0; a && i < c->nworkers; i++) {
+		const struct result_worker *w = &c->workers[i];
+		json_t *o = json_object(), *cpus = json_array();
+
+		for (k = 0; k < w->ncpus; k++)
+			json_array_append_new(cpus, json_integer(w->cpus[k]));
+		json_object_set_new(o, "cpu_requested",
+				    json_integer(w->cpu_requested));
+		json_object_set_new(o, "cpus", cpus);
+		json_object_set_new(o, "name", json_string(w->name));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static json_t *load_json(const struct result_config *c)
+{
+	const struct result_load *l = c->load;
+	json_t *o = json_object(), *other = json_array(), *steal = json_array();
+	json_t *canary = json_array(), *flagged = json_array();
+	json_t *why = json_array();
+	size_t k;
+
+	for (k = 0; k < c->nsamples; k++) {
+		char w[32];
+
+		json_array_append_new(other, num_or_null(l->other_cpu_pct[k]));
+		json_array_append_new(steal, num_or_null(l->steal_pct[k]));
+		json_array_append_new(canary, json_real(l->canary_ns[k]));
+		json_array_append_new(flagged, json_boolean(l->flags[k] != 0));
+		result_flag_text(l->flags[k], w, sizeof(w));
+		json_array_append_new(why, json_string(w));
+	}
+	json_object_set_new(o, "canary_ns", canary);
+	json_object_set_new(o, "canary_ref_ns", json_real(l->canary_ref_ns));
+	json_object_set_new(o, "flagged", flagged);
+	json_object_set_new(o, "other_cpu_pct", other);
+	json_object_set_new(o, "steal_pct", steal);
+	json_object_set_new(o, "why", why);
+	return o;
+}
+
+static json_t *per_worker_json(const struct result_config *c)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < c->nper_worker; i++) {
+		const struct result_worker_ops *w = &c->per_worker[i];
+
+		json_array_append_new(a, json_pack(
+			"{s:I, s:f, s:s, s:I, s:I, s:I}",
+			"max_ns", (json_int_t)w->max_ns,
+			"mean_ns", w->mean_ns, "name", w->name,
+			"ops", (json_int_t)w->ops,
+			"p50_ns", (json_int_t)w->p50_ns,
+			"p99_ns", (json_int_t)w->p99_ns));
+	}
+	return a;
+}
+
+static json_t *interleave_json(const struct result_config *c)
+{
+	json_t *order = json_array();
+	size_t i;
+
+	for (i = 0; order && i < c->ninterleave_order; i++)
+		json_array_append_new(order, json_integer(
+			(json_int_t)c->interleave_order[i]));
+	return json_pack("{s:I, s:o, s:I}", "of", (json_int_t)c->interleave_of,
+			 "order", order, "seed",
+			 (json_int_t)c->interleave_seed);
+}
+
+json_t *result_info_json(const struct result *r)
+{
+	const struct result_config *c = r->cfg;
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	/* keys in sorted order */
+	json_object_set_new(o, "batch_ops", json_integer(
+		(json_int_t)c->batch_ops));
+	json_object_set_new(o, "ctx_switches",
+			    counter_json(c->ctx_switches, c->nsamples));
+	json_object_set_new(o, "faults", counter_json(c->faults,
+						      c->nsamples));
+	if (r->hist)
+		json_object_set_new(o, "hist", json_pack(
+			"{s:I, s:f, s:I, s:s, s:I}",
+			"max", (json_int_t)r->hist->max_ns,
+			"mean", r->hist->mean_ns,
+			"min", (json_int_t)r->hist->min_ns,
+			"of", r->hist->of ? r->hist->of : "",
+			"ops", (json_int_t)r->hist->ops));
+	if (c->load && c->nsamples)
+		json_object_set_new(o, "interference", load_json(c));
+	if (c->interleaved)
+		json_object_set_new(o, "interleave", interleave_json(c));
+	json_object_set_new(o, "job", json_integer(c->job));
+	if (c->status)
+		json_object_set_new(o, "message",
+				    json_string(c->message ? c->message : ""));
+	json_object_set_new(o, "migrations",
+			    counter_json(c->migrations, c->nsamples));
+	json_object_set_new(o, "note", json_string(c->note ? c->note : ""));
+	if (c->nper_worker)
+		json_object_set_new(o, "per_worker", per_worker_json(c));
+	if (c->status)
+		json_object_set_new(o, "status", json_string(c->status));
+	if (r->trace)
+		json_object_set_new(o, "trace", json_true());
+	if (c->verified)
+		json_object_set_new(o, "verify", json_pack(
+			"{s:I, s:s}", "errors", (json_int_t)c->verify_errors,
+			"report", c->verify_report ? c->verify_report : ""));
+	json_object_set_new(o, "workers", workers_json(c));
+	return o;
+}
+
+char *result_info_text(const struct result *r)
+{
+	json_t *o = result_info_json(r);
+	char *s;
+
+	if (!o)
+		return NULL;
+	s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(o);
+	return s;
+}
+
+/* ---- reading ---- */
+
+static char *dup_str(json_t *v)
+{
+	const char *s = json_string_value(v);
+
+	return strdup(s ? s : "");
+}
+
+static uint64_t juint(json_t *v)
+{
+	json_int_t x = json_integer_value(v);
+
+	return x > 0 ? (uint64_t)x : 0;
+}
+
+/* A JSON array of integers into a new array of n; NULL for null or a
+   mismatched length (unknown), *bad on ENOMEM. */
+static uint64_t *counters_decode(json_t *a, size_t n, bool *bad)
+{
+	uint64_t *v;
+	size_t i;
+
+	if (!json_is_array(a) || json_array_size(a) != n || n == 0)
+		return NULL;
+	v = calloc(n, sizeof(*v));
+	if (!v) {
+		*bad = true;
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		json_t *x = json_array_get(a, i);
+
+		if (!json_is_integer(x)) {
+			free(v);
+			return NULL;
+		}
+		v[i] = juint(x);
+	}
+	return v;
+}
+
+static int workers_decode(struct result_config *c, json_t *a)
+{
+	size_t i, k;
+	json_t *w;
+
+	if (!json_is_array(a) || json_array_size(a) == 0)
+		return 0;
+	c->workers = calloc(json_array_size(a), sizeof(*c->workers));
+	if (!c->workers)
+		return -1;
+	json_array_foreach(a, i, w) {
+		struct result_worker *rw = &c->workers[c->nworkers++];
+		json_t *cpus = json_object_get(w, "cpus"), *x;
+
+		rw->name = dup_str(json_object_get(w, "name"));
+		rw->cpu_requested = (int)json_integer_value(
+			json_object_get(w, "cpu_requested"));
+		if (!rw->name)
+			return -1;
+		if (!json_array_size(cpus))
+			continue;
+		rw->cpus = calloc(json_array_size(cpus), sizeof(int));
+		if (!rw->cpus)
+			return -1;
+		json_array_foreach(cpus, k, x)
+			rw->cpus[rw->ncpus++] = (int)json_integer_value(x);
+	}
+	return 0;
+}
+
+static unsigned flags_of(json_t *flagged, json_t *why)
+{
+	const char *w = json_string_value(why);
+	unsigned f = 0;
+
+	if (w) {
+		f |= strstr(w, "other") ? INTERF_FLAG_OTHER : 0;
+		f |= strstr(w, "steal") ? INTERF_FLAG_STEAL : 0;
+		f |= strstr(w, "canary") ? INTERF_FLAG_CANARY : 0;
+	}
+	if (json_is_true(flagged) && !f)
+		f = RESULT_FLAG_UNKNOWN;
+	return f;
+}
+
+static double num_or_nan(json_t *v)
+{
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static int load_decode(struct result_config *c, json_t *it)
+{
+	json_t *flagged = json_object_get(it, "flagged");
+	json_t *why = json_object_get(it, "why");
+	json_t *other = json_object_get(it, "other_cpu_pct");
+	json_t *steal = json_object_get(it, "steal_pct");
+	json_t *canary = json_object_get(it, "canary_ns");
+	size_t n = json_array_size(flagged), k;
+	struct result_load *l;
+
+	if (!json_is_object(it) || n == 0)
+		return 0;
+	/* the configuration's kept samples: as many as flags recorded */
+	c->nsamples = n;
+	l = c->load = calloc(1, sizeof(*l));
+	if (!l)
+		return -1;
+	l->other_cpu_pct = calloc(n, sizeof(double));
+	l->steal_pct = calloc(n, sizeof(double));
+	l->canary_ns = calloc(n, sizeof(double));
+	l->flags = calloc(n, sizeof(unsigned));
+	if (!l->other_cpu_pct || !l->steal_pct || !l->canary_ns || !l->flags)
+		return -1;
+	for (k = 0; k < n; k++) {
+		l->other_cpu_pct[k] = num_or_nan(json_array_get(other, k));
+		l->steal_pct[k] = num_or_nan(json_array_get(steal, k));
+		l->canary_ns[k] = num_or_nan(json_array_get(canary, k));
+		l->flags[k] = flags_of(json_array_get(flagged, k),
+				       json_array_get(why, k));
+	}
+	l->canary_ref_ns = num_or_nan(json_object_get(it, "canary_ref_ns"));
+	return 0;
+}
+
+static int per_worker_decode(struct result_config *c, json_t *a)
+{
+	size_t i;
+	json_t *w;
+
+	if (!json_array_size(a))
+		return 0;
+	c->per_worker = calloc(json_array_size(a), sizeof(*c->per_worker));
+	if (!c->per_worker)
+		return -1;
+	json_array_foreach(a, i, w) {
+		struct result_worker_ops *p = &c->per_worker[c->nper_worker++];
+
+		p->name = dup_str(json_object_get(w, "name"));
+		if (!p->name)
+			return -1;
+		p->ops = juint(json_object_get(w, "ops"));
+		p->mean_ns = num_or_nan(json_object_get(w, "mean_ns"));
+		p->p50_ns = juint(json_object_get(w, "p50_ns"));
+		p->p99_ns = juint(json_object_get(w, "p99_ns"));
+		p->max_ns = juint(json_object_get(w, "max_ns"));
+	}
+	return 0;
+}
+
+static int interleave_decode(struct result_config *c, json_t *il)
+{
+	json_t *order = json_object_get(il, "order"), *x;
+	size_t i;
+
+	if (!json_is_object(il))
+		return 0;
+	c->interleaved = true;
+	c->interleave_seed = (uint64_t)json_integer_value(
+		json_object_get(il, "seed"));
+	c->interleave_of = json_integer_value(json_object_get(il, "of"));
+	if (!json_array_size(order))
+		return 0;
+	c->interleave_order = calloc(json_array_size(order), sizeof(int64_t));
+	if (!c->interleave_order)
+		return -1;
+	json_array_foreach(order, i, x)
+		c->interleave_order[c->ninterleave_order++] =
+			json_integer_value(x);
+	return 0;
+}
+
+/* Everything of info that belongs to the configuration. */
+static int config_decode(struct result_config *c, json_t *info)
+{
+	json_t *v = json_object_get(info, "verify");
+	bool bad = false;
+	size_t n;
+
+	c->job = (int)json_integer_value(json_object_get(info, "job"));
+	c->batch_ops = juint(json_object_get(info, "batch_ops"));
+	if (json_string_value(json_object_get(info, "note"))) {
+		free(c->note);
+		c->note = dup_str(json_object_get(info, "note"));
+		if (!c->note)
+			return -1;
+	}
+	if (workers_decode(c, json_object_get(info, "workers")) ||
+	    load_decode(c, json_object_get(info, "interference")) ||
+	    per_worker_decode(c, json_object_get(info, "per_worker")) ||
+	    interleave_decode(c, json_object_get(info, "interleave")))
+		return -1;
+	/* the kept samples: the load's count, else the counters' length */
+	n = json_array_size(json_object_get(info, "ctx_switches"));
+	if (!c->nsamples)
+		c->nsamples = n;
+	c->ctx_switches = counters_decode(json_object_get(info,
+							  "ctx_switches"),
+					  c->nsamples, &bad);
+	c->migrations = counters_decode(json_object_get(info, "migrations"),
+					c->nsamples, &bad);
+	c->faults = counters_decode(json_object_get(info, "faults"),
+				    c->nsamples, &bad);
+	if (bad)
+		return -1;
+	if (json_is_object(v)) {
+		c->verified = true;
+		c->verify_errors = (long)json_integer_value(
+			json_object_get(v, "errors"));
+		c->verify_report = dup_str(json_object_get(v, "report"));
+		if (!c->verify_report)
+			return -1;
+	}
+	if (json_string_value(json_object_get(info, "status"))) {
+		c->status = dup_str(json_object_get(info, "status"));
+		c->message = dup_str(json_object_get(info, "message"));
+		if (!c->status || !c->message)
+			return -1;
+	}
+	return 0;
+}
+
+int result_params_decode(struct result_config *c, const char *params_json)
+{
+	json_t *p = json_loads(params_json, 0, NULL), *val;
+	const char *key;
+	size_t n, i;
+	int rc = -1;
+
+	if (!json_is_object(p))
+		goto out;
+	json_object_foreach(p, key, val)
+		if (!json_is_string(val))
+			goto out;
+	n = json_object_size(p);
+	c->params = calloc(n ? n : 1, sizeof(*c->params));
+	c->params_json = strdup(params_json);
+	if (!c->params || !c->params_json)
+		goto out;
+	/* declared order first, then anything this build does not know */
+	for (i = 0; c->wl && i < c->wl->nparams; i++) {
+		val = json_object_get(p, c->wl->params[i].name);
+		if (!val)
+			continue;
+		c->params[c->nparams].name = strdup(c->wl->params[i].name);
+		c->params[c->nparams].value = dup_str(val);
+		if (!c->params[c->nparams].name ||
+		    !c->params[c->nparams].value)
+			goto out;
+		c->nparams++;
+	}
+	json_object_foreach(p, key, val) {
+		if (result_param(c, key))
+			continue;
+		c->params[c->nparams].name = strdup(key);
+		c->params[c->nparams].value = dup_str(val);
+		if (!c->params[c->nparams].name ||
+		    !c->params[c->nparams].value)
+			goto out;
+		c->nparams++;
+	}
+	rc = 0;
+out:
+	json_decref(p);
+	return rc;
+}
+
+char *result_params_without(const char *params_json,
+			    const char *const *keys, size_t nkeys)
+{
+	json_t *p = json_loads(params_json, 0, NULL);
+	char *s = NULL;
+	size_t k;
+
+	if (!json_is_object(p)) {
+		json_decref(p);
+		return NULL;
+	}
+	for (k = 0; k < nkeys; k++)
+		json_object_del(p, keys[k]);
+	s = json_dumps(p, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(p);
+	return s;
+}
+
+static int hist_decode(struct result *r, json_t *h, struct result_row *row)
+{
+	if (!json_is_object(h) && !row->nbuckets)
+		return 0;
+	r->hist = calloc(1, sizeof(*r->hist));
+	if (!r->hist)
+		return -1;
+	r->hist->of = dup_str(json_object_get(h, "of"));
+	if (!r->hist->of)
+		return -1;
+	r->hist->ops = juint(json_object_get(h, "ops"));
+	r->hist->min_ns = juint(json_object_get(h, "min"));
+	r->hist->max_ns = juint(json_object_get(h, "max"));
+	r->hist->mean_ns = num_or_nan(json_object_get(h, "mean"));
+	return 0;
+}
+
+static bool same_config(const struct result_set *set,
+			const struct result_row *row, int job)
+{
+	const struct result_config *c;
+
+	if (set->n == 0)
+		return false;
+	c = set->v[set->n - 1].cfg;
+	return strcmp(c->workload, row->workload) == 0 &&
+	       strcmp(c->params_json, row->params_json) == 0 && c->job == job;
+}
+
+struct result *result_decode_row(struct result_set *set,
+				 struct result_row *row, char *err,
+				 size_t errlen)
+{
+	json_t *info = NULL;
+	struct result_config *c;
+	struct result *r;
+	json_error_t je;
+	int job;
+
+	if (row->info_json) {
+		info = json_loads(row->info_json, 0, &je);
+		if (!json_is_object(info)) {
+			snprintf(err, errlen, "result %lld (%s %s): its info "
+				 "is not a JSON object: %s",
+				 (long long)row->id, row->workload,
+				 row->metric, je.text);
+			json_decref(info);
+			return NULL;
+		}
+	}
+	job = (int)json_integer_value(json_object_get(info, "job"));
+	if (same_config(set, row, job)) {
+		c = set->v[set->n - 1].cfg;
+	} else {
+		c = result_set_new_config(set);
+		if (!c)
+			goto nomem;
+		c->workload = strdup(row->workload);
+		if (!c->workload)
+			goto nomem;
+		c->wl = workload_find(row->workload);
+		if (result_params_decode(c, row->params_json) != 0) {
+			snprintf(err, errlen, "result %lld (%s %s): its "
+				 "parameters are not a JSON object of "
+				 "strings", (long long)row->id, row->workload,
+				 row->metric);
+			json_decref(info);
+			return NULL;
+		}
+		if (config_decode(c, info) != 0)
+			goto nomem;
+	}
+	r = result_set_new_result(set, c);
+	if (!r)
+		goto nomem;
+	r->id = row->id;
+	r->seq = row->seq;
+	r->direction = row->direction;
+	r->trace = json_is_true(json_object_get(info, "trace"));
+	r->metric = strdup(row->metric);
+	r->unit = strdup(row->unit);
+	if (!r->metric || !r->unit ||
+	    hist_decode(r, json_object_get(info, "hist"), row) != 0)
+		goto nomem_r;
+	r->samples = row->samples;
+	r->nsamples = row->nsamples;
+	if (r->hist) {
+		r->hist->buckets = row->buckets;
+		r->hist->nbuckets = row->nbuckets;
+	}
+	if (result_finalize(r) != 0) {
+		/* the arrays are the result's now; the set frees them */
+		row->samples = NULL;
+		row->buckets = NULL;
+		goto nomem;
+	}
+	row->samples = NULL;
+	row->buckets = r->hist ? NULL : row->buckets;
+	json_decref(info);
+	return r;
+nomem_r:
+	/* drop the half-made result; its config stays in the set */
+	free(r->metric);
+	free(r->unit);
+	if (r->hist) {
+		free(r->hist->of);
+		free(r->hist);
+	}
+	set->n--;
+	set->next_seq--;
+nomem:
+	snprintf(err, errlen, "cannot load results: %s", strerror(ENOMEM));
+	json_decref(info);
+	return NULL;
+}

@@ -1,0 +1,78 @@
+/*
+ * codec.h - the stored text form of results: a configuration's parameters
+ * as canonical JSON and everything else a result carries as an "info" JSON
+ * object.  This is the one place that text is written and read: the store
+ * keeps it in its results table, `--json` prints it, and every other part
+ * of copyscope works on the typed records of results/result.h.
+ *
+ * info (keys sorted):
+ *   batch_ops, job, note, workers [{cpu_requested, cpus, name}],
+ *   ctx_switches, migrations, faults ([per sample] or null),
+ *   interference {canary_ns, canary_ref_ns, flagged, other_cpu_pct,
+ *                 steal_pct, why},
+ *   per_worker [{max_ns, mean_ns, name, ops, p50_ns, p99_ns}],
+ *   verify {errors, report}, status, message,
+ *   interleave {of, order, seed},
+ *   and on one result only: hist {max, mean, min, of, ops} (the per-op
+ *   histogram's details), trace: true (the cold-call series).
+ */
+#ifndef COPYSCOPE_CODEC_H
+#define COPYSCOPE_CODEC_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "results/result.h"
+
+/* The info object of r (a new reference), or NULL on ENOMEM. */
+json_t *result_info_json(const struct result *r);
+
+/* The same as compact text with sorted keys (malloc'ed), or NULL. */
+char *result_info_text(const struct result *r);
+
+/* One result as the store keeps it; the arrays are handed over. */
+struct result_row {
+	int64_t id;
+	int seq;
+	const char *workload;
+	const char *params_json;
+	const char *metric;
+	const char *unit;
+	int direction;
+	const char *info_json;		/* may be NULL */
+	double *samples;		/* malloc'ed; owned by the result
+					   after a successful decode */
+	size_t nsamples;
+	struct result_bucket *buckets;	/* malloc'ed, or NULL; likewise */
+	size_t nbuckets;
+};
+
+/*
+ * Decode a stored row into a new result at the end of set, finalized.
+ * Consecutive rows of one configuration (the same workload, parameters
+ * and job as the set's last result) share its configuration; otherwise
+ * the configuration is decoded from the row's info.  Returns the result,
+ * or NULL with a message in err (malformed text, ENOMEM); on failure the
+ * row's arrays stay the caller's.
+ */
+struct result *result_decode_row(struct result_set *set,
+				 struct result_row *row, char *err,
+				 size_t errlen);
+
+/*
+ * The parameters of a canonical JSON object into cfg->params (declared
+ * order of cfg->wl when known, else the object's order) and
+ * cfg->params_json (a copy).  0, or -1 when params_json is not a JSON
+ * object of strings or memory ran out.
+ */
+int result_params_decode(struct result_config *cfg, const char *params_json);
+
+/*
+ * params_json less the named keys, as canonical text (malloc'ed), or NULL
+ * on ENOMEM or malformed input.
+ */
+char *result_params_without(const char *params_json,
+			    const char *const *keys, size_t nkeys);
+
+#endif

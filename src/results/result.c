@@ -1,0 +1,237 @@
+/*
+ * result.c - the results model's containers and the few questions every
+ * renderer asks of a result (see result.h).
+ */
+#include "results/result.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/interference.h"
+
+void result_set_init(struct result_set *set)
+{
+	memset(set, 0, sizeof(*set));
+}
+
+static void config_free(struct result_config *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	free(c->workload);
+	for (i = 0; i < c->nparams; i++) {
+		free(c->params[i].name);
+		free(c->params[i].value);
+	}
+	free(c->params);
+	free(c->params_json);
+	for (i = 0; i < c->nworkers; i++) {
+		free(c->workers[i].name);
+		free(c->workers[i].cpus);
+	}
+	free(c->workers);
+	free(c->ctx_switches);
+	free(c->migrations);
+	free(c->faults);
+	free(c->note);
+	if (c->load) {
+		free(c->load->other_cpu_pct);
+		free(c->load->steal_pct);
+		free(c->load->canary_ns);
+		free(c->load->flags);
+		free(c->load);
+	}
+	for (i = 0; i < c->nper_worker; i++)
+		free(c->per_worker[i].name);
+	free(c->per_worker);
+	free(c->verify_report);
+	free(c->status);
+	free(c->message);
+	free(c->interleave_order);
+	free(c);
+}
+
+static void result_free(struct result *r)
+{
+	free(r->metric);
+	free(r->unit);
+	free(r->samples);
+	if (r->hist) {
+		free(r->hist->buckets);
+		free(r->hist->of);
+		free(r->hist);
+	}
+}
+
+void result_set_free(struct result_set *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->n; i++)
+		result_free(&set->v[i]);
+	for (i = 0; i < set->ncfgs; i++)
+		config_free(set->cfgs[i]);
+	free(set->v);
+	free(set->cfgs);
+	memset(set, 0, sizeof(*set));
+}
+
+static int grow(void **v, size_t *cap, size_t need, size_t size)
+{
+	size_t nc;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	nc = *cap ? *cap * 2 : 16;
+	while (nc < need)
+		nc *= 2;
+	p = realloc(*v, nc * size);
+	if (!p)
+		return -1;
+	*v = p;
+	*cap = nc;
+	return 0;
+}
+
+struct result_config *result_set_new_config(struct result_set *set)
+{
+	struct result_config *c;
+
+	if (grow((void **)&set->cfgs, &set->cfgcap, set->ncfgs + 1,
+		 sizeof(*set->cfgs)))
+		return NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->note = strdup("");
+	if (!c->note) {
+		free(c);
+		return NULL;
+	}
+	set->cfgs[set->ncfgs++] = c;
+	return c;
+}
+
+struct result *result_set_new_result(struct result_set *set,
+				     struct result_config *cfg)
+{
+	struct result *r;
+
+	if (grow((void **)&set->v, &set->cap, set->n + 1, sizeof(*set->v)))
+		return NULL;
+	r = &set->v[set->n++];
+	memset(r, 0, sizeof(*r));
+	r->cfg = cfg;
+	r->seq = set->next_seq++;
+	return r;
+}
+
+int result_set_take(struct result_set *dst, struct result_set *src)
+{
+	size_t i;
+
+	if (grow((void **)&dst->v, &dst->cap, dst->n + src->n,
+		 sizeof(*dst->v)) ||
+	    grow((void **)&dst->cfgs, &dst->cfgcap, dst->ncfgs + src->ncfgs,
+		 sizeof(*dst->cfgs)))
+		return -1;
+	for (i = 0; i < src->n; i++) {
+		dst->v[dst->n] = src->v[i];
+		dst->v[dst->n].seq = dst->next_seq++;
+		dst->n++;
+	}
+	memcpy(dst->cfgs + dst->ncfgs, src->cfgs,
+	       src->ncfgs * sizeof(*src->cfgs));
+	dst->ncfgs += src->ncfgs;
+	free(src->v);
+	free(src->cfgs);
+	memset(src, 0, sizeof(*src));
+	return 0;
+}
+
+int result_finalize(struct result *r)
+{
+	if (summary_compute(r->samples, r->nsamples, &r->summary) != 0 ||
+	    modes_detect(r->samples, r->nsamples, &r->modes) != 0)
+		return -1;
+	return 0;
+}
+
+const char *result_param(const struct result_config *cfg, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->nparams; i++)
+		if (strcmp(cfg->params[i].name, name) == 0)
+			return cfg->params[i].value;
+	return NULL;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const struct result_param *x = *(const struct result_param *const *)a;
+	const struct result_param *y = *(const struct result_param *const *)b;
+
+	return strcmp(x->name, y->name);
+}
+
+void result_params_sorted(const struct result_config *cfg,
+			  const struct result_param **out)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->nparams; i++)
+		out[i] = &cfg->params[i];
+	qsort(out, cfg->nparams, sizeof(*out), by_name);
+}
+
+bool result_value_flagged(const struct result *r, size_t i)
+{
+	const struct result_config *c = r->cfg;
+
+	if (r->trace || !c->load || c->nsamples != r->nsamples ||
+	    i >= r->nsamples)
+		return false;
+	return c->load->flags[i] != 0;
+}
+
+size_t result_config_flagged(const struct result_config *cfg)
+{
+	size_t k, n = 0;
+
+	for (k = 0; cfg->load && k < cfg->nsamples; k++)
+		n += cfg->load->flags[k] != 0;
+	return n;
+}
+
+double result_counter_median(const struct result_config *cfg,
+			     const uint64_t *counter, double per_sample)
+{
+	double *v, m;
+	size_t k;
+
+	if (!counter || cfg->nsamples == 0 || !(per_sample > 0))
+		return NAN;
+	v = calloc(cfg->nsamples, sizeof(*v));
+	if (!v)
+		return NAN;
+	for (k = 0; k < cfg->nsamples; k++)
+		v[k] = (double)counter[k] / per_sample;
+	m = stats_median(v, cfg->nsamples);
+	free(v);
+	return m;
+}
+
+void result_flag_text(unsigned f, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s%s", f & INTERF_FLAG_OTHER ? "other" : "",
+		 (f & INTERF_FLAG_OTHER) && (f & ~INTERF_FLAG_OTHER) ? "," : "",
+		 f & INTERF_FLAG_STEAL ? "steal" : "",
+		 (f & INTERF_FLAG_STEAL) && (f & INTERF_FLAG_CANARY) ? "," : "",
+		 f & INTERF_FLAG_CANARY ? "canary" : "");
+}

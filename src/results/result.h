@@ -1,0 +1,209 @@
+/*
+ * result.h - the results model: what a run measured, as typed records.
+ *
+ * One configuration (one point of a sweep) is a struct result_config: its
+ * workload and parameters, where its workers ran, the batch, the software
+ * counters and outside load of every kept sample, notes, the verify
+ * outcome, its status and, for an interleaved run, the order its samples
+ * were taken in.  Each metric of a configuration is a struct result that
+ * points at its configuration: unit, direction, the sample values, the
+ * per-op histogram when there is one, and the summary (n, median, CI,
+ * spread) and bimodality, both computed once by result_finalize().
+ *
+ * Where a result comes from and goes:
+ *   made      results/build.c    from the runner's config_result
+ *   stored    store/             saved and loaded as these records
+ *   decoded   results/codec.c    the one place the stored text form
+ *                                (parameters and info JSON) is read
+ *   judged    stats/comparison.c compare and check
+ *   printed   report/            tables, grids, fits, explain, JSON
+ * Renderers take these records, never the store or JSON text.
+ */
+#ifndef COPYSCOPE_RESULT_H
+#define COPYSCOPE_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats/modes.h"
+#include "stats/summary.h"
+
+struct workload;
+
+/*
+ * A flagged sample whose reason was not recorded (load flags are
+ * INTERF_FLAG_* bits, core/interference.h).
+ */
+#define RESULT_FLAG_UNKNOWN 0x100u
+
+/* One parameter of a configuration, as its canonical text ("64k"). */
+struct result_param {
+	char *name;
+	char *value;
+};
+
+/* One worker: its name, the CPU it was pinned to, the CPUs it ran on. */
+struct result_worker {
+	char *name;
+	int cpu_requested;		/* -1: not pinned */
+	int *cpus;			/* CPUs seen at sample starts/ends */
+	size_t ncpus;
+};
+
+/* Per-op times of one op-timed worker over the kept samples. */
+struct result_worker_ops {
+	char *name;
+	uint64_t ops;
+	double mean_ns;
+	uint64_t p50_ns, p99_ns, max_ns;
+};
+
+/* What else ran during each kept sample (core/interference.h). */
+struct result_load {
+	double *other_cpu_pct;		/* [nsamples]; NAN: unknown */
+	double *steal_pct;		/* [nsamples]; NAN: unknown */
+	double *canary_ns;		/* [nsamples] */
+	unsigned *flags;		/* [nsamples]; INTERF_FLAG_* bits */
+	double canary_ref_ns;		/* the canary's calibrated median */
+};
+
+/* One configuration and everything its samples carried beside values. */
+struct result_config {
+	char *workload;
+	const struct workload *wl;	/* NULL: not in this build */
+	struct result_param *params;	/* in the workload's declared order
+					   (name order when wl is NULL) */
+	size_t nparams;
+	char *params_json;		/* canonical JSON: keys sorted, values
+					   as text; the key a comparison
+					   matches on */
+	int job;			/* which workload entry of the run */
+	uint64_t batch_ops;		/* ops per kept sample */
+	struct result_worker *workers;
+	size_t nworkers;
+	size_t nsamples;		/* kept samples taken */
+	/* per kept sample, summed over workers; NULL: unknown */
+	uint64_t *ctx_switches, *migrations, *faults;
+	char *note;			/* placement/fallback notes, or "" */
+	struct result_load *load;	/* NULL: not recorded */
+	struct result_worker_ops *per_worker;
+	size_t nper_worker;
+	bool verified;
+	long verify_errors;
+	char *verify_report;
+	char *status;			/* NULL when the configuration was
+					   measured whole; else "failed",
+					   "interrupted", "verify-failed" */
+	char *message;
+	/* --interleave: the seed and the global index of each sample */
+	bool interleaved;
+	uint64_t interleave_seed;
+	int64_t *interleave_order;
+	size_t ninterleave_order;
+	int64_t interleave_of;
+};
+
+/* One bucket of a per-op histogram; hi == -1 marks the overflow. */
+struct result_bucket {
+	int64_t lo, hi;			/* inclusive bounds, ns */
+	uint64_t count;
+};
+
+/* The per-op histogram that goes with one time metric. */
+struct result_hist {
+	struct result_bucket *buckets;
+	size_t nbuckets;
+	char *of;			/* whose ops: the worker's name */
+	uint64_t ops, min_ns, max_ns;
+	double mean_ns;
+};
+
+/* One metric of one configuration. */
+struct result {
+	int64_t id;			/* in the store; 0: not stored */
+	int seq;			/* order within the run */
+	struct result_config *cfg;	/* shared by the config's metrics */
+	char *metric;			/* "bandwidth", "time/write" */
+	char *unit;			/* "bytes/s", "ns", "tsc-cycles" */
+	int direction;			/* +1 higher better, -1 lower, 0 info */
+	bool trace;			/* the cold-call trace: one value per
+					   call, not per sample */
+	double *samples;
+	size_t nsamples;
+	struct result_hist *hist;	/* NULL: none */
+	/* computed once by result_finalize() */
+	struct summary summary;
+	struct modes modes;
+};
+
+/*
+ * A growable list of results and the configurations they point at (owned
+ * here).  Pointers to results are stable once the set stops growing.
+ */
+struct result_set {
+	struct result *v;
+	size_t n, cap;
+	struct result_config **cfgs;
+	size_t ncfgs, cfgcap;
+	int next_seq;
+};
+
+void result_set_init(struct result_set *set);
+void result_set_free(struct result_set *set);
+
+/*
+ * A new zeroed configuration owned by set (note "" and job 0), or NULL on
+ * ENOMEM.
+ */
+struct result_config *result_set_new_config(struct result_set *set);
+
+/*
+ * A new zeroed result of cfg at the end of set, its seq the next one, or
+ * NULL on ENOMEM.  Earlier result pointers may move.
+ */
+struct result *result_set_new_result(struct result_set *set,
+				     struct result_config *cfg);
+
+/*
+ * Move every result and configuration of src to the end of dst (seq
+ * renumbered), leaving src empty.  Returns 0, or -1 on ENOMEM (src
+ * untouched).
+ */
+int result_set_take(struct result_set *dst, struct result_set *src);
+
+/* Compute r's summary and modes from its samples.  0, or -1 on ENOMEM. */
+int result_finalize(struct result *r);
+
+/* Text of parameter name in cfg, or NULL when it has none. */
+const char *result_param(const struct result_config *cfg, const char *name);
+
+/*
+ * Pointers to cfg's parameters sorted by name (the canonical order) into
+ * out, which has room for cfg->nparams.
+ */
+void result_params_sorted(const struct result_config *cfg,
+			  const struct result_param **out);
+
+/*
+ * Whether value i of r comes from a sample flagged as disturbed: false
+ * when r's values are not one per kept sample (a trace, or values left
+ * out) or no load was recorded.
+ */
+bool result_value_flagged(const struct result *r, size_t i);
+
+/* Number of flagged kept samples of cfg (0 when no load was recorded). */
+size_t result_config_flagged(const struct result_config *cfg);
+
+/*
+ * Median over the kept samples of counter[k] / per_sample, or NAN when the
+ * counter is unknown or per_sample <= 0.  counter is one of cfg's
+ * ctx_switches, migrations, faults.
+ */
+double result_counter_median(const struct result_config *cfg,
+			     const uint64_t *counter, double per_sample);
+
+/* "other,canary" from INTERF_FLAG_* bits ("" for a quiet sample). */
+void result_flag_text(unsigned flags, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,133 @@
+/*
+ * comparison.h - the comparison engine behind `compare` and `check`: two
+ * sides of loaded runs (results model) matched row by row and judged.
+ *
+ * A side is any number of runs.  Results are matched by (workload,
+ * parameters, metric, unit); parameters named in cmp_opts.ignore are left
+ * out of the matching, so that e.g. io=write on one side meets io=vmsplice
+ * on the other.  For each row present on both sides: the medians and
+ * %stddev of the pooled samples, the %change of medians, a Mann-Whitney U
+ * p-value, a 95% bootstrap CI of the change and a verdict (stats/compare.h).
+ * With at least CMP_MIN_RUNS runs on each side the run is the unit that
+ * repeats (the test over run medians, a two-level bootstrap); with fewer,
+ * the sample.  Per side and row: the median of each boot's run medians,
+ * whether the boots disagree more than runs within a boot, and
+ * bimodality.  Environment keys (and run options) that differ between
+ * the sides are listed.
+ *
+ * Pure: no store, no output (report/compare.h prints a struct cmp).
+ */
+#ifndef COPYSCOPE_COMPARISON_H
+#define COPYSCOPE_COMPARISON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "results/run.h"
+#include "stats/compare.h"
+#include "stats/modes.h"
+#include "stats/summary.h"
+
+/* The runs of one side, loaded (the caller owns them). */
+struct cmp_side {
+	struct run_data *runs;
+	size_t nruns;
+	size_t nboots;			/* distinct boot ids among them */
+};
+
+/* Per boot: the median of its runs' medians. */
+struct cmp_boot {
+	char boot_id[64];
+	size_t nruns;
+	double median;
+};
+
+/* One side of one row. */
+struct cmp_val {
+	double *x;			/* pooled samples (owned) */
+	size_t n;
+	size_t flagged;			/* flagged samples among them */
+	size_t dropped;			/* flagged samples left out */
+	struct summary s;
+	struct modes md;
+	struct cmp_boot *boots;		/* owned */
+	size_t nboots;
+	/* per run with samples: its median and its samples in x (owned) */
+	double *run_med;
+	size_t *run_start, *run_len;
+	size_t nruns;
+	bool boots_disagree;		/* boot medians spread more than
+					   the runs within a boot */
+};
+
+struct cmp_row {
+	const struct result *ref;	/* workload, params, metric, unit */
+	const struct result *ref_new;	/* the same on the new side */
+	const char *match;		/* ref's parameters less ignored */
+	int direction;
+	bool in_base, in_new;
+	struct cmp_val b, n;
+	double change_pct;		/* 100 * (new / base - 1) of medians */
+	double ci_lo, ci_hi;		/* its 95% bootstrap CI */
+	struct mw_result mw;
+	bool by_run;			/* p and CI over runs, not samples */
+	enum verdict verdict;
+};
+
+/*
+ * With at least this many runs on each side, the p-value and the CI treat
+ * the run as the unit that repeats (Mann-Whitney over run medians, a
+ * two-level bootstrap); with fewer, the samples (which cannot see how
+ * much runs of one configuration differ from each other).
+ */
+#define CMP_MIN_RUNS 3
+
+struct cmp_envdiff {
+	char key[96];
+	char *base, *new;		/* values, " | " between runs */
+};
+
+struct cmp_opts {
+	double alpha;			/* significance level, e.g. 0.05 */
+	double noise_pct;		/* CI must lie beyond +-this, e.g. 1 */
+	bool drop_noisy;		/* leave flagged samples out */
+	const char *const *workloads;	/* only these (NULL: all) */
+	size_t nworkloads;
+	/* parameters left out of the matching (e.g. the one under test) */
+	const char *const *ignore;
+	size_t nignore;
+};
+
+struct cmp {
+	struct cmp_side base, new;	/* not owned */
+	const char *title;		/* first line (NULL: "copyscope
+					   compare") */
+	struct cmp_row *rows;		/* both sides first, in base order */
+	size_t nrows;
+	struct cmp_envdiff *envd;
+	size_t nenvd;
+	bool flavour_differs;
+	struct cmp_opts opts;
+	/* [run][result]: parameters less the ignored ones (owned) */
+	char ***match_base, ***match_new;
+};
+
+/* The number of distinct boot ids of side's runs, into side->nboots. */
+void cmp_side_count_boots(struct cmp_side *side);
+
+/*
+ * Build the comparison of c->base and c->new (both filled) with opts.
+ * Returns 0, or -1 on allocation failure.
+ */
+int cmp_build(struct cmp *c, const struct cmp_opts *opts);
+
+/* Free what cmp_build() made (not the sides' runs). */
+void cmp_free(struct cmp *c);
+
+/* Rows compared (present on both sides), and those of each verdict. */
+struct cmp_counts {
+	size_t compared, worse, better, same, info;
+};
+void cmp_count(const struct cmp *c, struct cmp_counts *out);
+
+#endif

@@ -1,0 +1,326 @@
+/*
+ * read.c - reading runs: the list of runs, and one run loaded whole (its
+ * row, options, environment and results) from one consistent snapshot.
+ * Results are decoded into the results model by results/codec.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/codec.h"
+#include "store/db.h"
+
+#define RUN_COLUMNS "r.id, r.started_ns, r.finished_ns, r.tag, r.host, " \
+	"r.boot_id, r.tool_version, r.build_flavour, r.cmdline, r.status, " \
+	"(SELECT count(*) FROM results x WHERE x.run_id = r.id), " \
+	"(SELECT e.value FROM environment e WHERE e.run_id = r.id " \
+	"AND e.key = 'kernel.release'), r.reps, r.sample_time_ns, " \
+	"r.warmup_ns, r.cpus, r.hist, r.interleave_seed, r.perf_counters"
+
+/* Fill run from a row of RUN_COLUMNS; -1 on ENOMEM. */
+static int row_to_run(sqlite3_stmt *s, struct run_info *run)
+{
+	struct run_options *o = &run->opts;
+	const char *seed;
+
+	memset(run, 0, sizeof(*run));
+	run->id = sqlite3_column_int64(s, 0);
+	run->started_ns = sqlite3_column_int64(s, 1);
+	run->finished_ns = sqlite3_column_int64(s, 2);	/* NULL -> 0 */
+	db_copy_str(run->tag, sizeof(run->tag), db_col_text(s, 3));
+	db_copy_str(run->host, sizeof(run->host), db_col_text(s, 4));
+	db_copy_str(run->boot_id, sizeof(run->boot_id), db_col_text(s, 5));
+	db_copy_str(run->tool_version, sizeof(run->tool_version),
+		    db_col_text(s, 6));
+	db_copy_str(run->build_flavour, sizeof(run->build_flavour),
+		    db_col_text(s, 7));
+	db_copy_str(run->status, sizeof(run->status), db_col_text(s, 9));
+	run->nresults = sqlite3_column_int(s, 10);
+	db_copy_str(run->kernel, sizeof(run->kernel), db_col_text(s, 11));
+	run->have_options = sqlite3_column_type(s, 12) != SQLITE_NULL;
+	o->reps = sqlite3_column_int(s, 12);
+	o->sample_time_ns = sqlite3_column_int64(s, 13);
+	o->warmup_ns = sqlite3_column_int64(s, 14);
+	db_copy_str(o->cpus, sizeof(o->cpus), db_col_text(s, 15));
+	o->hist = sqlite3_column_int(s, 16) != 0;
+	seed = db_col_text(s, 17);
+	o->interleave = seed != NULL;
+	o->interleave_seed = seed ? strtoull(seed, NULL, 10) : 0;
+	o->perf_counters = sqlite3_column_int(s, 18) != 0;
+	return db_col_dup(s, 8, &run->cmdline);
+}
+
+int store_list_runs(struct store *st, struct run_info **runs, size_t *n,
+		    char *err, size_t errlen)
+{
+	struct run_info *v = NULL, *tmp;
+	size_t cnt = 0, cap = 0;
+	sqlite3_stmt *s;
+	int rc;
+
+	*runs = NULL;
+	*n = 0;
+	if (db_prepare(st, "SELECT " RUN_COLUMNS " FROM runs r "
+		       "ORDER BY r.started_ns, r.id", &s, err, errlen))
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (cnt == cap) {
+			cap = cap ? cap * 2 : 16;
+			tmp = realloc(v, cap * sizeof(*v));
+			if (!tmp)
+				goto nomem;
+			v = tmp;
+		}
+		if (row_to_run(s, &v[cnt])) {
+			free(v[cnt].cmdline);
+			goto nomem;
+		}
+		cnt++;
+	}
+	if (rc != SQLITE_DONE) {
+		db_err(st, err, errlen, "cannot list runs");
+		goto fail;
+	}
+	if (sqlite3_finalize(s) != SQLITE_OK) {
+		s = NULL;
+		db_err(st, err, errlen, "cannot list runs");
+		goto fail;
+	}
+	*runs = v;
+	*n = cnt;
+	return 0;
+nomem:
+	db_set_err(err, errlen, "cannot list runs: %s", strerror(ENOMEM));
+fail:
+	(void)sqlite3_finalize(s);
+	store_free_runs(v, cnt);
+	return -1;
+}
+
+void store_free_runs(struct run_info *runs, size_t n)
+{
+	size_t i;
+
+	if (!runs)
+		return;
+	for (i = 0; i < n; i++)
+		free(runs[i].cmdline);
+	free(runs);
+}
+
+/* Samples and histogram buckets of one result into row. */
+static int load_series(struct store *st, sqlite3_stmt *smp,
+		       sqlite3_stmt *hst, struct result_row *row, char *err,
+		       size_t errlen)
+{
+	size_t cap = 0;
+	void *tmp;
+	int rc;
+
+	if (sqlite3_bind_int64(smp, 1, row->id) != SQLITE_OK ||
+	    sqlite3_bind_int64(hst, 1, row->id) != SQLITE_OK) {
+		db_err(st, err, errlen, "cannot bind result id");
+		return -1;
+	}
+	while ((rc = sqlite3_step(smp)) == SQLITE_ROW) {
+		if (row->nsamples == cap) {
+			cap = cap ? cap * 2 : 64;
+			tmp = realloc(row->samples, cap * sizeof(double));
+			if (!tmp)
+				goto nomem;
+			row->samples = tmp;
+		}
+		row->samples[row->nsamples++] = sqlite3_column_double(smp, 0);
+	}
+	if (rc != SQLITE_DONE || sqlite3_reset(smp) != SQLITE_OK) {
+		db_err(st, err, errlen, "cannot load samples");
+		return -1;
+	}
+	cap = 0;
+	while ((rc = sqlite3_step(hst)) == SQLITE_ROW) {
+		struct result_bucket *b;
+
+		if (row->nbuckets == cap) {
+			cap = cap ? cap * 2 : 64;
+			tmp = realloc(row->buckets, cap * sizeof(*b));
+			if (!tmp)
+				goto nomem;
+			row->buckets = tmp;
+		}
+		b = &row->buckets[row->nbuckets++];
+		b->lo = sqlite3_column_int64(hst, 0);
+		b->hi = sqlite3_column_int64(hst, 1);
+		b->count = (uint64_t)sqlite3_column_int64(hst, 2);
+	}
+	if (rc != SQLITE_DONE || sqlite3_reset(hst) != SQLITE_OK) {
+		db_err(st, err, errlen, "cannot load histogram");
+		return -1;
+	}
+	return 0;
+nomem:
+	(void)sqlite3_reset(smp);
+	(void)sqlite3_reset(hst);
+	db_set_err(err, errlen, "cannot load result: %s", strerror(ENOMEM));
+	return -1;
+}
+
+/* The results of run_id into set; -1 on error. */
+static int load_results(struct store *st, int64_t run_id,
+			struct result_set *set, char *err, size_t errlen)
+{
+	sqlite3_stmt *s = NULL, *smp = NULL, *hst = NULL;
+	struct result_row row;
+	int rc;
+
+	memset(&row, 0, sizeof(row));
+	if (db_prepare(st, "SELECT id, seq, workload, params, metric, unit, "
+		       "direction, info FROM results WHERE run_id = ? "
+		       "ORDER BY seq, id", &s, err, errlen) ||
+	    db_prepare(st, "SELECT value FROM samples WHERE result_id = ? "
+		       "ORDER BY idx", &smp, err, errlen) ||
+	    db_prepare(st, "SELECT lo, hi, count FROM histograms "
+		       "WHERE result_id = ? ORDER BY lo", &hst, err, errlen))
+		goto fail;
+	if (sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK) {
+		db_err(st, err, errlen, "cannot bind run id");
+		goto fail;
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		memset(&row, 0, sizeof(row));
+		row.id = sqlite3_column_int64(s, 0);
+		row.seq = sqlite3_column_int(s, 1);
+		row.workload = db_col_text(s, 2);
+		row.params_json = db_col_text(s, 3);
+		row.metric = db_col_text(s, 4);
+		row.unit = db_col_text(s, 5);
+		row.direction = sqlite3_column_int(s, 6);
+		row.info_json = db_col_text(s, 7);
+		if (!row.workload || !row.params_json || !row.metric ||
+		    !row.unit) {
+			db_set_err(err, errlen, "cannot load results: %s",
+				   strerror(ENOMEM));
+			goto fail;
+		}
+		if (load_series(st, smp, hst, &row, err, errlen) ||
+		    !result_decode_row(set, &row, err, errlen))
+			goto fail;
+		free(row.buckets);
+		row.buckets = NULL;
+	}
+	if (rc != SQLITE_DONE) {
+		db_err(st, err, errlen, "cannot load results");
+		goto fail;
+	}
+	rc = sqlite3_finalize(s);
+	rc |= sqlite3_finalize(smp);
+	rc |= sqlite3_finalize(hst);
+	s = smp = hst = NULL;
+	if (rc != SQLITE_OK) {
+		db_err(st, err, errlen, "cannot load results");
+		goto fail;
+	}
+	return 0;
+fail:
+	free(row.samples);
+	free(row.buckets);
+	(void)sqlite3_finalize(s);
+	(void)sqlite3_finalize(smp);
+	(void)sqlite3_finalize(hst);
+	return -1;
+}
+
+static int load_env(struct store *st, int64_t run_id, struct env *env,
+		    char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (db_prepare(st, "SELECT key, value FROM environment "
+		       "WHERE run_id = ? ORDER BY rowid", &s, err, errlen))
+		return -1;
+	if (sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK) {
+		db_err(st, err, errlen, "cannot bind run id");
+		goto fail;
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *k = db_col_text(s, 0), *v = db_col_text(s, 1);
+
+		if (!k || !v || env_set(env, k, v)) {
+			db_set_err(err, errlen, "cannot load environment: %s",
+				   strerror(ENOMEM));
+			goto fail;
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		db_err(st, err, errlen, "cannot load environment");
+		goto fail;
+	}
+	if (sqlite3_finalize(s) != SQLITE_OK) {
+		db_err(st, err, errlen, "cannot load environment");
+		return -1;
+	}
+	return 0;
+fail:
+	(void)sqlite3_finalize(s);
+	return -1;
+}
+
+/* The run's row into info: 0, 1 (no such run) or -1. */
+static int load_info(struct store *st, int64_t run_id, struct run_info *info,
+		     char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	int rc, ret = -1;
+
+	if (db_prepare(st, "SELECT " RUN_COLUMNS " FROM runs r WHERE r.id = ?",
+		       &s, err, errlen))
+		return -1;
+	if (sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK) {
+		db_err(st, err, errlen, "cannot bind run id");
+		(void)sqlite3_finalize(s);
+		return -1;
+	}
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_DONE) {
+		db_set_err(err, errlen, "no run %lld in database '%s'",
+			   (long long)run_id, st->path);
+		ret = 1;
+	} else if (rc != SQLITE_ROW) {
+		db_err(st, err, errlen, "cannot load run");
+	} else if (row_to_run(s, info)) {
+		db_set_err(err, errlen, "cannot load run: %s",
+			   strerror(ENOMEM));
+	} else {
+		ret = 0;
+	}
+	if (sqlite3_finalize(s) != SQLITE_OK && ret == 0) {
+		db_err(st, err, errlen, "cannot load run");
+		ret = -1;
+	}
+	return ret;
+}
+
+int store_load_run(struct store *st, int64_t run_id, struct run_data *out,
+		   char *err, size_t errlen)
+{
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	result_set_init(&out->results);
+	/* one read transaction: a consistent snapshot */
+	if (db_exec(st, "BEGIN", err, errlen))
+		return -1;
+	ret = load_info(st, run_id, &out->info, err, errlen);
+	if (ret == 0 && (load_env(st, run_id, &out->env, err, errlen) ||
+			 load_results(st, run_id, &out->results, err,
+				      errlen)))
+		ret = -1;
+	if (ret == 0 && db_exec(st, "COMMIT", err, errlen))
+		ret = -1;
+	if (ret != 0) {
+		db_rollback(st);
+		run_data_free(out);
+	}
+	return ret;
+}

@@ -1,0 +1,332 @@
+/*
+ * write.c - writing runs: a run begins (its row, options and environment),
+ * gets its results one configuration at a time, and finishes with its
+ * status.  Each step is one transaction (see db.c).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/codec.h"
+#include "store/db.h"
+
+/* Fill empty identity fields of run from the environment. */
+static void run_defaults(struct run_info *run, const struct env *env)
+{
+	const char *v;
+
+	if (!env)
+		return;
+	if (!run->host[0] && (v = env_get(env, "hostname")))
+		db_copy_str(run->host, sizeof(run->host), v);
+	if (!run->boot_id[0] && (v = env_get(env, "boot_id")))
+		db_copy_str(run->boot_id, sizeof(run->boot_id), v);
+	if (!run->tool_version[0] && (v = env_get(env, "copyscope.version")))
+		db_copy_str(run->tool_version, sizeof(run->tool_version), v);
+	if (!run->build_flavour[0] &&
+	    (v = env_get(env, "copyscope.build_flavour")))
+		db_copy_str(run->build_flavour, sizeof(run->build_flavour), v);
+}
+
+/* Bind the run options to columns first.. first + 6. */
+static int bind_options(sqlite3_stmt *s, int first,
+			const struct run_info *run)
+{
+	const struct run_options *o = &run->opts;
+	char seed[32];
+	int i = first;
+
+	if (!run->have_options) {
+		for (; i < first + 7; i++)
+			if (sqlite3_bind_null(s, i) != SQLITE_OK)
+				return -1;
+		return 0;
+	}
+	snprintf(seed, sizeof(seed), "%llu",
+		 (unsigned long long)o->interleave_seed);
+	if (sqlite3_bind_int(s, i++, o->reps) != SQLITE_OK ||
+	    sqlite3_bind_int64(s, i++, o->sample_time_ns) != SQLITE_OK ||
+	    sqlite3_bind_int64(s, i++, o->warmup_ns) != SQLITE_OK ||
+	    DB_BIND_STR(s, i++, o->cpus) != SQLITE_OK ||
+	    sqlite3_bind_int(s, i++, o->hist) != SQLITE_OK ||
+	    db_bind_text(s, i++, o->interleave ? seed : NULL, 0) !=
+	    SQLITE_OK ||
+	    sqlite3_bind_int(s, i++, o->perf_counters) != SQLITE_OK)
+		return -1;
+	return 0;
+}
+
+static int insert_env(struct store *st, int64_t run_id,
+		      const struct env *env, char *err, size_t errlen)
+{
+	sqlite3_stmt *s = NULL;
+	size_t i;
+
+	if (!env || !env->n)
+		return 0;
+	if (db_prepare(st, "INSERT INTO environment (run_id, key, value) "
+		       "VALUES (?, ?, ?)", &s, err, errlen))
+		return -1;
+	for (i = 0; i < env->n; i++) {
+		if (sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK ||
+		    db_bind_text(s, 2, env->items[i].key, 0) != SQLITE_OK ||
+		    db_bind_text(s, 3, env->items[i].value, 0) != SQLITE_OK) {
+			db_err(st, err, errlen, "cannot bind environment");
+			goto fail;
+		}
+		if (db_step_done(st, s, "cannot insert environment", err,
+				 errlen))
+			goto fail;
+	}
+	if (sqlite3_finalize(s) != SQLITE_OK) {
+		db_err(st, err, errlen, "cannot insert environment");
+		return -1;
+	}
+	return 0;
+fail:
+	(void)sqlite3_finalize(s);
+	return -1;
+}
+
+int store_begin_run(struct store *st, struct run_info *run,
+		    const struct env *env, char *err, size_t errlen)
+{
+	sqlite3_stmt *ins = NULL;
+
+	run_defaults(run, env);
+	if (run->started_ns == 0)
+		run->started_ns = db_now_ns();
+	if (db_begin_write(st, err, errlen))
+		return -1;
+	if (db_prepare(st, "INSERT INTO runs (started_ns, finished_ns, tag, "
+		       "host, boot_id, tool_version, build_flavour, cmdline, "
+		       "status, reps, sample_time_ns, warmup_ns, cpus, hist, "
+		       "interleave_seed, perf_counters) VALUES (?, ?, ?, ?, "
+		       "?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)", &ins,
+		       err, errlen))
+		goto fail;
+	if (sqlite3_bind_int64(ins, 1, run->started_ns) != SQLITE_OK ||
+	    (run->finished_ns ?
+	     sqlite3_bind_int64(ins, 2, run->finished_ns) :
+	     sqlite3_bind_null(ins, 2)) != SQLITE_OK ||
+	    DB_BIND_STR(ins, 3, run->tag) != SQLITE_OK ||
+	    DB_BIND_STR(ins, 4, run->host) != SQLITE_OK ||
+	    DB_BIND_STR(ins, 5, run->boot_id) != SQLITE_OK ||
+	    DB_BIND_STR(ins, 6, run->tool_version) != SQLITE_OK ||
+	    DB_BIND_STR(ins, 7, run->build_flavour) != SQLITE_OK ||
+	    db_bind_text(ins, 8, run->cmdline, 0) != SQLITE_OK ||
+	    bind_options(ins, 9, run) != 0) {
+		db_err(st, err, errlen, "cannot bind run");
+		goto fail;
+	}
+	if (db_step_done(st, ins, "cannot insert run", err, errlen))
+		goto fail;
+	run->id = sqlite3_last_insert_rowid(st->db);
+	if (sqlite3_finalize(ins) != SQLITE_OK) {
+		ins = NULL;
+		db_err(st, err, errlen, "cannot insert run");
+		goto fail;
+	}
+	ins = NULL;
+	if (insert_env(st, run->id, env, err, errlen) ||
+	    db_commit(st, err, errlen))
+		goto fail;
+	db_copy_str(run->status, sizeof(run->status), "running");
+	return 0;
+fail:
+	(void)sqlite3_finalize(ins);
+	db_rollback(st);
+	run->id = 0;
+	return -1;
+}
+
+/* What cannot be stored, said before the transaction starts. */
+static int check_result(const struct result *r, char *err, size_t errlen)
+{
+	const char *wl = r->cfg->workload;
+	size_t i;
+
+	if (!r->cfg->params_json) {
+		db_set_err(err, errlen, "cannot store result '%s/%s': no "
+			   "parameters", wl, r->metric);
+		return -1;
+	}
+	if (r->direction < -1 || r->direction > 1) {
+		db_set_err(err, errlen, "cannot store result '%s/%s': invalid "
+			   "direction %d", wl, r->metric, r->direction);
+		return -1;
+	}
+	for (i = 0; i < r->nsamples; i++)
+		if (isnan(r->samples[i])) {
+			db_set_err(err, errlen, "cannot store result '%s/%s': "
+				   "sample %zu is NaN", wl, r->metric, i);
+			return -1;
+		}
+	for (i = 0; r->hist && i < r->hist->nbuckets; i++)
+		if (r->hist->buckets[i].count > INT64_MAX) {
+			db_set_err(err, errlen, "cannot store result '%s/%s': "
+				   "histogram count out of range", wl,
+				   r->metric);
+			return -1;
+		}
+	return 0;
+}
+
+/* The rows of one result (its info text made by the caller). */
+static int insert_result(struct store *st, sqlite3_stmt *ins,
+			 sqlite3_stmt *smp, sqlite3_stmt *hst, int64_t run_id,
+			 struct result *r, const char *info, char *err,
+			 size_t errlen)
+{
+	size_t i;
+
+	if (sqlite3_bind_int64(ins, 1, run_id) != SQLITE_OK ||
+	    sqlite3_bind_int(ins, 2, r->seq) != SQLITE_OK ||
+	    db_bind_text(ins, 3, r->cfg->workload, 0) != SQLITE_OK ||
+	    db_bind_text(ins, 4, r->cfg->params_json, 0) != SQLITE_OK ||
+	    db_bind_text(ins, 5, r->metric, 0) != SQLITE_OK ||
+	    db_bind_text(ins, 6, r->unit, 0) != SQLITE_OK ||
+	    sqlite3_bind_int(ins, 7, r->direction) != SQLITE_OK ||
+	    db_bind_text(ins, 8, info, 0) != SQLITE_OK) {
+		db_err(st, err, errlen, "cannot bind result");
+		return -1;
+	}
+	if (db_step_done(st, ins, "cannot insert result", err, errlen))
+		return -1;
+	r->id = sqlite3_last_insert_rowid(st->db);
+	for (i = 0; i < r->nsamples; i++) {
+		if (sqlite3_bind_int64(smp, 1, r->id) != SQLITE_OK ||
+		    sqlite3_bind_int64(smp, 2, (int64_t)i) != SQLITE_OK ||
+		    sqlite3_bind_double(smp, 3, r->samples[i]) != SQLITE_OK) {
+			db_err(st, err, errlen, "cannot bind sample");
+			return -1;
+		}
+		if (db_step_done(st, smp, "cannot insert sample", err, errlen))
+			return -1;
+	}
+	for (i = 0; r->hist && i < r->hist->nbuckets; i++) {
+		const struct result_bucket *b = &r->hist->buckets[i];
+
+		if (sqlite3_bind_int64(hst, 1, r->id) != SQLITE_OK ||
+		    sqlite3_bind_int64(hst, 2, b->lo) != SQLITE_OK ||
+		    sqlite3_bind_int64(hst, 3, b->hi) != SQLITE_OK ||
+		    sqlite3_bind_int64(hst, 4, (int64_t)b->count) !=
+		    SQLITE_OK) {
+			db_err(st, err, errlen, "cannot bind histogram");
+			return -1;
+		}
+		if (db_step_done(st, hst, "cannot insert histogram bucket",
+				 err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+int store_add_results(struct store *st, int64_t run_id, struct result *res,
+		      size_t n, char *err, size_t errlen)
+{
+	sqlite3_stmt *ins = NULL, *smp = NULL, *hst = NULL;
+	char *info = NULL;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++)
+		if (check_result(&res[i], err, errlen))
+			return -1;
+	if (n == 0)
+		return 0;
+	if (db_begin_write(st, err, errlen))
+		return -1;
+	if (db_prepare(st, "INSERT INTO results (run_id, seq, workload, "
+		       "params, metric, unit, direction, info) "
+		       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", &ins, err, errlen) ||
+	    db_prepare(st, "INSERT INTO samples (result_id, idx, value) "
+		       "VALUES (?, ?, ?)", &smp, err, errlen) ||
+	    db_prepare(st, "INSERT INTO histograms (result_id, lo, hi, count) "
+		       "VALUES (?, ?, ?, ?)", &hst, err, errlen))
+		goto fail;
+	for (i = 0; i < n; i++) {
+		info = result_info_text(&res[i]);
+		if (!info) {
+			db_set_err(err, errlen, "cannot store result '%s/%s': "
+				   "out of memory", res[i].cfg->workload,
+				   res[i].metric);
+			goto fail;
+		}
+		if (insert_result(st, ins, smp, hst, run_id, &res[i], info,
+				  err, errlen))
+			goto fail;
+		free(info);
+		info = NULL;
+	}
+	rc = sqlite3_finalize(ins);
+	rc |= sqlite3_finalize(smp);
+	rc |= sqlite3_finalize(hst);
+	ins = smp = hst = NULL;
+	if (rc != SQLITE_OK) {
+		db_err(st, err, errlen, "cannot insert result");
+		goto fail;
+	}
+	if (db_commit(st, err, errlen))
+		goto fail;
+	return 0;
+fail:
+	free(info);
+	(void)sqlite3_finalize(ins);
+	(void)sqlite3_finalize(smp);
+	(void)sqlite3_finalize(hst);
+	db_rollback(st);
+	for (i = 0; i < n; i++)
+		res[i].id = 0;
+	return -1;
+}
+
+int store_finish_run(struct store *st, int64_t run_id, const char *status,
+		     int64_t finished_ns, char *err, size_t errlen)
+{
+	sqlite3_stmt *s = NULL;
+	bool valid = false;
+	size_t i;
+
+	for (i = 0; status && i < store_nrun_statuses; i++)
+		valid |= strcmp(status, store_run_statuses[i]) == 0;
+	if (!valid) {
+		db_set_err(err, errlen, "cannot finish run %lld: invalid "
+			   "status '%s'", (long long)run_id,
+			   status ? status : "(null)");
+		return -1;
+	}
+	if (db_begin_write(st, err, errlen))
+		return -1;
+	if (db_prepare(st, "UPDATE runs SET status = ?, finished_ns = ? "
+		       "WHERE id = ?", &s, err, errlen))
+		goto fail;
+	if (sqlite3_bind_text(s, 1, status, -1, SQLITE_TRANSIENT) !=
+	    SQLITE_OK ||
+	    sqlite3_bind_int64(s, 2, finished_ns) != SQLITE_OK ||
+	    sqlite3_bind_int64(s, 3, run_id) != SQLITE_OK) {
+		db_err(st, err, errlen, "cannot bind run status");
+		goto fail;
+	}
+	if (db_step_done(st, s, "cannot update run", err, errlen))
+		goto fail;
+	if (sqlite3_changes(st->db) != 1) {
+		db_set_err(err, errlen, "cannot finish run %lld in database "
+			   "'%s': no such run", (long long)run_id, st->path);
+		goto fail;
+	}
+	if (sqlite3_finalize(s) != SQLITE_OK) {
+		s = NULL;
+		db_err(st, err, errlen, "cannot update run");
+		goto fail;
+	}
+	s = NULL;
+	if (db_commit(st, err, errlen))
+		goto fail;
+	return 0;
+fail:
+	(void)sqlite3_finalize(s);
+	db_rollback(st);
+	return -1;
+}
