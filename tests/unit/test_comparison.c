@@ -1,0 +1,330 @@
+/*
+ * test_comparison.c - unit tests of the comparison engine
+ * (src/stats/comparison.c) on injected data with a known answer: A/A
+ * sides drawn from one seeded distribution are '~', a 10% slowdown is
+ * 'worse' (and 'better' by the metric's direction), several runs per
+ * side make the run the unit of the test, --drop-noisy leaves flagged
+ * samples out without inventing a median for a run that lost them all,
+ * rows on one side only, ignored parameters, and the differences of
+ * environment and run options.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "result_fixture.h"
+#include "stats/comparison.h"
+
+#define MAXRUNS 8
+#define NS 10			/* samples per run */
+
+/* Normal-ish noise from the stats generator: the sum of 12 uniforms. */
+static double noise(uint64_t *rng)
+{
+	double s = 0;
+	int i;
+
+	for (i = 0; i < 12; i++)
+		s += (double)(stats_rng_next(rng) >> 11) / 9007199254740992.0;
+	return s - 6.0;
+}
+
+/* NS values around median with a relative spread sd (seeded). */
+static void draw(double *x, double median, double sd, uint64_t seed)
+{
+	uint64_t rng = seed;
+	int i;
+
+	for (i = 0; i < NS; i++)
+		x[i] = median * (1.0 + sd * noise(&rng));
+}
+
+struct side_fx {
+	struct run_data runs[MAXRUNS];
+	size_t n;
+};
+
+/*
+ * A run of sys.null with time/call around median (seeded), in boot
+ * boot; flags marks which of its NS samples are flagged (a bit each),
+ * params the canonical parameters.
+ */
+static void add_run(struct side_fx *s, const char *boot, double median,
+		    uint64_t seed, unsigned flags, const char *params)
+{
+	struct run_data *r = &s->runs[s->n++];
+	char info[1024], *p;
+	double x[NS];
+	int i;
+
+	assert_true(s->n <= MAXRUNS);
+	memset(r, 0, sizeof(*r));
+	result_set_init(&r->results);
+	r->info.id = (int64_t)s->n;
+	snprintf(r->info.boot_id, sizeof(r->info.boot_id), "%s", boot);
+	r->info.have_options = true;
+	r->info.opts.reps = NS;
+	draw(x, median, 0.02, seed);
+	p = info + sprintf(info, "{\"batch_ops\":1000,\"interference\":{"
+			   "\"flagged\":[");
+	for (i = 0; i < NS; i++)
+		p += sprintf(p, "%s%s", i ? "," : "",
+			     flags & (1u << i) ? "true" : "false");
+	p += sprintf(p, "],\"why\":[");
+	for (i = 0; i < NS; i++)
+		p += sprintf(p, "%s\"%s\"", i ? "," : "",
+			     flags & (1u << i) ? "other" : "");
+	sprintf(p, "]},\"job\":0}");
+	fx_add(&r->results, "sys.null", params, "time/call", "ns", -1, x, NS,
+	       info);
+	for (i = 0; i < NS; i++)
+		x[i] = 1e9 / x[i];
+	fx_add(&r->results, "sys.null", params, "calls/s", "ops/s", 1, x, NS,
+	       info);
+}
+
+#define P0 "{\"call\":\"gettid\",\"spin_ns\":\"0\"}"
+
+static void free_side(struct side_fx *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		run_data_free(&s->runs[i]);
+	s->n = 0;
+}
+
+static void build(struct cmp *c, struct side_fx *b, struct side_fx *n,
+		  const struct cmp_opts *o)
+{
+	memset(c, 0, sizeof(*c));
+	c->base.runs = b->runs;
+	c->base.nruns = b->n;
+	c->new.runs = n->runs;
+	c->new.nruns = n->n;
+	assert_int_equal(cmp_build(c, o), 0);
+}
+
+static const struct cmp_row *row(const struct cmp *c, const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < c->nrows; i++)
+		if (strcmp(c->rows[i].ref->metric, metric) == 0)
+			return &c->rows[i];
+	fail_msg("no row %s", metric);
+	return NULL;
+}
+
+static const struct cmp_opts defaults = { .alpha = 0.05, .noise_pct = 1.0 };
+
+static void test_aa_same(void **state)
+{
+	struct side_fx b = { 0 }, n = { 0 };
+	struct cmp_counts k;
+	struct cmp c;
+	uint64_t seed;
+
+	(void)state;
+	/* eight seeded A/A pairs, one run a side: never a verdict */
+	for (seed = 1; seed <= 8; seed++) {
+		add_run(&b, "boot1", 100.0, seed, 0, P0);
+		add_run(&n, "boot1", 100.0, seed + 1000, 0, P0);
+		build(&c, &b, &n, &defaults);
+		cmp_count(&c, &k);
+		assert_int_equal(k.compared, 2);
+		assert_int_equal(k.same, 2);
+		assert_false(row(&c, "time/call")->by_run);
+		cmp_free(&c);
+		free_side(&b);
+		free_side(&n);
+	}
+}
+
+static void test_ab_worse_better(void **state)
+{
+	struct side_fx b = { 0 }, n = { 0 };
+	const struct cmp_row *t, *r;
+	struct cmp c;
+
+	(void)state;
+	add_run(&b, "boot1", 100.0, 7, 0, P0);
+	add_run(&n, "boot1", 110.0, 8, 0, P0);
+	build(&c, &b, &n, &defaults);
+	t = row(&c, "time/call");
+	r = row(&c, "calls/s");
+	/* time up 10%: worse; the rate down ~9%: worse too */
+	assert_int_equal(t->verdict, VERDICT_WORSE);
+	assert_true(t->mw.p < 0.05);
+	assert_true(t->change_pct > 5 && t->change_pct < 15);
+	assert_true(t->ci_lo > 1 && t->ci_lo <= t->change_pct &&
+		    t->change_pct <= t->ci_hi);
+	assert_int_equal(r->verdict, VERDICT_WORSE);
+	assert_true(r->change_pct < -5);
+	cmp_free(&c);
+	/* the other way round: better */
+	build(&c, &n, &b, &defaults);
+	assert_int_equal(row(&c, "time/call")->verdict, VERDICT_BETTER);
+	assert_int_equal(row(&c, "calls/s")->verdict, VERDICT_BETTER);
+	cmp_free(&c);
+	free_side(&b);
+	free_side(&n);
+}
+
+static void test_runs_as_unit(void **state)
+{
+	struct side_fx b = { 0 }, n = { 0 };
+	const struct cmp_row *t;
+	struct cmp c;
+	uint64_t i;
+
+	(void)state;
+	for (i = 0; i < 5; i++) {
+		add_run(&b, "boot1", 100.0 + (double)i, 10 + i, 0, P0);
+		add_run(&n, "boot1", 110.0 + (double)i, 20 + i, 0, P0);
+	}
+	build(&c, &b, &n, &defaults);
+	t = row(&c, "time/call");
+	assert_true(t->by_run);
+	assert_int_equal(t->b.nruns, 5);
+	assert_int_equal(t->b.n, 5 * NS);
+	/* 5 run medians against 5, all apart: the exact p of 2 / C(10, 5) */
+	assert_true(fabs(t->mw.p - 2.0 / 252.0) < 1e-9);
+	assert_int_equal(t->verdict, VERDICT_WORSE);
+	cmp_free(&c);
+	free_side(&b);
+	free_side(&n);
+}
+
+static void test_drop_noisy(void **state)
+{
+	struct side_fx b = { 0 }, n = { 0 };
+	const struct cmp_row *t;
+	struct cmp c;
+	struct cmp_opts o = defaults;
+	size_t k;
+
+	(void)state;
+	/*
+	 * Boot X: run 1 entirely flagged, run 2 quiet, both near 100;
+	 * boot Y: run 3 quiet near 100.  With --drop-noisy run 1 has no
+	 * samples: it must count for nothing, not as a median of 0.
+	 */
+	add_run(&b, "bootX", 100.0, 31, 0x3ff, P0);
+	add_run(&b, "bootX", 100.0, 32, 0, P0);
+	add_run(&b, "bootY", 100.0, 33, 0, P0);
+	add_run(&n, "bootX", 100.0, 34, 0x1, P0);
+	o.drop_noisy = true;
+	build(&c, &b, &n, &o);
+	t = row(&c, "time/call");
+	assert_int_equal(t->b.flagged, NS);
+	assert_int_equal(t->b.dropped, NS);
+	assert_int_equal(t->b.n, 2 * NS);
+	assert_int_equal(t->b.nruns, 2);
+	assert_int_equal(t->b.nboots, 2);
+	for (k = 0; k < t->b.nboots; k++) {
+		assert_int_equal(t->b.boots[k].nruns, 1);
+		assert_true(t->b.boots[k].median > 90.0);
+	}
+	assert_false(t->b.boots_disagree);
+	assert_int_equal(t->n.dropped, 1);
+	assert_int_equal(t->n.n, NS - 1);
+	cmp_free(&c);
+	/* without --drop-noisy every sample counts, flagged ones counted */
+	build(&c, &b, &n, &defaults);
+	t = row(&c, "time/call");
+	assert_int_equal(t->b.flagged, NS);
+	assert_int_equal(t->b.dropped, 0);
+	assert_int_equal(t->b.n, 3 * NS);
+	assert_int_equal(t->b.nruns, 3);
+	cmp_free(&c);
+	free_side(&b);
+	free_side(&n);
+}
+
+static void test_one_side_and_ignore(void **state)
+{
+	struct side_fx b = { 0 }, n = { 0 };
+	static const char *const ign[] = { "spin_ns" };
+	struct cmp_opts o = defaults;
+	struct cmp_counts k;
+	struct cmp c;
+
+	(void)state;
+	add_run(&b, "boot1", 100.0, 41, 0, P0);
+	add_run(&n, "boot1", 130.0, 42, 0,
+		"{\"call\":\"gettid\",\"spin_ns\":\"30ns\"}");
+	build(&c, &b, &n, &o);
+	cmp_count(&c, &k);
+	assert_int_equal(k.compared, 0);
+	assert_int_equal(c.nrows, 4);
+	assert_true(c.rows[0].in_base && !c.rows[0].in_new);
+	assert_true(!c.rows[3].in_base && c.rows[3].in_new);
+	cmp_free(&c);
+	o.ignore = ign;
+	o.nignore = 1;
+	build(&c, &b, &n, &o);
+	cmp_count(&c, &k);
+	assert_int_equal(k.compared, 2);
+	assert_int_equal(k.worse, 2);
+	assert_string_equal(row(&c, "time/call")->ref_new->cfg->params_json,
+			    "{\"call\":\"gettid\",\"spin_ns\":\"30ns\"}");
+	cmp_free(&c);
+	free_side(&b);
+	free_side(&n);
+}
+
+static void test_env_and_options(void **state)
+{
+	struct side_fx b = { 0 }, n = { 0 };
+	struct cmp c;
+	size_t i;
+	bool reps = false, kernel = false;
+
+	(void)state;
+	add_run(&b, "boot1", 100.0, 51, 0, P0);
+	add_run(&n, "boot2", 100.0, 52, 0, P0);
+	assert_int_equal(env_set(&b.runs[0].env, "kernel.release", "6.1"), 0);
+	assert_int_equal(env_set(&n.runs[0].env, "kernel.release", "6.2"), 0);
+	assert_int_equal(env_set(&b.runs[0].env, "boot_id", "boot1"), 0);
+	assert_int_equal(env_set(&n.runs[0].env, "boot_id", "boot2"), 0);
+	n.runs[0].info.opts.reps = 9;
+	build(&c, &b, &n, &defaults);
+	for (i = 0; i < c.nenvd; i++) {
+		if (strcmp(c.envd[i].key, "run.reps") == 0) {
+			reps = true;
+			assert_string_equal(c.envd[i].base, "10");
+			assert_string_equal(c.envd[i].new, "9");
+		}
+		if (strcmp(c.envd[i].key, "kernel.release") == 0)
+			kernel = true;
+		/* a new boot is not a difference */
+		assert_string_not_equal(c.envd[i].key, "boot_id");
+	}
+	assert_true(reps && kernel);
+	assert_false(c.flavour_differs);
+	cmp_free(&c);
+	free_side(&b);
+	free_side(&n);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_aa_same),
+		cmocka_unit_test(test_ab_worse_better),
+		cmocka_unit_test(test_runs_as_unit),
+		cmocka_unit_test(test_drop_noisy),
+		cmocka_unit_test(test_one_side_and_ignore),
+		cmocka_unit_test(test_env_and_options),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
