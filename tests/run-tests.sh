@@ -1,25 +1,46 @@
 #!/bin/sh
 # run-tests.sh - run every test: the cmocka unit tests (release build and
-# ASan+UBSan build) and the smoke tests of the built binary.  Prints one
-# line per test program and ends with
-#   tests: N passed, N failed, N skipped
-# exiting non-zero when anything failed.  `make test` builds first.
+# ASan+UBSan build), the smoke tests of the built binary, and a
+# representative set of smoke tests once more against the ASan+UBSan
+# binary.  Prints one line per test program and ends with
+#   tests: N passed, N failed, N timed out, N skipped
+# exiting non-zero when anything failed or timed out.  `make test` builds
+# first.
+#
+# Every test program runs under a time limit (UNIT_TIMEOUT, SMOKE_TIMEOUT
+# seconds; a test that hangs is killed and reported as TIMEOUT, not as a
+# failure of its assertions).  A test exits 77 to be skipped as a whole;
+# a part of a test that cannot run here calls skip_case (tests/smoke/
+# lib.sh), which is listed and counted as skipped without failing the
+# test.
 set -u
 cd "$(dirname "$0")/.."
 
+UNIT_TIMEOUT=${UNIT_TIMEOUT:-120}
+SMOKE_TIMEOUT=${SMOKE_TIMEOUT:-300}
+# Smoke tests that also run against build/copyscope-sanitize: bad input,
+# compare/check, a multi-process workload, signals.
+SANITIZE_SMOKE="test_bad_input test_compare test_run_pipe_bw test_interrupt"
+
 pass=0
 fail=0
+tmo=0
 skip=0
 failed_list=""
 logdir=build/test-logs
 mkdir -p "$logdir"
+COPYSCOPE_SKIPS=$(mktemp "${TMPDIR:-/tmp}/copyscope-skips.XXXXXX") || exit 1
+export COPYSCOPE_SKIPS
+trap 'rm -f "$COPYSCOPE_SKIPS"' EXIT
 
-run_one() {	# name command...
-	name=$1
-	shift
+run_one() {	# limit name command...
+	limit=$1
+	name=$2
+	shift 2
 	log="$logdir/$(echo "$name" | tr '/ ' '__').log"
+	: >"$COPYSCOPE_SKIPS"
 	start=$(date +%s)
-	"$@" >"$log" 2>&1
+	timeout -k 10 "$limit" "$@" >"$log" 2>&1
 	rc=$?
 	secs=$(( $(date +%s) - start ))
 	if [ $rc -eq 0 ]; then
@@ -29,6 +50,12 @@ run_one() {	# name command...
 		skip=$((skip + 1))
 		printf 'SKIP  %-44s (%s)\n' "$name" \
 			"$(tail -n 1 "$log")"
+	elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		tmo=$((tmo + 1))
+		failed_list="$failed_list $name(timeout)"
+		printf 'TIME  %-44s killed after %ss; last lines of %s:\n' \
+			"$name" "$limit" "$log"
+		tail -n 15 "$log" | sed 's/^/      /'
 	else
 		fail=$((fail + 1))
 		failed_list="$failed_list $name"
@@ -36,25 +63,43 @@ run_one() {	# name command...
 			"$rc" "$log"
 		tail -n 15 "$log" | sed 's/^/      /'
 	fi
+	# parts of the test that could not run here
+	while IFS= read -r why; do
+		skip=$((skip + 1))
+		printf 'SKIP  %-44s (%s)\n' "$name: part" "$why"
+	done <"$COPYSCOPE_SKIPS"
 }
 
 for t in build/release/unit/test_*; do
 	[ -x "$t" ] || continue
-	run_one "unit/$(basename "$t")" "$t"
+	run_one "$UNIT_TIMEOUT" "unit/$(basename "$t")" "$t"
 done
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 for t in build/sanitize/unit/test_*; do
 	[ -x "$t" ] || continue
-	run_one "unit-asan/$(basename "$t")" "$t"
+	run_one "$UNIT_TIMEOUT" "unit-asan/$(basename "$t")" "$t"
 done
 unset ASAN_OPTIONS UBSAN_OPTIONS
 for t in tests/smoke/test_*.sh; do
 	[ -f "$t" ] || continue
-	run_one "smoke/$(basename "$t" .sh)" sh "$t"
+	run_one "$SMOKE_TIMEOUT" "smoke/$(basename "$t" .sh)" sh "$t"
 done
+if [ -x build/copyscope-sanitize ]; then
+	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+	export COPYSCOPE_BIN=build/copyscope-sanitize
+	for t in $SANITIZE_SMOKE; do
+		run_one "$SMOKE_TIMEOUT" "smoke-asan/$t" sh "tests/smoke/$t.sh"
+	done
+	unset ASAN_OPTIONS UBSAN_OPTIONS COPYSCOPE_BIN
+else
+	skip=$((skip + 1))
+	printf 'SKIP  %-44s (%s)\n' "smoke-asan" \
+		"build/copyscope-sanitize is not built"
+fi
 
 echo
 [ -n "$failed_list" ] && echo "failed:$failed_list"
-echo "tests: $pass passed, $fail failed, $skip skipped"
-[ $fail -eq 0 ]
+echo "tests: $pass passed, $fail failed, $tmo timed out, $skip skipped"
+[ $fail -eq 0 ] && [ $tmo -eq 0 ]

@@ -4,7 +4,9 @@
 #
 # Sets:
 #   ROOT   the repository root (the current directory after sourcing)
-#   BIN    build/copyscope (relative to ROOT)
+#   BIN    $COPYSCOPE_BIN, else build/copyscope (relative to ROOT); the
+#          test runner sets build/copyscope-sanitize for some tests
+#   OTHER_FLAVOUR  the other build of the two (release <-> sanitize)
 #   TMP    a private temp dir, removed on exit
 #   COPYSCOPE_DB  a fresh database inside TMP (exported)
 #   OUT ERR       files holding stdout and stderr of the last expect_exit
@@ -14,7 +16,11 @@ set -u
 TEST_NAME=$(basename "$0" .sh)
 ROOT=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
 cd "$ROOT" || exit 1
-BIN=build/copyscope
+BIN=${COPYSCOPE_BIN:-build/copyscope}
+case $BIN in
+*-sanitize) OTHER_FLAVOUR=build/copyscope ;;
+*) OTHER_FLAVOUR=build/copyscope-sanitize ;;
+esac
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/copyscope-smoke.XXXXXX") || {
 	echo "$TEST_NAME: mktemp -d failed" >&2
@@ -63,6 +69,14 @@ skip() {
 	exit 77
 }
 
+# skip_case REASON: a part of the test cannot run here; it is listed and
+# counted as skipped by the test runner, and the test goes on.
+skip_case() {
+	echo "-- skipped: $*"
+	[ -n "${COPYSCOPE_SKIPS:-}" ] && echo "$*" >>"$COPYSCOPE_SKIPS"
+	return 0
+}
+
 # note MSG: a line in the log.
 note() {
 	echo "-- $*"
@@ -70,7 +84,7 @@ note() {
 
 [ -x "$BIN" ] || {
 	echo "FAIL [$TEST_NAME]: $ROOT/$BIN is missing or not executable" \
-		"(make build/copyscope)" >&2
+		"(make $BIN)" >&2
 	exit 1
 }
 
@@ -152,4 +166,41 @@ count_runs() {
 need_python() {
 	command -v python3 >/dev/null 2>&1 ||
 		skip "python3 is not installed (needed to check JSON)"
+}
+
+# need_sqlite3: skip the test when the sqlite3 shell is missing.
+need_sqlite3() {
+	command -v sqlite3 >/dev/null 2>&1 ||
+		skip "the sqlite3 shell is not installed (needed to inject data)"
+}
+
+# run_id: the id in the "stored as run N" line of the last run's stdout.
+run_id() {
+	sed -n 's/^stored as run \([0-9]*\) .*/\1/p' "$OUT"
+}
+
+# inject RUN METRIC SEED MEDIAN [COUNT]: replace the samples of a stored
+# result with COUNT (default 10) values drawn around MEDIAN with a 2%
+# spread by a generator seeded with SEED, so that a comparison gets data
+# with a known answer instead of this machine's noise.  The run keeps
+# everything else it measured (interference records, counters).
+inject() {
+	_vals=$(python3 -c '
+import random, sys
+r = random.Random(int(sys.argv[1]))
+m = float(sys.argv[2])
+print(" ".join("%.6f" % (m * (1 + r.gauss(0, 0.02)))
+               for _ in range(int(sys.argv[3]))))' "$3" "$4" "${5:-10}") ||
+		fail "inject: python3 failed"
+	_sql="BEGIN; DELETE FROM samples WHERE result_id = (SELECT id FROM
+		results WHERE run_id = $1 AND metric = '$2');"
+	_i=0
+	for _v in $_vals; do
+		_sql="$_sql INSERT INTO samples (result_id, idx, value) SELECT
+			id, $_i, $_v FROM results WHERE run_id = $1 AND
+			metric = '$2';"
+		_i=$((_i + 1))
+	done
+	sqlite3 "$COPYSCOPE_DB" "$_sql COMMIT;" ||
+		fail "inject: sqlite3 failed on run $1 metric $2"
 }
