@@ -10,17 +10,16 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/msg.h"
 #include "report/format.h"
 
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "copyscope: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	msg_verror(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int cli_usage(const char *cmd, const char *fmt, ...)

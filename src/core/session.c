@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/interference.h"
+#include "core/msg.h"
 #include "core/swcount.h"
 #include "results/build.h"
 #include "stats/summary.h"
@@ -173,20 +173,6 @@ struct session {
 	bool stop;
 };
 
-static void print_error(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static void print_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "copyscope: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
 /*
  * After one configuration: into the results model, stored, flagged
  * samples counted, and its status turned into the run's exit code.
@@ -201,7 +187,7 @@ static void finish_config(struct session *s, size_t job,
 	char err[512];
 
 	if (cs == CONFIG_UNSUPPORTED) {
-		print_error("%s: skipped: %s", cr->wl->name, cr->msg);
+		msg_error("%s: skipped: %s", cr->wl->name, cr->msg);
 		out->skipped++;
 		return;
 	}
@@ -216,13 +202,13 @@ static void finish_config(struct session *s, size_t job,
 		out->n_canary += (f & INTERF_FLAG_CANARY) != 0;
 	}
 	if (results_build(cr, (int)job, s->spec->ro.hist, il, set) != 0) {
-		print_error("out of memory");
+		msg_error("out of memory");
 		cs = CONFIG_FAILED;
 	}
 	if (s->spec->store && set->n > r0 &&
 	    store_add_results(s->spec->store, out->run.info.id, set->v + r0,
 			      set->n - r0, err, sizeof(err)) != 0) {
-		print_error("%s", err);
+		msg_error("%s", err);
 		out->exit_code = SESSION_FAIL;
 		s->stop = true;
 	}
@@ -230,11 +216,11 @@ static void finish_config(struct session *s, size_t job,
 		out->exit_code = SESSION_INTERRUPTED;
 		s->stop = true;
 	} else if (cs == CONFIG_USAGE) {
-		print_error("%s", cr->msg);
+		msg_error("%s", cr->msg);
 		out->exit_code = SESSION_USAGE;
 		s->stop = true;
 	} else if (cs != CONFIG_OK) {
-		print_error("%s", cr->msg);
+		msg_error("%s", cr->msg);
 		if (out->exit_code == SESSION_OK)
 			out->exit_code = SESSION_FAIL;
 	}
@@ -346,7 +332,7 @@ static void run_interleaved(struct session *s)
 			break;
 	}
 	if (!sl || !perm || i < n) {
-		print_error("out of memory");
+		msg_error("out of memory");
 		s->out->exit_code = SESSION_FAIL;
 		goto out;
 	}
@@ -491,7 +477,7 @@ int session_run(const struct session_spec *spec, struct session_result *out)
 	 */
 	timer_init(false, true, &ti);
 	if (env_capture(&out->run.env) != 0) {
-		print_error("out of memory capturing the environment");
+		msg_error("out of memory capturing the environment");
 		out->exit_code = SESSION_FAIL;
 		return out->exit_code;
 	}
@@ -500,7 +486,7 @@ int session_run(const struct session_spec *spec, struct session_result *out)
 	if (sp.store && store_begin_run(sp.store, &out->run.info,
 					&out->run.env, err,
 					sizeof(err)) != 0) {
-		print_error("%s", err);
+		msg_error("%s", err);
 		out->exit_code = SESSION_FAIL;
 		return out->exit_code;
 	}
@@ -520,7 +506,7 @@ int session_run(const struct session_spec *spec, struct session_result *out)
 					 out->run.info.status,
 					 out->run.info.finished_ns, err,
 					 sizeof(err)) != 0) {
-		print_error("%s", err);
+		msg_error("%s", err);
 		out->exit_code = SESSION_FAIL;
 	}
 	out->run.info.nresults = (int)out->run.results.n;

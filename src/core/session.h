@@ -9,6 +9,8 @@
  * results model (results/build.c) and stores it as soon as it exists,
  * counts flagged samples, and finishes the run with its status.  It never
  * prints tables: the caller's output hooks do, as each job completes.
+ * Errors of single configurations and of the store go to stderr as
+ * "copyscope: ..." as they happen.
  */
 #ifndef COPYSCOPE_SESSION_H
 #define COPYSCOPE_SESSION_H

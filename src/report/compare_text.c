@@ -95,32 +95,24 @@ static void print_heading(FILE *out, const struct result *r,
 	const struct result_config *c = r->cfg;
 	const struct result_param **p = calloc(c->nparams ? c->nparams : 1,
 					       sizeof(*p));
-	size_t col = strlen(c->workload), k;
+	struct fmt_items line;
+	size_t k;
 
-	fprintf(out, "%s", c->workload);
+	fmt_items_begin(&line, out, c->workload);
 	if (p)
 		result_params_sorted(c, p);
 	for (k = 0; p && k < c->nparams; k++) {
 		const char *a = p[k]->value;
 		const char *b = rn ? result_param(rn->cfg, p[k]->name) : NULL;
 		char kv[200];
-		size_t len;
 
 		if (b && strcmp(a, b) != 0)
-			len = (size_t)snprintf(kv, sizeof(kv), "%s=%s->%s",
-					       p[k]->name, a, b);
+			snprintf(kv, sizeof(kv), "%s=%s->%s", p[k]->name, a, b);
 		else
-			len = (size_t)snprintf(kv, sizeof(kv), "%s=%s",
-					       p[k]->name, a);
-
-		if (col + 2 + len > LINE) {
-			fprintf(out, "\n ");
-			col = 1;
-		}
-		fprintf(out, "%s%s", col == 1 ? " " : "  ", kv);
-		col += 2 + len;
+			snprintf(kv, sizeof(kv), "%s=%s", p[k]->name, a);
+		fmt_items_add(&line, kv);
 	}
-	fputc('\n', out);
+	fmt_items_end(&line);
 	free(p);
 }
 

@@ -164,3 +164,27 @@ void fmt_wrap(FILE *out, size_t first_indent, size_t next_indent,
 	if (col)
 		fputc('\n', out);
 }
+
+void fmt_items_begin(struct fmt_items *l, FILE *out, const char *first)
+{
+	l->out = out;
+	l->col = strlen(first);
+	fputs(first, out);
+}
+
+void fmt_items_add(struct fmt_items *l, const char *item)
+{
+	size_t len = strlen(item);
+
+	if (l->col + 2 + len > 80) {
+		fputs("\n ", l->out);
+		l->col = 1;
+	}
+	fprintf(l->out, "%s%s", l->col == 1 ? " " : "  ", item);
+	l->col += 2 + len;
+}
+
+void fmt_items_end(struct fmt_items *l)
+{
+	fputc('\n', l->out);
+}

@@ -39,4 +39,19 @@ int fmt_unit_is_bare(const char *unit);
 void fmt_wrap(FILE *out, size_t first_indent, size_t next_indent,
 	      const char *text);
 
+/*
+ * A heading of items separated by two spaces, wrapped at 80 columns, each
+ * continuation line indented by one space:
+ *   pipe.bw  rsize=0  pipe_size=0  mode=proc  place=split  io=write
+ *    reader=read  verify=0
+ * fmt_items_begin() prints the first item; fmt_items_end() the newline.
+ */
+struct fmt_items {
+	FILE *out;
+	size_t col;
+};
+void fmt_items_begin(struct fmt_items *l, FILE *out, const char *first);
+void fmt_items_add(struct fmt_items *l, const char *item);
+void fmt_items_end(struct fmt_items *l);
+
 #endif

@@ -25,7 +25,6 @@
 #include "stats/histogram.h"
 
 #define MAX_COLS 16
-#define LINE 80
 
 /* One block: results [first, last) of one job. */
 struct block {
@@ -88,25 +87,20 @@ static bool is_varying(const struct block *b, const char *key)
 static void print_heading(FILE *out, const struct block *b)
 {
 	const struct result_config *c = b->res[b->first].cfg;
-	size_t col = strlen(c->workload), k;
+	struct fmt_items line;
+	size_t k;
 
-	fprintf(out, "%s", c->workload);
+	fmt_items_begin(&line, out, c->workload);
 	for (k = 0; k < c->nparams; k++) {
 		char kv[160];
-		size_t len;
 
 		if (is_varying(b, c->params[k].name))
 			continue;
-		len = (size_t)snprintf(kv, sizeof(kv), "%s=%s",
-				       c->params[k].name, c->params[k].value);
-		if (col + 2 + len > LINE) {
-			fprintf(out, "\n ");
-			col = 1;
-		}
-		fprintf(out, "%s%s", col == 1 ? " " : "  ", kv);
-		col += 2 + len;
+		snprintf(kv, sizeof(kv), "%s=%s", c->params[k].name,
+			 c->params[k].value);
+		fmt_items_add(&line, kv);
 	}
-	fputc('\n', out);
+	fmt_items_end(&line);
 }
 
 static void print_columns(FILE *out, const struct block *b)
