@@ -12,7 +12,7 @@
 #include "stats/comparison.h"
 #include "store/store.h"
 
-/* Exit codes (DESIGN §6). */
+/* Exit codes (README.md, "Command line"). */
 #define EXIT_OK 0
 #define EXIT_FAIL 1
 #define EXIT_USAGE 2

@@ -1,6 +1,5 @@
 /*
- * interference.h - what else happened on the machine during a sample
- * (DESIGN §3).
+ * interference.h - what else happened on the machine during a sample.
  *
  * Around every kept sample the runner takes a mark before and after:
  *   - /proc/stat's "cpu" line: busy time (user, nice, system, irq,

@@ -1,5 +1,6 @@
 /*
- * timer.c - the clocks copyscope measures with (see timer.h, DESIGN.md 3).
+ * timer.c - the clocks copyscope measures with (see timer.h and
+ * docs/methodology.md).
  *
  * timer_init() picks one of three sources and calibrates it:
  *   TIMER_RDPMC     core cycles, rdpmc on a perf_event mmap page;

@@ -1,5 +1,5 @@
 /*
- * env.h - capture of the environment a run was measured in (DESIGN §8).
+ * env.h - capture of the environment a run was measured in.
  *
  * An ordered list of key/value strings: kernel release and version,
  * /proc/cmdline, CPU model, microcode, copy-relevant CPU flags, CPU

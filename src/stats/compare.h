@@ -1,5 +1,5 @@
 /*
- * compare.h - comparison statistics of two sample sets (DESIGN §4): the
+ * compare.h - comparison statistics of two sample sets: the
  * Mann-Whitney U test, a bootstrap confidence interval of the %change of
  * medians, and the verdict (better, worse, no significant change) that
  * respects a metric's direction.

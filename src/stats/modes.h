@@ -1,5 +1,5 @@
 /*
- * modes.h - detection of bimodal sample sets (DESIGN §3).
+ * modes.h - detection of bimodal sample sets.
  *
  * Cross-CPU pipe results under a hypervisor often fall into two clusters
  * (e.g. the reader woken on an idle or a busy host CPU); a median or mean
