@@ -269,13 +269,58 @@ static int make_parents(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * PRAGMA journal_mode = WAL.  Switching a new database to WAL takes an
+ * exclusive lock, and SQLite answers SQLITE_BUSY there at once instead of
+ * calling the busy handler when another connection is doing the same (two
+ * runs started together on a new file): retry for up to the busy timeout,
+ * with a short sleep that grows.
+ */
+static int enable_wal(struct store *st, char *err, size_t errlen)
+{
+	struct timespec nap = { 0, 1000000 };
+	int64_t waited_ns = 0;
+	const char *mode;
+	sqlite3_stmt *s;
+	int rc;
+
+	for (;;) {
+		if (db_prepare(st, "PRAGMA journal_mode = WAL", &s, err,
+			       errlen))
+			return -1;
+		rc = sqlite3_step(s);
+		if ((rc & 0xff) != SQLITE_BUSY ||
+		    waited_ns >= (int64_t)BUSY_TIMEOUT_MS * 1000000)
+			break;
+		(void)sqlite3_finalize(s);
+		nanosleep(&nap, NULL);
+		waited_ns += nap.tv_nsec;
+		if (nap.tv_nsec < 64000000)
+			nap.tv_nsec *= 2;
+	}
+	mode = rc == SQLITE_ROW ? db_col_text(s, 0) : NULL;
+	if (rc != SQLITE_ROW || !mode || strcmp(mode, "wal") != 0) {
+		if (rc == SQLITE_ROW)
+			db_set_err(err, errlen, "cannot open database '%s': "
+				   "cannot enable WAL mode (journal mode is "
+				   "%s)", st->path, mode ? mode : "unknown");
+		else
+			db_err(st, err, errlen, "cannot enable WAL mode");
+		(void)sqlite3_finalize(s);
+		return -1;
+	}
+	if (sqlite3_finalize(s) != SQLITE_OK) {
+		db_err(st, err, errlen, "cannot enable WAL mode");
+		return -1;
+	}
+	return 0;
+}
+
 int store_open(const char *path, struct store **out, char *err,
 	       size_t errlen)
 {
-	const char *mode;
 	struct store *st;
 	struct stat sb;
-	sqlite3_stmt *s;
 	int rc, v, e, fd;
 
 	*out = NULL;
@@ -345,24 +390,8 @@ int store_open(const char *path, struct store **out, char *err,
 		too_new(st, v, err, errlen);
 		goto fail;
 	}
-	if (db_prepare(st, "PRAGMA journal_mode = WAL", &s, err, errlen))
+	if (enable_wal(st, err, errlen))
 		goto fail;
-	rc = sqlite3_step(s);
-	mode = rc == SQLITE_ROW ? db_col_text(s, 0) : NULL;
-	if (rc != SQLITE_ROW || !mode || strcmp(mode, "wal") != 0) {
-		if (rc == SQLITE_ROW)
-			db_set_err(err, errlen, "cannot open database '%s': "
-				"cannot enable WAL mode (journal mode is %s)",
-				path, mode ? mode : "unknown");
-		else
-			db_err(st, err, errlen, "cannot enable WAL mode");
-		(void)sqlite3_finalize(s);
-		goto fail;
-	}
-	if (sqlite3_finalize(s) != SQLITE_OK) {
-		db_err(st, err, errlen, "cannot enable WAL mode");
-		goto fail;
-	}
 	if (db_exec(st, "PRAGMA synchronous = FULL", err, errlen))
 		goto fail;
 	if (migrate(st, err, errlen))

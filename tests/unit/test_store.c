@@ -640,6 +640,68 @@ static void test_concurrent_writers(void **state)
 	store_close(st);
 }
 
+#define OPENERS 8
+
+/*
+ * Eight processes open one database that does not exist yet at the same
+ * instant (released together through a pipe), then each stores a run: a
+ * lab starts suites from timers and shells at once, and every run must be
+ * stored, the first ones on a new file included.
+ */
+static void test_concurrent_new_database(void **state)
+{
+	struct fixture *fx = *state;
+	struct run_info *runs;
+	struct store *st;
+	char err[ERR_SZ] = "";
+	pid_t pids[OPENERS];
+	int go[2], w, status, round;
+	size_t n;
+
+	for (round = 0; round < 5; round++) {
+		char path[160];
+
+		snprintf(path, sizeof(path), "%s/new%d.db", fx->dir, round);
+		assert_int_equal(pipe(go), 0);
+		for (w = 0; w < OPENERS; w++) {
+			pids[w] = fork();
+			assert_true(pids[w] >= 0);
+			if (pids[w] == 0) {
+				struct run_info run = { 0 };
+				char c;
+
+				close(go[1]);
+				if (read(go[0], &c, 1) != 0)
+					_exit(4);
+				if (store_open(path, &st, err, sizeof(err)) ||
+				    store_begin_run(st, &run, NULL, err,
+						    sizeof(err)) ||
+				    store_finish_run(st, run.id, "complete", 1,
+						     err, sizeof(err))) {
+					fprintf(stderr, "opener %d: %s\n", w,
+						err);
+					_exit(1);
+				}
+				store_close(st);
+				_exit(0);
+			}
+		}
+		close(go[0]);
+		close(go[1]);		/* all read EOF together */
+		for (w = 0; w < OPENERS; w++) {
+			assert_int_equal(waitpid(pids[w], &status, 0), pids[w]);
+			assert_true(WIFEXITED(status));
+			assert_int_equal(WEXITSTATUS(status), 0);
+		}
+		st = open_ok(path);
+		assert_int_equal(store_list_runs(st, &runs, &n, err,
+						 sizeof(err)), 0);
+		assert_int_equal(n, OPENERS);
+		store_free_runs(runs, n);
+		store_close(st);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -657,6 +719,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test(test_default_path),
 		cmocka_unit_test_setup_teardown(test_concurrent_writers,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_concurrent_new_database,
 						setup, teardown),
 	};
 
