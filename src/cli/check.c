@@ -340,8 +340,9 @@ static int measure(const struct check_cli *cc, const struct cmp_side *base,
 	cli_warn_noisy(sr.nsamples, sr.nflagged, sr.n_other, sr.n_steal,
 		       sr.n_canary);
 	if (e == EXIT_INTERRUPTED)
-		cli_error("interrupted by signal %d: results so far stored "
-			  "with status 'interrupted'", sr.signal);
+		cli_error("interrupted by signal %d (%s): results so far stored "
+			  "with status 'interrupted'", sr.signal,
+			  strsignal(sr.signal));
 	*id = sr.run.info.id;
 	session_result_free(&sr);
 	store_close(spec.store);
@@ -386,6 +387,8 @@ int cmd_check(int argc, char **argv)
 	if (!e && cc.new_run)
 		e = cli_load_side(st, "check", cc.new_run, &c.new);
 	store_close(st);
+	if (!e)
+		e = cmp_ignore_check("check", &cc.ig, &c.base, &c.new);
 	if (e)
 		goto out;
 	if (!cc.new_run) {

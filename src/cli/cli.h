@@ -43,19 +43,29 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
- * Check a --tag value of `cmd`: 1 to 100 characters, and selectable by
+ * Check a --tag value of `cmd`: 1 to 100 characters of valid UTF-8 without
+ * control characters (it is printed in tables and JSON), and selectable by
  * compare and check, so neither all digits (a run id), "last" nor holding a
  * ',' (a list).  Returns 0, or prints the usage error and returns 2.
  */
 int cli_check_tag(const char *cmd, const char *tag);
+
+/*
+ * Text that came from outside (a tag, a command line, a host name) into
+ * buf for printing, with control characters and bytes that are not UTF-8
+ * written as \xNN, so that it can neither break a table's layout nor send
+ * terminal escape sequences.
+ */
+void cli_clean_text(const char *s, char *buf, size_t len);
 
 /* True if arg is -h or --help. */
 int cli_is_help(const char *arg);
 
 /*
  * Open the store at db_opt (--db), or $COPYSCOPE_DB, or the default path.
- * On failure prints why and returns the exit code to use (2 when the user
- * named the path, 1 otherwise); 0 on success.
+ * On failure prints why (naming where the path came from) and returns 2
+ * (nothing was measured; the user must name a usable database); 0 on
+ * success.
  */
 int cli_open_store(const char *db_opt, struct store **st, char *path,
 		   size_t pathlen);
@@ -99,11 +109,19 @@ struct cmp_ignore {
 };
 
 /*
- * Add the names of a comma list to ig.  Returns 0, 2 (too many; usage
- * printed naming cmd) or 1 (out of memory).
+ * Add the names of a comma list to ig.  Returns 0, 2 (an empty name or
+ * too many; usage printed naming cmd) or 1 (out of memory).
  */
 int cmp_ignore_add(const char *cmd, struct cmp_ignore *ig, const char *list);
 void cmp_ignore_free(struct cmp_ignore *ig);
+
+/*
+ * Every name of ig must be a parameter of some result of side a or b
+ * (else it ignores nothing: most likely a typo).  Returns 0, or prints
+ * the usage error naming it (with the closest name) and returns 2.
+ */
+int cmp_ignore_check(const char *cmd, const struct cmp_ignore *ig,
+		     const struct cmp_side *a, const struct cmp_side *b);
 
 /* "5%" or "5" into 5.0 (0 .. 1000); 0 or -1. */
 int cmp_parse_pct(const char *v, double *out);

@@ -11,6 +11,8 @@
 
 #include "cli/cli.h"
 #include "core/msg.h"
+#include "core/param.h"
+#include "results/codec.h"
 #include "report/format.h"
 
 void cli_error(const char *fmt, ...)
@@ -37,9 +39,26 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 int cli_check_tag(const char *cmd, const char *tag)
 {
 	const char *p = tag;
+	char *clean;
+	bool same;
 
 	if (!*tag || strlen(tag) > 100)
 		return cli_usage(cmd, "--tag: 1 to 100 characters");
+	clean = codec_clean_text(tag, true);
+	if (!clean) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	same = strcmp(clean, tag) == 0;
+	if (!same) {
+		int e = cli_usage(cmd, "--tag: '%s' is not valid UTF-8 text "
+				  "without control characters (newline, "
+				  "tab, escape...)", clean);
+
+		free(clean);
+		return e;
+	}
+	free(clean);
 	while (*p >= '0' && *p <= '9')
 		p++;
 	if (!*p || strcmp(tag, "last") == 0 || strchr(tag, ','))
@@ -48,6 +67,14 @@ int cli_check_tag(const char *cmd, const char *tag)
 				 "'last' the last run, ',' separates a list)",
 				 tag);
 	return 0;
+}
+
+void cli_clean_text(const char *s, char *buf, size_t len)
+{
+	char *clean = codec_clean_text(s ? s : "", true);
+
+	snprintf(buf, len, "%s", clean ? clean : "?");
+	free(clean);
 }
 
 int cli_is_help(const char *arg)
@@ -78,6 +105,11 @@ static int resolve_db(const char *db_opt, char *path, size_t pathlen,
 	return 0;
 }
 
+/*
+ * Open the store at path.  A database that cannot be used is exit 2
+ * whether the user named it or it is the default: either way nothing is
+ * measured and the user must name another one.
+ */
 static int open_at(const char *db_opt, int named, struct store **st,
 		   const char *path)
 {
@@ -86,8 +118,10 @@ static int open_at(const char *db_opt, int named, struct store **st,
 	if (store_open(path, st, err, sizeof(err)) != 0) {
 		cli_error("%s%s", err,
 			  db_opt ? " (from --db)" :
-			  named ? " (from COPYSCOPE_DB)" : "");
-		return named ? EXIT_USAGE : EXIT_FAIL;
+			  named ? " (from COPYSCOPE_DB)" :
+			  " (the default database: pass --db PATH or set "
+			  "COPYSCOPE_DB)");
+		return EXIT_USAGE;
 	}
 	return 0;
 }
@@ -203,6 +237,10 @@ int cmp_ignore_add(const char *cmd, struct cmp_ignore *ig,
 {
 	char *save = NULL, *k, *copy;
 
+	if (!*list || *list == ',' || strstr(list, ",,") ||
+	    list[strlen(list) - 1] == ',')
+		return cli_usage(cmd, "--ignore-param: empty parameter name in "
+				 "'%s'", list);
 	if (ig->nbufs >= CMP_MAX_IGNORE)
 		return cli_usage(cmd, "--ignore-param: at most %d times",
 				 CMP_MAX_IGNORE);
@@ -218,6 +256,54 @@ int cmp_ignore_add(const char *cmd, struct cmp_ignore *ig,
 			return cli_usage(cmd, "--ignore-param: at most %d "
 					 "parameters", CMP_MAX_IGNORE);
 		ig->keys[ig->n++] = k;
+	}
+	return 0;
+}
+
+/* Does any configuration of side have a parameter called name? */
+static bool side_has_param(const struct cmp_side *side, const char *name)
+{
+	size_t i, j;
+
+	for (i = 0; i < side->nruns; i++)
+		for (j = 0; j < side->runs[i].results.ncfgs; j++)
+			if (result_param(side->runs[i].results.cfgs[j], name))
+				return true;
+	return false;
+}
+
+int cmp_ignore_check(const char *cmd, const struct cmp_ignore *ig,
+		     const struct cmp_side *a, const struct cmp_side *b)
+{
+	const char *names[256], *sug;
+	size_t i, j, k, n = 0;
+
+	for (k = 0; k < ig->n; k++) {
+		if (side_has_param(a, ig->keys[k]) ||
+		    side_has_param(b, ig->keys[k]))
+			continue;
+		/* every parameter name either side has, for a suggestion */
+		for (i = 0; i < a->nruns + b->nruns && n < 256; i++) {
+			const struct result_set *rs = i < a->nruns ?
+				&a->runs[i].results :
+				&b->runs[i - a->nruns].results;
+
+			for (j = 0; j < rs->ncfgs; j++) {
+				const struct result_config *c = rs->cfgs[j];
+				size_t p;
+
+				for (p = 0; p < c->nparams && n < 256; p++)
+					names[n++] = c->params[p].name;
+			}
+		}
+		sug = param_suggest(ig->keys[k], names, n);
+		if (sug)
+			return cli_usage(cmd, "--ignore-param: no result of "
+					 "either side has a parameter '%s'; "
+					 "did you mean '%s'?", ig->keys[k],
+					 sug);
+		return cli_usage(cmd, "--ignore-param: no result of either "
+				 "side has a parameter '%s'", ig->keys[k]);
 	}
 	return 0;
 }

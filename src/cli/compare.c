@@ -149,6 +149,8 @@ int cmd_compare(int argc, char **argv)
 	if (!e)
 		e = cli_load_side(st, "compare", sides[1], &c.new);
 	store_close(st);
+	if (!e)
+		e = cmp_ignore_check("compare", &ig, &c.base, &c.new);
 	if (e)
 		goto out;
 	if (cmp_build(&c, &o) != 0) {

@@ -187,6 +187,12 @@ static int apply_assignments(struct run_cli *rc)
 		bool used = false;
 
 		snprintf(key, sizeof(key), "%.*s", (int)klen, as);
+		for (j = 0; j < a; j++)
+			if (strncmp(rc->assign[j], as, klen + 1) == 0)
+				return cli_usage("run", "%s is given twice "
+						 "('%s' and '%s'); to sweep, "
+						 "give one comma list (%s=a,b)",
+						 key, rc->assign[j], as, key);
 		for (j = 0; j < rc->njobs; j++) {
 			const struct workload *wl = rc->jobs[j].wl;
 
@@ -515,12 +521,23 @@ static int finish(const struct run_cli *rc, struct session_result *sr,
 			e = EXIT_FAIL;
 		}
 	} else if (run->info.id > 0) {
-		printf("stored as run %lld in %s\n", (long long)run->info.id,
-		       path);
+		char clean[4096 * 4 + 1];
+
+		cli_clean_text(path, clean, sizeof(clean));
+		if (!sr->store_failed)
+			printf("stored as run %lld in %s\n",
+			       (long long)run->info.id, clean);
+		else
+			printf("run %lld in %s is incomplete: %zu of %zu "
+			       "results stored (the store failed, see the "
+			       "messages above)\n", (long long)run->info.id,
+			       clean, sr->stored, run->results.n);
 	}
 	if (sr->exit_code == EXIT_INTERRUPTED)
-		cli_error("interrupted by signal %d: results so far stored "
-			  "with status 'interrupted'", sr->signal);
+		cli_error("interrupted by signal %d (%s): %s", sr->signal,
+			  strsignal(sr->signal), run->info.id > 0 ?
+			  "results so far stored with status 'interrupted'" :
+			  "nothing stored (--no-store)");
 	return e;
 }
 
@@ -574,6 +591,11 @@ int cmd_run(int argc, char **argv)
 	}
 	session_run(&spec, &sr);
 	e = finish(rc, &sr, path);
+	if ((fflush(stdout) != 0 || ferror(stdout)) && e == EXIT_OK) {
+		/* stdout closed under us (| head): measured and stored, but
+		   the output was lost */
+		e = EXIT_FAIL;
+	}
 	session_result_free(&sr);
 	if (spec.store)
 		store_close(spec.store);

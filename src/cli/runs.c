@@ -71,15 +71,21 @@ int cmd_runs(int argc, char **argv)
 		       "started (UTC)", "status", "tag", "host", "kernel",
 		       "boot", "res");
 	for (i = 0; i < n; i++) {
-		char when[32];
+		char when[32], tag[512], host[512], kernel[384], boot[256];
+		char cmd[300];
 
 		cli_format_time(runs[i].started_ns, when, sizeof(when));
+		cli_clean_text(runs[i].tag[0] ? runs[i].tag : "-", tag,
+			       sizeof(tag));
+		cli_clean_text(runs[i].host, host, sizeof(host));
+		cli_clean_text(runs[i].kernel[0] ? runs[i].kernel : "?",
+			       kernel, sizeof(kernel));
+		cli_clean_text(runs[i].boot_id, boot, sizeof(boot));
+		cli_clean_text(runs[i].cmdline, cmd, sizeof(cmd));
 		printf("%4lld  %-16.16s  %-11s %-10.10s %-8.8s %-16.16s %-8.8s "
 		       "%d\n", (long long)runs[i].id, when, runs[i].status,
-		       runs[i].tag[0] ? runs[i].tag : "-", runs[i].host,
-		       runs[i].kernel[0] ? runs[i].kernel : "?",
-		       runs[i].boot_id, runs[i].nresults);
-		printf("      %.74s\n", runs[i].cmdline ? runs[i].cmdline : "");
+		       tag, host, kernel, boot, runs[i].nresults);
+		printf("      %.74s\n", cmd);
 	}
 	store_free_runs(runs, n);
 	store_close(st);

@@ -45,7 +45,8 @@ int cmd_show(int argc, char **argv)
 	struct run_data run;
 	struct store *st;
 	bool json = false, no_env = false;
-	char path[4096], err[512], t0[32], t1[32], *end;
+	char path[4096], err[512], t0[32], t1[32], *end, *cmd;
+	char tag[512], host[512];
 	int64_t id = 0, *ids = NULL;
 	size_t nids = 0;
 	int e, missing, rc;
@@ -111,14 +112,23 @@ int cmd_show(int argc, char **argv)
 	} else {
 		cli_format_time(run.info.started_ns, t0, sizeof(t0));
 		cli_format_time(run.info.finished_ns, t1, sizeof(t1));
+		cli_clean_text(run.info.tag[0] ? run.info.tag : "-", tag,
+			       sizeof(tag));
+		cli_clean_text(run.info.host, host, sizeof(host));
 		printf("run %lld  %s  tag %s  host %s  boot %s\n",
-		       (long long)run.info.id, run.info.status,
-		       run.info.tag[0] ? run.info.tag : "-", run.info.host,
+		       (long long)run.info.id, run.info.status, tag, host,
 		       run.info.boot_id);
 		printf("started %s UTC, finished %s UTC, copyscope %s (%s)\n",
 		       t0, t1, run.info.tool_version, run.info.build_flavour);
 		print_options(&run.info);
-		printf("%s\n\n", run.info.cmdline ? run.info.cmdline : "");
+		cmd = calloc(1, (run.info.cmdline ? strlen(run.info.cmdline)
+				 : 0) * 4 + 1);
+		if (cmd)
+			cli_clean_text(run.info.cmdline, cmd,
+				       (run.info.cmdline ?
+					strlen(run.info.cmdline) : 0) * 4 + 1);
+		printf("%s\n\n", cmd ? cmd : "?");
+		free(cmd);
 		if (run.results.n)
 			report_results(stdout, run.results.v, run.results.n);
 		else

@@ -160,6 +160,10 @@ void runner_install_signals(void)
 	/* No SA_RESTART: a blocking call in the coordinator returns EINTR. */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* the terminal went away, or stdout was closed (| head -1): stop
+	   and keep what was measured, as for SIGINT */
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
 }
 
 void wl_place_workers(struct wl_ctx *ctx, enum wl_place place)
@@ -508,6 +512,8 @@ static enum config_status start_workers(struct runner *r, char *msg,
 			if (p == 0) {
 				signal(SIGINT, SIG_IGN);
 				signal(SIGTERM, SIG_IGN);
+				signal(SIGHUP, SIG_IGN);
+				signal(SIGPIPE, SIG_DFL);
 				prctl(PR_SET_PDEATHSIG, SIGKILL);
 				if (getppid() != ppid)
 					_exit(1);

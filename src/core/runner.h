@@ -89,11 +89,14 @@ struct config_result {
 	size_t ntrace;
 };
 
-/* Set by SIGINT/SIGTERM once runner_install_signals() was called. */
+/*
+ * Set by SIGINT, SIGTERM, SIGHUP or SIGPIPE (a closed stdout) once
+ * runner_install_signals() was called.
+ */
 extern volatile sig_atomic_t runner_interrupted;
 extern volatile sig_atomic_t runner_signal;
 
-/* Catch SIGINT and SIGTERM into runner_interrupted. */
+/* Catch SIGINT, SIGTERM, SIGHUP and SIGPIPE into runner_interrupted. */
 void runner_install_signals(void);
 
 /*

@@ -78,12 +78,22 @@ int session_parse_cpus(const char *v, struct run_opts *ro, char *err,
 		if (errno || b < a)
 			goto bad;
 		for (; a <= b; a++) {
+			int k;
+
 			if (a >= CPU_SETSIZE || !CPU_ISSET(a, &allowed)) {
 				snprintf(err, errlen, "--cpus: CPU %ld is not "
 					 "online or not allowed for this "
 					 "process", a);
 				return -1;
 			}
+			for (k = 0; k < ro->ncpus; k++)
+				if (ro->cpus[k] == a) {
+					snprintf(err, errlen, "--cpus: CPU %ld "
+						 "is listed twice in '%s' (each "
+						 "CPU once; workers share a "
+						 "CPU with place=same)", a, v);
+					return -1;
+				}
 			if (ro->ncpus < CPU_SETSIZE)
 				ro->cpus[ro->ncpus++] = (int)a;
 		}
@@ -205,12 +215,17 @@ static void finish_config(struct session *s, size_t job,
 		msg_error("out of memory");
 		cs = CONFIG_FAILED;
 	}
-	if (s->spec->store && set->n > r0 &&
-	    store_add_results(s->spec->store, out->run.info.id, set->v + r0,
-			      set->n - r0, err, sizeof(err)) != 0) {
-		msg_error("%s", err);
-		out->exit_code = SESSION_FAIL;
-		s->stop = true;
+	if (s->spec->store && set->n > r0) {
+		if (store_add_results(s->spec->store, out->run.info.id,
+				      set->v + r0, set->n - r0, err,
+				      sizeof(err)) == 0) {
+			out->stored += set->n - r0;
+		} else {
+			msg_error("%s", err);
+			out->store_failed = true;
+			out->exit_code = SESSION_FAIL;
+			s->stop = true;
+		}
 	}
 	if (cs == CONFIG_INTERRUPTED) {
 		out->exit_code = SESSION_INTERRUPTED;
@@ -507,6 +522,7 @@ int session_run(const struct session_spec *spec, struct session_result *out)
 					 out->run.info.finished_ns, err,
 					 sizeof(err)) != 0) {
 		msg_error("%s", err);
+		out->store_failed = true;
 		out->exit_code = SESSION_FAIL;
 	}
 	out->run.info.nresults = (int)out->run.results.n;

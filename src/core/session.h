@@ -74,6 +74,9 @@ struct session_result {
 	int exit_code;			/* 0, 1, 2, 77 or 130 */
 	int signal;			/* the signal that interrupted it */
 	size_t ran, skipped;		/* configurations */
+	size_t stored;			/* results written to the store */
+	bool store_failed;		/* a write to the store failed: the
+					   stored run is incomplete */
 	/* kept samples and flagged ones, by reason */
 	size_t nsamples, nflagged, n_other, n_steal, n_canary;
 };

@@ -9,6 +9,7 @@
 
 #include "report/compare.h"
 #include "report/report.h"
+#include "results/codec.h"
 
 static json_t *jnum(double v)
 {
@@ -32,9 +33,10 @@ static json_t *side_json(const struct cmp_side *side)
 			dt |= strcmp(side->runs[j].info.tag, r->tag) == 0;
 		}
 		if (!db)
-			json_array_append_new(boots, json_string(r->boot_id));
+			json_array_append_new(boots,
+					      codec_json_text(r->boot_id));
 		if (!dt && *r->tag)
-			json_array_append_new(tags, json_string(r->tag));
+			json_array_append_new(tags, codec_json_text(r->tag));
 	}
 	json_object_set_new(o, "runs", runs);
 	json_object_set_new(o, "boots", boots);
@@ -53,8 +55,8 @@ static json_t *val_json(const struct cmp_val *v)
 	json_object_set_new(o, "flagged", json_integer((json_int_t)v->flagged));
 	json_object_set_new(o, "dropped", json_integer((json_int_t)v->dropped));
 	for (k = 0; k < v->nboots; k++)
-		json_array_append_new(boots, json_pack("{s:s, s:I, s:o}",
-			"boot_id", v->boots[k].boot_id,
+		json_array_append_new(boots, json_pack("{s:o, s:I, s:o}",
+			"boot_id", codec_json_text(v->boots[k].boot_id),
 			"runs", (json_int_t)v->boots[k].nruns,
 			"median", jnum(v->boots[k].median)));
 	json_object_set_new(o, "per_boot", boots);
@@ -91,18 +93,20 @@ int cmp_print_json(FILE *out, const struct cmp *c)
 	json_object_set_new(doc, "drop_noisy",
 			    json_boolean(c->opts.drop_noisy));
 	for (i = 0; i < c->nenvd; i++)
-		json_array_append_new(env, json_pack("{s:s, s:s, s:s}",
-			"key", c->envd[i].key, "base", c->envd[i].base,
-			"new", c->envd[i].new));
+		json_array_append_new(env, json_pack("{s:o, s:o, s:o}",
+			"key", codec_json_text(c->envd[i].key),
+			"base", codec_json_text(c->envd[i].base),
+			"new", codec_json_text(c->envd[i].new)));
 	json_object_set_new(doc, "environment_differences", env);
 	json_object_set_new(doc, "build_flavour_differs",
 			    json_boolean(c->flavour_differs));
 	for (i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
-		json_t *o = json_pack("{s:s, s:o, s:s, s:s, s:s}",
-			"workload", r->ref->cfg->workload,
+		json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:s}",
+			"workload", codec_json_text(r->ref->cfg->workload),
 			"params", report_params_json(r->ref->cfg),
-			"metric", r->ref->metric, "unit", r->ref->unit,
+			"metric", codec_json_text(r->ref->metric),
+			"unit", codec_json_text(r->ref->unit),
 			"direction", dir_name(r->direction));
 
 		if (r->ref_new && r->ref != r->ref_new &&

@@ -7,6 +7,7 @@
 
 #include "report/compare.h"
 #include "report/format.h"
+#include "results/codec.h"
 
 #define LINE 80
 
@@ -49,6 +50,15 @@ static void side_text(const struct cmp_side *side, char *buf, size_t len)
 		snprintf(buf + used, len - used, "; %zu boot%s%s",
 			 side->nboots, side->nboots == 1 ? "" : "s",
 			 any_tag ? ")" : "");
+}
+
+/* A line of label and text from outside (tags), control bytes escaped. */
+static void print_clean(FILE *out, const char *label, const char *text)
+{
+	char *clean = codec_clean_text(text, true);
+
+	fprintf(out, "%s%s\n", label, clean ? clean : "?");
+	free(clean);
 }
 
 static void print_envdiffs(FILE *out, const struct cmp *c)
@@ -291,21 +301,19 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 {
 	const struct result *last = NULL;
 	size_t i, mw = metric_width(c), nb = 0, nw = 0, ns = 0, ni = 0;
-	size_t fb = 0, fn = 0, tb = 0, tn = 0, db = 0, dn = 0;
+	size_t fb = 0, fn = 0, tb = 0, tn = 0;
 	char text[1024];
 
 	fprintf(out, "%s\n", c->title ? c->title : "copyscope compare");
 	side_text(&c->base, text, sizeof(text));
-	fprintf(out, "  base: %s\n", text);
+	print_clean(out, "  base: ", text);
 	side_text(&c->new, text, sizeof(text));
-	fprintf(out, "  new:  %s\n", text);
+	print_clean(out, "  new:  ", text);
 	for (i = 0; i < c->nrows; i++) {
 		fb += c->rows[i].b.flagged;
 		fn += c->rows[i].n.flagged;
 		tb += c->rows[i].b.n + c->rows[i].b.dropped;
 		tn += c->rows[i].n.n + c->rows[i].n.dropped;
-		db += c->rows[i].b.dropped;
-		dn += c->rows[i].n.dropped;
 	}
 	if (fb || fn) {
 		snprintf(text, sizeof(text), "interference: %zu of %zu base "
@@ -315,8 +323,6 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 			 "kept (--drop-noisy leaves them out)");
 		fmt_wrap(out, 2, 4, text);
 	}
-	(void)db;
-	(void)dn;
 	print_envdiffs(out, c);
 	for (i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];

@@ -32,11 +32,11 @@ static json_t *options_json(const struct run_info *run)
 
 	if (!run->have_options)
 		return json_null();
-	return json_pack("{s:i, s:I, s:I, s:s, s:b, s:o, s:b}",
+	return json_pack("{s:i, s:I, s:I, s:o, s:b, s:o, s:b}",
 			 "reps", o->reps,
 			 "sample_time_ns", (json_int_t)o->sample_time_ns,
 			 "warmup_ns", (json_int_t)o->warmup_ns,
-			 "cpus", o->cpus, "hist", o->hist,
+			 "cpus", codec_json_text(o->cpus), "hist", o->hist,
 			 "interleave_seed", o->interleave ?
 			 json_integer((json_int_t)o->interleave_seed) :
 			 json_null(),
@@ -45,16 +45,18 @@ static json_t *options_json(const struct run_info *run)
 
 static json_t *run_json(const struct run_info *run)
 {
-	return json_pack("{s:I, s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:s, s:s, "
+	return json_pack("{s:I, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:o, "
 			 "s:o}",
-			 "id", (json_int_t)run->id, "tag", run->tag,
-			 "host", run->host, "boot_id", run->boot_id,
+			 "id", (json_int_t)run->id,
+			 "tag", codec_json_text(run->tag),
+			 "host", codec_json_text(run->host),
+			 "boot_id", codec_json_text(run->boot_id),
 			 "started_ns", (json_int_t)run->started_ns,
 			 "finished_ns", (json_int_t)run->finished_ns,
-			 "status", run->status,
-			 "tool_version", run->tool_version,
-			 "build_flavour", run->build_flavour,
-			 "cmdline", run->cmdline ? run->cmdline : "",
+			 "status", codec_json_text(run->status),
+			 "tool_version", codec_json_text(run->tool_version),
+			 "build_flavour", codec_json_text(run->build_flavour),
+			 "cmdline", codec_json_text(run->cmdline),
 			 "options", options_json(run));
 }
 
@@ -65,7 +67,7 @@ static json_t *env_json(const struct env *env)
 
 	for (i = 0; o && i < env->n; i++)
 		json_object_set_new(o, env->items[i].key,
-				    json_string(env->items[i].value));
+				    codec_json_text(env->items[i].value));
 	return o;
 }
 
@@ -89,7 +91,8 @@ json_t *report_params_json(const struct result_config *c)
 	}
 	result_params_sorted(c, p);
 	for (i = 0; i < c->nparams; i++)
-		json_object_set_new(o, p[i]->name, json_string(p[i]->value));
+		json_object_set_new(o, p[i]->name,
+				    codec_json_text(p[i]->value));
 	free(p);
 	return o;
 }
@@ -120,11 +123,12 @@ static json_t *result_json(const struct result *r)
 
 	for (i = 0; samples && i < r->nsamples; i++)
 		json_array_append_new(samples, json_real(r->samples[i]));
-	o = json_pack("{s:s, s:o, s:s, s:s, s:s, s:{s:I, s:f, s:f, s:f, s:f, "
+	o = json_pack("{s:o, s:o, s:o, s:o, s:s, s:{s:I, s:f, s:f, s:f, s:f, "
 		      "s:f, s:f, s:f, s:f, s:f}, s:o, s:o}",
-		      "workload", r->cfg->workload,
+		      "workload", codec_json_text(r->cfg->workload),
 		      "params", report_params_json(r->cfg),
-		      "metric", r->metric, "unit", r->unit,
+		      "metric", codec_json_text(r->metric),
+		      "unit", codec_json_text(r->unit),
 		      "direction", dir_name(r->direction),
 		      "summary", "n", (json_int_t)s->n, "median", s->median,
 		      "mean", s->mean, "min", s->min, "max", s->max,

@@ -14,6 +14,77 @@
 #include "core/interference.h"
 #include "core/workload.h"
 
+/* ---- text ---- */
+
+/*
+ * Bytes in the UTF-8 sequence that starts with lead (RFC 3629), or 0 for
+ * a byte that cannot start one.  Whether the sequence is valid (no
+ * overlong form, no surrogate, at most U+10FFFF) jansson decides.
+ */
+static size_t utf8_len(unsigned char lead)
+{
+	if (lead < 0x80)
+		return 1;
+	if (lead >= 0xc2 && lead <= 0xdf)
+		return 2;
+	if (lead >= 0xe0 && lead <= 0xef)
+		return 3;
+	if (lead >= 0xf0 && lead <= 0xf4)
+		return 4;
+	return 0;
+}
+
+static bool valid_seq(const char *s, size_t k)
+{
+	json_t *j;
+	size_t i;
+
+	for (i = 1; i < k; i++)
+		if (s[i] == '\0')
+			return false;
+	j = json_stringn(s, k);
+	json_decref(j);
+	return j != NULL;
+}
+
+char *codec_clean_text(const char *s, bool controls)
+{
+	size_t n = s ? strlen(s) : 0, i = 0, o = 0;
+	char *out = malloc(n * 4 + 1);
+
+	if (!out)
+		return NULL;
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+		size_t k = utf8_len(c);
+
+		if (k && i + k <= n && valid_seq(s + i, k) &&
+		    !(controls && k == 1 && (c < 0x20 || c == 0x7f))) {
+			memcpy(out + o, s + i, k);
+			o += k;
+			i += k;
+		} else {
+			o += (size_t)sprintf(out + o, "\\x%02x", c);
+			i++;
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
+json_t *codec_json_text(const char *s)
+{
+	json_t *j = json_string(s ? s : "");
+	char *clean;
+
+	if (j)
+		return j;
+	clean = codec_clean_text(s, false);
+	j = clean ? json_string(clean) : NULL;
+	free(clean);
+	return j;
+}
+
 /* ---- writing ---- */
 
 static json_t *num_or_null(double v)
@@ -48,7 +119,7 @@ static json_t *workers_json(const struct result_config *c)
 		json_object_set_new(o, "cpu_requested",
 				    json_integer(w->cpu_requested));
 		json_object_set_new(o, "cpus", cpus);
-		json_object_set_new(o, "name", json_string(w->name));
+		json_object_set_new(o, "name", codec_json_text(w->name));
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -90,9 +161,9 @@ static json_t *per_worker_json(const struct result_config *c)
 		const struct result_worker_ops *w = &c->per_worker[i];
 
 		json_array_append_new(a, json_pack(
-			"{s:I, s:f, s:s, s:I, s:I, s:I}",
+			"{s:I, s:f, s:o, s:I, s:I, s:I}",
 			"max_ns", (json_int_t)w->max_ns,
-			"mean_ns", w->mean_ns, "name", w->name,
+			"mean_ns", w->mean_ns, "name", codec_json_text(w->name),
 			"ops", (json_int_t)w->ops,
 			"p50_ns", (json_int_t)w->p50_ns,
 			"p99_ns", (json_int_t)w->p99_ns));
@@ -129,11 +200,11 @@ json_t *result_info_json(const struct result *r)
 						      c->nsamples));
 	if (r->hist)
 		json_object_set_new(o, "hist", json_pack(
-			"{s:I, s:f, s:I, s:s, s:I}",
+			"{s:I, s:f, s:I, s:o, s:I}",
 			"max", (json_int_t)r->hist->max_ns,
 			"mean", r->hist->mean_ns,
 			"min", (json_int_t)r->hist->min_ns,
-			"of", r->hist->of ? r->hist->of : "",
+			"of", codec_json_text(r->hist->of),
 			"ops", (json_int_t)r->hist->ops));
 	if (c->load && c->nsamples)
 		json_object_set_new(o, "interference", load_json(c));
@@ -142,20 +213,20 @@ json_t *result_info_json(const struct result *r)
 	json_object_set_new(o, "job", json_integer(c->job));
 	if (c->status)
 		json_object_set_new(o, "message",
-				    json_string(c->message ? c->message : ""));
+				    codec_json_text(c->message));
 	json_object_set_new(o, "migrations",
 			    counter_json(c->migrations, c->nsamples));
-	json_object_set_new(o, "note", json_string(c->note ? c->note : ""));
+	json_object_set_new(o, "note", codec_json_text(c->note));
 	if (c->nper_worker)
 		json_object_set_new(o, "per_worker", per_worker_json(c));
 	if (c->status)
-		json_object_set_new(o, "status", json_string(c->status));
+		json_object_set_new(o, "status", codec_json_text(c->status));
 	if (r->trace)
 		json_object_set_new(o, "trace", json_true());
 	if (c->verified)
 		json_object_set_new(o, "verify", json_pack(
-			"{s:I, s:s}", "errors", (json_int_t)c->verify_errors,
-			"report", c->verify_report ? c->verify_report : ""));
+			"{s:I, s:o}", "errors", (json_int_t)c->verify_errors,
+			"report", codec_json_text(c->verify_report)));
 	json_object_set_new(o, "workers", workers_json(c));
 	return o;
 }

@@ -20,10 +20,27 @@
 #define COPYSCOPE_CODEC_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "results/result.h"
+
+/*
+ * Text that may hold any bytes (a tag, a command line, a path, an error
+ * message) made safe: a copy (malloc'ed, NULL on ENOMEM) in which every
+ * byte that is not part of valid UTF-8, and with controls also every
+ * control character (below 0x20, and 0x7f), is written as the four
+ * characters \xNN.  Valid text comes back unchanged.
+ */
+char *codec_clean_text(const char *s, bool controls);
+
+/*
+ * A JSON string of s (a new reference): s itself when it is valid UTF-8,
+ * else codec_clean_text(s, false), so that JSON output is always complete
+ * and valid.  "" for NULL.
+ */
+json_t *codec_json_text(const char *s);
 
 /* The info object of r (a new reference), or NULL on ENOMEM. */
 json_t *result_info_json(const struct result *r);

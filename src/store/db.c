@@ -186,6 +186,49 @@ static int too_new(struct store *st, int v, char *err, size_t errlen)
 }
 
 /*
+ * The schema version and whether a database without one is copyscope's to
+ * create: a database without a schema version must be empty, since one
+ * with tables of its own is some other program's SQLite file (or a
+ * damaged one), and nothing is changed in it.  Both are read by one
+ * statement, one consistent snapshot (another copyscope may be creating
+ * the schema at this moment).  Returns 0 with *v set, or -1 with the
+ * reason in err.
+ */
+static int schema_state(struct store *st, int *v, char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	int n = -1;
+
+	if (db_prepare(st, "SELECT (SELECT user_version FROM "
+		       "pragma_user_version), (SELECT count(*) FROM "
+		       "sqlite_master)", &s, err, errlen))
+		return -1;
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		*v = sqlite3_column_int(s, 0);
+		n = sqlite3_column_int(s, 1);
+	}
+	if (sqlite3_finalize(s) != SQLITE_OK || n < 0) {
+		db_err(st, err, errlen, "cannot read the schema");
+		return -1;
+	}
+	if (*v > STORE_SCHEMA_VERSION)
+		return too_new(st, *v, err, errlen);
+	if (*v < 0) {
+		db_set_err(err, errlen, "cannot open database '%s': invalid "
+			   "schema version %d", st->path, *v);
+		return -1;
+	}
+	if (*v > 0 || n == 0)
+		return 0;
+	db_set_err(err, errlen, "cannot open database '%s': it holds %d "
+		   "table%s, index%s or view%s but no copyscope schema "
+		   "version: not a copyscope database (nothing was changed "
+		   "in it)", st->path, n, n == 1 ? "" : "s",
+		   n == 1 ? "" : "es", n == 1 ? "" : "s");
+	return -1;
+}
+
+/*
  * Bring the schema to STORE_SCHEMA_VERSION in one write transaction.  Even
  * when nothing is to be done the transaction is taken, which proves the
  * database writable before any measuring starts.
@@ -197,20 +240,20 @@ static int migrate(struct store *st, char *err, size_t errlen)
 
 	if (db_begin_write(st, err, errlen))
 		return -1;
-	if (user_version(st, &v, err, errlen))
+	if (schema_state(st, &v, err, errlen))
 		goto fail;
-	if (v > STORE_SCHEMA_VERSION) {
-		too_new(st, v, err, errlen);
-		goto fail;
-	}
-	if (v < 0) {
-		db_set_err(err, errlen, "cannot open database '%s': invalid "
-			"schema version %d", st->path, v);
-		goto fail;
-	}
 	for (; v < STORE_SCHEMA_VERSION; v++) {
-		if (db_exec(st, store_migrations[v], err, errlen))
+		char *msg = NULL;
+
+		if (sqlite3_exec(st->db, store_migrations[v], NULL, NULL,
+				 &msg) != SQLITE_OK) {
+			db_set_err(err, errlen, "cannot open database '%s': "
+				   "schema migration %d -> %d failed: %s",
+				   st->path, v, v + 1,
+				   msg ? msg : sqlite3_errmsg(st->db));
+			sqlite3_free(msg);
 			goto fail;
+		}
 		/* a constant from this code, not a value from outside */
 		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", v + 1);
 		if (db_exec(st, sql, err, errlen))
@@ -383,13 +426,12 @@ int store_open(const char *path, struct store **out, char *err,
 	}
 	if (db_exec(st, "PRAGMA foreign_keys = ON", err, errlen))
 		goto fail;
-	/* refuse a newer schema before touching anything */
-	if (user_version(st, &v, err, errlen))
+	/*
+	 * Refuse a newer schema, or another program's database, before
+	 * touching anything (the switch to WAL would change its header).
+	 */
+	if (schema_state(st, &v, err, errlen))
 		goto fail;
-	if (v > STORE_SCHEMA_VERSION) {
-		too_new(st, v, err, errlen);
-		goto fail;
-	}
 	if (enable_wal(st, err, errlen))
 		goto fail;
 	if (db_exec(st, "PRAGMA synchronous = FULL", err, errlen))

@@ -400,6 +400,54 @@ static void test_migration_v1(const struct fixture *fx)
 	store_close(st);
 }
 
+/* The bytes of a file (malloc'ed), for checking that nothing changed. */
+static char *slurp(const char *path, long *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	*len = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)*len + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)*len, f), (size_t)*len);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * Another program's SQLite file (tables, no schema version) is refused
+ * with the reason, and not one byte of it changes (no copyscope tables,
+ * no switch to WAL).
+ */
+static void test_not_ours(const struct fixture *fx)
+{
+	struct store *st = NULL;
+	char path[160], err[ERR_SZ] = "", *before, *after;
+	long n0, n1;
+	sqlite3 *db;
+
+	snprintf(path, sizeof(path), "%s/other.db", fx->dir);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE t (x); INSERT INTO t "
+				      "VALUES (42);", NULL, NULL, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+	before = slurp(path, &n0);
+	assert_int_equal(store_open(path, &st, err, sizeof(err)), -1);
+	assert_null(st);
+	assert_non_null(strstr(err, path));
+	assert_non_null(strstr(err, "not a copyscope database"));
+	after = slurp(path, &n1);
+	assert_int_equal(n0, n1);
+	assert_memory_equal(before, after, (size_t)n0);
+	assert_int_equal(count_tables(path), 1);
+	free(before);
+	free(after);
+}
+
 static void test_migration(void **state)
 {
 	struct fixture *fx = *state;
@@ -423,6 +471,8 @@ static void test_migration(void **state)
 	store_close(st);
 
 	test_migration_v1(fx);
+
+	test_not_ours(fx);
 
 	snprintf(path, sizeof(path), "%s/v99.db", fx->dir);
 	make_db(path, 99);
