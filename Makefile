@@ -5,6 +5,7 @@
 #                   into the default database and print the results
 #   make test       unit tests (also under ASan+UBSan) and smoke tests
 #   make bench      harness-overhead benchmark (bench/)
+#   make fuzz       libFuzzer harnesses (tests/fuzz/), FUZZ_TIME s each
 #   make lint       cppcheck and clang-tidy
 #   make install    install to $(PREFIX)/bin (PREFIX=/usr/local)
 #   make clean
@@ -45,7 +46,8 @@ UNIT_BINS      := $(patsubst tests/unit/%.c,$(BUILD)/release/unit/%,$(UNIT_SRCS)
 UNIT_BINS_SAN  := $(patsubst tests/unit/%.c,$(BUILD)/sanitize/unit/%,$(UNIT_SRCS))
 BENCH_BINS     := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
-.PHONY: all run test unit unit-sanitize smoke bench lint install clean deps
+.PHONY: all run test unit unit-sanitize smoke bench lint install clean deps \
+	fuzz fuzz-build
 
 all: $(BIN)
 
@@ -80,6 +82,38 @@ $(BUILD)/bench/%: bench/%.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 -O2 -D_GNU_SOURCE $(WARN) $< -o $@ -lpthread
 
+# libFuzzer harnesses: the library built with clang, ASan and UBSan and
+# coverage for the fuzzer; warnings are gcc's business (clang's set
+# differs), so no -Werror here.
+FUZZ_CC    ?= clang
+FUZZ_TIME  ?= 60
+FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Isrc \
+	      -DCOPYSCOPE_VERSION='"fuzz"' -DCOPYSCOPE_BUILD_FLAVOUR='"fuzz"' \
+	      -DCOPYSCOPE_CFLAGS='"fuzz"' -fno-omit-frame-pointer \
+	      -fsanitize=address,undefined
+FUZZ_SRCS  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS  := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
+
+$(BUILD)/fuzz/obj/%.o: %.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC [fuzz] $<")
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP \
+		-c $< -o $@
+
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/obj/tests/fuzz/fuzz_%.o \
+		$(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(LIB_SRCS))
+	@$(if $(Q),echo "  LD [fuzz] $@")
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $^ -o $@ $(LIBS)
+
+fuzz-build: deps
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_BINS)
+
+# Each harness for FUZZ_TIME seconds from its seed corpus (tests/fuzz/
+# corpus/NAME, read only); what it learns goes to build/fuzz/corpus-NAME,
+# a crash to build/fuzz/crash-NAME-*.
+fuzz: fuzz-build
+	$(Q)tests/fuzz/run-fuzz.sh $(FUZZ_TIME) $(FUZZ_BINS)
+
 deps:
 	$(Q)scripts/install-deps.sh
 
@@ -87,7 +121,8 @@ unit: $(UNIT_BINS)
 unit-sanitize: $(UNIT_BINS_SAN)
 
 test: deps
-	$(Q)$(MAKE) --no-print-directory $(BIN) $(BIN_SANITIZE) unit unit-sanitize
+	$(Q)$(MAKE) --no-print-directory $(BIN) $(BIN_SANITIZE) unit unit-sanitize \
+		$(FUZZ_BINS)
 	$(Q)tests/run-tests.sh
 
 run: deps

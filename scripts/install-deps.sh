@@ -5,8 +5,11 @@
 # only when something is missing.
 set -eu
 
+# clang and libclang-rt-dev: the libFuzzer harnesses (make fuzz); sqlite3:
+# the tests inject known data into a stored run.
 PKGS="build-essential pkg-config libsqlite3-dev libjansson-dev \
-libcmocka-dev sqlite3 python3 cppcheck clang-tidy stress-ng"
+libcmocka-dev sqlite3 python3 cppcheck clang-tidy stress-ng clang \
+libclang-rt-dev"
 
 missing=""
 for p in $PKGS; do

@@ -2,7 +2,7 @@
 # run-tests.sh - run every test: the cmocka unit tests (release build and
 # ASan+UBSan build), the smoke tests of the built binary, and a
 # representative set of smoke tests once more against the ASan+UBSan
-# binary.  Prints one line per test program and ends with
+# binary, and each libFuzzer harness briefly.  Prints one line per test program and ends with
 #   tests: N passed, N failed, N timed out, N skipped
 # exiting non-zero when anything failed or timed out.  `make test` builds
 # first.
@@ -21,6 +21,9 @@ SMOKE_TIMEOUT=${SMOKE_TIMEOUT:-300}
 # Smoke tests that also run against build/copyscope-sanitize: bad input,
 # compare/check, a multi-process workload, signals.
 SANITIZE_SMOKE="test_bad_input test_compare test_run_pipe_bw test_interrupt"
+# Each libFuzzer harness runs this long from its seed corpus (make fuzz
+# runs them longer).
+FUZZ_SMOKE_SECONDS=${FUZZ_SMOKE_SECONDS:-10}
 
 pass=0
 fail=0
@@ -97,6 +100,19 @@ else
 	skip=$((skip + 1))
 	printf 'SKIP  %-44s (%s)\n' "smoke-asan" \
 		"build/copyscope-sanitize is not built"
+fi
+
+found_fuzz=0
+for f in build/fuzz/fuzz_*; do
+	[ -x "$f" ] || continue
+	found_fuzz=1
+	run_one $((FUZZ_SMOKE_SECONDS + 60)) "fuzz/$(basename "$f")" \
+		tests/fuzz/run-fuzz.sh "$FUZZ_SMOKE_SECONDS" "$f"
+done
+if [ $found_fuzz -eq 0 ]; then
+	skip=$((skip + 1))
+	printf 'SKIP  %-44s (%s)\n' "fuzz" \
+		"the harnesses are not built (make fuzz-build needs clang)"
 fi
 
 echo
