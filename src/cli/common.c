@@ -3,6 +3,7 @@
  */
 #include <stdarg.h>
 #include <stdbool.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <errno.h>
 #include <stdio.h>
@@ -110,6 +111,30 @@ static int resolve_db(const char *db_opt, char *path, size_t pathlen,
  * whether the user named it or it is the default: either way nothing is
  * measured and the user must name another one.
  */
+/*
+ * Runs of this host and boot left 'running' by a process that is gone
+ * (SIGKILL, the OOM killer, a power cut) are marked interrupted whenever
+ * the store is opened; a failure to do so only warns.
+ */
+static void mark_abandoned(struct store *st)
+{
+	struct utsname un;
+	char boot[64], err[512];
+	size_t n = 0;
+
+	if (uname(&un) != 0 ||
+	    env_read_line("/proc/sys/kernel/random/boot_id", boot,
+			  sizeof(boot)) != 0)
+		return;
+	if (store_mark_abandoned(st, un.nodename, boot, &n, err,
+				 sizeof(err)) != 0)
+		cli_error("warning: %s", err);
+	else if (n)
+		cli_error("%zu run%s left 'running' by a copyscope process "
+			  "that no longer exists marked 'interrupted'", n,
+			  n == 1 ? "" : "s");
+}
+
 static int open_at(const char *db_opt, int named, struct store **st,
 		   const char *path)
 {
@@ -123,6 +148,7 @@ static int open_at(const char *db_opt, int named, struct store **st,
 			  "COPYSCOPE_DB)");
 		return EXIT_USAGE;
 	}
+	mark_abandoned(*st);
 	return 0;
 }
 

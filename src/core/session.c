@@ -451,6 +451,7 @@ static void fill_info(const struct session_spec *spec, struct run_info *ri,
 	if ((v = env_get(env, "kernel.release")))
 		snprintf(ri->kernel, sizeof(ri->kernel), "%s", v);
 	snprintf(ri->status, sizeof(ri->status), "running");
+	ri->pid = (int64_t)getpid();
 	ri->have_options = true;
 	o->reps = spec->ro.reps;
 	o->sample_time_ns = spec->ro.sample_time_ns;
@@ -513,6 +514,11 @@ int session_run(const struct session_spec *spec, struct session_result *out)
 		run_sequential(&s);
 	if (out->exit_code == SESSION_OK && out->ran == 0 && out->skipped > 0)
 		out->exit_code = SESSION_NOTHING_RAN;
+	/* a stop asked for after the last sample (while storing): the run
+	   is whole, but it was interrupted all the same */
+	if (runner_interrupted && (out->exit_code == SESSION_OK ||
+				   out->exit_code == SESSION_NOTHING_RAN))
+		out->exit_code = SESSION_INTERRUPTED;
 	out->signal = (int)runner_signal;
 	snprintf(out->run.info.status, sizeof(out->run.info.status), "%s",
 		 status_of(out->exit_code));

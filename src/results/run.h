@@ -39,6 +39,7 @@ struct run_info {
 	int nresults;			/* filled when listing */
 	char kernel[96];		/* kernel.release, filled when listing
 					   or loading */
+	int64_t pid;			/* the measuring process; 0 unknown */
 	bool have_options;		/* false for runs stored before the
 					   options were */
 	struct run_options opts;

@@ -107,6 +107,14 @@ int db_prepare(struct store *st, const char *sql, sqlite3_stmt **s,
 	return 0;
 }
 
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 int db_begin_write(struct store *st, char *err, size_t errlen)
 {
 	return db_exec(st, "BEGIN IMMEDIATE", err, errlen);
@@ -313,6 +321,31 @@ static int make_parents(const char *path, char *err, size_t errlen)
 }
 
 /*
+ * SQLite's busy handler: another connection holds the lock, so sleep a
+ * little (1 ms, growing to 50 ms) and try again, for up to
+ * BUSY_TIMEOUT_MS of wall-clock time since the first call for this lock
+ * (count 0).  SQLite's own sqlite3_busy_timeout() adds up the sleeps it
+ * asked for, not the time that passed, so signals that cut them short
+ * (the SIGINT that stops a run while its results wait for the lock, the
+ * timer of a profiler) shorten the wait.  Returns nonzero to retry.
+ */
+static int busy_wait(void *arg, int count)
+{
+	struct store *st = arg;
+	struct timespec nap = { 0, 1000000 };
+	int64_t now = mono_ns();
+
+	if (count == 0)
+		st->busy_since_ns = now;
+	if (now - st->busy_since_ns >= (int64_t)BUSY_TIMEOUT_MS * 1000000)
+		return 0;
+	if (count > 0)
+		nap.tv_nsec = count >= 50 ? 50000000 : (long)count * 1000000;
+	nanosleep(&nap, NULL);
+	return 1;
+}
+
+/*
  * PRAGMA journal_mode = WAL.  Switching a new database to WAL takes an
  * exclusive lock, and SQLite answers SQLITE_BUSY there at once instead of
  * calling the busy handler when another connection is doing the same (two
@@ -420,7 +453,7 @@ int store_open(const char *path, struct store **out, char *err,
 		goto fail;
 	}
 	if (sqlite3_extended_result_codes(st->db, 1) != SQLITE_OK ||
-	    sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS) != SQLITE_OK) {
+	    sqlite3_busy_handler(st->db, busy_wait, st) != SQLITE_OK) {
 		db_err(st, err, errlen, "cannot configure connection");
 		goto fail;
 	}

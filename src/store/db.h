@@ -18,6 +18,7 @@
 struct store {
 	sqlite3 *db;
 	bool opening;		/* inside store_open: errors say so */
+	int64_t busy_since_ns;	/* when the current wait for a lock began */
 	char path[PATH_MAX];
 };
 

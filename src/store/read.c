@@ -16,7 +16,8 @@
 	"(SELECT count(*) FROM results x WHERE x.run_id = r.id), " \
 	"(SELECT e.value FROM environment e WHERE e.run_id = r.id " \
 	"AND e.key = 'kernel.release'), r.reps, r.sample_time_ns, " \
-	"r.warmup_ns, r.cpus, r.hist, r.interleave_seed, r.perf_counters"
+	"r.warmup_ns, r.cpus, r.hist, r.interleave_seed, r.perf_counters, " \
+	"r.pid"
 
 /* Fill run from a row of RUN_COLUMNS; -1 on ENOMEM. */
 static int row_to_run(sqlite3_stmt *s, struct run_info *run)
@@ -48,6 +49,7 @@ static int row_to_run(sqlite3_stmt *s, struct run_info *run)
 	o->interleave = seed != NULL;
 	o->interleave_seed = seed ? strtoull(seed, NULL, 10) : 0;
 	o->perf_counters = sqlite3_column_int(s, 18) != 0;
+	run->pid = sqlite3_column_int64(s, 19);
 	return db_col_dup(s, 8, &run->cmdline);
 }
 

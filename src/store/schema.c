@@ -54,7 +54,9 @@ const char *const store_migrations[] = {
 	/*
 	 * 1 -> 2: the run options as typed columns (they were environment
 	 * strings run.*: copied over, then removed from the environment).
-	 * hist and perf_counters were not recorded before: NULL.
+	 * hist and perf_counters were not recorded before: NULL.  pid: the
+	 * process that measures the run, so that a run left 'running' by a
+	 * process that no longer exists can be marked interrupted.
 	 */
 	"ALTER TABLE runs ADD COLUMN reps INTEGER;"
 	"ALTER TABLE runs ADD COLUMN sample_time_ns INTEGER;"
@@ -63,6 +65,7 @@ const char *const store_migrations[] = {
 	"ALTER TABLE runs ADD COLUMN hist INTEGER;"
 	"ALTER TABLE runs ADD COLUMN interleave_seed TEXT;"
 	"ALTER TABLE runs ADD COLUMN perf_counters INTEGER;"
+	"ALTER TABLE runs ADD COLUMN pid INTEGER;"
 	"UPDATE runs SET"
 	"  reps = (SELECT CAST(value AS INTEGER) FROM environment e"
 	"    WHERE e.run_id = runs.id AND e.key = 'run.reps'),"

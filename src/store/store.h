@@ -13,7 +13,8 @@
  *        build_flavour, cmdline, status,     status: running, complete,
  *        reps, sample_time_ns, warmup_ns,             interrupted, failed
  *        cpus, hist, interleave_seed,
- *        perf_counters)                      the run options, typed
+ *        perf_counters, pid)                 the run options, typed;
+ *                                            the measuring process
  *   environment(run_id, key, value)
  *   results(id, run_id, seq, workload, params, metric, unit, direction,
  *           info)          params: canonical JSON; info: JSON, written and
@@ -25,6 +26,7 @@
 #ifndef COPYSCOPE_STORE_H
 #define COPYSCOPE_STORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -70,6 +72,18 @@ int store_add_results(struct store *st, int64_t run_id, struct result *res,
 /* Set the final status and finished time (CLOCK_REALTIME ns). */
 int store_finish_run(struct store *st, int64_t run_id, const char *status,
 		     int64_t finished_ns, char *err, size_t errlen);
+
+/*
+ * Mark as interrupted every run of this host that says 'running' but
+ * whose process is gone: one from another boot, or whose pid no longer
+ * exists or is no longer copyscope (a run killed with SIGKILL, by the OOM
+ * killer or a power cut cannot mark itself).  Runs of other hosts (a
+ * shared lab store) and runs without a pid on this boot are left alone.
+ * *marked gets the count.  Returns 0 or -1 (message in err).
+ */
+int store_mark_abandoned(struct store *st, const char *host,
+			 const char *boot_id, size_t *marked, char *err,
+			 size_t errlen);
 
 /*
  * All runs, oldest first (without environment and results).  *runs is

@@ -3,7 +3,9 @@
  * gets its results one configuration at a time, and finishes with its
  * status.  Each step is one transaction (see db.c).
  */
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,9 +104,9 @@ int store_begin_run(struct store *st, struct run_info *run,
 	if (db_prepare(st, "INSERT INTO runs (started_ns, finished_ns, tag, "
 		       "host, boot_id, tool_version, build_flavour, cmdline, "
 		       "status, reps, sample_time_ns, warmup_ns, cpus, hist, "
-		       "interleave_seed, perf_counters) VALUES (?, ?, ?, ?, "
-		       "?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)", &ins,
-		       err, errlen))
+		       "interleave_seed, perf_counters, pid) VALUES (?, ?, ?, "
+		       "?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)",
+		       &ins, err, errlen))
 		goto fail;
 	if (sqlite3_bind_int64(ins, 1, run->started_ns) != SQLITE_OK ||
 	    (run->finished_ns ?
@@ -116,7 +118,9 @@ int store_begin_run(struct store *st, struct run_info *run,
 	    DB_BIND_STR(ins, 6, run->tool_version) != SQLITE_OK ||
 	    DB_BIND_STR(ins, 7, run->build_flavour) != SQLITE_OK ||
 	    db_bind_text(ins, 8, run->cmdline, 0) != SQLITE_OK ||
-	    bind_options(ins, 9, run) != 0) {
+	    bind_options(ins, 9, run) != 0 ||
+	    (run->pid > 0 ? sqlite3_bind_int64(ins, 16, run->pid) :
+	     sqlite3_bind_null(ins, 16)) != SQLITE_OK) {
 		db_err(st, err, errlen, "cannot bind run");
 		goto fail;
 	}
@@ -328,5 +332,91 @@ int store_finish_run(struct store *st, int64_t run_id, const char *status,
 fail:
 	(void)sqlite3_finalize(s);
 	db_rollback(st);
+	return -1;
+}
+
+/*
+ * Is the process pid of a run on this host and boot gone?  Gone when it
+ * does not exist, or when the pid now belongs to something that is not
+ * copyscope (pid reuse).  A process we may not signal (EPERM) exists.
+ */
+static bool process_gone(int64_t pid)
+{
+	char path[64], comm[32] = "";
+	FILE *f;
+
+	if (pid <= 0 || pid > INT32_MAX)
+		return false;
+	if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%lld/comm", (long long)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	fclose(f);
+	return strncmp(comm, "copyscope", 9) != 0;
+}
+
+int store_mark_abandoned(struct store *st, const char *host,
+			 const char *boot_id, size_t *marked, char *err,
+			 size_t errlen)
+{
+	sqlite3_stmt *s = NULL, *u = NULL;
+	int64_t dead[64];
+	size_t n = 0, i;
+	int rc;
+
+	*marked = 0;
+	if (db_prepare(st, "SELECT id, pid, boot_id FROM runs WHERE status = "
+		       "'running' AND host = ?", &s, err, errlen))
+		return -1;
+	if (db_bind_text(s, 1, host, 0) != SQLITE_OK) {
+		db_err(st, err, errlen, "cannot bind host");
+		(void)sqlite3_finalize(s);
+		return -1;
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW && n < 64) {
+		const char *b = db_col_text(s, 2);
+		bool other_boot = b && *b && strcmp(b, boot_id) != 0;
+
+		if (other_boot || process_gone(sqlite3_column_int64(s, 1)))
+			dead[n++] = sqlite3_column_int64(s, 0);
+	}
+	if ((rc != SQLITE_DONE && rc != SQLITE_ROW) ||
+	    sqlite3_finalize(s) != SQLITE_OK) {
+		db_err(st, err, errlen, "cannot list running runs");
+		return -1;
+	}
+	if (n == 0)
+		return 0;
+	if (db_begin_write(st, err, errlen))
+		return -1;
+	if (db_prepare(st, "UPDATE runs SET status = 'interrupted' WHERE id = "
+		       "? AND status = 'running'", &u, err, errlen))
+		goto fail;
+	for (i = 0; i < n; i++) {
+		if (sqlite3_bind_int64(u, 1, dead[i]) != SQLITE_OK) {
+			db_err(st, err, errlen, "cannot bind run id");
+			goto fail;
+		}
+		if (db_step_done(st, u, "cannot mark a run", err, errlen))
+			goto fail;
+		*marked += (size_t)sqlite3_changes(st->db);
+	}
+	if (sqlite3_finalize(u) != SQLITE_OK) {
+		u = NULL;
+		db_err(st, err, errlen, "cannot mark a run");
+		goto fail;
+	}
+	u = NULL;
+	if (db_commit(st, err, errlen))
+		goto fail;
+	return 0;
+fail:
+	(void)sqlite3_finalize(u);
+	db_rollback(st);
+	*marked = 0;
 	return -1;
 }

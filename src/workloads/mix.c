@@ -66,10 +66,12 @@ double mix_class_share(const struct mix *m, int cls)
 
 		if (lo > hi)
 			continue;
-		share += e->weight * (double)(hi - lo + 1) /
-			 (double)(e->hi_bytes - e->lo_bytes + 1);
+		/* each factor at most 1: no overflow for huge weights */
+		share += e->weight / m->total_weight *
+			 ((double)(hi - lo + 1) /
+			  (double)(e->hi_bytes - e->lo_bytes + 1));
 	}
-	return share / m->total_weight;
+	return share;
 }
 
 /* A weight: digits with at most one '.', value > 0 and finite. */

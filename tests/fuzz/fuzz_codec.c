@@ -35,7 +35,7 @@ static struct result *decode(struct result_set *set, const char *params,
 		return NULL;
 	for (size_t i = 0; i < row.nsamples; i++)
 		row.samples[i] = like ? like->samples[i] : (double)i;
-	if (like && like->hist) {
+	if (like && like->hist && like->hist->nbuckets) {
 		row.nbuckets = like->hist->nbuckets;
 		row.buckets = malloc((row.nbuckets + 1) *
 				     sizeof(*row.buckets));

@@ -4,6 +4,7 @@
  * entry), the presets behind pipe.mix's `mix` choices, size classes, class
  * shares, and the seeded size table (exact shares, bounds, reproducible).
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -184,6 +185,7 @@ static void test_invalid(void **state)
 
 static void test_classes(void **state)
 {
+	char huge[6 + 306 + 1];
 	static const struct {
 		uint64_t bytes;
 		int cls;
@@ -209,6 +211,16 @@ static void test_classes(void **state)
 	assert_true(mix_class_share(&m, 2) == 0);
 	assert_true(mix_class_share(&m, -1) == 0);
 	assert_true(mix_class_share(&m, MIX_NCLASSES) == 0);
+	/*
+	 * A weight near the largest double (found by fuzzing): the shares
+	 * still sum to 1 (weight x sizes overflowed to inf, the share NaN).
+	 */
+	memset(huge, '0', sizeof(huge) - 1);
+	memcpy(huge, "6-3k:1", 6);	/* 1 and 306 zeros: 1e306 */
+	huge[6 + 306] = '\0';
+	parse_ok(huge, &m);
+	assert_true(fabs(mix_class_share(&m, 0) + mix_class_share(&m, 1) +
+			 mix_class_share(&m, 2) - 1.0) < 1e-12);
 }
 
 #define TABLE_LEN (1u << 16)
