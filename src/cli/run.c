@@ -61,7 +61,9 @@ static void run_usage(FILE *out)
 "Measures each configuration (a comma list expands into a sweep: size=4k,64k)\n"
 "and stores the results with the environment.  Without a workload or suite,\n"
 "runs the suite 'default'.  A key=value applies to every named workload that\n"
-"has that parameter.  Sizes take k/M/G (1024-based), times ns/us/ms/s.\n"
+"has that parameter.  Sizes take k/M/G (1024-based; bare: bytes), times\n"
+"need a unit, ns/us/ms/s (bare: only 0, or the unit a name ends in:\n"
+"spin_ns=100 is 100 ns).\n"
 "\n"
 "options:\n"
 "  --reps N          kept samples per configuration (default 10)\n"
@@ -120,7 +122,8 @@ static int parse_time_opt(const char *name, const char *v, int64_t lo,
 {
 	if (param_parse_time_ns(v, out) != 0 || *out < lo || *out > hi)
 		return cli_usage("run", "%s: '%s' is not a time in %lldms .. "
-				 "%llds (e.g. 100ms, 1s)", name, v,
+				 "%llds: a number with a unit, ns, us, ms or "
+				 "s (e.g. 100ms, 1s)", name, v,
 				 (long long)(lo / 1000000),
 				 (long long)(hi / 1000000000));
 	return 0;

@@ -2,11 +2,15 @@
  * param.h - typed workload parameters with units, and sweeps.
  *
  * Every parameter value is held as an int64_t: integers as is, sizes in
- * bytes (k/M/G suffixes, 1024-based), times in nanoseconds (ns/us/ms/s
- * suffixes; a bare number is seconds, as in fio), enums as the index of
- * the choice, booleans as 0/1.  A command-line value may be a comma list; the
- * lists of all parameters expand to a sweep, their cartesian product, in
- * the order the workload declares its parameters (first parameter slowest).
+ * bytes (k/M/G suffixes, 1024-based; a bare number is bytes), times in
+ * nanoseconds (ns/us/ms/s suffixes), enums as the index of the choice,
+ * booleans as 0/1.  A time needs its unit: a bare number is refused (a
+ * bare 0 is allowed), except for a parameter whose name carries its unit
+ * (spin_ns, timeout_ms: "_ns", "_us", "_ms" or "_s" last), which takes a
+ * bare number in that unit (spin_ns=100 is 100 ns).  A command-line value
+ * may be a comma list; the lists of all parameters expand to a sweep,
+ * their cartesian product, in the order the workload declares its
+ * parameters (first parameter slowest).
  */
 #ifndef COPYSCOPE_PARAM_H
 #define COPYSCOPE_PARAM_H
@@ -138,11 +142,15 @@ const char *param_suggest(const char *word, const char *const *names,
 
 /*
  * The two parsers below return 0, or -1 with errno EINVAL (not a
- * size/time, or a time finer than 1ns) or ERANGE (beyond INT64_MAX).
+ * size/time, a time without a unit, or a time finer than 1ns) or ERANGE
+ * (beyond INT64_MAX).
  */
-/* Parse a size alone (for options such as --sample-time's siblings). */
+/* Parse a size alone ("64k", "1M"; a bare number is bytes). */
 int param_parse_size(const char *text, int64_t *out);
-/* Parse a time ("200ms", "1s", "0.5s", "500us", "100ns"; bare = s). */
+/*
+ * Parse a time alone, for options such as --warmup: "200ms", "1s",
+ * "0.5s", "500us", "100ns"; a unit is required (a bare 0 is allowed).
+ */
 int param_parse_time_ns(const char *text, int64_t *out);
 
 #endif

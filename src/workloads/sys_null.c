@@ -47,10 +47,11 @@ static const struct param_def sys_null_params[] = {
 	  .max = 100000,
 	  .help = "time each of the first N calls of a fresh process "
 		  "(0: off)" },
+	/* a bare number is ns (the name says so): spin_ns=100 */
 	{ .name = "spin_ns", .type = PARAM_TIME, .def = "0", .min = 0,
 	  .max = 1000000,
-	  .help = "TESTING ONLY: busy wait of about this long added to each "
-		  "call, to test compare (0: off)" },
+	  .help = "TESTING ONLY: busy wait of about this many ns added to "
+		  "each call, to test compare (0: off)" },
 };
 
 static const struct metric_def sys_null_metrics[] = {

@@ -1,6 +1,7 @@
 /*
  * test_param.c - unit tests for src/core/param.c: value parsing and
- * formatting with units, range and enum errors, sweep requests and their
+ * formatting with units (a time needs its unit unless the parameter's
+ * name carries one), range and enum errors, sweep requests and their
  * expansion order, canonical JSON and name suggestions.
  */
 #include <errno.h>
@@ -51,6 +52,26 @@ static const struct param_def big_time = {
 static const struct param_def big_int = {
 	"n", PARAM_INT, "0", INT64_MIN, INT64_MAX, NULL, ""
 };
+
+/* Times whose names carry their unit: a bare number is in that unit. */
+static const struct param_def spin_ns = {
+	.name = "spin_ns", .type = PARAM_TIME, .def = "0", .min = 0,
+	.max = INT64_MAX, .help = ""
+};
+static const struct param_def gap_us = {
+	.name = "gap_us", .type = PARAM_TIME, .def = "0", .min = 0,
+	.max = INT64_MAX, .help = ""
+};
+static const struct param_def hold_ms = {
+	.name = "hold_ms", .type = PARAM_TIME, .def = "0", .min = 0,
+	.max = INT64_MAX, .help = ""
+};
+static const struct param_def wait_s = {
+	.name = "wait_s", .type = PARAM_TIME, .def = "0", .min = 0,
+	.max = INT64_MAX, .help = ""
+};
+
+static void roundtrip(const struct param_def *def, int64_t v);
 
 static void test_size_valid(void **state)
 {
@@ -118,10 +139,10 @@ static void test_time_valid(void **state)
 		int64_t v;
 	} cases[] = {
 		{ "200ms", 200 * NS_MS }, { "1s", NS_S }, { "0.5s", NS_S / 2 },
-		{ "500us", 500000 }, { "100ns", 100 }, { "2", 2 * NS_S },
+		{ "500us", 500000 }, { "100ns", 100 }, { "2s", 2 * NS_S },
 		{ "0", 0 }, { "1.5ms", 1500000 }, { "0.000000001s", 1 },
-		{ "1.250", 1250 * NS_MS }, { "2.5000000000000s", 2500 * NS_MS },
-		{ "9223372036s", 9223372036 * NS_S },
+		{ "1.250s", 1250 * NS_MS }, { "2.5000000000000s", 2500 * NS_MS },
+		{ "9223372036s", 9223372036 * NS_S }, { "0.0", 0 }, { "00", 0 },
 	};
 	size_t i;
 
@@ -139,6 +160,8 @@ static void test_time_invalid(void **state)
 	static const char *const bad[] = {
 		"", "ms", "-1s", "1h", "1.", ".5s", "1.5ns", "1 s", "1S",
 		"1min", "0.0000000001s", "1e3ms", "s",
+		/* no unit: only 0 means the same in every unit */
+		"2", "200", "1.250", "0.5", "99999999999999999999",
 	};
 	size_t i;
 	int64_t v = 123;
@@ -166,6 +189,56 @@ static void test_time_invalid(void **state)
 					   sizeof(err)), -1);
 	assert_string_equal(err, "warmup: '1.5ns' is not a whole number of "
 			    "nanoseconds");
+	/* a bare number names the parameter and the units it needs */
+	v = 123;
+	assert_int_equal(param_parse_value(&defs[P_WARMUP], "200", &v, err,
+					   sizeof(err)), -1);
+	assert_string_equal(err, "warmup: '200' has no unit; a time takes "
+			    "ns, us, ms or s (e.g. 100ms)");
+	assert_int_equal(v, 123);
+	assert_int_equal(param_parse_value(&defs[P_WARMUP], "0", &v, err,
+					   sizeof(err)), 0);
+	assert_int_equal(v, 0);
+}
+
+/* A name that ends in its unit (spin_ns) makes a bare number that unit. */
+static void test_time_unit_in_name(void **state)
+{
+	static const struct {
+		const struct param_def *def;
+		const char *text;
+		int64_t v;
+	} ok[] = {
+		{ &spin_ns, "100", 100 }, { &spin_ns, "0", 0 },
+		{ &spin_ns, "100ns", 100 }, { &spin_ns, "2us", 2000 },
+		{ &gap_us, "3", 3000 }, { &gap_us, "1.5", 1500 },
+		{ &gap_us, "7ns", 7 }, { &hold_ms, "2", 2 * NS_MS },
+		{ &hold_ms, "0.25", 250000 }, { &wait_s, "2", 2 * NS_S },
+		{ &wait_s, "1.5", 1500 * NS_MS }, { &wait_s, "10ms", 10 * NS_MS },
+	};
+	int64_t v;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		v = -1;
+		if (param_parse_value(ok[i].def, ok[i].text, &v, err,
+				      sizeof(err)) != 0)
+			fail_msg("%s=%s: %s", ok[i].def->name, ok[i].text,
+				 err);
+		assert_int_equal(v, ok[i].v);
+	}
+	assert_int_equal(param_parse_value(&spin_ns, "1.5", &v, err,
+					   sizeof(err)), -1);
+	assert_string_equal(err, "spin_ns: '1.5' is not a whole number of "
+			    "nanoseconds");
+	assert_int_equal(param_parse_value(&spin_ns, "100x", &v, err,
+					   sizeof(err)), -1);
+	assert_non_null(strstr(err, "spin_ns: '100x' is not a time"));
+	/* the canonical form keeps its unit, and reads back */
+	roundtrip(&spin_ns, 100);
+	roundtrip(&gap_us, 1500);
 }
 
 static void test_int(void **state)
@@ -820,6 +893,7 @@ int main(void)
 		cmocka_unit_test(test_size_invalid),
 		cmocka_unit_test(test_time_valid),
 		cmocka_unit_test(test_time_invalid),
+		cmocka_unit_test(test_time_unit_in_name),
 		cmocka_unit_test(test_int),
 		cmocka_unit_test(test_bool),
 		cmocka_unit_test(test_enum),
