@@ -6,8 +6,9 @@
  * worker's batch, grows the batch until one sample lasts the target sample
  * time, runs warm-up samples that are not kept, then the kept samples, then
  * (when asked) a per-op histogram pass, a verify pass and a cold-call
- * trace in a fresh process.  Aggregate rates use one shared window: from
- * the earliest worker start to the latest worker end of the sample.
+ * trace in a fresh process (core/trace.h).  Aggregate rates use one shared
+ * window: from the earliest worker start to the latest worker end of the
+ * sample.
  */
 #ifndef COPYSCOPE_RUNNER_H
 #define COPYSCOPE_RUNNER_H
@@ -134,12 +135,5 @@ void config_result_free(struct config_result *res);
  * puts all on the first allowed CPU, none pins nothing.
  */
 void wl_place_workers(struct wl_ctx *ctx, enum wl_place place);
-
-/*
- * The hidden subcommand behind trace=N: in a freshly exec'ed process, set
- * up the workload and time each of the first N ops one by one; prints one
- * tick count per line.  argv: WORKLOAD CLOCK N key=value...
- */
-int runner_trace_main(int argc, char **argv);
 
 #endif
