@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/context.h"
 #include "core/interference.h"
 #include "core/runner.h"
 #include "core/swcount.h"
@@ -308,11 +309,13 @@ static int apply_assignments(struct run_cli *rc)
 	if (rc->verify) {
 		for (j = 0; j < rc->njobs; j++) {
 			const struct workload *wl = rc->jobs[j].wl;
+			int row = param_find_role(wl->params, wl->nparams,
+						  PARAM_ROLE_VERIFY);
 			char v[64];
 
-			if (!wl->verify_param)
+			if (!(wl->caps & WL_CAP_VERIFY) || row < 0)
 				continue;
-			snprintf(v, sizeof(v), "%s=1", wl->verify_param);
+			snprintf(v, sizeof(v), "%s=1", wl->params[row].name);
 			if (param_request_apply(&rc->jobs[j].req, wl->name, v,
 						err, sizeof(err)) != 0)
 				return cli_usage("run", "%s", err);
@@ -542,7 +545,7 @@ static int check_jobs(struct run_cli *rc)
 			int e;
 
 			param_request_get(&jb->req, k, &ps);
-			e = jb->wl->validate(&ps, err, sizeof(err));
+			e = wl_validate(jb->wl, &ps, err, sizeof(err));
 			if (e == WL_EUSAGE)
 				return cli_usage("run", "%s: %s",
 						 jb->wl->name, err);

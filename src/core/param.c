@@ -4,8 +4,9 @@
  * Parses and formats parameter values (integers, sizes with k/M/G
  * suffixes, times with ns/us/ms/s units, enums, booleans), applies
  * "key=value[,value...]" assignments to a sweep request, expands the
- * request into its cartesian product and writes one configuration as
- * canonical JSON.  See param.h for the interface.
+ * request into its cartesian product, writes one configuration as
+ * canonical JSON and binds one into a workload's parameter struct.  See
+ * param.h for the interface.
  */
 #include "core/param.h"
 
@@ -832,6 +833,68 @@ fail:
 	free(b.s);
 	errno = ENOMEM;
 	return NULL;
+}
+
+size_t param_field_size(enum param_type type)
+{
+	switch (type) {
+	case PARAM_INT:
+	case PARAM_SIZE:
+	case PARAM_TIME:
+		return sizeof(int64_t);
+	case PARAM_ENUM:
+		return sizeof(int);
+	case PARAM_BOOL:
+		return sizeof(bool);
+	case PARAM_STRING:
+		return sizeof(const char *);
+	}
+	return 0;
+}
+
+void param_bind(const struct param_def *defs, size_t ndefs,
+		const struct param_set *set, void *out)
+{
+	size_t i;
+
+	for (i = 0; i < ndefs && i < PARAM_MAX; i++) {
+		char *field = (char *)out + defs[i].offset;
+		int64_t v = set->v[i];
+		const char *text;
+		bool b;
+		int e;
+
+		switch (defs[i].type) {
+		case PARAM_INT:
+		case PARAM_SIZE:
+		case PARAM_TIME:
+			memcpy(field, &v, sizeof(v));
+			break;
+		case PARAM_ENUM:
+			e = (int)v;
+			memcpy(field, &e, sizeof(e));
+			break;
+		case PARAM_BOOL:
+			b = v != 0;
+			memcpy(field, &b, sizeof(b));
+			break;
+		case PARAM_STRING:
+			text = param_string(v);
+			memcpy(field, &text, sizeof(text));
+			break;
+		}
+	}
+}
+
+int param_find_role(const struct param_def *defs, size_t ndefs,
+		    enum param_role role)
+{
+	size_t i;
+
+	for (i = 0; i < ndefs && role != PARAM_ROLE_NONE; i++)
+		if (defs[i].role == role)
+			return (int)i;
+	return -1;
 }
 
 int param_find(const struct param_def *defs, size_t ndefs, const char *name)

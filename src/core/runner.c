@@ -1,8 +1,10 @@
 /*
- * runner.c - runs one configuration of a workload: placement, its workers
+ * runner.c - runs one configuration of a workload: its set-up
+ * (core/context.c: parameters, mode, placement), its workers
  * (core/worker.c), batch growth, warm-up, the kept samples and their
  * metrics, the histogram and verify passes, the cold-call trace
- * (core/trace.c).  Per-op times are kept by core/optime.c.
+ * (core/trace.c) and the teardown.  Per-op times are kept by
+ * core/optime.c.
  */
 #include "core/runner.h"
 
@@ -14,14 +16,13 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "core/context.h"
 #include "core/interference.h"
 #include "core/optime.h"
 #include "core/swcount.h"
 #include "core/timer.h"
 #include "core/trace.h"
 #include "core/worker.h"
-
-const char *const wl_place_choices[] = { "split", "same", "none", NULL };
 
 volatile sig_atomic_t runner_interrupted;
 volatile sig_atomic_t runner_signal;
@@ -61,29 +62,9 @@ void runner_install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-void wl_place_workers(struct wl_ctx *ctx, enum wl_place place)
+bool wl_interrupted(void)
 {
-	int i;
-
-	for (i = 0; i < ctx->nworkers; i++) {
-		switch (place) {
-		case PLACE_SPLIT:
-			ctx->worker_cpu[i] = ctx->cpus[i % ctx->ncpus];
-			break;
-		case PLACE_SAME:
-			ctx->worker_cpu[i] = ctx->cpus[0];
-			break;
-		case PLACE_NONE:
-		default:
-			ctx->worker_cpu[i] = -1;
-			break;
-		}
-	}
-	if (place == PLACE_SPLIT && ctx->ncpus < ctx->nworkers)
-		snprintf(ctx->note, sizeof(ctx->note),
-			 "place=split: %d workers on %d allowed CPU%s, "
-			 "some share a CPU", ctx->nworkers, ctx->ncpus,
-			 ctx->ncpus == 1 ? "" : "s");
+	return runner_interrupted != 0;
 }
 
 static void *map_shared(size_t len)
@@ -336,6 +317,8 @@ static enum config_status hist_pass(struct runner *r,
 
 enum config_status runner_finish(struct runner *r, struct config_result *res)
 {
+	int row = param_find_role(r->wl->params, r->wl->nparams,
+				  PARAM_ROLE_VERIFY);
 	enum config_status st;
 
 	if (r->opts->hist && !r->ot.counts) {
@@ -343,8 +326,7 @@ enum config_status runner_finish(struct runner *r, struct config_result *res)
 		if (st != CONFIG_OK)
 			return st;
 	}
-	if (r->wl->verify && r->wl->verify_param &&
-	    wl_param(&r->ctx, r->wl->verify_param)) {
+	if ((r->wl->caps & WL_CAP_VERIFY) && row >= 0 && r->ctx.ps.v[row]) {
 		progress(r, "verifying");
 		st = command(r, CMD_VERIFY, r->nops, res->msg,
 			     sizeof(res->msg));
@@ -434,9 +416,7 @@ struct runner *runner_open(const struct workload *wl,
 	memset(res, 0, sizeof(*res));
 	res->wl = wl;
 	res->ps = *ps;
-	if ((wl->supported && !wl->supported(why, sizeof(why))) ||
-	    (wl->config_supported &&
-	     !wl->config_supported(ps, why, sizeof(why)))) {
+	if (!wl_can_run(wl, ps, why, sizeof(why))) {
 		res->status = CONFIG_UNSUPPORTED;
 		snprintf(res->msg, sizeof(res->msg), "%s", why);
 		return NULL;
@@ -449,15 +429,7 @@ struct runner *runner_open(const struct workload *wl,
 	}
 	r->wl = wl;
 	r->opts = opts;
-	r->ctx.wl = wl;
-	r->ctx.ps = *ps;
-	r->ctx.cpus = opts->cpus;
-	r->ctx.ncpus = opts->ncpus;
-	r->ctx.mode = WL_MODE_THREAD;
-	for (i = 0; i < WL_MAX_WORKERS; i++)
-		r->ctx.worker_cpu[i] = -1;
-
-	rc = wl->setup(&r->ctx);
+	rc = wl_ctx_setup(&r->ctx, wl, ps, opts->cpus, opts->ncpus);
 	if (rc != WL_OK) {
 		st = rc == WL_EUSAGE ? CONFIG_USAGE : CONFIG_FAILED;
 		snprintf(res->msg, sizeof(res->msg), "%s: %s", wl->name,
@@ -466,12 +438,6 @@ struct runner *runner_open(const struct workload *wl,
 	}
 	r->ctx_setup = true;
 	snprintf(res->note, sizeof(res->note), "%s", r->ctx.note);
-	if (r->ctx.nworkers < 1 || r->ctx.nworkers > WL_MAX_WORKERS) {
-		st = CONFIG_FAILED;
-		snprintf(res->msg, sizeof(res->msg), "%s: bad worker count %d",
-			 wl->name, r->ctx.nworkers);
-		goto fail;
-	}
 	res->nworkers = r->ctx.nworkers;
 	for (i = 0; i < r->ctx.nworkers; i++) {
 		snprintf(res->worker_names[i], sizeof(res->worker_names[i]),
@@ -514,6 +480,7 @@ enum config_status runner_close(struct runner *r, struct config_result *res,
 				enum config_status st)
 {
 	const struct workload *wl = r->wl;
+	int trace;
 
 	if (r->opts->progress)
 		fprintf(stderr, "\r\033[K");
@@ -523,8 +490,9 @@ enum config_status runner_close(struct runner *r, struct config_result *res,
 	 * up (interrupt, watchdog, dead worker) may they be mid-op.
 	 */
 	workers_stop(&r->ws, r->ws.unsynced);
-	if (st == CONFIG_OK && wl->trace_param &&
-	    wl_param(&r->ctx, wl->trace_param) > 0)
+	trace = param_find_role(wl->params, wl->nparams, PARAM_ROLE_TRACE);
+	if (st == CONFIG_OK && (wl->caps & WL_CAP_TRACE) && trace >= 0 &&
+	    r->ctx.ps.v[trace] > 0)
 		st = trace_run(wl, &r->ctx.ps, res);
 	if (r->ws.stuck) {
 		/* Threads still blocked in the workload: keep everything they
@@ -539,8 +507,8 @@ enum config_status runner_close(struct runner *r, struct config_result *res,
 				 "stay until copyscope exits");
 		}
 	} else {
-		if (r->ctx_setup && wl->teardown)
-			wl->teardown(&r->ctx);
+		if (r->ctx_setup)
+			wl_ctx_teardown(&r->ctx);
 		runner_free(r);
 	}
 	if (st == CONFIG_OK && runner_interrupted)

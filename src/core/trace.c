@@ -1,12 +1,13 @@
 /*
  * trace.c - the cold-call trace behind trace=N (see trace.h): the parent
  * side that re-executes the binary and reads the times back, and the
- * hidden "__trace" subcommand that sets the configuration up and times
- * its first N ops.
+ * hidden "__trace" subcommand that sets the configuration up with the
+ * same context set-up as a measured run and times its first N ops.
  */
 #include "core/trace.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/context.h"
 #include "core/timer.h"
 
 /*
@@ -30,7 +32,8 @@ enum config_status trace_run(const struct workload *wl,
 {
 	const struct timer_info *ti = timer_get_info();
 	const char *clock = ti->source == TIMER_CLOCK_NS ? "ns" : "tsc";
-	int64_t n = wl_param_of(wl, ps, wl->trace_param);
+	int row = param_find_role(wl->params, wl->nparams, PARAM_ROLE_TRACE);
+	int64_t n = row >= 0 ? ps->v[row] : 0;
 	char *argv[PARAM_MAX + 6];
 	char vals[PARAM_MAX][320], nbuf[32];
 	int pfd[2], st, argc = 0;
@@ -54,6 +57,11 @@ enum config_status trace_run(const struct workload *wl,
 	}
 	argv[argc] = NULL;
 
+	if (n <= 0) {
+		snprintf(res->msg, sizeof(res->msg), "%s: trace: no trace=N "
+			 "to run", wl->name);
+		return CONFIG_FAILED;
+	}
 	res->trace_ns = calloc((size_t)n, sizeof(double));
 	res->trace_ticks = calloc((size_t)n, sizeof(double));
 	if (!res->trace_ns || !res->trace_ticks || pipe(pfd) != 0) {
@@ -120,8 +128,23 @@ static uint64_t trace_clock(bool tsc)
 	return tsc ? timer_rdtsc() : timer_mono_raw_ns();
 }
 
+/* The CPUs this process may run on, in order; how many (0: none). */
+static int allowed_cpus(int *cpus)
+{
+	cpu_set_t set;
+	int c, n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return 0;
+	for (c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set))
+			cpus[n++] = c;
+	return n;
+}
+
 int trace_main(int argc, char **argv)
 {
+	static int cpus[CPU_SETSIZE];
 	const struct workload *wl;
 	struct param_request req;
 	struct param_set ps;
@@ -160,13 +183,15 @@ int trace_main(int argc, char **argv)
 		free(t);
 		return 1;
 	}
-	ctx->wl = wl;
-	ctx->ps = ps;
-	ctx->mode = WL_MODE_THREAD;
-	if (wl->setup(ctx) != WL_OK || ctx->nworkers != 1) {
+	if (wl_ctx_setup(ctx, wl, &ps, cpus, allowed_cpus(cpus)) != WL_OK) {
 		fprintf(stderr, "copyscope: trace: %s: %s\n", wl->name,
-			ctx->err[0] ? ctx->err : "needs one worker");
+			ctx->err);
 		goto out;
+	}
+	if (ctx->nworkers != 1) {
+		fprintf(stderr, "copyscope: trace: %s: needs one worker, "
+			"setup gave %d\n", wl->name, ctx->nworkers);
+		goto out_teardown;
 	}
 	memset(&w, 0, sizeof(w));
 	w.ctx = ctx;
@@ -193,8 +218,7 @@ out_fini:
 	if (wl->worker_fini)
 		wl->worker_fini(&w);
 out_teardown:
-	if (wl->teardown)
-		wl->teardown(ctx);
+	wl_ctx_teardown(ctx);
 out:
 	free(t);
 	free(ctx);

@@ -3,9 +3,10 @@
  * a freshly exec'ed process, timed one by one.
  *
  * The measuring process re-executes its own binary with the hidden
- * subcommand "__trace" (trace_main()), which sets the configuration up,
- * so that the calls run in a fresh process image: cold caches, TLB and
- * branch predictors for this code path.
+ * subcommand "__trace" (trace_main()), which sets the configuration up as
+ * a measured run does (core/context.h), so that the calls run in a fresh
+ * process image: cold caches, TLB and branch predictors for this code
+ * path.
  */
 #ifndef COPYSCOPE_TRACE_H
 #define COPYSCOPE_TRACE_H
@@ -15,9 +16,9 @@
 #include "core/workload.h"
 
 /*
- * Run the trace of configuration ps of wl (whose trace_param is N > 0)
- * in a fresh process and put its N times into res->trace_ns,
- * res->trace_ticks and res->ntrace.  Returns CONFIG_OK,
+ * Run the trace of configuration ps of wl (a WL_CAP_TRACE workload whose
+ * trace row is N > 0) in a fresh process and put its N times into
+ * res->trace_ns, res->trace_ticks and res->ntrace.  Returns CONFIG_OK,
  * CONFIG_INTERRUPTED, or CONFIG_FAILED with the reason in res->msg.
  */
 enum config_status trace_run(const struct workload *wl,

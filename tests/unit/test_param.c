@@ -2,7 +2,8 @@
  * test_param.c - unit tests for src/core/param.c: value parsing and
  * formatting with units (a time needs its unit unless the parameter's
  * name carries one), range and enum errors, sweep requests and their
- * expansion order, canonical JSON and name suggestions.
+ * expansion order, canonical JSON, name suggestions and binding a
+ * configuration into a struct.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -44,13 +45,16 @@ static const struct param_def defs[P_N] = {
 
 /* Unbounded versions for the parsers' own limits. */
 static const struct param_def big_size = {
-	"size", PARAM_SIZE, "0", 0, INT64_MAX, NULL, ""
+	.name = "size", .type = PARAM_SIZE, .def = "0", .min = 0,
+	.max = INT64_MAX, .help = ""
 };
 static const struct param_def big_time = {
-	"t", PARAM_TIME, "0", 0, INT64_MAX, NULL, ""
+	.name = "t", .type = PARAM_TIME, .def = "0", .min = 0,
+	.max = INT64_MAX, .help = ""
 };
 static const struct param_def big_int = {
-	"n", PARAM_INT, "0", INT64_MIN, INT64_MAX, NULL, ""
+	.name = "n", .type = PARAM_INT, .def = "0", .min = INT64_MIN,
+	.max = INT64_MAX, .help = ""
 };
 
 /* Times whose names carry their unit: a bare number is in that unit. */
@@ -480,10 +484,12 @@ static void test_request_defaults(void **state)
 static void test_request_init_errors(void **state)
 {
 	static const struct param_def bad_def[] = {
-		{ "size", PARAM_SIZE, "2G", 1, GIB, NULL, "" },
+		{ .name = "size", .type = PARAM_SIZE, .def = "2G", .min = 1,
+		  .max = GIB, .help = "" },
 	};
 	static const struct param_def no_def[] = {
-		{ "size", PARAM_SIZE, NULL, 1, GIB, NULL, "" },
+		{ .name = "size", .type = PARAM_SIZE, .def = NULL, .min = 1,
+		  .max = GIB, .help = "" },
 	};
 	struct param_request req;
 	char err[256];
@@ -690,8 +696,10 @@ static void test_count_saturates(void **state)
 	(void)state;
 	for (i = 0; i < PARAM_MAX; i++) {
 		snprintf(names[i], sizeof(names[i]), "p%zu", i);
-		many[i] = (struct param_def){ names[i], PARAM_INT, "0", 0,
-					      1000, NULL, "" };
+		many[i] = (struct param_def){ .name = names[i],
+					      .type = PARAM_INT, .def = "0",
+					      .min = 0, .max = 1000,
+					      .help = "" };
 	}
 	assert_int_equal(param_request_init(&req, many, PARAM_MAX, err,
 					    sizeof(err)), 0);
@@ -763,8 +771,10 @@ static void test_json_escape(void **state)
 {
 	static const char *const odd[] = { "a\"b", "c\\d\n", NULL };
 	static const struct param_def weird[] = {
-		{ "z", PARAM_ENUM, "a\"b", 0, 0, odd, "" },
-		{ "b", PARAM_ENUM, "c\\d\n", 0, 0, odd, "" },
+		{ .name = "z", .type = PARAM_ENUM, .def = "a\"b",
+		  .choices = odd, .help = "" },
+		{ .name = "b", .type = PARAM_ENUM, .def = "c\\d\n",
+		  .choices = odd, .help = "" },
 	};
 	struct param_set set = { { 0, 1 } };
 	char *json;
@@ -818,7 +828,8 @@ static void test_suggest(void **state)
 
 
 static const struct param_def text_def = {
-	"mix", PARAM_STRING, "fleet", 0, 40, NULL, "a distribution"
+	.name = "mix", .type = PARAM_STRING, .def = "fleet", .min = 0,
+	.max = 40, .help = "a distribution"
 };
 
 /* Text keeps its commas, sweeps on ';', formats back, and has a limit. */
@@ -861,10 +872,12 @@ static void test_string_values(void **state)
 static void test_list_default(void **state)
 {
 	static const struct param_def d[] = {
-		{ "size", PARAM_SIZE, "64,4k", 1, GIB, NULL, "sizes" },
+		{ .name = "size", .type = PARAM_SIZE, .def = "64,4k", .min = 1,
+		  .max = GIB, .help = "sizes" },
 	};
 	static const struct param_def bad[] = {
-		{ "size", PARAM_SIZE, "64,,4k", 1, GIB, NULL, "sizes" },
+		{ .name = "size", .type = PARAM_SIZE, .def = "64,,4k",
+		  .min = 1, .max = GIB, .help = "sizes" },
 	};
 	struct param_request req;
 	struct param_set ps;
@@ -884,6 +897,72 @@ static void test_list_default(void **state)
 	assert_non_null(strstr(err, "bad default"));
 }
 
+/* A struct to bind into, fields out of the rows' order. */
+struct bound {
+	bool verify;
+	int mode;
+	int64_t warmup, size;
+	const char *mix;
+	int64_t untouched;
+};
+
+/* param_bind() puts each value in its row's field, as its type. */
+static void test_bind(void **state)
+{
+	static const struct param_def rows[] = {
+		{ .name = "size", .type = PARAM_SIZE, .def = "64k", .min = 1,
+		  .max = GIB, .help = "",
+		  PARAM_FIELD(struct bound, size) },
+		{ .name = "mode", .type = PARAM_ENUM, .def = "proc",
+		  .choices = mode_choices, .help = "",
+		  PARAM_FIELD(struct bound, mode) },
+		{ .name = "verify", .type = PARAM_BOOL, .def = "0", .help = "",
+		  PARAM_FIELD(struct bound, verify) },
+		{ .name = "warmup", .type = PARAM_TIME, .def = "200ms",
+		  .min = 0, .max = NS_S, .help = "",
+		  PARAM_FIELD(struct bound, warmup) },
+		{ .name = "mix", .type = PARAM_STRING, .def = "fleet",
+		  .help = "", PARAM_FIELD(struct bound, mix) },
+	};
+	struct param_request req;
+	struct param_set ps;
+	struct bound b;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(rows[0].offset, offsetof(struct bound, size));
+	assert_int_equal(rows[0].field_size, sizeof(int64_t));
+	assert_int_equal(rows[1].field_size, sizeof(int));
+	assert_int_equal(rows[2].field_size, sizeof(bool));
+	assert_int_equal(param_field_size(PARAM_SIZE), sizeof(int64_t));
+	assert_int_equal(param_field_size(PARAM_TIME), sizeof(int64_t));
+	assert_int_equal(param_field_size(PARAM_INT), sizeof(int64_t));
+	assert_int_equal(param_field_size(PARAM_ENUM), sizeof(int));
+	assert_int_equal(param_field_size(PARAM_BOOL), sizeof(bool));
+	assert_int_equal(param_field_size(PARAM_STRING), sizeof(char *));
+
+	assert_int_equal(param_request_init(&req, rows, 5, err,
+					    sizeof(err)), 0);
+	assert_int_equal(param_request_apply(&req, "w.x", "size=1M", err,
+					     sizeof(err)), 0);
+	assert_int_equal(param_request_apply(&req, "w.x", "mode=thread", err,
+					     sizeof(err)), 0);
+	assert_int_equal(param_request_apply(&req, "w.x", "verify=yes", err,
+					     sizeof(err)), 0);
+	assert_int_equal(param_request_apply(&req, "w.x", "mix=64:1,128:3",
+					     err, sizeof(err)), 0);
+	param_request_get(&req, 0, &ps);
+	memset(&b, 0, sizeof(b));
+	b.untouched = 42;
+	param_bind(rows, 5, &ps, &b);
+	assert_int_equal(b.size, MIB);
+	assert_int_equal(b.mode, 1);
+	assert_true(b.verify);
+	assert_int_equal(b.warmup, 200 * NS_MS);
+	assert_string_equal(b.mix, "64:1,128:3");
+	assert_int_equal(b.untouched, 42);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -894,6 +973,7 @@ int main(void)
 		cmocka_unit_test(test_time_valid),
 		cmocka_unit_test(test_time_invalid),
 		cmocka_unit_test(test_time_unit_in_name),
+		cmocka_unit_test(test_bind),
 		cmocka_unit_test(test_int),
 		cmocka_unit_test(test_bool),
 		cmocka_unit_test(test_enum),
