@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/runner.h"
+#include "core/trace.h"
 #include "core/workload.h"
 
 #ifndef COPYSCOPE_VERSION
@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 	size_t i;
 
 	if (argc >= 2 && strcmp(argv[1], "__trace") == 0)
-		return runner_trace_main(argc - 1, argv + 1);
+		return trace_main(argc - 1, argv + 1);
 	if (workload_table_validate(workload_table, workload_count, err,
 				    sizeof(err)) != 0) {
 		cli_error("BUG: invalid workload table: %s", err);

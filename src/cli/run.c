@@ -43,7 +43,9 @@ static void run_usage(FILE *out)
 "Measures each configuration (a comma list expands into a sweep: size=4k,64k)\n"
 "and stores the results with the environment.  Without a workload or suite,\n"
 "runs the suite 'default'.  A key=value applies to every named workload that\n"
-"has that parameter.  Sizes take k/M/G (1024-based), times ns/us/ms/s.\n"
+"has that parameter.  Sizes take k/M/G (1024-based; bare: bytes), times\n"
+"need a unit, ns/us/ms/s (bare: only 0, or the unit a name ends in:\n"
+"spin_ns=100 is 100 ns).\n"
 "\n"
 "options:\n"
 "  --reps N          kept samples per configuration (default 10)\n"
@@ -102,7 +104,8 @@ static int parse_time_opt(const char *name, const char *v, int64_t lo,
 {
 	if (param_parse_time_ns(v, out) != 0 || *out < lo || *out > hi)
 		return cli_usage("run", "%s: '%s' is not a time in %lldms .. "
-				 "%llds (e.g. 100ms, 1s)", name, v,
+				 "%llds: a number with a unit, ns, us, ms or "
+				 "s (e.g. 100ms, 1s)", name, v,
 				 (long long)(lo / 1000000),
 				 (long long)(hi / 1000000000));
 	return 0;
@@ -214,11 +217,13 @@ static int apply_assignments(struct run_cli *rc)
 	if (rc->verify) {
 		for (j = 0; j < rc->njobs; j++) {
 			const struct workload *wl = rc->jobs[j].wl;
+			int row = param_find_role(wl->params, wl->nparams,
+						  PARAM_ROLE_VERIFY);
 			char v[64];
 
-			if (!wl->verify_param)
+			if (!(wl->caps & WL_CAP_VERIFY) || row < 0)
 				continue;
-			snprintf(v, sizeof(v), "%s=1", wl->verify_param);
+			snprintf(v, sizeof(v), "%s=1", wl->params[row].name);
 			if (param_request_apply(&rc->jobs[j].req, wl->name, v,
 						err, sizeof(err)) != 0)
 				return cli_usage("run", "%s", err);

@@ -2,10 +2,11 @@
  * param.c - typed workload parameters with units, and sweeps.
  *
  * Parses and formats parameter values (integers, sizes with k/M/G
- * suffixes, times with ns/us/ms/s suffixes, enums, booleans), applies
+ * suffixes, times with ns/us/ms/s units, enums, booleans), applies
  * "key=value[,value...]" assignments to a sweep request, expands the
- * request into its cartesian product and writes one configuration as
- * canonical JSON.  See param.h for the interface.
+ * request into its cartesian product, writes one configuration as
+ * canonical JSON and binds one into a workload's parameter struct.  See
+ * param.h for the interface.
  */
 #include "core/param.h"
 
@@ -35,6 +36,7 @@ enum parse_result {
 	PARSE_SYNTAX = -1,	/* not a number of the expected form */
 	PARSE_RANGE = -2,	/* beyond INT64_MAX */
 	PARSE_FINE = -3,	/* a time finer than one nanosecond */
+	PARSE_NO_UNIT = -4,	/* a time other than 0 without a unit */
 };
 
 /* A bounded message under construction; never overruns, always ends. */
@@ -146,24 +148,49 @@ static enum parse_result parse_size(const char *text, int64_t *out)
 	return PARSE_OK;
 }
 
-/*
- * A time: digits, an optional fraction, an optional unit.  The value must
- * be a whole number of nanoseconds: a fraction may have at most as many
- * significant digits as the unit has zeros in ns.
- */
-static enum parse_result parse_time(const char *text, int64_t *out)
+/* The units a time may carry, and what each is in ns. */
+struct time_unit {
+	const char *name;
+	int64_t ns;
+	int exp10;		/* ns = 10^exp10 */
+};
+
+static const struct time_unit time_units[] = {
+	{ "ns", 1, 0 },
+	{ "us", NS_US, 3 },
+	{ "ms", NS_MS, 6 },
+	{ "s", NS_S, 9 },
+};
+
+#define NTIME_UNITS (sizeof(time_units) / sizeof(time_units[0]))
+
+/* The unit a parameter's name ends in ("spin_ns": ns), or NULL. */
+static const struct time_unit *name_unit(const char *name)
 {
-	static const struct {
-		const char *name;
-		int64_t ns;
-		int exp10;
-	} units[] = {
-		{ "ns", 1, 0 },
-		{ "us", NS_US, 3 },
-		{ "ms", NS_MS, 6 },
-		{ "s", NS_S, 9 },
-		{ "", NS_S, 9 },	/* bare number: seconds */
-	};
+	const char *u = name ? strrchr(name, '_') : NULL;
+	size_t i;
+
+	if (!u)
+		return NULL;
+	for (i = 0; i < NTIME_UNITS; i++)
+		if (strcmp(u + 1, time_units[i].name) == 0)
+			return &time_units[i];
+	return NULL;
+}
+
+/*
+ * A time: digits, an optional fraction, a unit.  Without a unit the number
+ * is in `bare` (the unit the parameter's name carries); with no such unit
+ * only a value of 0 may go without one.  The value must be a whole number
+ * of nanoseconds: a fraction may have at most as many significant digits
+ * as the unit has zeros in ns.
+ */
+static enum parse_result parse_time(const char *text,
+				    const struct time_unit *bare,
+				    int64_t *out)
+{
+	static const struct time_unit zero = { "", 1, 0 };
+	const struct time_unit *unit = NULL;
 	const char *p = text, *frac = NULL;
 	size_t fraclen = 0, u;
 	int64_t ip, fv = 0;
@@ -185,21 +212,28 @@ static enum parse_result parse_time(const char *text, int64_t *out)
 		if (fraclen == 0)
 			return PARSE_SYNTAX;
 	}
-	for (u = 0; u < sizeof(units) / sizeof(units[0]); u++)
-		if (strcmp(p, units[u].name) == 0)
-			break;
-	if (u == sizeof(units) / sizeof(units[0]))
-		return PARSE_SYNTAX;
-	if (over || ip > INT64_MAX / units[u].ns)
-		return PARSE_RANGE;
-	ip *= units[u].ns;
-
 	/* Trailing zeros of the fraction carry nothing. */
 	while (fraclen > 0 && frac[fraclen - 1] == '0')
 		fraclen--;
-	if (fraclen > (size_t)units[u].exp10)
+	for (u = 0; u < NTIME_UNITS; u++)
+		if (strcmp(p, time_units[u].name) == 0)
+			unit = &time_units[u];
+	if (!unit && *p != '\0')
+		return PARSE_SYNTAX;
+	if (!unit)
+		unit = bare;
+	if (!unit) {
+		/* a bare number: only 0 means the same in every unit */
+		if (over || ip != 0 || fraclen != 0)
+			return PARSE_NO_UNIT;
+		unit = &zero;
+	}
+	if (over || ip > INT64_MAX / unit->ns)
+		return PARSE_RANGE;
+	ip *= unit->ns;
+	if (fraclen > (size_t)unit->exp10)
 		return PARSE_FINE;
-	for (i = 0; i < units[u].exp10; i++)
+	for (i = 0; i < unit->exp10; i++)
 		fv = fv * 10 + ((size_t)i < fraclen ? frac[i] - '0' : 0);
 	if (fv > INT64_MAX - ip)
 		return PARSE_RANGE;
@@ -272,7 +306,7 @@ int param_parse_size(const char *text, int64_t *out)
 
 int param_parse_time_ns(const char *text, int64_t *out)
 {
-	return set_errno(parse_time(text, out));
+	return set_errno(parse_time(text, NULL, out));
 }
 
 /* Interned PARAM_STRING values; never freed (a handful per process). */
@@ -352,8 +386,8 @@ static const char *type_form(enum param_type type)
 		return "is not a size (a number with optional k, M or G "
 		       "suffix)";
 	case PARAM_TIME:
-		return "is not a time (a number with optional ns, us, ms or s "
-		       "suffix; bare is seconds)";
+		return "is not a time (a number with a unit: ns, us, ms or "
+		       "s)";
 	case PARAM_BOOL:
 		return "is not a boolean (0, 1, yes, no, true, false, on, off)";
 	case PARAM_ENUM:
@@ -418,7 +452,7 @@ int param_parse_value(const struct param_def *def, const char *text,
 		r = parse_size(text, &v);
 		break;
 	case PARAM_TIME:
-		r = parse_time(text, &v);
+		r = parse_time(text, name_unit(def->name), &v);
 		break;
 	}
 	switch (r) {
@@ -437,6 +471,10 @@ int param_parse_value(const struct param_def *def, const char *text,
 	case PARSE_FINE:
 		msg_add(&m, "%s: '%s' is not a whole number of nanoseconds",
 			def->name, text);
+		return -1;
+	case PARSE_NO_UNIT:
+		msg_add(&m, "%s: '%s' has no unit; a time takes ns, us, ms or "
+			"s (e.g. 100ms)", def->name, text);
 		return -1;
 	}
 	if (v < def->min || v > def->max) {
@@ -483,7 +521,7 @@ void param_format_value(const struct param_def *def, int64_t v, char *buf,
 		format_units(v, size_mult, size_suffix, 3, buf, len);
 		return;
 	case PARAM_TIME:
-		/* 0 prints as "0": a bare number is seconds. */
+		/* 0 prints as "0": the one time that needs no unit. */
 		format_units(v, time_mult, time_suffix, 4, buf, len);
 		return;
 	case PARAM_ENUM:
@@ -795,6 +833,68 @@ fail:
 	free(b.s);
 	errno = ENOMEM;
 	return NULL;
+}
+
+size_t param_field_size(enum param_type type)
+{
+	switch (type) {
+	case PARAM_INT:
+	case PARAM_SIZE:
+	case PARAM_TIME:
+		return sizeof(int64_t);
+	case PARAM_ENUM:
+		return sizeof(int);
+	case PARAM_BOOL:
+		return sizeof(bool);
+	case PARAM_STRING:
+		return sizeof(const char *);
+	}
+	return 0;
+}
+
+void param_bind(const struct param_def *defs, size_t ndefs,
+		const struct param_set *set, void *out)
+{
+	size_t i;
+
+	for (i = 0; i < ndefs && i < PARAM_MAX; i++) {
+		char *field = (char *)out + defs[i].offset;
+		int64_t v = set->v[i];
+		const char *text;
+		bool b;
+		int e;
+
+		switch (defs[i].type) {
+		case PARAM_INT:
+		case PARAM_SIZE:
+		case PARAM_TIME:
+			memcpy(field, &v, sizeof(v));
+			break;
+		case PARAM_ENUM:
+			e = (int)v;
+			memcpy(field, &e, sizeof(e));
+			break;
+		case PARAM_BOOL:
+			b = v != 0;
+			memcpy(field, &b, sizeof(b));
+			break;
+		case PARAM_STRING:
+			text = param_string(v);
+			memcpy(field, &text, sizeof(text));
+			break;
+		}
+	}
+}
+
+int param_find_role(const struct param_def *defs, size_t ndefs,
+		    enum param_role role)
+{
+	size_t i;
+
+	for (i = 0; i < ndefs && role != PARAM_ROLE_NONE; i++)
+		if (defs[i].role == role)
+			return (int)i;
+	return -1;
 }
 
 int param_find(const struct param_def *defs, size_t ndefs, const char *name)

@@ -1,12 +1,22 @@
 /*
- * param.h - typed workload parameters with units, and sweeps.
+ * param.h - typed workload parameters with units, sweeps, and binding a
+ * configuration to a workload's own parameter struct.
  *
  * Every parameter value is held as an int64_t: integers as is, sizes in
- * bytes (k/M/G suffixes, 1024-based), times in nanoseconds (ns/us/ms/s
- * suffixes; a bare number is seconds, as in fio), enums as the index of
- * the choice, booleans as 0/1.  A command-line value may be a comma list; the
- * lists of all parameters expand to a sweep, their cartesian product, in
- * the order the workload declares its parameters (first parameter slowest).
+ * bytes (k/M/G suffixes, 1024-based; a bare number is bytes), times in
+ * nanoseconds (ns/us/ms/s suffixes), enums as the index of the choice,
+ * booleans as 0/1.  A time needs its unit: a bare number is refused (a
+ * bare 0 is allowed), except for a parameter whose name carries its unit
+ * (spin_ns, timeout_ms: "_ns", "_us", "_ms" or "_s" last), which takes a
+ * bare number in that unit (spin_ns=100 is 100 ns).  A command-line value
+ * may be a comma list; the lists of all parameters expand to a sweep,
+ * their cartesian product, in the order the workload declares its
+ * parameters (first parameter slowest).
+ *
+ * A workload reads its parameters from a struct of its own: each row names
+ * its field with PARAM_FIELD(struct, member), and param_bind() writes a
+ * configuration (a param_set) into that struct.  A misspelt member is a
+ * compile error; workload_table_validate() checks the rest.
  */
 #ifndef COPYSCOPE_PARAM_H
 #define COPYSCOPE_PARAM_H
@@ -35,6 +45,18 @@ enum param_type {
 	PARAM_STRING,
 };
 
+/*
+ * What the core reads a row for (the shared rows of core/common_params.h
+ * carry one), so that it finds the row without knowing its name.
+ */
+enum param_role {
+	PARAM_ROLE_NONE,
+	PARAM_ROLE_MODE,	/* enum wl_mode: threads or processes */
+	PARAM_ROLE_PLACE,	/* enum wl_place: where the workers run */
+	PARAM_ROLE_VERIFY,	/* bool: the untimed verify pass */
+	PARAM_ROLE_TRACE,	/* int: cold-call trace of N calls */
+};
+
 struct param_def {
 	const char *name;
 	enum param_type type;
@@ -43,7 +65,21 @@ struct param_def {
 	const char *const *choices;	/* ENUM: NULL-terminated */
 	const char *help;		/* one line; says what 0 means if
 					   0 is special */
+	/*
+	 * The field param_bind() writes, in the workload's parameter
+	 * struct; set both with PARAM_FIELD().  INT, SIZE and TIME bind an
+	 * int64_t, ENUM an int (the choice's index), BOOL a bool, STRING a
+	 * const char * (the interned text, which lives for the process).
+	 */
+	size_t offset;
+	unsigned int field_size;
+	enum param_role role;
 };
+
+/* The field of a row: PARAM_FIELD(struct pipe_bw_params, size). */
+#define PARAM_FIELD(st, member)						\
+	.offset = offsetof(st, member),					\
+	.field_size = sizeof(((st *)0)->member)
 
 /* One configuration: a value for each of the workload's parameters. */
 struct param_set {
@@ -126,8 +162,23 @@ char *param_set_json(const struct param_def *defs, size_t ndefs,
 /* The text of a PARAM_STRING value ("" for an unknown index). */
 const char *param_string(int64_t v);
 
+/* Bytes of the field a row of this type binds (see struct param_def). */
+size_t param_field_size(enum param_type type);
+
+/*
+ * Write every value of set into the struct at out (the caller zeroes it),
+ * each into its row's field.  The rows must have passed
+ * workload_table_validate() (fields of the right size inside the struct).
+ */
+void param_bind(const struct param_def *defs, size_t ndefs,
+		const struct param_set *set, void *out);
+
 /* Index of a parameter by name, or -1. */
 int param_find(const struct param_def *defs, size_t ndefs, const char *name);
+
+/* Index of the row with this role, or -1 when there is none. */
+int param_find_role(const struct param_def *defs, size_t ndefs,
+		    enum param_role role);
 
 /*
  * Closest name to `word` among `names` (n of them) by edit distance, or
@@ -138,11 +189,15 @@ const char *param_suggest(const char *word, const char *const *names,
 
 /*
  * The two parsers below return 0, or -1 with errno EINVAL (not a
- * size/time, or a time finer than 1ns) or ERANGE (beyond INT64_MAX).
+ * size/time, a time without a unit, or a time finer than 1ns) or ERANGE
+ * (beyond INT64_MAX).
  */
-/* Parse a size alone (for options such as --sample-time's siblings). */
+/* Parse a size alone ("64k", "1M"; a bare number is bytes). */
 int param_parse_size(const char *text, int64_t *out);
-/* Parse a time ("200ms", "1s", "0.5s", "500us", "100ns"; bare = s). */
+/*
+ * Parse a time alone, for options such as --warmup: "200ms", "1s",
+ * "0.5s", "500us", "100ns"; a unit is required (a bare 0 is allowed).
+ */
 int param_parse_time_ns(const char *text, int64_t *out);
 
 #endif

@@ -1,13 +1,15 @@
 /*
  * runner.h - runs one configuration of a workload and returns its samples.
  *
- * The runner starts the workers (threads or processes), pins them, holds
+ * The runner sets the configuration up (core/context.h: parameters, mode,
+ * placement), starts the workers (threads or processes), pins them, holds
  * them behind a start barrier for every sample, reads the clock around each
  * worker's batch, grows the batch until one sample lasts the target sample
  * time, runs warm-up samples that are not kept, then the kept samples, then
  * (when asked) a per-op histogram pass, a verify pass and a cold-call
- * trace in a fresh process.  Aggregate rates use one shared window: from
- * the earliest worker start to the latest worker end of the sample.
+ * trace in a fresh process (core/trace.h).  Aggregate rates use one shared
+ * window: from the earliest worker start to the latest worker end of the
+ * sample.
  */
 #ifndef COPYSCOPE_RUNNER_H
 #define COPYSCOPE_RUNNER_H
@@ -19,10 +21,6 @@
 
 #include "core/workload.h"
 #include "stats/histogram.h"
-
-/* Placement choices shared by workloads with a `place` parameter. */
-enum wl_place { PLACE_SPLIT, PLACE_SAME, PLACE_NONE };
-extern const char *const wl_place_choices[];
 
 struct run_opts {
 	int reps;			/* kept samples */
@@ -130,19 +128,5 @@ enum config_status runner_close(struct runner *r, struct config_result *res,
 				enum config_status st);
 
 void config_result_free(struct config_result *res);
-
-/*
- * Pin the workers of ctx by placement: split puts worker i on allowed CPU
- * i (wrapping when there are fewer CPUs than workers, with a note), same
- * puts all on the first allowed CPU, none pins nothing.
- */
-void wl_place_workers(struct wl_ctx *ctx, enum wl_place place);
-
-/*
- * The hidden subcommand behind trace=N: in a freshly exec'ed process, set
- * up the workload and time each of the first N ops one by one; prints one
- * tick count per line.  argv: WORKLOAD CLOCK N key=value...
- */
-int runner_trace_main(int argc, char **argv);
 
 #endif

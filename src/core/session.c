@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/context.h"
 #include "core/interference.h"
 #include "core/msg.h"
 #include "core/swcount.h"
@@ -159,7 +160,7 @@ int session_check(const struct session_spec *spec, char *err, size_t errlen)
 			int e;
 
 			param_request_get(&jb->req, k, &ps);
-			e = jb->wl->validate(&ps, msg, sizeof(msg));
+			e = wl_validate(jb->wl, &ps, msg, sizeof(msg));
 			if (e == WL_OK)
 				continue;
 			snprintf(err, errlen, "%s: %s", jb->wl->name, msg);

@@ -1,13 +1,15 @@
 /*
- * workload.c - lookup and validation of the workload table, and parameter
- * access for workload hooks.
+ * workload.c - lookup and validation of the workload table: names, texts,
+ * hooks, metrics, parameter rows and their binding to the parameter
+ * struct, the shared rows' roles and the capability flags.
  */
 #include "core/workload.h"
 
 #include <ctype.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+
+#include "core/common_params.h"
 
 const struct workload *workload_find(const char *name)
 {
@@ -46,6 +48,88 @@ static bool text_ok(const char *s)
 			snprintf(err, errlen, __VA_ARGS__);		\
 	} while (0)
 
+static const char *field_type(enum param_type type)
+{
+	switch (type) {
+	case PARAM_ENUM:
+		return "an int";
+	case PARAM_BOOL:
+		return "a bool";
+	case PARAM_STRING:
+		return "a const char *";
+	case PARAM_INT:
+	case PARAM_SIZE:
+	case PARAM_TIME:
+		break;
+	}
+	return "an int64_t";
+}
+
+/* Row i's field: its type's size, inside params_size, shared with none. */
+static int validate_field(const struct workload *wl, size_t i, char *err,
+			  size_t errlen)
+{
+	const struct param_def *p = &wl->params[i];
+	size_t want = param_field_size(p->type), j;
+	int problems = 0;
+
+	if (p->field_size != want)
+		PROBLEM("workload '%s': parameter '%s' is bound to a field of "
+			"%u bytes; its type binds %s (%zu bytes)", wl->name,
+			p->name, p->field_size, field_type(p->type), want);
+	if (p->offset > wl->params_size ||
+	    p->field_size > wl->params_size - p->offset)
+		PROBLEM("workload '%s': parameter '%s': field at %zu + %u "
+			"bytes is outside params_size %zu", wl->name, p->name,
+			p->offset, p->field_size, wl->params_size);
+	for (j = 0; j < i; j++) {
+		const struct param_def *q = &wl->params[j];
+
+		if (q->name && p->offset < q->offset + q->field_size &&
+		    q->offset < p->offset + p->field_size)
+			PROBLEM("workload '%s': parameters '%s' and '%s' share "
+				"a field", wl->name, q->name, p->name);
+	}
+	return problems;
+}
+
+/* Row i's role: one row per role, of the type the core reads. */
+static int validate_role(const struct workload *wl, size_t i, char *err,
+			 size_t errlen)
+{
+	const struct param_def *p = &wl->params[i];
+	bool ok = true;
+	int problems = 0;
+
+	switch (p->role) {
+	case PARAM_ROLE_NONE:
+		return 0;
+	case PARAM_ROLE_MODE:
+		ok = p->type == PARAM_ENUM && p->choices == wl_mode_choices;
+		break;
+	case PARAM_ROLE_PLACE:
+		ok = p->type == PARAM_ENUM && p->choices == wl_place_choices;
+		break;
+	case PARAM_ROLE_VERIFY:
+		ok = p->type == PARAM_BOOL;
+		break;
+	case PARAM_ROLE_TRACE:
+		ok = p->type == PARAM_INT && p->min >= 0;
+		break;
+	default:
+		ok = false;
+		break;
+	}
+	if (!ok)
+		PROBLEM("workload '%s': parameter '%s' has a role but not its "
+			"type or choices (use the row of common_params.h)",
+			wl->name, p->name);
+	if (param_find_role(wl->params, i, p->role) >= 0)
+		PROBLEM("workload '%s': parameter '%s': a second row with the "
+			"same role", wl->name, p->name);
+	return problems;
+}
+
 static int validate_params(const struct workload *wl, char *err,
 			   size_t errlen)
 {
@@ -55,6 +139,9 @@ static int validate_params(const struct workload *wl, char *err,
 	if (wl->nparams > PARAM_MAX)
 		PROBLEM("workload '%s': %zu parameters, at most %d", wl->name,
 			wl->nparams, PARAM_MAX);
+	if (wl->params_size > WL_PARAMS_MAX_BYTES)
+		PROBLEM("workload '%s': params_size %zu, at most %d", wl->name,
+			wl->params_size, WL_PARAMS_MAX_BYTES);
 	for (i = 0; i < wl->nparams && i < PARAM_MAX; i++) {
 		const struct param_def *p = &wl->params[i];
 		char perr[256];
@@ -82,7 +169,37 @@ static int validate_params(const struct workload *wl, char *err,
 		    param_request_init(&one, p, 1, perr, sizeof(perr)) != 0)
 			PROBLEM("workload '%s': default of '%s' is invalid: %s",
 				wl->name, p->name, p->def ? perr : "missing");
+		problems += validate_field(wl, i, err, problems ? 0 : errlen);
+		problems += validate_role(wl, i, err, problems ? 0 : errlen);
 	}
+	return problems;
+}
+
+/* The capability flags against the rows and hooks they stand for. */
+static int validate_caps(const struct workload *wl, char *err,
+			 size_t errlen)
+{
+	bool verify_row = param_find_role(wl->params, wl->nparams,
+					  PARAM_ROLE_VERIFY) >= 0;
+	bool trace_row = param_find_role(wl->params, wl->nparams,
+					 PARAM_ROLE_TRACE) >= 0;
+	bool cap_verify = wl->caps & WL_CAP_VERIFY;
+	bool cap_trace = wl->caps & WL_CAP_TRACE;
+	int problems = 0;
+
+	if (wl->caps & ~(WL_CAP_VERIFY | WL_CAP_TRACE))
+		PROBLEM("workload '%s': unknown bits in caps %#x", wl->name,
+			wl->caps);
+	if (cap_verify && (!verify_row || !wl->verify || !wl->verify_batch))
+		PROBLEM("workload '%s': WL_CAP_VERIFY needs the verify row "
+			"and the verify and verify_batch hooks", wl->name);
+	if (!cap_verify && (verify_row || wl->verify || wl->verify_batch))
+		PROBLEM("workload '%s': a verify row or hook without "
+			"WL_CAP_VERIFY", wl->name);
+	if (cap_trace != trace_row)
+		PROBLEM("workload '%s': %s", wl->name, cap_trace ?
+			"WL_CAP_TRACE needs the trace row" :
+			"a trace row without WL_CAP_TRACE");
 	return problems;
 }
 
@@ -109,16 +226,7 @@ static int validate_one(const struct workload *wl, char *err, size_t errlen)
 		    !text_ok(wl->metrics[i].help))
 			PROBLEM("workload '%s': metric %zu lacks a name or "
 				"help", wl->name, i);
-	if (wl->verify_param &&
-	    (param_find(wl->params, wl->nparams, wl->verify_param) < 0 ||
-	     !wl->verify || !wl->verify_batch))
-		PROBLEM("workload '%s': verify_param '%s' needs that "
-			"parameter and the verify hooks", wl->name,
-			wl->verify_param);
-	if (wl->trace_param &&
-	    param_find(wl->params, wl->nparams, wl->trace_param) < 0)
-		PROBLEM("workload '%s': trace_param '%s' is not a parameter",
-			wl->name, wl->trace_param);
+	problems += validate_caps(wl, err, problems ? 0 : errlen);
 	if (!problems)
 		problems += validate_params(wl, err, errlen);
 	return problems;
@@ -151,22 +259,4 @@ int workload_table_validate(const struct workload *const *table, size_t n,
 					table[i]->name);
 	}
 	return problems;
-}
-
-int64_t wl_param_of(const struct workload *wl, const struct param_set *ps,
-		    const char *name)
-{
-	int i = param_find(wl->params, wl->nparams, name);
-
-	if (i < 0) {
-		fprintf(stderr, "copyscope: BUG: workload %s has no "
-			"parameter '%s'\n", wl->name, name);
-		abort();
-	}
-	return ps->v[i];
-}
-
-int64_t wl_param(const struct wl_ctx *ctx, const char *name)
-{
-	return wl_param_of(ctx->wl, &ctx->ps, name);
 }

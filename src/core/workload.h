@@ -2,15 +2,20 @@
  * workload.h - the workload interface.
  *
  * A workload is a const descriptor: name, one-line summary, what one op is,
- * what is not measured, a parameter table, a metric table and hooks.  The
- * core (runner.c) owns processes, threads, barriers, placement and every
+ * what is not measured, a parameter table bound to a struct of its own, a
+ * metric table, capability flags and hooks.  The core (runner.c,
+ * context.c) owns processes, threads, barriers, mode, placement and every
  * clock read; a workload only performs ops.
  *
  * Life of one configuration (one point of a sweep):
  *   validate()                   before anything is measured, for every
  *                                configuration of the run (bad input: 2)
+ *   the core binds the parameters (ctx->params) and sets ctx->mode from
+ *                                the mode row (threads without one)
  *   setup()                      in the coordinator: create pipes etc.,
- *                                say how many workers, their names, mode
+ *                                say how many workers and their names
+ *   the core places the workers by the place row (split without one),
+ *                                unless setup() placed them itself
  *   fork/clone workers; in each: worker_init()  (allocate, prefault)
  *   samples: every worker runs run_batch(nops) behind a start barrier, the
  *                                core reads the clock around it
@@ -31,6 +36,8 @@
 #define WL_MAX_METRICS 24
 #define WL_MAX_CLASSES 8
 #define WL_ERR_LEN 256
+/* Largest parameter struct a workload may declare (params_size). */
+#define WL_PARAMS_MAX_BYTES 256
 
 /* Hook return codes. */
 #define WL_OK 0
@@ -83,7 +90,21 @@ struct wl_sample {
 	uint64_t ctx_switches;	/* summed over workers; UINT64_MAX: n/a */
 };
 
+/* Threads of one process or processes: the mode row's choices, in order. */
 enum wl_mode { WL_MODE_THREAD, WL_MODE_PROC };
+
+/*
+ * Where the workers run: the place row's choices, in order.  split puts
+ * worker i on allowed CPU i (wrapping when there are fewer CPUs than
+ * workers, with a note), same puts all on the first allowed CPU, none
+ * pins nothing.
+ */
+enum wl_place { PLACE_SPLIT, PLACE_SAME, PLACE_NONE };
+
+/* Capabilities (struct workload's caps). */
+#define WL_CAP_VERIFY (1u << 0)	/* the verify row and both verify hooks */
+#define WL_CAP_TRACE (1u << 1)	/* the trace row; setup() gives exactly
+				   one worker whatever the parameters */
 
 struct wl_ctx;
 
@@ -96,16 +117,20 @@ struct wl_worker {
 	char *err;		/* WL_ERR_LEN bytes, shared with the runner */
 };
 
-/* One configuration as the hooks see it. */
+/* One configuration as the hooks see it (set up by core/context.c). */
 struct wl_ctx {
 	const struct workload *wl;
+	/* the workload's parameter struct, bound from ps (read-only) */
+	const void *params;
 	struct param_set ps;		/* values in parameter-table order */
+	/* set by the core from the mode row before setup(); setup() may
+	   change it */
+	enum wl_mode mode;
 	/* set by setup(): */
 	int nworkers;
-	enum wl_mode mode;
 	const char *worker_name[WL_MAX_WORKERS];
-	int worker_cpu[WL_MAX_WORKERS];	/* -1: not pinned; the runner fills
-					   these from the placement first */
+	/* -1: not pinned; the core fills these after setup() (see placed) */
+	int worker_cpu[WL_MAX_WORKERS];
 	double bytes_per_op;		/* for METRIC_BYTES_PER_SEC */
 	int hist_worker;		/* whose per-op times --hist shows */
 	/*
@@ -117,13 +142,24 @@ struct wl_ctx {
 	int nclasses;			/* 1 if not set */
 	const char *class_name[WL_MAX_CLASSES];
 	size_t shared_bytes;		/* MAP_SHARED area the workload wants */
-	/* provided by the runner: */
+	/*
+	 * The placement note ("place=split: 3 workers on 2 allowed CPUs,
+	 * some share a CPU") goes before the workload's own note, joined by
+	 * "; "; note_first puts the workload's first.
+	 */
+	bool note_first;
+	/* true once the workers are placed: setup() that called
+	   wl_place_workers() itself (to see where they run) */
+	bool placed;
+	/* provided by the core: */
 	void *shared;			/* shared_bytes, zeroed, before fork */
 	const int *cpus;		/* CPUs the user allows (--cpus) */
-	int ncpus;
+	int ncpus;			/* at least 1 */
 	void *priv;			/* the workload's coordinator state */
 	char err[WL_ERR_LEN];
 	char note[WL_ERR_LEN];		/* placement/fallback note to print */
+	/* storage behind params */
+	_Alignas(max_align_t) unsigned char params_buf[WL_PARAMS_MAX_BYTES];
 };
 
 struct workload {
@@ -133,20 +169,23 @@ struct workload {
 	const char *not_measured;	/* what the numbers leave out */
 	const struct param_def *params;
 	size_t nparams;
+	size_t params_size;		/* sizeof the parameter struct */
 	const struct metric_def *metrics;
 	size_t nmetrics;
+	unsigned caps;			/* WL_CAP_* */
 
 	/* Can it run here?  false with the reason in why. */
 	bool (*supported)(char *why, size_t len);
 	/*
-	 * Can this configuration run here (e.g. a copy engine the CPU
-	 * lacks)?  false with the reason: the configuration is skipped with
-	 * that reason, the others run (exit 77 when nothing could run).
+	 * Can this configuration (params: the bound parameter struct) run
+	 * here (e.g. a copy engine the CPU lacks)?  false with the reason:
+	 * the configuration is skipped with that reason, the others run
+	 * (exit 77 when nothing could run).
 	 */
-	bool (*config_supported)(const struct param_set *ps, char *why,
-				 size_t len);
-	/* Check one configuration before any measuring. */
-	int (*validate)(const struct param_set *ps, char *err, size_t len);
+	bool (*config_supported)(const void *params, char *why, size_t len);
+	/* Check one configuration (the bound struct) before any measuring:
+	   WL_OK, WL_EUSAGE or WL_EFAIL with the reason in err. */
+	int (*validate)(const void *params, char *err, size_t len);
 	int (*setup)(struct wl_ctx *ctx);
 	int (*worker_init)(struct wl_worker *w);
 	/* Perform nops ops; the core times the call. */
@@ -160,10 +199,6 @@ struct workload {
 	double (*sample_metric)(struct wl_ctx *ctx, size_t m,
 				const struct wl_sample *s);
 	void (*teardown)(struct wl_ctx *ctx);
-	/* The parameter that names the verify switch, or NULL. */
-	const char *verify_param;
-	/* The parameter that asks for a cold-call trace, or NULL. */
-	const char *trace_param;
 };
 
 /* The registry: every workload, in listing order (workloads/registry.c). */
@@ -175,17 +210,25 @@ const struct workload *workload_find(const char *name);
 
 /*
  * Check the whole table: unique well-formed names, non-empty texts,
- * parameter defaults that parse and sit in range, metric tables, required
- * hooks present.  Returns the number of problems; each is written to err
- * (the first one) as "workload 'x': ...".
+ * parameter defaults that parse and sit in range, each row bound to a
+ * field of its type's size inside params_size and no two rows to one
+ * field, the shared rows' roles and types, WL_CAP_VERIFY if and only if
+ * the verify row and both verify hooks, WL_CAP_TRACE if and only if the
+ * trace row, metric tables, required hooks present.  Returns the number of
+ * problems; each is written to err (the first one) as "workload 'x': ...".
  */
 int workload_table_validate(const struct workload *const *table, size_t n,
 			    char *err, size_t errlen);
 
-/* Value of parameter `name` in ps (aborts if the workload lacks it:
-   a programming error caught by the table validation and tests). */
-int64_t wl_param(const struct wl_ctx *ctx, const char *name);
-int64_t wl_param_of(const struct workload *wl, const struct param_set *ps,
-		    const char *name);
+/*
+ * For setup(): place the workers now (see enum wl_place), so that setup()
+ * can see where they run; the core then leaves them where they are.
+ * Fills ctx->worker_cpu[0 .. nworkers - 1], adds the placement note and
+ * sets ctx->placed.
+ */
+void wl_place_workers(struct wl_ctx *ctx, enum wl_place place);
+
+/* For hooks: true once SIGINT or SIGTERM asked the run to stop. */
+bool wl_interrupted(void);
 
 #endif

@@ -25,7 +25,6 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "core/runner.h"
 #include "workloads/fdlimit.h"
 #include "workloads/workloads.h"
 
@@ -37,16 +36,25 @@ enum { SOURCE_EVENTFD, SOURCE_PIPE };
 #define EPOLL_WAIT_MAX_FDS 500000
 #define EPOLL_WAIT_MAX_EVENTS 1000000
 
-static const struct param_def epoll_wait_params[] = {
+/* The parameters, bound by the core (ctx->params). */
+struct epoll_wait_params {
+	int64_t fds, maxevents;
+	int source;
+};
+
+static const struct param_def epoll_wait_param_defs[] = {
 	{ .name = "fds", .type = PARAM_INT, .def = "1000", .min = 1,
 	  .max = EPOLL_WAIT_MAX_FDS,
-	  .help = "ready sources in the epoll set" },
+	  .help = "ready sources in the epoll set",
+	  PARAM_FIELD(struct epoll_wait_params, fds) },
 	{ .name = "maxevents", .type = PARAM_INT, .def = "64", .min = 1,
 	  .max = EPOLL_WAIT_MAX_EVENTS,
-	  .help = "maxevents of each epoll_wait call" },
+	  .help = "maxevents of each epoll_wait call",
+	  PARAM_FIELD(struct epoll_wait_params, maxevents) },
 	{ .name = "source", .type = PARAM_ENUM, .def = "eventfd",
 	  .choices = source_choices,
-	  .help = "eventfd (count 1) or pipe (1 byte buffered)" },
+	  .help = "eventfd (count 1) or pipe (1 byte buffered)",
+	  PARAM_FIELD(struct epoll_wait_params, source) },
 };
 
 enum {
@@ -84,33 +92,30 @@ struct epoll_wait_state {
 	int expect;		/* events every call must return */
 };
 
-#define PARAM(ps, name) wl_param_of(&wl_epoll_wait, ps, name)
-
 /* Descriptors a configuration needs, with the program's own. */
-static size_t fds_needed(const struct param_set *ps)
+static size_t fds_needed(const struct epoll_wait_params *pp)
 {
-	size_t n = (size_t)PARAM(ps, "fds");
+	size_t n = (size_t)pp->fds;
 
-	if (PARAM(ps, "source") == SOURCE_PIPE)
+	if (pp->source == SOURCE_PIPE)
 		n *= 2;
 	return n + 1 + FDLIMIT_SLACK;	/* + the epoll instance */
 }
 
-static int raise_limit(const struct param_set *ps, char *err, size_t len)
+static int raise_limit(const struct epoll_wait_params *pp, char *err,
+		       size_t len)
 {
 	char what[96];
 
 	snprintf(what, sizeof(what), "fds=%lld with source=%s",
-		 (long long)PARAM(ps, "fds"),
-		 source_choices[PARAM(ps, "source")]);
-	return fdlimit_ensure(fds_needed(ps), what, err, len);
+		 (long long)pp->fds, source_choices[pp->source]);
+	return fdlimit_ensure(fds_needed(pp), what, err, len);
 }
 
 /* Before any measuring: room for the descriptors under RLIMIT_NOFILE. */
-static int epoll_wait_validate(const struct param_set *ps, char *err,
-			       size_t len)
+static int epoll_wait_validate(const void *params, char *err, size_t len)
 {
-	return raise_limit(ps, err, len) ? WL_EUSAGE : WL_OK;
+	return raise_limit(params, err, len) ? WL_EUSAGE : WL_OK;
 }
 
 static void epoll_wait_teardown(struct wl_ctx *ctx)
@@ -180,14 +185,15 @@ static int add_source(struct epoll_wait_state *st, int i, int source,
 
 static int epoll_wait_open(struct wl_ctx *ctx, struct epoll_wait_state *st)
 {
-	int source = (int)wl_param(ctx, "source");
-	int i, nfds = (int)wl_param(ctx, "fds");
+	const struct epoll_wait_params *pp = ctx->params;
+	int source = pp->source;
+	int i, nfds = (int)pp->fds;
 
-	st->maxevents = (int)wl_param(ctx, "maxevents");
+	st->maxevents = (int)pp->maxevents;
 	st->expect = st->maxevents < nfds ? st->maxevents : nfds;
 	/* validate() raised the limit already; this only matters when
 	   something lowered it since. */
-	if (raise_limit(&ctx->ps, ctx->err, sizeof(ctx->err)) != 0)
+	if (raise_limit(pp, ctx->err, sizeof(ctx->err)) != 0)
 		return WL_EUSAGE;
 	st->fd = calloc((size_t)nfds, sizeof(int));
 	if (source == SOURCE_PIPE)
@@ -227,11 +233,8 @@ static int epoll_wait_setup(struct wl_ctx *ctx)
 		return rc;
 	}
 	ctx->nworkers = 1;
-	ctx->mode = WL_MODE_THREAD;
 	ctx->worker_name[0] = "waiter";
 	ctx->hist_worker = 0;
-	if (ctx->ncpus > 0)
-		wl_place_workers(ctx, PLACE_SPLIT);
 	return WL_OK;
 }
 
@@ -315,8 +318,10 @@ const struct workload wl_epoll_wait = {
 	.not_measured = "creating, filling and adding the sources; handling "
 			"the events after the call; sleeping and wake-ups "
 			"(the timeout is 0 and every source is always ready)",
-	.params = epoll_wait_params,
-	.nparams = sizeof(epoll_wait_params) / sizeof(epoll_wait_params[0]),
+	.params = epoll_wait_param_defs,
+	.nparams = sizeof(epoll_wait_param_defs) /
+		   sizeof(epoll_wait_param_defs[0]),
+	.params_size = sizeof(struct epoll_wait_params),
 	.metrics = epoll_wait_metrics,
 	.nmetrics = sizeof(epoll_wait_metrics) /
 		    sizeof(epoll_wait_metrics[0]),

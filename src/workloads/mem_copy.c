@@ -21,7 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "core/runner.h"
+#include "core/common_params.h"
 #include "core/timer.h"
 #include "workloads/copy_engines.h"
 #include "workloads/pattern.h"
@@ -41,25 +41,35 @@
 
 enum { M_BANDWIDTH, M_TIME, M_CYCLES };
 
-static const struct param_def mem_copy_params[] = {
+/* The parameters, bound by the core (ctx->params). */
+struct mem_copy_params {
+	int64_t size, src_off, dst_off;
+	int engine;
+	bool verify;
+};
+
+static const struct param_def mem_copy_param_defs[] = {
 	/* By default every engine over the size sweep (E7's floor). */
 	{ .name = "engine", .type = PARAM_ENUM,
 	  .def = "libc,movsb,movsq,avx2,avx512,nt,inline",
 	  .choices = copy_engine_names,
 	  .help = "copy engine (default: all; engines this CPU lacks are "
-		  "skipped)" },
+		  "skipped)",
+	  PARAM_FIELD(struct mem_copy_params, engine) },
 	{ .name = "size", .type = PARAM_SIZE,
 	  .def = "64,256,1k,4k,16k,64k,256k,1M,4M,16M,64M", .min = 1,
 	  .max = MEM_COPY_MAX,
-	  .help = "bytes per copy (one op; default: a sweep 64 .. 64M)" },
+	  .help = "bytes per copy (one op; default: a sweep 64 .. 64M)",
+	  PARAM_FIELD(struct mem_copy_params, size) },
 	{ .name = "src_off", .type = PARAM_INT, .def = "0", .min = 0,
 	  .max = PAGE - 1,
-	  .help = "source starts this many bytes past a page boundary" },
+	  .help = "source starts this many bytes past a page boundary",
+	  PARAM_FIELD(struct mem_copy_params, src_off) },
 	{ .name = "dst_off", .type = PARAM_INT, .def = "0", .min = 0,
 	  .max = PAGE - 1,
-	  .help = "destination starts this many bytes past a page boundary" },
-	{ .name = "verify", .type = PARAM_BOOL, .def = "0",
-	  .help = "compare every copied byte in an untimed pass (1: on)" },
+	  .help = "destination starts this many bytes past a page boundary",
+	  PARAM_FIELD(struct mem_copy_params, dst_off) },
+	WL_PARAM_VERIFY(struct mem_copy_params, verify),
 };
 
 /*
@@ -102,17 +112,16 @@ struct mem_copy_shared {
 	uint64_t copies;
 };
 
-#define PARAM(ps, name) wl_param_of(&wl_mem_copy, ps, name)
-
 /*
  * An engine this CPU lacks is skipped with the reason (CPUID), so that a
  * sweep over every engine runs on any x86-64; a run that asked only for
  * missing engines exits 77 (nothing could run here).
  */
-static bool mem_copy_config_supported(const struct param_set *ps, char *why,
+static bool mem_copy_config_supported(const void *params, char *why,
 				      size_t len)
 {
-	int e = (int)PARAM(ps, "engine");
+	const struct mem_copy_params *pp = params;
+	int e = pp->engine;
 	char reason[WL_ERR_LEN], here[128];
 
 	if (copy_engine_supported(e, reason, sizeof(reason)))
@@ -124,6 +133,7 @@ static bool mem_copy_config_supported(const struct param_set *ps, char *why,
 
 static int mem_copy_setup(struct wl_ctx *ctx)
 {
+	const struct mem_copy_params *pp = ctx->params;
 	const struct timer_info *ti = timer_get_info();
 	struct mem_copy *m = calloc(1, sizeof(*m));
 	char why[WL_ERR_LEN];
@@ -133,11 +143,11 @@ static int mem_copy_setup(struct wl_ctx *ctx)
 		return WL_EFAIL;
 	}
 	ctx->priv = m;
-	m->engine = (int)wl_param(ctx, "engine");
-	m->size = (size_t)wl_param(ctx, "size");
-	m->src_off = (size_t)wl_param(ctx, "src_off");
-	m->dst_off = (size_t)wl_param(ctx, "dst_off");
-	m->verify = wl_param(ctx, "verify") != 0;
+	m->engine = pp->engine;
+	m->size = (size_t)pp->size;
+	m->src_off = (size_t)pp->src_off;
+	m->dst_off = (size_t)pp->dst_off;
+	m->verify = pp->verify;
 	/* config_supported() skipped it already; the CPU cannot change. */
 	if (!copy_engine_supported(m->engine, why, sizeof(why))) {
 		snprintf(ctx->err, sizeof(ctx->err), "%s", why);
@@ -152,13 +162,10 @@ static int mem_copy_setup(struct wl_ctx *ctx)
 			mem_copy_metrics[M_CYCLES].unit = "tsc-cycles/byte";
 	}
 	ctx->nworkers = 1;
-	ctx->mode = WL_MODE_THREAD;
 	ctx->worker_name[0] = "copier";
 	ctx->hist_worker = 0;
 	ctx->bytes_per_op = (double)m->size;
 	ctx->shared_bytes = sizeof(struct mem_copy_shared);
-	if (ctx->ncpus > 0)
-		wl_place_workers(ctx, PLACE_SPLIT);
 	if (m->engine == COPY_INLINE && !copy_inline_is_constant(m->size))
 		snprintf(ctx->note, sizeof(ctx->note), "engine=inline: %zu "
 			 "bytes is not one of its constant sizes (powers of 2 "
@@ -322,8 +329,10 @@ const struct workload wl_mem_copy = {
 	      "buffers",
 	.not_measured = "allocation and prefaulting; the loop around the "
 			"copies; the verify pass.  Bytes are counted once",
-	.params = mem_copy_params,
-	.nparams = sizeof(mem_copy_params) / sizeof(mem_copy_params[0]),
+	.params = mem_copy_param_defs,
+	.nparams = sizeof(mem_copy_param_defs) /
+		   sizeof(mem_copy_param_defs[0]),
+	.params_size = sizeof(struct mem_copy_params),
 	.metrics = mem_copy_metrics,
 	.nmetrics = sizeof(mem_copy_metrics) / sizeof(mem_copy_metrics[0]),
 	.config_supported = mem_copy_config_supported,
@@ -335,5 +344,5 @@ const struct workload wl_mem_copy = {
 	.worker_fini = mem_copy_worker_fini,
 	.sample_metric = mem_copy_sample_metric,
 	.teardown = mem_copy_teardown,
-	.verify_param = "verify",
+	.caps = WL_CAP_VERIFY,
 };

@@ -23,17 +23,15 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "core/runner.h"
+#include "core/common_params.h"
 #include "workloads/pattern.h"
 #include "workloads/wl_util.h"
 #include "workloads/pipe_common.h"
 #include "workloads/workloads.h"
 
-static const char *const mode_choices[] = { "proc", "thread", NULL };
 static const char *const io_choices[] = { "write", "vmsplice", NULL };
 static const char *const reader_choices[] = { "read", "splice", NULL };
 
-enum { MODE_PROC, MODE_THREAD };
 enum { IO_WRITE, IO_VMSPLICE };
 enum { READER_READ, READER_SPLICE };
 enum { WRITER, READER };
@@ -41,28 +39,32 @@ enum { WRITER, READER };
 #define PIPE_BW_MAX_MSG (256LL << 20)
 #define PAGE 4096
 
-static const struct param_def pipe_bw_params[] = {
+/* The parameters, bound by the core (ctx->params). */
+struct pipe_bw_params {
+	int64_t size, rsize, pipe_size;
+	int mode, place, io, reader;
+	bool verify;
+};
+
+static const struct param_def pipe_bw_param_defs[] = {
 	{ .name = "size", .type = PARAM_SIZE, .def = "64k", .min = 1,
-	  .max = PIPE_BW_MAX_MSG, .help = "bytes per write (one op)" },
+	  .max = PIPE_BW_MAX_MSG, .help = "bytes per write (one op)",
+	  PARAM_FIELD(struct pipe_bw_params, size) },
 	{ .name = "rsize", .type = PARAM_SIZE, .def = "0", .min = 0,
 	  .max = PIPE_BW_MAX_MSG,
-	  .help = "bytes per read (0: same as size)" },
-	{ .name = "pipe_size", .type = PARAM_SIZE, .def = "0", .min = 0,
-	  .max = 1LL << 30,
-	  .help = "F_SETPIPE_SZ capacity (0: kernel default)" },
-	{ .name = "mode", .type = PARAM_ENUM, .def = "proc",
-	  .choices = mode_choices,
-	  .help = "writer and reader as processes or threads" },
-	{ .name = "place", .type = PARAM_ENUM, .def = "split",
-	  .choices = wl_place_choices,
-	  .help = "split: two CPUs, same: one CPU, none: scheduler" },
+	  .help = "bytes per read (0: same as size)",
+	  PARAM_FIELD(struct pipe_bw_params, rsize) },
+	WL_PARAM_PIPE_SIZE(struct pipe_bw_params, pipe_size, "0"),
+	WL_PARAM_MODE(struct pipe_bw_params, mode, "proc"),
+	WL_PARAM_PLACE(struct pipe_bw_params, place),
 	{ .name = "io", .type = PARAM_ENUM, .def = "write",
-	  .choices = io_choices, .help = "writer call: write or vmsplice" },
+	  .choices = io_choices, .help = "writer call: write or vmsplice",
+	  PARAM_FIELD(struct pipe_bw_params, io) },
 	{ .name = "reader", .type = PARAM_ENUM, .def = "read",
 	  .choices = reader_choices,
-	  .help = "reader call: read, or splice to /dev/null" },
-	{ .name = "verify", .type = PARAM_BOOL, .def = "0",
-	  .help = "check every byte in an untimed pass (1: on)" },
+	  .help = "reader call: read, or splice to /dev/null",
+	  PARAM_FIELD(struct pipe_bw_params, reader) },
+	WL_PARAM_VERIFY(struct pipe_bw_params, verify),
 };
 
 static const struct metric_def pipe_bw_metrics[] = {
@@ -99,25 +101,18 @@ struct pipe_bw_worker {
 	int memfd;			/* verify with splice */
 };
 
-#define PARAM(ps, name) wl_param_of(&wl_pipe_bw, ps, name)
-
-static size_t read_size(const struct param_set *ps)
-{
-	int64_t r = PARAM(ps, "rsize");
-
-	return (size_t)(r ? r : PARAM(ps, "size"));
-}
-
 /* Before any measuring: can this pipe size be had? */
-static int pipe_bw_validate(const struct param_set *ps, char *err, size_t len)
+static int pipe_bw_validate(const void *params, char *err, size_t len)
 {
-	return pipe_check_size(PARAM(ps, "pipe_size"), err, len);
+	const struct pipe_bw_params *pp = params;
+
+	return pipe_check_size(pp->pipe_size, err, len);
 }
 
 static int pipe_bw_setup(struct wl_ctx *ctx)
 {
+	const struct pipe_bw_params *pp = ctx->params;
 	struct pipe_bw *p = calloc(1, sizeof(*p));
-	size_t used;
 	int rc;
 
 	if (!p) {
@@ -126,13 +121,13 @@ static int pipe_bw_setup(struct wl_ctx *ctx)
 	}
 	ctx->priv = p;
 	p->fd[0] = p->fd[1] = p->devnull = -1;
-	p->size = (size_t)wl_param(ctx, "size");
-	p->rsize = read_size(&ctx->ps);
-	p->io = (int)wl_param(ctx, "io");
-	p->reader = (int)wl_param(ctx, "reader");
-	p->verify = wl_param(ctx, "verify") != 0;
-	rc = pipe_open(p->fd, wl_param(ctx, "pipe_size"), &p->pipe_bytes,
-		       ctx->err, sizeof(ctx->err));
+	p->size = (size_t)pp->size;
+	p->rsize = (size_t)(pp->rsize ? pp->rsize : pp->size);
+	p->io = pp->io;
+	p->reader = pp->reader;
+	p->verify = pp->verify;
+	rc = pipe_open(p->fd, pp->pipe_size, &p->pipe_bytes, ctx->err,
+		       sizeof(ctx->err));
 	if (rc != WL_OK)
 		return rc;
 	if (p->reader == READER_SPLICE) {
@@ -144,18 +139,13 @@ static int pipe_bw_setup(struct wl_ctx *ctx)
 		}
 	}
 	ctx->nworkers = 2;
-	ctx->mode = wl_param(ctx, "mode") == MODE_PROC ? WL_MODE_PROC
-						      : WL_MODE_THREAD;
 	ctx->worker_name[WRITER] = "writer";
 	ctx->worker_name[READER] = "reader";
 	ctx->bytes_per_op = (double)p->size;
 	ctx->hist_worker = WRITER;
 	ctx->shared_bytes = sizeof(struct pipe_bw_shared);
-	wl_place_workers(ctx, (enum wl_place)wl_param(ctx, "place"));
-	used = strlen(ctx->note);
-	snprintf(ctx->note + used, sizeof(ctx->note) - used, "%spipe capacity "
-		 "%ld bytes%s", used ? "; " : "", p->pipe_bytes,
-		 wl_param(ctx, "pipe_size") ? "" : " (kernel default)");
+	snprintf(ctx->note, sizeof(ctx->note), "pipe capacity %ld bytes%s",
+		 p->pipe_bytes, pp->pipe_size ? "" : " (kernel default)");
 	return WL_OK;
 }
 
@@ -381,8 +371,9 @@ const struct workload wl_pipe_bw = {
 	.op = "one write of size bytes, drained by reads of rsize bytes",
 	.not_measured = "pipe creation, fork, buffer allocation; the verify "
 			"pass; with reader=splice the copy to user space",
-	.params = pipe_bw_params,
-	.nparams = sizeof(pipe_bw_params) / sizeof(pipe_bw_params[0]),
+	.params = pipe_bw_param_defs,
+	.nparams = sizeof(pipe_bw_param_defs) / sizeof(pipe_bw_param_defs[0]),
+	.params_size = sizeof(struct pipe_bw_params),
 	.metrics = pipe_bw_metrics,
 	.nmetrics = sizeof(pipe_bw_metrics) / sizeof(pipe_bw_metrics[0]),
 	.validate = pipe_bw_validate,
@@ -393,5 +384,5 @@ const struct workload wl_pipe_bw = {
 	.verify = pipe_bw_verify,
 	.worker_fini = pipe_bw_worker_fini,
 	.teardown = pipe_bw_teardown,
-	.verify_param = "verify",
+	.caps = WL_CAP_VERIFY,
 };

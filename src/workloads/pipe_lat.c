@@ -20,34 +20,32 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/runner.h"
+#include "core/common_params.h"
 #include "workloads/pattern.h"
 #include "workloads/wl_util.h"
 #include "workloads/pipe_common.h"
 #include "workloads/workloads.h"
 
-static const char *const mode_choices[] = { "proc", "thread", NULL };
-
-enum { MODE_PROC, MODE_THREAD };
 enum { PING, PONG };
 
 #define PIPE_LAT_MAX_MSG (1LL << 20)
 
-static const struct param_def pipe_lat_params[] = {
+/* The parameters, bound by the core (ctx->params). */
+struct pipe_lat_params {
+	int64_t size, pipe_size;
+	int mode, place;
+	bool verify;
+};
+
+static const struct param_def pipe_lat_param_defs[] = {
 	{ .name = "size", .type = PARAM_SIZE, .def = "1", .min = 1,
 	  .max = PIPE_LAT_MAX_MSG,
-	  .help = "bytes sent each way per round trip" },
-	{ .name = "pipe_size", .type = PARAM_SIZE, .def = "0", .min = 0,
-	  .max = 1LL << 30,
-	  .help = "F_SETPIPE_SZ capacity of both pipes (0: kernel default)" },
-	{ .name = "mode", .type = PARAM_ENUM, .def = "proc",
-	  .choices = mode_choices,
-	  .help = "ping and pong as processes or threads" },
-	{ .name = "place", .type = PARAM_ENUM, .def = "split",
-	  .choices = wl_place_choices,
-	  .help = "split: two CPUs, same: one CPU, none: scheduler" },
-	{ .name = "verify", .type = PARAM_BOOL, .def = "0",
-	  .help = "check every echoed byte in an untimed pass (1: on)" },
+	  .help = "bytes sent each way per round trip",
+	  PARAM_FIELD(struct pipe_lat_params, size) },
+	WL_PARAM_PIPE_SIZE(struct pipe_lat_params, pipe_size, "0"),
+	WL_PARAM_MODE(struct pipe_lat_params, mode, "proc"),
+	WL_PARAM_PLACE(struct pipe_lat_params, place),
+	WL_PARAM_VERIFY(struct pipe_lat_params, verify),
 };
 
 static const struct metric_def pipe_lat_metrics[] = {
@@ -88,21 +86,20 @@ struct pipe_lat_worker {
 	uint8_t *scratch;		/* verify: size bytes */
 };
 
-#define PARAM(ps, name) wl_param_of(&wl_pipe_lat, ps, name)
-
 /* Before any measuring: can this pipe size be had? */
-static int pipe_lat_validate(const struct param_set *ps, char *err,
-			     size_t len)
+static int pipe_lat_validate(const void *params, char *err, size_t len)
 {
-	return pipe_check_size(PARAM(ps, "pipe_size"), err, len);
+	const struct pipe_lat_params *pp = params;
+
+	return pipe_check_size(pp->pipe_size, err, len);
 }
 
 static int pipe_lat_setup(struct wl_ctx *ctx)
 {
+	const struct pipe_lat_params *pp = ctx->params;
 	struct pipe_lat *p = calloc(1, sizeof(*p));
-	int64_t want = wl_param(ctx, "pipe_size");
+	int64_t want = pp->pipe_size;
 	long b_bytes;
-	size_t used;
 	int rc;
 
 	if (!p) {
@@ -111,8 +108,8 @@ static int pipe_lat_setup(struct wl_ctx *ctx)
 	}
 	ctx->priv = p;
 	p->a[0] = p->a[1] = p->b[0] = p->b[1] = -1;
-	p->size = (size_t)wl_param(ctx, "size");
-	p->verify = wl_param(ctx, "verify") != 0;
+	p->size = (size_t)pp->size;
+	p->verify = pp->verify;
 	rc = pipe_open(p->a, want, &p->pipe_bytes, ctx->err,
 		       sizeof(ctx->err));
 	if (rc == WL_OK)
@@ -121,8 +118,6 @@ static int pipe_lat_setup(struct wl_ctx *ctx)
 	if (rc != WL_OK)
 		return rc;
 	ctx->nworkers = 2;
-	ctx->mode = wl_param(ctx, "mode") == MODE_PROC ? WL_MODE_PROC
-						      : WL_MODE_THREAD;
 	ctx->worker_name[PING] = "ping";
 	ctx->worker_name[PONG] = "pong";
 	ctx->op_timed[PING] = true;
@@ -131,11 +126,8 @@ static int pipe_lat_setup(struct wl_ctx *ctx)
 	ctx->hist_worker = PING;
 	ctx->bytes_per_op = 2.0 * (double)p->size;
 	ctx->shared_bytes = sizeof(struct pipe_lat_shared);
-	wl_place_workers(ctx, (enum wl_place)wl_param(ctx, "place"));
-	used = strlen(ctx->note);
-	snprintf(ctx->note + used, sizeof(ctx->note) - used, "%spipe capacity "
-		 "%ld bytes each way%s", used ? "; " : "", p->pipe_bytes,
-		 want ? "" : " (kernel default)");
+	snprintf(ctx->note, sizeof(ctx->note), "pipe capacity %ld bytes each "
+		 "way%s", p->pipe_bytes, want ? "" : " (kernel default)");
 	return WL_OK;
 }
 
@@ -272,8 +264,10 @@ const struct workload wl_pipe_lat = {
 	.op = "one round trip: size bytes to the pong worker and back",
 	.not_measured = "pipe creation, fork, buffer allocation; the verify "
 			"pass; each round trip includes one clock-read pair",
-	.params = pipe_lat_params,
-	.nparams = sizeof(pipe_lat_params) / sizeof(pipe_lat_params[0]),
+	.params = pipe_lat_param_defs,
+	.nparams = sizeof(pipe_lat_param_defs) /
+		   sizeof(pipe_lat_param_defs[0]),
+	.params_size = sizeof(struct pipe_lat_params),
 	.metrics = pipe_lat_metrics,
 	.nmetrics = sizeof(pipe_lat_metrics) / sizeof(pipe_lat_metrics[0]),
 	.validate = pipe_lat_validate,
@@ -284,5 +278,5 @@ const struct workload wl_pipe_lat = {
 	.verify = pipe_lat_verify,
 	.worker_fini = pipe_lat_worker_fini,
 	.teardown = pipe_lat_teardown,
-	.verify_param = "verify",
+	.caps = WL_CAP_VERIFY,
 };

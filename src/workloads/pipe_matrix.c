@@ -42,16 +42,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/runner.h"
+#include "core/common_params.h"
 #include "workloads/record.h"
 #include "workloads/wl_util.h"
 #include "workloads/pipe_common.h"
 #include "workloads/workloads.h"
 
-static const char *const mode_choices[] = { "thread", "proc", NULL };
 static const char *const pressure_choices[] = { "none", "vm", NULL };
 
-enum { MODE_THREAD, MODE_PROC };
 enum { PRESSURE_NONE, PRESSURE_VM };
 
 #define PM_MAX_MSG (64LL << 20)
@@ -63,32 +61,39 @@ enum { PRESSURE_NONE, PRESSURE_VM };
 /* How long teardown waits for stress-ng to exit on SIGTERM. */
 #define PM_PRESSURE_STOP_NS (5LL * 1000000000)
 
-static const struct param_def pipe_matrix_params[] = {
+/* The parameters, bound by the core (ctx->params). */
+struct pipe_matrix_params {
+	int64_t writers, readers, size, rsize, pipe_size, vm_pct;
+	int mode, place, pressure;
+	bool verify;
+};
+
+static const struct param_def pipe_matrix_param_defs[] = {
 	{ .name = "writers", .type = PARAM_INT, .def = "1", .min = 1,
-	  .max = WL_MAX_WORKERS - 1, .help = "writer threads or processes" },
+	  .max = WL_MAX_WORKERS - 1, .help = "writer threads or processes",
+	  PARAM_FIELD(struct pipe_matrix_params, writers) },
 	{ .name = "readers", .type = PARAM_INT, .def = "1", .min = 1,
-	  .max = WL_MAX_WORKERS - 1, .help = "reader threads or processes" },
+	  .max = WL_MAX_WORKERS - 1, .help = "reader threads or processes",
+	  PARAM_FIELD(struct pipe_matrix_params, readers) },
 	{ .name = "size", .type = PARAM_SIZE, .def = "64k", .min = 1,
-	  .max = PM_MAX_MSG, .help = "bytes per write (one op)" },
+	  .max = PM_MAX_MSG, .help = "bytes per write (one op)",
+	  PARAM_FIELD(struct pipe_matrix_params, size) },
 	{ .name = "rsize", .type = PARAM_SIZE, .def = "64k", .min = 1,
-	  .max = PM_MAX_MSG, .help = "bytes per read" },
-	{ .name = "pipe_size", .type = PARAM_SIZE, .def = "1M", .min = 0,
-	  .max = 1LL << 30,
-	  .help = "F_SETPIPE_SZ capacity (0: kernel default)" },
-	{ .name = "mode", .type = PARAM_ENUM, .def = "thread",
-	  .choices = mode_choices,
-	  .help = "workers as threads or processes" },
-	{ .name = "place", .type = PARAM_ENUM, .def = "split",
-	  .choices = wl_place_choices,
-	  .help = "split: CPUs round-robin, writers first; same: one CPU" },
-	{ .name = "verify", .type = PARAM_BOOL, .def = "0",
-	  .help = "check every record in an untimed pass (1: on)" },
+	  .max = PM_MAX_MSG, .help = "bytes per read",
+	  PARAM_FIELD(struct pipe_matrix_params, rsize) },
+	WL_PARAM_PIPE_SIZE(struct pipe_matrix_params, pipe_size, "1M"),
+	WL_PARAM_MODE(struct pipe_matrix_params, mode, "thread"),
+	/* split takes the CPUs in turn, writers first */
+	WL_PARAM_PLACE(struct pipe_matrix_params, place),
+	WL_PARAM_VERIFY(struct pipe_matrix_params, verify),
 	{ .name = "pressure", .type = PARAM_ENUM, .def = "none",
 	  .choices = pressure_choices,
-	  .help = "vm: run stress-ng's vm stressor alongside" },
+	  .help = "vm: run stress-ng's vm stressor alongside",
+	  PARAM_FIELD(struct pipe_matrix_params, pressure) },
 	{ .name = "vm_pct", .type = PARAM_INT, .def = "50", .min = 1,
 	  .max = 90,
-	  .help = "pressure=vm: percent of MemAvailable the stressor takes" },
+	  .help = "pressure=vm: percent of MemAvailable the stressor takes",
+	  PARAM_FIELD(struct pipe_matrix_params, vm_pct) },
 };
 
 enum {
@@ -173,8 +178,6 @@ struct pm_worker {
 	uint32_t gen;			/* readers: batches run */
 };
 
-#define PARAM(ps, name) wl_param_of(&wl_pipe_matrix, ps, name)
-
 static uint64_t mono_ns(void)
 {
 	struct timespec ts;
@@ -243,10 +246,11 @@ static long long mem_available_kib(void)
  * to two readers; with atomic writes the pipe only ever holds whole
  * records, so reads of a multiple of the record size always do.
  */
-static int check_verify(const struct param_set *ps, char *err, size_t len)
+static int check_verify(const struct pipe_matrix_params *pp, char *err,
+			size_t len)
 {
-	int64_t w = PARAM(ps, "writers"), r = PARAM(ps, "readers");
-	int64_t size = PARAM(ps, "size"), rsize = PARAM(ps, "rsize");
+	int64_t w = pp->writers, r = pp->readers;
+	int64_t size = pp->size, rsize = pp->rsize;
 
 	if (size < RECORD_HDR_BYTES) {
 		snprintf(err, len, "verify=1 needs size >= %d: a record "
@@ -278,10 +282,10 @@ static int check_verify(const struct param_set *ps, char *err, size_t len)
 }
 
 /* Before any measuring: worker count, verify rules, pipe size, stressor. */
-static int pipe_matrix_validate(const struct param_set *ps, char *err,
-				size_t len)
+static int pipe_matrix_validate(const void *params, char *err, size_t len)
 {
-	int64_t w = PARAM(ps, "writers"), r = PARAM(ps, "readers");
+	const struct pipe_matrix_params *pp = params;
+	int64_t w = pp->writers, r = pp->readers;
 	char path[PATH_MAX];
 	int rc;
 
@@ -291,18 +295,18 @@ static int pipe_matrix_validate(const struct param_set *ps, char *err,
 			 WL_MAX_WORKERS);
 		return WL_EUSAGE;
 	}
-	if (PARAM(ps, "verify")) {
-		rc = check_verify(ps, err, len);
+	if (pp->verify) {
+		rc = check_verify(pp, err, len);
 		if (rc != WL_OK)
 			return rc;
 	}
-	if (PARAM(ps, "pressure") == PRESSURE_VM &&
+	if (pp->pressure == PRESSURE_VM &&
 	    find_in_path("stress-ng", path, sizeof(path)) != 0) {
 		snprintf(err, len, "pressure=vm needs stress-ng (apt-get "
 			 "install stress-ng)");
 		return WL_EFAIL;
 	}
-	return pipe_check_size(PARAM(ps, "pipe_size"), err, len);
+	return pipe_check_size(pp->pipe_size, err, len);
 }
 
 /*
@@ -314,6 +318,7 @@ static int pipe_matrix_validate(const struct param_set *ps, char *err,
 static int pressure_start(struct wl_ctx *ctx, struct pm *p, char *note,
 			  size_t note_len)
 {
+	const struct pipe_matrix_params *pp = ctx->params;
 	long long avail = mem_available_kib(), target_kib, now_kib;
 	char path[PATH_MAX], bytes_arg[32];
 	char *argv[] = { "stress-ng", "--vm", "1", "--vm-bytes", bytes_arg,
@@ -332,7 +337,7 @@ static int pressure_start(struct wl_ctx *ctx, struct pm *p, char *note,
 			 "read MemAvailable from /proc/meminfo");
 		return WL_EFAIL;
 	}
-	target_kib = avail * wl_param(ctx, "vm_pct") / 100;
+	target_kib = avail * pp->vm_pct / 100;
 	snprintf(bytes_arg, sizeof(bytes_arg), "%lldk", target_kib);
 	fflush(NULL);
 	pid = fork();
@@ -377,7 +382,7 @@ static int pressure_start(struct wl_ctx *ctx, struct pm *p, char *note,
 		now_kib = mem_available_kib();
 		if (now_kib >= 0 && avail - now_kib >= target_kib * 3 / 4)
 			break;
-		if (runner_interrupted) {
+		if (wl_interrupted()) {
 			snprintf(ctx->err, sizeof(ctx->err), "interrupted");
 			return WL_EFAIL;
 		}
@@ -391,7 +396,7 @@ static int pressure_start(struct wl_ctx *ctx, struct pm *p, char *note,
 	}
 	snprintf(note, note_len, "; pressure=vm: stress-ng vm stressor "
 		 "holding %lld MiB (%lld%% of MemAvailable %lld MiB)",
-		 target_kib / 1024, (long long)wl_param(ctx, "vm_pct"),
+		 target_kib / 1024, (long long)pp->vm_pct,
 		 avail / 1024);
 	return WL_OK;
 }
@@ -447,10 +452,10 @@ static int setup_fail(struct wl_ctx *ctx, int rc)
 
 static int pipe_matrix_setup(struct wl_ctx *ctx)
 {
+	const struct pipe_matrix_params *pp = ctx->params;
 	struct pm *p = calloc(1, sizeof(*p));
 	char pnote[WL_ERR_LEN] = "";
 	int i, rc;
-	size_t used;
 
 	if (!p) {
 		snprintf(ctx->err, sizeof(ctx->err), "out of memory");
@@ -458,29 +463,27 @@ static int pipe_matrix_setup(struct wl_ctx *ctx)
 	}
 	ctx->priv = p;
 	p->fd[0] = p->fd[1] = -1;
-	p->writers = (int)wl_param(ctx, "writers");
-	p->readers = (int)wl_param(ctx, "readers");
-	p->size = (size_t)wl_param(ctx, "size");
-	p->rsize = (size_t)wl_param(ctx, "rsize");
-	p->verify = wl_param(ctx, "verify") != 0;
+	p->writers = (int)pp->writers;
+	p->readers = (int)pp->readers;
+	p->size = (size_t)pp->size;
+	p->rsize = (size_t)pp->rsize;
+	p->verify = pp->verify;
 	if (p->writers + p->readers > WL_MAX_WORKERS) {
 		snprintf(ctx->err, sizeof(ctx->err), "writers + readers: at "
 			 "most %d workers", WL_MAX_WORKERS);
 		return setup_fail(ctx, WL_EUSAGE);
 	}
-	rc = pipe_open(p->fd, wl_param(ctx, "pipe_size"), &p->pipe_bytes,
-		       ctx->err, sizeof(ctx->err));
+	rc = pipe_open(p->fd, pp->pipe_size, &p->pipe_bytes, ctx->err,
+		       sizeof(ctx->err));
 	if (rc != WL_OK)
 		return setup_fail(ctx, rc);
-	if (wl_param(ctx, "pressure") == PRESSURE_VM) {
+	if (pp->pressure == PRESSURE_VM) {
 		rc = pressure_start(ctx, p, pnote, sizeof(pnote));
 		if (rc != WL_OK)
 			return setup_fail(ctx, rc);
 	}
 
 	ctx->nworkers = p->writers + p->readers;
-	ctx->mode = wl_param(ctx, "mode") == MODE_PROC ? WL_MODE_PROC
-						      : WL_MODE_THREAD;
 	for (i = 0; i < ctx->nworkers; i++) {
 		if (i < p->writers)
 			snprintf(p->names[i], sizeof(p->names[i]), "writer%d",
@@ -500,12 +503,9 @@ static int pipe_matrix_setup(struct wl_ctx *ctx)
 			    (p->verify ? record_seen_bytes((uint32_t)p->writers,
 							   PM_VERIFY_MAX_SEQ)
 				       : 0);
-	wl_place_workers(ctx, (enum wl_place)wl_param(ctx, "place"));
-	used = strlen(ctx->note);
-	snprintf(ctx->note + used, sizeof(ctx->note) - used,
-		 "%spipe capacity %ld bytes%s%s", used ? "; " : "",
-		 p->pipe_bytes,
-		 wl_param(ctx, "pipe_size") ? "" : " (kernel default)", pnote);
+	snprintf(ctx->note, sizeof(ctx->note), "pipe capacity %ld bytes%s%s",
+		 p->pipe_bytes, pp->pipe_size ? "" : " (kernel default)",
+		 pnote);
 	return WL_OK;
 }
 
@@ -760,8 +760,10 @@ const struct workload wl_pipe_matrix = {
 	.not_measured = "pipe creation, thread/process start, buffers; the "
 			"verify pass; the stopped readers' wake-up after the "
 			"last byte",
-	.params = pipe_matrix_params,
-	.nparams = sizeof(pipe_matrix_params) / sizeof(pipe_matrix_params[0]),
+	.params = pipe_matrix_param_defs,
+	.nparams = sizeof(pipe_matrix_param_defs) /
+		   sizeof(pipe_matrix_param_defs[0]),
+	.params_size = sizeof(struct pipe_matrix_params),
 	.metrics = pipe_matrix_metrics,
 	.nmetrics = sizeof(pipe_matrix_metrics) /
 		    sizeof(pipe_matrix_metrics[0]),
@@ -774,5 +776,5 @@ const struct workload wl_pipe_matrix = {
 	.worker_fini = pipe_matrix_worker_fini,
 	.sample_metric = pipe_matrix_sample_metric,
 	.teardown = pipe_matrix_teardown,
-	.verify_param = "verify",
+	.caps = WL_CAP_VERIFY,
 };

@@ -47,15 +47,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/runner.h"
+#include "core/common_params.h"
 #include "workloads/mix.h"
 #include "workloads/wl_util.h"
 #include "workloads/pipe_common.h"
 #include "workloads/workloads.h"
-
-static const char *const mode_choices[] = { "thread", "proc", NULL };
-
-enum { MODE_THREAD, MODE_PROC };
 
 /* Sizes in the table the writers cycle through: 2^18 draws, so even the
    fleet mix's 0.08% entry has about 210 different sizes in it. */
@@ -64,32 +60,41 @@ enum { MODE_THREAD, MODE_PROC };
 /* How often the reader that ends a sample resends the wake-up signal. */
 #define RESEND_NS 100000L
 
-static const struct param_def pipe_mix_params[] = {
+/* The parameters, bound by the core (ctx->params). */
+struct pipe_mix_params {
+	int64_t writers, readers, rsize, pipe_size, big_writers, big_size;
+	int64_t seed;
+	const char *mix;
+	int mode, place;
+};
+
+static const struct param_def pipe_mix_param_defs[] = {
 	{ .name = "writers", .type = PARAM_INT, .def = "4", .min = 1,
-	  .max = 32, .help = "writers drawing sizes from the mix" },
+	  .max = 32, .help = "writers drawing sizes from the mix",
+	  PARAM_FIELD(struct pipe_mix_params, writers) },
 	{ .name = "readers", .type = PARAM_INT, .def = "1", .min = 1,
-	  .max = 32, .help = "readers draining the pipe, free-for-all" },
+	  .max = 32, .help = "readers draining the pipe, free-for-all",
+	  PARAM_FIELD(struct pipe_mix_params, readers) },
 	{ .name = "rsize", .type = PARAM_SIZE, .def = "64k", .min = 1,
-	  .max = 16LL << 20, .help = "bytes asked for per read" },
+	  .max = 16LL << 20, .help = "bytes asked for per read",
+	  PARAM_FIELD(struct pipe_mix_params, rsize) },
 	{ .name = "mix", .type = PARAM_STRING, .def = "fleet", .max = 200,
 	  .help = "write-size mix: a preset (fleet, small, page, bimodal, "
-		  "large) or SIZE:WEIGHT,LO-HI:WEIGHT,..." },
-	{ .name = "pipe_size", .type = PARAM_SIZE, .def = "0", .min = 0,
-	  .max = 1LL << 30,
-	  .help = "F_SETPIPE_SZ capacity (0: kernel default)" },
+		  "large) or SIZE:WEIGHT,LO-HI:WEIGHT,...",
+	  PARAM_FIELD(struct pipe_mix_params, mix) },
+	WL_PARAM_PIPE_SIZE(struct pipe_mix_params, pipe_size, "0"),
 	{ .name = "big_writers", .type = PARAM_INT, .def = "0", .min = 0,
 	  .max = 16,
-	  .help = "extra writers that always write big_size bytes" },
+	  .help = "extra writers that always write big_size bytes",
+	  PARAM_FIELD(struct pipe_mix_params, big_writers) },
 	{ .name = "big_size", .type = PARAM_SIZE, .def = "64k", .min = 1,
-	  .max = MIX_MAX_SIZE, .help = "bytes per write of a big writer" },
+	  .max = MIX_MAX_SIZE, .help = "bytes per write of a big writer",
+	  PARAM_FIELD(struct pipe_mix_params, big_size) },
 	{ .name = "seed", .type = PARAM_INT, .def = "1", .min = 0,
-	  .max = UINT32_MAX, .help = "seed of the size table" },
-	{ .name = "mode", .type = PARAM_ENUM, .def = "thread",
-	  .choices = mode_choices,
-	  .help = "workers as threads or processes" },
-	{ .name = "place", .type = PARAM_ENUM, .def = "split",
-	  .choices = wl_place_choices,
-	  .help = "split: spread over CPUs, same: one CPU, none: scheduler" },
+	  .max = UINT32_MAX, .help = "seed of the size table",
+	  PARAM_FIELD(struct pipe_mix_params, seed) },
+	WL_PARAM_MODE(struct pipe_mix_params, mode, "thread"),
+	WL_PARAM_PLACE(struct pipe_mix_params, place),
 };
 
 enum {
@@ -155,8 +160,6 @@ struct pipe_mix_worker {
 	uint64_t target;	/* readers: cumulative bytes at sample end */
 };
 
-#define PARAM(ps, name) wl_param_of(&wl_pipe_mix, ps, name)
-
 static const struct mix_preset *find_preset(const char *name)
 {
 	size_t i;
@@ -171,10 +174,10 @@ static const struct mix_preset *find_preset(const char *name)
  * The mix a configuration asks for: a preset by name, else the text as a
  * mix.  -1 with err (naming the offending entry) on failure.
  */
-static int load_mix(const struct param_set *ps, struct mix *m, char *err,
-		    size_t len)
+static int load_mix(const struct pipe_mix_params *pp, struct mix *m,
+		    char *err, size_t len)
 {
-	const char *name = param_string(PARAM(ps, "mix"));
+	const char *name = pp->mix;
 	const struct mix_preset *pr = find_preset(name);
 	char why[WL_ERR_LEN];
 
@@ -190,11 +193,10 @@ static int load_mix(const struct param_set *ps, struct mix *m, char *err,
 	return 0;
 }
 
-static int pipe_mix_validate(const struct param_set *ps, char *err,
-			     size_t len)
+static int pipe_mix_validate(const void *params, char *err, size_t len)
 {
-	int64_t n = PARAM(ps, "writers") + PARAM(ps, "big_writers") +
-		    PARAM(ps, "readers");
+	const struct pipe_mix_params *pp = params;
+	int64_t n = pp->writers + pp->big_writers + pp->readers;
 	struct mix m;
 
 	if (n > WL_MAX_WORKERS) {
@@ -202,9 +204,9 @@ static int pipe_mix_validate(const struct param_set *ps, char *err,
 			 "workers, at most %d", (long long)n, WL_MAX_WORKERS);
 		return WL_EUSAGE;
 	}
-	if (load_mix(ps, &m, err, len) != 0)
+	if (load_mix(pp, &m, err, len) != 0)
 		return WL_EUSAGE;
-	return pipe_check_size(PARAM(ps, "pipe_size"), err, len);
+	return pipe_check_size(pp->pipe_size, err, len);
 }
 
 static void on_usr1(int sig)
@@ -212,10 +214,14 @@ static void on_usr1(int sig)
 	(void)sig;	/* only there to make read() fail with EINTR */
 }
 
-/* "98% <128B, 0.4% 128B-4K, ..." and the classes the mix never hits. */
+/*
+ * "98% <128B, 0.4% 128B-4K, ..." and the classes the mix never hits, then
+ * the pipe's capacity; the placement note, if any, comes after these.
+ */
 static void describe_mix(struct wl_ctx *ctx, const struct pipe_mix *p,
 			 const char *name)
 {
+	const struct pipe_mix_params *pp = ctx->params;
 	char text[WL_ERR_LEN], empty[96] = "";
 	size_t used, e = 0;
 	int c;
@@ -248,16 +254,9 @@ static void describe_mix(struct wl_ctx *ctx, const struct pipe_mix *p,
 	if (used < sizeof(text))
 		snprintf(text + used, sizeof(text) - used, "; pipe capacity "
 			 "%ld bytes%s", p->pipe_bytes,
-			 wl_param(ctx, "pipe_size") ? "" :
-			 " (kernel default)");
-	if (ctx->note[0]) {
-		char place[WL_ERR_LEN];
-
-		snprintf(place, sizeof(place), "%s", ctx->note);
-		snprintf(ctx->note, sizeof(ctx->note), "%s; %s", text, place);
-	} else {
-		snprintf(ctx->note, sizeof(ctx->note), "%s", text);
-	}
+			 pp->pipe_size ? "" : " (kernel default)");
+	snprintf(ctx->note, sizeof(ctx->note), "%s", text);
+	ctx->note_first = true;
 }
 
 static int make_table(struct pipe_mix *p, uint64_t seed, char *err,
@@ -285,8 +284,8 @@ static int make_table(struct pipe_mix *p, uint64_t seed, char *err,
 
 static int pipe_mix_setup(struct wl_ctx *ctx)
 {
+	const struct pipe_mix_params *pp = ctx->params;
 	struct pipe_mix *p = calloc(1, sizeof(*p));
-	const char *mix_name = param_string(wl_param(ctx, "mix"));
 	int i, n, rc;
 
 	if (!p) {
@@ -295,24 +294,24 @@ static int pipe_mix_setup(struct wl_ctx *ctx)
 	}
 	ctx->priv = p;
 	p->fd[0] = p->fd[1] = -1;
-	p->nmix = (int)wl_param(ctx, "writers");
-	p->nbig = (int)wl_param(ctx, "big_writers");
-	p->nreaders = (int)wl_param(ctx, "readers");
-	p->rsize = (size_t)wl_param(ctx, "rsize");
-	p->big_size = (size_t)wl_param(ctx, "big_size");
+	p->nmix = (int)pp->writers;
+	p->nbig = (int)pp->big_writers;
+	p->nreaders = (int)pp->readers;
+	p->rsize = (size_t)pp->rsize;
+	p->big_size = (size_t)pp->big_size;
 	n = p->nmix + p->nbig + p->nreaders;
 	if (n > WL_MAX_WORKERS) {
 		snprintf(ctx->err, sizeof(ctx->err), "writers + big_writers + "
 			 "readers: %d workers, at most %d", n, WL_MAX_WORKERS);
 		return WL_EUSAGE;
 	}
-	if (load_mix(&ctx->ps, &p->mix, ctx->err, sizeof(ctx->err)) != 0)
+	if (load_mix(pp, &p->mix, ctx->err, sizeof(ctx->err)) != 0)
 		return WL_EUSAGE;
-	if (make_table(p, (uint64_t)wl_param(ctx, "seed"), ctx->err,
+	if (make_table(p, (uint64_t)pp->seed, ctx->err,
 		       sizeof(ctx->err)) != 0)
 		return WL_EFAIL;
-	rc = pipe_open(p->fd, wl_param(ctx, "pipe_size"), &p->pipe_bytes,
-		       ctx->err, sizeof(ctx->err));
+	rc = pipe_open(p->fd, pp->pipe_size, &p->pipe_bytes, ctx->err,
+		       sizeof(ctx->err));
 	if (rc != WL_OK)
 		return rc;
 	if (p->nreaders > 1) {
@@ -330,8 +329,6 @@ static int pipe_mix_setup(struct wl_ctx *ctx)
 		p->usr1_set = true;
 	}
 	ctx->nworkers = n;
-	ctx->mode = wl_param(ctx, "mode") == MODE_PROC ? WL_MODE_PROC
-						      : WL_MODE_THREAD;
 	for (i = 0; i < n; i++) {
 		if (i < p->nmix)
 			snprintf(p->names[i], sizeof(p->names[i]), "writer%d",
@@ -351,8 +348,7 @@ static int pipe_mix_setup(struct wl_ctx *ctx)
 	ctx->class_name[CLASS_BIG] = "big";
 	ctx->hist_worker = 0;
 	ctx->shared_bytes = sizeof(struct pipe_mix_shared);
-	wl_place_workers(ctx, (enum wl_place)wl_param(ctx, "place"));
-	describe_mix(ctx, p, mix_name);
+	describe_mix(ctx, p, pp->mix);
 	return WL_OK;
 }
 
@@ -585,8 +581,10 @@ const struct workload wl_pipe_mix = {
 	      "writer",
 	.not_measured = "pipe creation, thread/fork start, size table and "
 			"buffers; each write includes one clock-read pair",
-	.params = pipe_mix_params,
-	.nparams = sizeof(pipe_mix_params) / sizeof(pipe_mix_params[0]),
+	.params = pipe_mix_param_defs,
+	.nparams = sizeof(pipe_mix_param_defs) /
+		   sizeof(pipe_mix_param_defs[0]),
+	.params_size = sizeof(struct pipe_mix_params),
 	.metrics = pipe_mix_metrics,
 	.nmetrics = sizeof(pipe_mix_metrics) / sizeof(pipe_mix_metrics[0]),
 	.validate = pipe_mix_validate,

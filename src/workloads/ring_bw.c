@@ -23,15 +23,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/runner.h"
+#include "core/common_params.h"
 #include "workloads/pattern.h"
 #include "workloads/ring.h"
 #include "workloads/wl_util.h"
 #include "workloads/workloads.h"
 
-static const char *const mode_choices[] = { "proc", "thread", NULL };
-
-enum { MODE_PROC, MODE_THREAD };
 enum { WRITER, READER };
 
 #define RING_BW_MAX_MSG (256LL << 20)
@@ -42,27 +39,34 @@ enum { WRITER, READER };
  */
 #define RING_BW_CHUNK 4096
 
-static const struct param_def ring_bw_params[] = {
+/* The parameters, bound by the core (ctx->params). */
+struct ring_bw_params {
+	int64_t size, rsize, pipe_size, spin;
+	int mode, place;
+	bool verify;
+};
+
+static const struct param_def ring_bw_param_defs[] = {
 	{ .name = "size", .type = PARAM_SIZE, .def = "64k", .min = 1,
-	  .max = RING_BW_MAX_MSG, .help = "bytes per write (one op)" },
+	  .max = RING_BW_MAX_MSG, .help = "bytes per write (one op)",
+	  PARAM_FIELD(struct ring_bw_params, size) },
 	{ .name = "rsize", .type = PARAM_SIZE, .def = "0", .min = 0,
 	  .max = RING_BW_MAX_MSG,
-	  .help = "bytes per read (0: same as size)" },
+	  .help = "bytes per read (0: same as size)",
+	  PARAM_FIELD(struct ring_bw_params, rsize) },
+	/* named as pipe.bw's (a sweep applies to both), but not a pipe */
 	{ .name = "pipe_size", .type = PARAM_SIZE, .def = "0", .min = 0,
 	  .max = 1LL << 30,
-	  .help = "ring capacity in bytes (0: 64k, a default pipe's)" },
-	{ .name = "mode", .type = PARAM_ENUM, .def = "proc",
-	  .choices = mode_choices,
-	  .help = "writer and reader as processes or threads" },
-	{ .name = "place", .type = PARAM_ENUM, .def = "split",
-	  .choices = wl_place_choices,
-	  .help = "split: two CPUs, same: one CPU, none: scheduler" },
+	  .help = "ring capacity in bytes (0: 64k, a default pipe's)",
+	  PARAM_FIELD(struct ring_bw_params, pipe_size) },
+	WL_PARAM_MODE(struct ring_bw_params, mode, "proc"),
+	WL_PARAM_PLACE(struct ring_bw_params, place),
 	{ .name = "spin", .type = PARAM_INT, .def = "1000", .min = 0,
 	  .max = 100000000,
 	  .help = "empty/full checks (with pause) before a futex sleep "
-		  "(0 when both sides share one CPU)" },
-	{ .name = "verify", .type = PARAM_BOOL, .def = "0",
-	  .help = "check every byte in an untimed pass (1: on)" },
+		  "(0 when both sides share one CPU)",
+	  PARAM_FIELD(struct ring_bw_params, spin) },
+	WL_PARAM_VERIFY(struct ring_bw_params, verify),
 };
 
 static const struct metric_def ring_bw_metrics[] = {
@@ -95,50 +99,40 @@ struct ring_bw_worker {
 	uint8_t *scratch;
 };
 
-#define PARAM(ps, name) wl_param_of(&wl_ring_bw, ps, name)
-
-static size_t ring_cap(const struct param_set *ps)
-{
-	int64_t c = PARAM(ps, "pipe_size");
-
-	return (size_t)(c ? c : RING_BW_DEFAULT_CAP);
-}
-
 static int ring_bw_setup(struct wl_ctx *ctx)
 {
+	const struct ring_bw_params *pp = ctx->params;
 	struct ring_bw *p = calloc(1, sizeof(*p));
 	bool one_cpu;
 	size_t used;
-	int64_t r;
 
 	if (!p) {
 		snprintf(ctx->err, sizeof(ctx->err), "out of memory");
 		return WL_EFAIL;
 	}
 	ctx->priv = p;
-	p->size = (size_t)wl_param(ctx, "size");
-	r = wl_param(ctx, "rsize");
-	p->rsize = r ? (size_t)r : p->size;
-	p->cap = ring_cap(&ctx->ps);
+	p->size = (size_t)pp->size;
+	p->rsize = pp->rsize ? (size_t)pp->rsize : p->size;
+	p->cap = pp->pipe_size ? (size_t)pp->pipe_size : RING_BW_DEFAULT_CAP;
 	p->chunk = p->cap / 4 < RING_BW_CHUNK ? p->cap / 4 : RING_BW_CHUNK;
 	if (p->chunk == 0)
 		p->chunk = 1;
-	p->spin = (unsigned)wl_param(ctx, "spin");
-	p->verify = wl_param(ctx, "verify") != 0;
-	p->procs = wl_param(ctx, "mode") == MODE_PROC;
+	p->spin = (unsigned)pp->spin;
+	p->verify = pp->verify;
+	p->procs = ctx->mode == WL_MODE_PROC;
 	ctx->nworkers = 2;
-	ctx->mode = p->procs ? WL_MODE_PROC : WL_MODE_THREAD;
 	ctx->worker_name[WRITER] = "writer";
 	ctx->worker_name[READER] = "reader";
 	ctx->bytes_per_op = (double)p->size;
 	ctx->hist_worker = WRITER;
 	ctx->shared_bytes = sizeof(struct ring_bw_shared) +
 			    ring_mem_bytes(p->cap);
-	wl_place_workers(ctx, (enum wl_place)wl_param(ctx, "place"));
 	/*
-	 * On one CPU (place=same, or split over a single allowed CPU) the
-	 * other side cannot run while this one spins.
+	 * Placed here, not by the core after setup: on one CPU (place=same,
+	 * or split over a single allowed CPU) the other side cannot run
+	 * while this one spins.
 	 */
+	wl_place_workers(ctx, (enum wl_place)pp->place);
 	one_cpu = ctx->worker_cpu[WRITER] >= 0 &&
 		  ctx->worker_cpu[WRITER] == ctx->worker_cpu[READER];
 	if (one_cpu)
@@ -146,9 +140,9 @@ static int ring_bw_setup(struct wl_ctx *ctx)
 	used = strlen(ctx->note);
 	snprintf(ctx->note + used, sizeof(ctx->note) - used, "%sring capacity "
 		 "%zu bytes%s, published every %zu bytes%s", used ? "; " : "",
-		 p->cap, wl_param(ctx, "pipe_size") ? "" : " (a default pipe's)",
-		 p->chunk, one_cpu ? "; writer and reader on one CPU: no "
-		 "spinning, sleep at once" : "");
+		 p->cap, pp->pipe_size ? "" : " (a default pipe's)", p->chunk,
+		 one_cpu ? "; writer and reader on one CPU: no spinning, sleep "
+		 "at once" : "");
 	return WL_OK;
 }
 
@@ -279,8 +273,9 @@ const struct workload wl_ring_bw = {
 	.op = "one write of size bytes into the ring, drained by reads of "
 	      "rsize bytes (two copies)",
 	.not_measured = "ring and buffer allocation, fork; the verify pass",
-	.params = ring_bw_params,
-	.nparams = sizeof(ring_bw_params) / sizeof(ring_bw_params[0]),
+	.params = ring_bw_param_defs,
+	.nparams = sizeof(ring_bw_param_defs) / sizeof(ring_bw_param_defs[0]),
+	.params_size = sizeof(struct ring_bw_params),
 	.metrics = ring_bw_metrics,
 	.nmetrics = sizeof(ring_bw_metrics) / sizeof(ring_bw_metrics[0]),
 	.setup = ring_bw_setup,
@@ -290,5 +285,5 @@ const struct workload wl_ring_bw = {
 	.verify = ring_bw_verify,
 	.worker_fini = ring_bw_worker_fini,
 	.teardown = ring_bw_teardown,
-	.verify_param = "verify",
+	.caps = WL_CAP_VERIFY,
 };

@@ -38,7 +38,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "core/runner.h"
+#include "core/common_params.h"
 #include "workloads/wl_util.h"
 #include "workloads/workloads.h"
 
@@ -58,24 +58,31 @@ enum { TARGET_ZERO, TARGET_NULL, TARGET_MEMFD };
 #define SYS_IOV_MAX_BYTES (64LL << 20)	/* segs x seg_size */
 #define SYS_IOV_REGION (64 << 10)	/* memfd region for readv/writev */
 
-static const struct param_def sys_iov_params[] = {
+/* The parameters, bound by the core (ctx->params). */
+struct sys_iov_params {
+	int64_t segs, seg_size, trace;
+	int call, target;
+};
+
+static const struct param_def sys_iov_param_defs[] = {
 	{ .name = "call", .type = PARAM_ENUM, .def = "preadv",
 	  .choices = call_choices,
 	  .help = "preadv, pwritev (offset 0) or readv, writev (file "
-		  "position)" },
+		  "position)",
+	  PARAM_FIELD(struct sys_iov_params, call) },
 	{ .name = "target", .type = PARAM_ENUM, .def = "zero",
 	  .choices = target_choices,
 	  .help = "file: zero (/dev/zero), null (/dev/null), memfd (page "
-		  "cache)" },
+		  "cache)",
+	  PARAM_FIELD(struct sys_iov_params, target) },
 	{ .name = "segs", .type = PARAM_INT, .def = "8", .min = 1,
 	  .max = SYS_IOV_PARSE_MAX,
-	  .help = "iovec segments per call (at most IOV_MAX)" },
+	  .help = "iovec segments per call (at most IOV_MAX)",
+	  PARAM_FIELD(struct sys_iov_params, segs) },
 	{ .name = "seg_size", .type = PARAM_SIZE, .def = "1", .min = 1,
-	  .max = 1LL << 20, .help = "bytes per segment" },
-	{ .name = "trace", .type = PARAM_INT, .def = "0", .min = 0,
-	  .max = 100000,
-	  .help = "time each of the first N calls of a fresh process "
-		  "(0: off)" },
+	  .max = 1LL << 20, .help = "bytes per segment",
+	  PARAM_FIELD(struct sys_iov_params, seg_size) },
+	WL_PARAM_TRACE(struct sys_iov_params, trace),
 };
 
 static const struct metric_def sys_iov_metrics[] = {
@@ -105,11 +112,6 @@ struct sys_iov_worker {
 	const char *what;		/* "preadv(/dev/zero)", for errors */
 };
 
-/* Also in workloads.h; repeated so this file compiles on its own. */
-extern const struct workload wl_sys_iov;
-
-#define PARAM(ps, name) wl_param_of(&wl_sys_iov, ps, name)
-
 static const char *const call_names[4][3] = {
 	{ "preadv(/dev/zero)", "preadv(/dev/null)", "preadv(memfd)" },
 	{ "pwritev(/dev/zero)", "pwritev(/dev/null)", "pwritev(memfd)" },
@@ -125,10 +127,10 @@ static long iov_max(void)
 	return v > 0 ? v : IOV_MAX;
 }
 
-static int sys_iov_validate(const struct param_set *ps, char *err,
-			    size_t len)
+static int sys_iov_validate(const void *params, char *err, size_t len)
 {
-	int64_t segs = PARAM(ps, "segs"), seg_size = PARAM(ps, "seg_size");
+	const struct sys_iov_params *pp = params;
+	int64_t segs = pp->segs, seg_size = pp->seg_size;
 	long lim = iov_max();
 
 	if (segs > lim) {
@@ -151,11 +153,8 @@ static int sys_iov_validate(const struct param_set *ps, char *err,
 static int sys_iov_setup(struct wl_ctx *ctx)
 {
 	ctx->nworkers = 1;
-	ctx->mode = WL_MODE_THREAD;
 	ctx->worker_name[0] = "caller";
 	ctx->hist_worker = 0;
-	if (ctx->ncpus > 0)
-		wl_place_workers(ctx, PLACE_SPLIT);
 	return WL_OK;
 }
 
@@ -188,9 +187,10 @@ static void sys_iov_worker_fini(struct wl_worker *w);
 
 static int sys_iov_worker_init(struct wl_worker *w)
 {
+	const struct sys_iov_params *pp = w->ctx->params;
 	struct sys_iov_worker *s = calloc(1, sizeof(*s));
-	int target = (int)wl_param(w->ctx, "target");
-	size_t seg_size = (size_t)wl_param(w->ctx, "seg_size");
+	int target = pp->target;
+	size_t seg_size = (size_t)pp->seg_size;
 	int i;
 
 	if (!s) {
@@ -199,8 +199,8 @@ static int sys_iov_worker_init(struct wl_worker *w)
 	}
 	w->priv = s;
 	s->fd = -1;
-	s->call = (int)wl_param(w->ctx, "call");
-	s->segs = (int)wl_param(w->ctx, "segs");
+	s->call = pp->call;
+	s->segs = (int)pp->segs;
 	s->total = (size_t)s->segs * seg_size;
 	s->what = call_names[s->call][target];
 	s->expect = is_read(s->call) && target == TARGET_NULL ?
@@ -298,11 +298,12 @@ static void sys_iov_worker_fini(struct wl_worker *w)
 static double sys_iov_sample_metric(struct wl_ctx *ctx, size_t m,
 				    const struct wl_sample *smp)
 {
+	const struct sys_iov_params *pp = ctx->params;
+
 	(void)m;	/* time/segment is the only custom metric */
 	if (smp->nops == 0)
 		return 0;
-	return smp->window_ns / (double)smp->nops /
-	       (double)wl_param(ctx, "segs");
+	return smp->window_ns / (double)smp->nops / (double)pp->segs;
 }
 
 const struct workload wl_sys_iov = {
@@ -315,8 +316,9 @@ const struct workload wl_sys_iov = {
 			"allocating and prefaulting the buffer and the "
 			"memfd; the loop's compare-and-branch is not "
 			"subtracted",
-	.params = sys_iov_params,
-	.nparams = sizeof(sys_iov_params) / sizeof(sys_iov_params[0]),
+	.params = sys_iov_param_defs,
+	.nparams = sizeof(sys_iov_param_defs) / sizeof(sys_iov_param_defs[0]),
+	.params_size = sizeof(struct sys_iov_params),
 	.metrics = sys_iov_metrics,
 	.nmetrics = sizeof(sys_iov_metrics) / sizeof(sys_iov_metrics[0]),
 	.validate = sys_iov_validate,
@@ -325,5 +327,5 @@ const struct workload wl_sys_iov = {
 	.run_batch = sys_iov_run_batch,
 	.worker_fini = sys_iov_worker_fini,
 	.sample_metric = sys_iov_sample_metric,
-	.trace_param = "trace",
+	.caps = WL_CAP_TRACE,
 };

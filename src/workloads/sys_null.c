@@ -17,12 +17,13 @@
  * it to measure anything.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "core/runner.h"
+#include "core/common_params.h"
 #include "core/timer.h"
 #include "workloads/workloads.h"
 
@@ -39,18 +40,24 @@ static const char *const call_choices[] = { "gettid", "getppid", NULL };
 
 enum { CALL_GETTID, CALL_GETPPID };
 
-static const struct param_def sys_null_params[] = {
+/* The parameters, bound by the core (ctx->params). */
+struct sys_null_params {
+	int64_t trace, spin_ns;
+	int call;
+};
+
+static const struct param_def sys_null_param_defs[] = {
 	{ .name = "call", .type = PARAM_ENUM, .def = "gettid",
 	  .choices = call_choices,
-	  .help = "system call to make: gettid or getppid" },
-	{ .name = "trace", .type = PARAM_INT, .def = "0", .min = 0,
-	  .max = 100000,
-	  .help = "time each of the first N calls of a fresh process "
-		  "(0: off)" },
+	  .help = "system call to make: gettid or getppid",
+	  PARAM_FIELD(struct sys_null_params, call) },
+	WL_PARAM_TRACE(struct sys_null_params, trace),
+	/* a bare number is ns (the name says so): spin_ns=100 */
 	{ .name = "spin_ns", .type = PARAM_TIME, .def = "0", .min = 0,
 	  .max = 1000000,
-	  .help = "TESTING ONLY: busy wait of about this long added to each "
-		  "call, to test compare (0: off)" },
+	  .help = "TESTING ONLY: busy wait of about this many ns added to "
+		  "each call, to test compare (0: off)",
+	  PARAM_FIELD(struct sys_null_params, spin_ns) },
 };
 
 static const struct metric_def sys_null_metrics[] = {
@@ -99,8 +106,9 @@ static double spin_iters_per_ns(void)
 
 static int sys_null_setup(struct wl_ctx *ctx)
 {
+	const struct sys_null_params *pp = ctx->params;
 	struct sys_null_state *s = calloc(1, sizeof(*s));
-	int64_t spin_ns = wl_param(ctx, "spin_ns");
+	int64_t spin_ns = pp->spin_ns;
 
 	if (!s) {
 		snprintf(ctx->err, sizeof(ctx->err), "setup: calloc: %s",
@@ -108,11 +116,9 @@ static int sys_null_setup(struct wl_ctx *ctx)
 		return WL_EFAIL;
 	}
 	ctx->nworkers = 1;
-	ctx->mode = WL_MODE_THREAD;
 	ctx->worker_name[0] = "caller";
 	ctx->hist_worker = 0;
-	s->nr = wl_param(ctx, "call") == CALL_GETTID ? SYS_gettid
-						     : SYS_getppid;
+	s->nr = pp->call == CALL_GETTID ? SYS_gettid : SYS_getppid;
 	if (spin_ns > 0) {
 		double rate = spin_iters_per_ns();
 
@@ -123,8 +129,6 @@ static int sys_null_setup(struct wl_ctx *ctx)
 			 (unsigned long long)s->spin_iters);
 	}
 	ctx->priv = s;
-	if (ctx->ncpus > 0)
-		wl_place_workers(ctx, PLACE_SPLIT);
 	return WL_OK;
 }
 
@@ -157,12 +161,14 @@ const struct workload wl_sys_null = {
 	.op = "one raw syscall(2) of the chosen call",
 	.not_measured = "vDSO paths; the loop's compare-and-branch is not "
 			"subtracted",
-	.params = sys_null_params,
-	.nparams = sizeof(sys_null_params) / sizeof(sys_null_params[0]),
+	.params = sys_null_param_defs,
+	.nparams = sizeof(sys_null_param_defs) /
+		   sizeof(sys_null_param_defs[0]),
+	.params_size = sizeof(struct sys_null_params),
 	.metrics = sys_null_metrics,
 	.nmetrics = sizeof(sys_null_metrics) / sizeof(sys_null_metrics[0]),
 	.setup = sys_null_setup,
 	.run_batch = sys_null_run_batch,
 	.teardown = sys_null_teardown,
-	.trace_param = "trace",
+	.caps = WL_CAP_TRACE,
 };

@@ -25,7 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/runner.h"
+#include "core/common_params.h"
 #include "workloads/wl_util.h"
 #include "workloads/workloads.h"
 
@@ -38,20 +38,26 @@ enum { DIR_READ, DIR_WRITE };
 
 #define SYS_RW_MAX_SIZE (64LL << 20)
 
-static const struct param_def sys_rw_params[] = {
+/* The parameters, bound by the core (ctx->params). */
+struct sys_rw_params {
+	int64_t size, trace;
+	int target, dir;
+};
+
+static const struct param_def sys_rw_param_defs[] = {
 	{ .name = "target", .type = PARAM_ENUM, .def = "memfd",
 	  .choices = target_choices,
 	  .help = "file: memfd (page cache), zero (/dev/zero), null "
-		  "(/dev/null)" },
+		  "(/dev/null)",
+	  PARAM_FIELD(struct sys_rw_params, target) },
 	{ .name = "dir", .type = PARAM_ENUM, .def = "read",
 	  .choices = dir_choices,
-	  .help = "read: pread(2) into the buffer, write: pwrite(2) from it" },
+	  .help = "read: pread(2) into the buffer, write: pwrite(2) from it",
+	  PARAM_FIELD(struct sys_rw_params, dir) },
 	{ .name = "size", .type = PARAM_SIZE, .def = "4k", .min = 1,
-	  .max = SYS_RW_MAX_SIZE, .help = "bytes per call (one op)" },
-	{ .name = "trace", .type = PARAM_INT, .def = "0", .min = 0,
-	  .max = 100000,
-	  .help = "time each of the first N calls of a fresh process "
-		  "(0: off)" },
+	  .max = SYS_RW_MAX_SIZE, .help = "bytes per call (one op)",
+	  PARAM_FIELD(struct sys_rw_params, size) },
+	WL_PARAM_TRACE(struct sys_rw_params, trace),
 };
 
 static const struct metric_def sys_rw_metrics[] = {
@@ -74,20 +80,16 @@ struct sys_rw_worker {
 	const char *what;		/* "pread(memfd)" etc., for errors */
 };
 
-/* Also in workloads.h; repeated so this file compiles on its own. */
-extern const struct workload wl_sys_rw;
-
-#define PARAM(ps, name) wl_param_of(&wl_sys_rw, ps, name)
-
 static const char *const call_names[2][3] = {
 	{ "pread(memfd)", "pread(/dev/zero)", "pread(/dev/null)" },
 	{ "pwrite(memfd)", "pwrite(/dev/zero)", "pwrite(/dev/null)" },
 };
 
-static int sys_rw_validate(const struct param_set *ps, char *err, size_t len)
+static int sys_rw_validate(const void *params, char *err, size_t len)
 {
-	if (PARAM(ps, "target") == TARGET_NULL &&
-	    PARAM(ps, "dir") == DIR_READ) {
+	const struct sys_rw_params *pp = params;
+
+	if (pp->target == TARGET_NULL && pp->dir == DIR_READ) {
 		snprintf(err, len, "dir=read target=null: a read of /dev/null "
 			 "returns end of file at once and copies nothing; "
 			 "allowed with dir=read: target=memfd or zero "
@@ -100,13 +102,12 @@ static int sys_rw_validate(const struct param_set *ps, char *err, size_t len)
 
 static int sys_rw_setup(struct wl_ctx *ctx)
 {
+	const struct sys_rw_params *pp = ctx->params;
+
 	ctx->nworkers = 1;
-	ctx->mode = WL_MODE_THREAD;
 	ctx->worker_name[0] = "caller";
 	ctx->hist_worker = 0;
-	ctx->bytes_per_op = (double)wl_param(ctx, "size");
-	if (ctx->ncpus > 0)
-		wl_place_workers(ctx, PLACE_SPLIT);
+	ctx->bytes_per_op = (double)pp->size;
 	return WL_OK;
 }
 
@@ -130,8 +131,9 @@ static int open_target(struct sys_rw_worker *s, int target, char *err)
 
 static int sys_rw_worker_init(struct wl_worker *w)
 {
+	const struct sys_rw_params *pp = w->ctx->params;
 	struct sys_rw_worker *s = calloc(1, sizeof(*s));
-	int target = (int)wl_param(w->ctx, "target");
+	int target = pp->target;
 
 	if (!s) {
 		snprintf(w->err, WL_ERR_LEN, "out of memory");
@@ -139,8 +141,8 @@ static int sys_rw_worker_init(struct wl_worker *w)
 	}
 	w->priv = s;
 	s->fd = -1;
-	s->dir = (int)wl_param(w->ctx, "dir");
-	s->size = (size_t)wl_param(w->ctx, "size");
+	s->dir = pp->dir;
+	s->size = (size_t)pp->size;
 	s->what = call_names[s->dir][target];
 	s->buf = wl_alloc_buf(s->size, 0xa5);
 	if (!s->buf) {
@@ -209,8 +211,9 @@ const struct workload wl_sys_rw = {
 	.not_measured = "opening the file, allocating and prefaulting the "
 			"buffer and the memfd's pages; the loop's "
 			"compare-and-branch is not subtracted",
-	.params = sys_rw_params,
-	.nparams = sizeof(sys_rw_params) / sizeof(sys_rw_params[0]),
+	.params = sys_rw_param_defs,
+	.nparams = sizeof(sys_rw_param_defs) / sizeof(sys_rw_param_defs[0]),
+	.params_size = sizeof(struct sys_rw_params),
 	.metrics = sys_rw_metrics,
 	.nmetrics = sizeof(sys_rw_metrics) / sizeof(sys_rw_metrics[0]),
 	.validate = sys_rw_validate,
@@ -218,5 +221,5 @@ const struct workload wl_sys_rw = {
 	.worker_init = sys_rw_worker_init,
 	.run_batch = sys_rw_run_batch,
 	.worker_fini = sys_rw_worker_fini,
-	.trace_param = "trace",
+	.caps = WL_CAP_TRACE,
 };

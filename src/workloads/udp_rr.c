@@ -41,15 +41,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "core/runner.h"
+#include "core/common_params.h"
 #include "workloads/fdlimit.h"
 #include "workloads/workloads.h"
 
 static const char *const family_choices[] = { "6", "4", NULL };
-static const char *const mode_choices[] = { "thread", "proc", NULL };
 
 enum { FAMILY_6, FAMILY_4 };
-enum { MODE_THREAD, MODE_PROC };
 
 #define UDP_RR_MAX_FLOWS 10000	/* two ephemeral ports per flow */
 #define UDP_RR_MAX_SERVERS 16
@@ -61,34 +59,42 @@ enum { MODE_THREAD, MODE_PROC };
 #define UDP_RR_MAX_EVENTS 1024	/* per server epoll_wait */
 #define STOP_MARK UINT32_MAX	/* epoll data of the stop eventfd */
 
-static const struct param_def udp_rr_params[] = {
+/* The parameters, bound by the core (ctx->params). */
+struct udp_rr_params {
+	int64_t flows, server_threads, client_threads, size, drop;
+	int family, mode, place;
+};
+
+static const struct param_def udp_rr_param_defs[] = {
 	{ .name = "flows", .type = PARAM_INT, .def = "1000", .min = 1,
 	  .max = UDP_RR_MAX_FLOWS,
-	  .help = "connected client/server socket pairs" },
+	  .help = "connected client/server socket pairs",
+	  PARAM_FIELD(struct udp_rr_params, flows) },
 	{ .name = "server_threads", .type = PARAM_INT, .def = "1", .min = 1,
 	  .max = UDP_RR_MAX_SERVERS,
-	  .help = "server workers, each an epoll loop over its flows" },
+	  .help = "server workers, each an epoll loop over its flows",
+	  PARAM_FIELD(struct udp_rr_params, server_threads) },
 	{ .name = "client_threads", .type = PARAM_INT, .def = "2", .min = 1,
 	  .max = UDP_RR_MAX_CLIENTS,
-	  .help = "client workers, each with one transaction in flight" },
+	  .help = "client workers, each with one transaction in flight",
+	  PARAM_FIELD(struct udp_rr_params, client_threads) },
 	{ .name = "size", .type = PARAM_SIZE, .def = "1", .min = 1,
 	  .max = UDP_RR_MAX_SIZE,
-	  .help = "bytes of each request and of each response" },
+	  .help = "bytes of each request and of each response",
+	  PARAM_FIELD(struct udp_rr_params, size) },
 	{ .name = "family", .type = PARAM_ENUM, .def = "6",
 	  .choices = family_choices,
 	  .help = "6: [::1] (127.0.0.1 if IPv6 is off, announced), "
-		  "4: 127.0.0.1" },
-	{ .name = "mode", .type = PARAM_ENUM, .def = "thread",
-	  .choices = mode_choices,
-	  .help = "workers as threads or processes" },
-	{ .name = "place", .type = PARAM_ENUM, .def = "split",
-	  .choices = wl_place_choices,
-	  .help = "split: CPUs in turn, servers first; same: one CPU; "
-		  "none: free" },
+		  "4: 127.0.0.1",
+	  PARAM_FIELD(struct udp_rr_params, family) },
+	WL_PARAM_MODE(struct udp_rr_params, mode, "thread"),
+	/* split takes the CPUs in turn, servers first */
+	WL_PARAM_PLACE(struct udp_rr_params, place),
 	{ .name = "drop", .type = PARAM_INT, .def = "0", .min = 0,
 	  .max = 1000000000,
 	  .help = "servers ignore every Nth request: injected loss "
-		  "(0: none)" },
+		  "(0: none)",
+	  PARAM_FIELD(struct udp_rr_params, drop) },
 };
 
 enum {
@@ -166,43 +172,39 @@ struct udp_rr_worker {
 	uint8_t *seq;			/* per flow: last request's tag */
 };
 
-#define PARAM(ps, name) wl_param_of(&wl_udp_rr, ps, name)
-
-static size_t fds_needed(const struct param_set *ps)
+static size_t fds_needed(const struct udp_rr_params *pp)
 {
 	/* two sockets per flow, a stop eventfd and an epoll per server */
-	return 2 * (size_t)PARAM(ps, "flows") +
-	       2 * (size_t)PARAM(ps, "server_threads") + FDLIMIT_SLACK;
+	return 2 * (size_t)pp->flows + 2 * (size_t)pp->server_threads +
+	       FDLIMIT_SLACK;
 }
 
-static int raise_limit(const struct param_set *ps, char *err, size_t len)
+static int raise_limit(const struct udp_rr_params *pp, char *err,
+		       size_t len)
 {
 	char what[64];
 
-	snprintf(what, sizeof(what), "flows=%lld",
-		 (long long)PARAM(ps, "flows"));
-	return fdlimit_ensure(fds_needed(ps), what, err, len);
+	snprintf(what, sizeof(what), "flows=%lld", (long long)pp->flows);
+	return fdlimit_ensure(fds_needed(pp), what, err, len);
 }
 
-static int udp_rr_validate(const struct param_set *ps, char *err, size_t len)
+static int udp_rr_validate(const void *params, char *err, size_t len)
 {
-	int64_t flows = PARAM(ps, "flows");
+	const struct udp_rr_params *pp = params;
 
-	if (flows < PARAM(ps, "client_threads")) {
+	if (pp->flows < pp->client_threads) {
 		snprintf(err, len, "flows: %lld is fewer than client_threads "
 			 "(%lld); every client needs a flow",
-			 (long long)flows,
-			 (long long)PARAM(ps, "client_threads"));
+			 (long long)pp->flows, (long long)pp->client_threads);
 		return WL_EUSAGE;
 	}
-	if (flows < PARAM(ps, "server_threads")) {
+	if (pp->flows < pp->server_threads) {
 		snprintf(err, len, "flows: %lld is fewer than server_threads "
 			 "(%lld); every server needs a flow",
-			 (long long)flows,
-			 (long long)PARAM(ps, "server_threads"));
+			 (long long)pp->flows, (long long)pp->server_threads);
 		return WL_EUSAGE;
 	}
-	return raise_limit(ps, err, len) ? WL_EUSAGE : WL_OK;
+	return raise_limit(pp, err, len) ? WL_EUSAGE : WL_OK;
 }
 
 /* The loopback address of `family` with port 0. */
@@ -324,12 +326,13 @@ static void udp_rr_teardown(struct wl_ctx *ctx)
 
 static int udp_rr_open(struct wl_ctx *ctx, struct udp_rr *u)
 {
+	const struct udp_rr_params *pp = ctx->params;
 	char why[WL_ERR_LEN] = "";
 	int f, s, family = AF_INET6;
 
-	if (raise_limit(&ctx->ps, ctx->err, sizeof(ctx->err)) != 0)
+	if (raise_limit(pp, ctx->err, sizeof(ctx->err)) != 0)
 		return WL_EUSAGE;
-	if (wl_param(ctx, "family") == FAMILY_4)
+	if (pp->family == FAMILY_4)
 		family = AF_INET;
 	else if (!ipv6_loopback_ok(why, sizeof(why)))
 		family = AF_INET;
@@ -367,8 +370,8 @@ static int udp_rr_open(struct wl_ctx *ctx, struct udp_rr *u)
 
 static int udp_rr_setup(struct wl_ctx *ctx)
 {
+	const struct udp_rr_params *pp = ctx->params;
 	struct udp_rr *u = calloc(1, sizeof(*u));
-	char note[WL_ERR_LEN];
 	int i, rc;
 
 	if (!u) {
@@ -378,10 +381,10 @@ static int udp_rr_setup(struct wl_ctx *ctx)
 	ctx->priv = u;
 	for (i = 0; i < UDP_RR_MAX_SERVERS; i++)
 		u->stopfd[i] = -1;
-	u->nflows = (int)wl_param(ctx, "flows");
-	u->nservers = (int)wl_param(ctx, "server_threads");
-	u->nclients = (int)wl_param(ctx, "client_threads");
-	u->size = (size_t)wl_param(ctx, "size");
+	u->nflows = (int)pp->flows;
+	u->nservers = (int)pp->server_threads;
+	u->nclients = (int)pp->client_threads;
+	u->size = (size_t)pp->size;
 	rc = udp_rr_open(ctx, u);
 	if (rc != WL_OK) {
 		/* teardown() follows only a setup() that succeeded */
@@ -389,8 +392,6 @@ static int udp_rr_setup(struct wl_ctx *ctx)
 		return rc;
 	}
 	ctx->nworkers = u->nservers + u->nclients;
-	ctx->mode = wl_param(ctx, "mode") == MODE_PROC ? WL_MODE_PROC
-						      : WL_MODE_THREAD;
 	for (i = 0; i < ctx->nworkers; i++) {
 		if (i < u->nservers)
 			snprintf(u->names[i], sizeof(u->names[i]), "server%d",
@@ -403,17 +404,8 @@ static int udp_rr_setup(struct wl_ctx *ctx)
 	}
 	ctx->hist_worker = u->nservers;
 	ctx->shared_bytes = sizeof(struct udp_rr_shared);
-	snprintf(note, sizeof(note), "%s", ctx->note);
-	ctx->note[0] = '\0';
-	wl_place_workers(ctx, (enum wl_place)wl_param(ctx, "place"));
-	if (ctx->note[0]) {
-		char place[WL_ERR_LEN];
-
-		snprintf(place, sizeof(place), "%s", ctx->note);
-		snprintf(ctx->note, sizeof(ctx->note), "%s; %s", note, place);
-	} else {
-		snprintf(ctx->note, sizeof(ctx->note), "%s", note);
-	}
+	/* the loopback note, then the placement note */
+	ctx->note_first = true;
 	return WL_OK;
 }
 
@@ -430,6 +422,7 @@ static uint8_t *alloc_buf(size_t n)
 static int server_init(struct wl_worker *w, struct udp_rr *u,
 		       struct udp_rr_worker *s)
 {
+	const struct udp_rr_params *pp = w->ctx->params;
 	struct epoll_event ev;
 	int f, idx = w->idx, n = 0;
 
@@ -456,7 +449,7 @@ static int server_init(struct wl_worker *w, struct udp_rr *u,
 			 "%s", strerror(errno));
 		return WL_EFAIL;
 	}
-	s->drop = (uint64_t)wl_param(w->ctx, "drop");
+	s->drop = (uint64_t)pp->drop;
 	s->maxevents = n + 1 < UDP_RR_MAX_EVENTS ? n + 1 : UDP_RR_MAX_EVENTS;
 	s->evs = calloc((size_t)s->maxevents, sizeof(*s->evs));
 	if (!s->evs) {
@@ -725,8 +718,9 @@ const struct workload wl_udp_rr = {
 			"in flight, not one per flow; the last transaction "
 			"of a sample also wakes the servers (one eventfd "
 			"write each)",
-	.params = udp_rr_params,
-	.nparams = sizeof(udp_rr_params) / sizeof(udp_rr_params[0]),
+	.params = udp_rr_param_defs,
+	.nparams = sizeof(udp_rr_param_defs) / sizeof(udp_rr_param_defs[0]),
+	.params_size = sizeof(struct udp_rr_params),
 	.metrics = udp_rr_metrics,
 	.nmetrics = sizeof(udp_rr_metrics) / sizeof(udp_rr_metrics[0]),
 	.validate = udp_rr_validate,

@@ -12,7 +12,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "core/runner.h"
 #include "core/workload.h"
 
 uint8_t *wl_alloc_buf(size_t len, uint8_t fill)
@@ -110,6 +109,6 @@ int wl_open_dev(const char *path, bool rd, char *err)
 int wl_call_retry(ssize_t n)
 {
 	if (n < 0 && errno == EINTR)
-		return runner_interrupted ? 0 : 1;
-	return n >= 0 && runner_interrupted ? 0 : -1;
+		return wl_interrupted() ? 0 : 1;
+	return n >= 0 && wl_interrupted() ? 0 : -1;
 }

@@ -42,6 +42,9 @@ bad "size" "empty" -- pipe.bw size=4k,,8k
 bad "--reps" "'0'" -- sys.null --reps 0
 bad "--reps" "'x'" -- sys.null --reps x
 bad "--sample-time" "5x" -- sys.null --sample-time 5x
+# a time needs its unit (200 is neither 200 s nor 200 ms)
+bad "--warmup" "'200'" "ns, us, ms or s" -- sys.null --warmup 200
+bad "--sample-time" "'100'" "ns, us, ms or s" -- sys.null --sample-time 100
 bad "--cpus" "99" -- sys.null --cpus 99
 bad "--cpus" "'0,'" -- sys.null --cpus 0,
 bad "--cpus" "99999999999999999999" -- sys.null --cpus 99999999999999999999
@@ -111,6 +114,15 @@ else
 	contains "$ERR" "pipe-max-size"
 	grep -q '^timer:' "$OUT" && fail "measured before rejecting pipe_size"
 fi
+
+note "a parameter named with its unit takes a bare number in it"
+cs 0 run sys.null spin_ns=100 --quick --no-store --json
+contains "$OUT" '"spin_ns": "100ns"'
+contains "$OUT" 'spin_ns=100 (testing only)'
+cs 0 run sys.null spin_ns=100 --quick --no-store
+contains "$OUT" "spin_ns=100ns"
+note "--warmup 0 needs no unit"
+cs 0 run sys.null --warmup 0 --quick --no-store
 
 note "the run stored first is still there, alone"
 cs 0 runs

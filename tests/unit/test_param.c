@@ -1,7 +1,9 @@
 /*
  * test_param.c - unit tests for src/core/param.c: value parsing and
- * formatting with units, range and enum errors, sweep requests and their
- * expansion order, canonical JSON and name suggestions.
+ * formatting with units (a time needs its unit unless the parameter's
+ * name carries one), range and enum errors, sweep requests and their
+ * expansion order, canonical JSON, name suggestions and binding a
+ * configuration into a struct.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -43,14 +45,37 @@ static const struct param_def defs[P_N] = {
 
 /* Unbounded versions for the parsers' own limits. */
 static const struct param_def big_size = {
-	"size", PARAM_SIZE, "0", 0, INT64_MAX, NULL, ""
+	.name = "size", .type = PARAM_SIZE, .def = "0", .min = 0,
+	.max = INT64_MAX, .help = ""
 };
 static const struct param_def big_time = {
-	"t", PARAM_TIME, "0", 0, INT64_MAX, NULL, ""
+	.name = "t", .type = PARAM_TIME, .def = "0", .min = 0,
+	.max = INT64_MAX, .help = ""
 };
 static const struct param_def big_int = {
-	"n", PARAM_INT, "0", INT64_MIN, INT64_MAX, NULL, ""
+	.name = "n", .type = PARAM_INT, .def = "0", .min = INT64_MIN,
+	.max = INT64_MAX, .help = ""
 };
+
+/* Times whose names carry their unit: a bare number is in that unit. */
+static const struct param_def spin_ns = {
+	.name = "spin_ns", .type = PARAM_TIME, .def = "0", .min = 0,
+	.max = INT64_MAX, .help = ""
+};
+static const struct param_def gap_us = {
+	.name = "gap_us", .type = PARAM_TIME, .def = "0", .min = 0,
+	.max = INT64_MAX, .help = ""
+};
+static const struct param_def hold_ms = {
+	.name = "hold_ms", .type = PARAM_TIME, .def = "0", .min = 0,
+	.max = INT64_MAX, .help = ""
+};
+static const struct param_def wait_s = {
+	.name = "wait_s", .type = PARAM_TIME, .def = "0", .min = 0,
+	.max = INT64_MAX, .help = ""
+};
+
+static void roundtrip(const struct param_def *def, int64_t v);
 
 static void test_size_valid(void **state)
 {
@@ -118,10 +143,10 @@ static void test_time_valid(void **state)
 		int64_t v;
 	} cases[] = {
 		{ "200ms", 200 * NS_MS }, { "1s", NS_S }, { "0.5s", NS_S / 2 },
-		{ "500us", 500000 }, { "100ns", 100 }, { "2", 2 * NS_S },
+		{ "500us", 500000 }, { "100ns", 100 }, { "2s", 2 * NS_S },
 		{ "0", 0 }, { "1.5ms", 1500000 }, { "0.000000001s", 1 },
-		{ "1.250", 1250 * NS_MS }, { "2.5000000000000s", 2500 * NS_MS },
-		{ "9223372036s", 9223372036 * NS_S },
+		{ "1.250s", 1250 * NS_MS }, { "2.5000000000000s", 2500 * NS_MS },
+		{ "9223372036s", 9223372036 * NS_S }, { "0.0", 0 }, { "00", 0 },
 	};
 	size_t i;
 
@@ -139,6 +164,8 @@ static void test_time_invalid(void **state)
 	static const char *const bad[] = {
 		"", "ms", "-1s", "1h", "1.", ".5s", "1.5ns", "1 s", "1S",
 		"1min", "0.0000000001s", "1e3ms", "s",
+		/* no unit: only 0 means the same in every unit */
+		"2", "200", "1.250", "0.5", "99999999999999999999",
 	};
 	size_t i;
 	int64_t v = 123;
@@ -166,6 +193,56 @@ static void test_time_invalid(void **state)
 					   sizeof(err)), -1);
 	assert_string_equal(err, "warmup: '1.5ns' is not a whole number of "
 			    "nanoseconds");
+	/* a bare number names the parameter and the units it needs */
+	v = 123;
+	assert_int_equal(param_parse_value(&defs[P_WARMUP], "200", &v, err,
+					   sizeof(err)), -1);
+	assert_string_equal(err, "warmup: '200' has no unit; a time takes "
+			    "ns, us, ms or s (e.g. 100ms)");
+	assert_int_equal(v, 123);
+	assert_int_equal(param_parse_value(&defs[P_WARMUP], "0", &v, err,
+					   sizeof(err)), 0);
+	assert_int_equal(v, 0);
+}
+
+/* A name that ends in its unit (spin_ns) makes a bare number that unit. */
+static void test_time_unit_in_name(void **state)
+{
+	static const struct {
+		const struct param_def *def;
+		const char *text;
+		int64_t v;
+	} ok[] = {
+		{ &spin_ns, "100", 100 }, { &spin_ns, "0", 0 },
+		{ &spin_ns, "100ns", 100 }, { &spin_ns, "2us", 2000 },
+		{ &gap_us, "3", 3000 }, { &gap_us, "1.5", 1500 },
+		{ &gap_us, "7ns", 7 }, { &hold_ms, "2", 2 * NS_MS },
+		{ &hold_ms, "0.25", 250000 }, { &wait_s, "2", 2 * NS_S },
+		{ &wait_s, "1.5", 1500 * NS_MS }, { &wait_s, "10ms", 10 * NS_MS },
+	};
+	int64_t v;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		v = -1;
+		if (param_parse_value(ok[i].def, ok[i].text, &v, err,
+				      sizeof(err)) != 0)
+			fail_msg("%s=%s: %s", ok[i].def->name, ok[i].text,
+				 err);
+		assert_int_equal(v, ok[i].v);
+	}
+	assert_int_equal(param_parse_value(&spin_ns, "1.5", &v, err,
+					   sizeof(err)), -1);
+	assert_string_equal(err, "spin_ns: '1.5' is not a whole number of "
+			    "nanoseconds");
+	assert_int_equal(param_parse_value(&spin_ns, "100x", &v, err,
+					   sizeof(err)), -1);
+	assert_non_null(strstr(err, "spin_ns: '100x' is not a time"));
+	/* the canonical form keeps its unit, and reads back */
+	roundtrip(&spin_ns, 100);
+	roundtrip(&gap_us, 1500);
 }
 
 static void test_int(void **state)
@@ -407,10 +484,12 @@ static void test_request_defaults(void **state)
 static void test_request_init_errors(void **state)
 {
 	static const struct param_def bad_def[] = {
-		{ "size", PARAM_SIZE, "2G", 1, GIB, NULL, "" },
+		{ .name = "size", .type = PARAM_SIZE, .def = "2G", .min = 1,
+		  .max = GIB, .help = "" },
 	};
 	static const struct param_def no_def[] = {
-		{ "size", PARAM_SIZE, NULL, 1, GIB, NULL, "" },
+		{ .name = "size", .type = PARAM_SIZE, .def = NULL, .min = 1,
+		  .max = GIB, .help = "" },
 	};
 	struct param_request req;
 	char err[256];
@@ -617,8 +696,10 @@ static void test_count_saturates(void **state)
 	(void)state;
 	for (i = 0; i < PARAM_MAX; i++) {
 		snprintf(names[i], sizeof(names[i]), "p%zu", i);
-		many[i] = (struct param_def){ names[i], PARAM_INT, "0", 0,
-					      1000, NULL, "" };
+		many[i] = (struct param_def){ .name = names[i],
+					      .type = PARAM_INT, .def = "0",
+					      .min = 0, .max = 1000,
+					      .help = "" };
 	}
 	assert_int_equal(param_request_init(&req, many, PARAM_MAX, err,
 					    sizeof(err)), 0);
@@ -690,8 +771,10 @@ static void test_json_escape(void **state)
 {
 	static const char *const odd[] = { "a\"b", "c\\d\n", NULL };
 	static const struct param_def weird[] = {
-		{ "z", PARAM_ENUM, "a\"b", 0, 0, odd, "" },
-		{ "b", PARAM_ENUM, "c\\d\n", 0, 0, odd, "" },
+		{ .name = "z", .type = PARAM_ENUM, .def = "a\"b",
+		  .choices = odd, .help = "" },
+		{ .name = "b", .type = PARAM_ENUM, .def = "c\\d\n",
+		  .choices = odd, .help = "" },
 	};
 	struct param_set set = { { 0, 1 } };
 	char *json;
@@ -745,7 +828,8 @@ static void test_suggest(void **state)
 
 
 static const struct param_def text_def = {
-	"mix", PARAM_STRING, "fleet", 0, 40, NULL, "a distribution"
+	.name = "mix", .type = PARAM_STRING, .def = "fleet", .min = 0,
+	.max = 40, .help = "a distribution"
 };
 
 /* Text keeps its commas, sweeps on ';', formats back, and has a limit. */
@@ -788,10 +872,12 @@ static void test_string_values(void **state)
 static void test_list_default(void **state)
 {
 	static const struct param_def d[] = {
-		{ "size", PARAM_SIZE, "64,4k", 1, GIB, NULL, "sizes" },
+		{ .name = "size", .type = PARAM_SIZE, .def = "64,4k", .min = 1,
+		  .max = GIB, .help = "sizes" },
 	};
 	static const struct param_def bad[] = {
-		{ "size", PARAM_SIZE, "64,,4k", 1, GIB, NULL, "sizes" },
+		{ .name = "size", .type = PARAM_SIZE, .def = "64,,4k",
+		  .min = 1, .max = GIB, .help = "sizes" },
 	};
 	struct param_request req;
 	struct param_set ps;
@@ -811,6 +897,72 @@ static void test_list_default(void **state)
 	assert_non_null(strstr(err, "bad default"));
 }
 
+/* A struct to bind into, fields out of the rows' order. */
+struct bound {
+	bool verify;
+	int mode;
+	int64_t warmup, size;
+	const char *mix;
+	int64_t untouched;
+};
+
+/* param_bind() puts each value in its row's field, as its type. */
+static void test_bind(void **state)
+{
+	static const struct param_def rows[] = {
+		{ .name = "size", .type = PARAM_SIZE, .def = "64k", .min = 1,
+		  .max = GIB, .help = "",
+		  PARAM_FIELD(struct bound, size) },
+		{ .name = "mode", .type = PARAM_ENUM, .def = "proc",
+		  .choices = mode_choices, .help = "",
+		  PARAM_FIELD(struct bound, mode) },
+		{ .name = "verify", .type = PARAM_BOOL, .def = "0", .help = "",
+		  PARAM_FIELD(struct bound, verify) },
+		{ .name = "warmup", .type = PARAM_TIME, .def = "200ms",
+		  .min = 0, .max = NS_S, .help = "",
+		  PARAM_FIELD(struct bound, warmup) },
+		{ .name = "mix", .type = PARAM_STRING, .def = "fleet",
+		  .help = "", PARAM_FIELD(struct bound, mix) },
+	};
+	struct param_request req;
+	struct param_set ps;
+	struct bound b;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(rows[0].offset, offsetof(struct bound, size));
+	assert_int_equal(rows[0].field_size, sizeof(int64_t));
+	assert_int_equal(rows[1].field_size, sizeof(int));
+	assert_int_equal(rows[2].field_size, sizeof(bool));
+	assert_int_equal(param_field_size(PARAM_SIZE), sizeof(int64_t));
+	assert_int_equal(param_field_size(PARAM_TIME), sizeof(int64_t));
+	assert_int_equal(param_field_size(PARAM_INT), sizeof(int64_t));
+	assert_int_equal(param_field_size(PARAM_ENUM), sizeof(int));
+	assert_int_equal(param_field_size(PARAM_BOOL), sizeof(bool));
+	assert_int_equal(param_field_size(PARAM_STRING), sizeof(char *));
+
+	assert_int_equal(param_request_init(&req, rows, 5, err,
+					    sizeof(err)), 0);
+	assert_int_equal(param_request_apply(&req, "w.x", "size=1M", err,
+					     sizeof(err)), 0);
+	assert_int_equal(param_request_apply(&req, "w.x", "mode=thread", err,
+					     sizeof(err)), 0);
+	assert_int_equal(param_request_apply(&req, "w.x", "verify=yes", err,
+					     sizeof(err)), 0);
+	assert_int_equal(param_request_apply(&req, "w.x", "mix=64:1,128:3",
+					     err, sizeof(err)), 0);
+	param_request_get(&req, 0, &ps);
+	memset(&b, 0, sizeof(b));
+	b.untouched = 42;
+	param_bind(rows, 5, &ps, &b);
+	assert_int_equal(b.size, MIB);
+	assert_int_equal(b.mode, 1);
+	assert_true(b.verify);
+	assert_int_equal(b.warmup, 200 * NS_MS);
+	assert_string_equal(b.mix, "64:1,128:3");
+	assert_int_equal(b.untouched, 42);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -820,6 +972,8 @@ int main(void)
 		cmocka_unit_test(test_size_invalid),
 		cmocka_unit_test(test_time_valid),
 		cmocka_unit_test(test_time_invalid),
+		cmocka_unit_test(test_time_unit_in_name),
+		cmocka_unit_test(test_bind),
 		cmocka_unit_test(test_int),
 		cmocka_unit_test(test_bool),
 		cmocka_unit_test(test_enum),

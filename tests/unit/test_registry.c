@@ -1,8 +1,11 @@
 /*
  * test_registry.c - unit tests for the workload table and its validation
  * (src/core/workload.c, src/workloads/registry.c): the real table passes,
- * each kind of broken descriptor is reported naming its workload, every
- * suite names existing workloads with arguments that parse, and lookups.
+ * each kind of broken descriptor is reported naming its workload (bad
+ * field bindings and capability flags included), a configuration binds
+ * into the right fields, every WL_CAP_TRACE workload sets up one worker
+ * (src/core/context.c), every suite names existing workloads with
+ * arguments that parse, and lookups.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "core/common_params.h"
+#include "core/context.h"
 #include "core/param.h"
 #include "core/workload.h"
 #include "workloads/workloads.h"
@@ -25,12 +30,31 @@
 static const char *const mode_choices[] = { "proc", "thread", NULL };
 static const char *const no_choices[] = { NULL };
 
-static const struct param_def good_params[] = {
-	{ "size", PARAM_SIZE, "64k", 1, 1 << 30, NULL, "bytes per op" },
-	{ "mode", PARAM_ENUM, "proc", 0, 0, mode_choices, "workers" },
-	{ "verify", PARAM_BOOL, "0", 0, 0, NULL, "check the data" },
-	{ "trace", PARAM_BOOL, "0", 0, 0, NULL, "trace a cold call" },
+/* The synthetic workload's parameters; spare fields for broken tables. */
+struct good {
+	int64_t size, n, t;
+	int mode, place;
+	bool verify;
+	int64_t trace;
+	const char *text;
 };
+
+#define FIELD(m) PARAM_FIELD(struct good, m)
+
+static const struct param_def good_params[] = {
+	{ "size", PARAM_SIZE, "64k", 1, 1 << 30, NULL, "bytes per op",
+	  FIELD(size) },
+	WL_PARAM_MODE(struct good, mode, "proc"),
+	WL_PARAM_PLACE(struct good, place),
+	WL_PARAM_VERIFY(struct good, verify),
+	WL_PARAM_TRACE(struct good, trace),
+	{ .name = "text", .type = PARAM_STRING, .def = "hello",
+	  .help = "some text", FIELD(text) },
+};
+
+/* Rows for the broken tables below, bound to fields of struct good. */
+#define VERIFY_ROW WL_PARAM_VERIFY(struct good, verify)
+#define TRACE_ROW WL_PARAM_TRACE(struct good, trace)
 
 static const struct metric_def good_metrics[] = {
 	{ .name = "time/op", .kind = METRIC_NS_PER_OP, .dir = METRIC_LOWER_BETTER, .help = "time per op" },
@@ -72,14 +96,14 @@ static const struct workload good_wl = {
 	.not_measured = "everything",
 	.params = good_params,
 	.nparams = sizeof(good_params) / sizeof(good_params[0]),
+	.params_size = sizeof(struct good),
 	.metrics = good_metrics,
 	.nmetrics = sizeof(good_metrics) / sizeof(good_metrics[0]),
+	.caps = WL_CAP_VERIFY | WL_CAP_TRACE,
 	.setup = fake_setup,
 	.run_batch = fake_run_batch,
 	.verify_batch = fake_verify_batch,
 	.verify = fake_verify,
-	.verify_param = "verify",
-	.trace_param = "trace",
 };
 
 /* Validate a one-entry table holding wl; return the problem count. */
@@ -255,10 +279,11 @@ static void test_metrics(void **state)
 static void test_duplicate_param(void **state)
 {
 	static const struct param_def p[] = {
-		{ "size", PARAM_SIZE, "64k", 1, 1 << 30, NULL, "a" },
-		{ "verify", PARAM_BOOL, "0", 0, 0, NULL, "b" },
-		{ "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
-		{ "size", PARAM_SIZE, "4k", 1, 1 << 30, NULL, "d" },
+		{ "size", PARAM_SIZE, "64k", 1, 1 << 30, NULL, "a",
+		  FIELD(size) },
+		VERIFY_ROW,
+		TRACE_ROW,
+		{ "size", PARAM_SIZE, "4k", 1, 1 << 30, NULL, "d", FIELD(n) },
 	};
 	struct workload wl = with_params(p, 4);
 
@@ -269,18 +294,19 @@ static void test_duplicate_param(void **state)
 static void test_param_texts(void **state)
 {
 	static const struct param_def no_help[] = {
-		{ "verify", PARAM_BOOL, "0", 0, 0, NULL, "" },
-		{ "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
+		VERIFY_ROW,
+		TRACE_ROW,
+		{ "n", PARAM_INT, "0", 0, 9, NULL, "", FIELD(n) },
 	};
 	static const struct param_def unnamed[] = {
-		{ "verify", PARAM_BOOL, "0", 0, 0, NULL, "b" },
-		{ "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
-		{ NULL, PARAM_BOOL, "0", 0, 0, NULL, "c" },
+		VERIFY_ROW,
+		TRACE_ROW,
+		{ NULL, PARAM_INT, "0", 0, 9, NULL, "c", FIELD(n) },
 	};
 	struct workload wl;
 
 	(void)state;
-	wl = with_params(no_help, 2);
+	wl = with_params(no_help, 3);
 	expect_broken(&wl, "parameter without help");
 	wl = with_params(unnamed, 3);
 	expect_broken(&wl, "unnamed parameter");
@@ -289,14 +315,15 @@ static void test_param_texts(void **state)
 static void test_enum_without_choices(void **state)
 {
 	static const struct param_def null_choices[] = {
-		{ "verify", PARAM_BOOL, "0", 0, 0, NULL, "b" },
-		{ "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
-		{ "mode", PARAM_ENUM, "proc", 0, 0, NULL, "d" },
+		VERIFY_ROW,
+		TRACE_ROW,
+		{ "mode", PARAM_ENUM, "proc", 0, 0, NULL, "d", FIELD(mode) },
 	};
 	static const struct param_def empty_choices[] = {
-		{ "verify", PARAM_BOOL, "0", 0, 0, NULL, "b" },
-		{ "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
-		{ "mode", PARAM_ENUM, "proc", 0, 0, no_choices, "d" },
+		VERIFY_ROW,
+		TRACE_ROW,
+		{ "mode", PARAM_ENUM, "proc", 0, 0, no_choices, "d",
+		  FIELD(mode) },
 	};
 	struct workload wl;
 
@@ -310,30 +337,33 @@ static void test_enum_without_choices(void **state)
 static void test_bad_defaults(void **state)
 {
 	static const struct param_def cases[][3] = {
-		{ { "verify", PARAM_BOOL, "0", 0, 0, NULL, "b" },
-		  { "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
-		  { "size", PARAM_SIZE, "5x", 1, 1 << 20, NULL, "d" } },
-		{ { "verify", PARAM_BOOL, "0", 0, 0, NULL, "b" },
-		  { "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
-		  { "size", PARAM_SIZE, "2M", 1, 1 << 20, NULL, "d" } },
-		{ { "verify", PARAM_BOOL, "0", 0, 0, NULL, "b" },
-		  { "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
-		  { "n", PARAM_INT, "0", 1, 64, NULL, "d" } },
-		{ { "verify", PARAM_BOOL, "0", 0, 0, NULL, "b" },
-		  { "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
-		  { "t", PARAM_TIME, "fast", 0, 1000000000, NULL, "d" } },
-		{ { "verify", PARAM_BOOL, "0", 0, 0, NULL, "b" },
-		  { "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
-		  { "mode", PARAM_ENUM, "fiber", 0, 0, mode_choices, "d" } },
-		{ { "verify", PARAM_BOOL, "maybe", 0, 0, NULL, "b" },
-		  { "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
-		  { "n", PARAM_INT, "1", 1, 64, NULL, "d" } },
-		{ { "verify", PARAM_BOOL, "0", 0, 0, NULL, "b" },
-		  { "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
-		  { "n", PARAM_INT, NULL, 1, 64, NULL, "d" } },
-		{ { "verify", PARAM_BOOL, "0", 0, 0, NULL, "b" },
-		  { "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
-		  { "n", PARAM_INT, "5", 10, 1, NULL, "min > max" } },
+		{ VERIFY_ROW, TRACE_ROW,
+		  { "size", PARAM_SIZE, "5x", 1, 1 << 20, NULL, "d",
+		    FIELD(size) } },
+		{ VERIFY_ROW, TRACE_ROW,
+		  { "size", PARAM_SIZE, "2M", 1, 1 << 20, NULL, "d",
+		    FIELD(size) } },
+		{ VERIFY_ROW, TRACE_ROW,
+		  { "n", PARAM_INT, "0", 1, 64, NULL, "d", FIELD(n) } },
+		{ VERIFY_ROW, TRACE_ROW,
+		  { "t", PARAM_TIME, "fast", 0, 1000000000, NULL, "d",
+		    FIELD(t) } },
+		/* a time needs its unit */
+		{ VERIFY_ROW, TRACE_ROW,
+		  { "t", PARAM_TIME, "5", 0, 1000000000, NULL, "d",
+		    FIELD(t) } },
+		{ VERIFY_ROW, TRACE_ROW,
+		  { "mode", PARAM_ENUM, "fiber", 0, 0, mode_choices, "d",
+		    FIELD(mode) } },
+		{ { "verify", PARAM_BOOL, "maybe", 0, 0, NULL, "b",
+		    FIELD(verify), .role = PARAM_ROLE_VERIFY },
+		  TRACE_ROW,
+		  { "n", PARAM_INT, "1", 1, 64, NULL, "d", FIELD(n) } },
+		{ VERIFY_ROW, TRACE_ROW,
+		  { "n", PARAM_INT, NULL, 1, 64, NULL, "d", FIELD(n) } },
+		{ VERIFY_ROW, TRACE_ROW,
+		  { "n", PARAM_INT, "5", 10, 1, NULL, "min > max",
+		    FIELD(n) } },
 	};
 	size_t i;
 
@@ -347,41 +377,235 @@ static void test_bad_defaults(void **state)
 	}
 }
 
-static void test_verify_and_trace_param(void **state)
+/* wl with its parameter table replaced by p (n rows). */
+#define WITH(p) with_params((p), sizeof(p) / sizeof((p)[0]))
+
+static void test_caps(void **state)
 {
 	static const struct param_def no_verify[] = {
-		{ "size", PARAM_SIZE, "64k", 1, 1 << 30, NULL, "a" },
-		{ "trace", PARAM_BOOL, "0", 0, 0, NULL, "c" },
+		{ "size", PARAM_SIZE, "64k", 1, 1 << 30, NULL, "a",
+		  FIELD(size) },
+		TRACE_ROW,
+	};
+	static const struct param_def no_trace[] = {
+		{ "size", PARAM_SIZE, "64k", 1, 1 << 30, NULL, "a",
+		  FIELD(size) },
+		VERIFY_ROW,
+	};
+	static const struct param_def verify_row_untagged[] = {
+		{ "verify", PARAM_BOOL, "0", 0, 0, NULL, "b", FIELD(verify) },
+		TRACE_ROW,
 	};
 	struct workload wl;
 
 	(void)state;
-	wl = with_params(no_verify, 2);
-	expect_broken(&wl, "verify_param names a missing parameter");
-	wl = good_wl;
-	wl.verify_param = "check";
-	expect_broken(&wl, "verify_param 'check'");
+	wl = WITH(no_verify);
+	expect_broken(&wl, "WL_CAP_VERIFY without the verify row");
 	wl = good_wl;
 	wl.verify = NULL;
-	expect_broken(&wl, "verify_param without verify hook");
+	expect_broken(&wl, "WL_CAP_VERIFY without the verify hook");
 	wl = good_wl;
 	wl.verify_batch = NULL;
-	expect_broken(&wl, "verify_param without verify_batch hook");
+	expect_broken(&wl, "WL_CAP_VERIFY without the verify_batch hook");
 	wl = good_wl;
-	wl.trace_param = "cold";
-	expect_broken(&wl, "trace_param names a missing parameter");
-	/* No verify switch at all is fine. */
+	wl.caps = WL_CAP_TRACE;
+	expect_broken(&wl, "a verify row and hooks without WL_CAP_VERIFY");
 	wl = good_wl;
-	wl.verify_param = NULL;
+	wl.caps = WL_CAP_TRACE;
 	wl.verify = NULL;
 	wl.verify_batch = NULL;
-	wl.trace_param = NULL;
+	expect_broken(&wl, "a verify row without WL_CAP_VERIFY");
+	wl = WITH(verify_row_untagged);
+	expect_broken(&wl, "WL_CAP_VERIFY with a row that lacks the role");
+	wl = WITH(no_trace);
+	expect_broken(&wl, "WL_CAP_TRACE without the trace row");
+	wl = good_wl;
+	wl.caps = WL_CAP_VERIFY;
+	expect_broken(&wl, "a trace row without WL_CAP_TRACE");
+	wl = good_wl;
+	wl.caps |= 1u << 7;
+	expect_broken(&wl, "an unknown capability bit");
+	/* No verify or trace at all is fine. */
 	{
+		static const struct param_def plain[] = {
+			{ "size", PARAM_SIZE, "64k", 1, 1 << 30, NULL, "a",
+			  FIELD(size) },
+		};
 		char err[ERRLEN];
 
+		wl = WITH(plain);
+		wl.caps = 0;
+		wl.verify = NULL;
+		wl.verify_batch = NULL;
 		if (validate1(&wl, err, sizeof(err)) != 0)
-			fail_msg("no verify/trace params rejected: %s", err);
+			fail_msg("no verify/trace rows rejected: %s", err);
 	}
+}
+
+static void test_field_bindings(void **state)
+{
+	static const struct param_def wrong_size[] = {
+		VERIFY_ROW, TRACE_ROW,
+		/* an enum binds an int, not an int64_t */
+		{ "mode", PARAM_ENUM, "proc", 0, 0, mode_choices, "d",
+		  FIELD(size) },
+	};
+	static const struct param_def int_as_int[] = {
+		VERIFY_ROW, TRACE_ROW,
+		{ "n", PARAM_INT, "1", 0, 9, NULL, "d", FIELD(mode) },
+	};
+	static const struct param_def bool_as_int[] = {
+		{ "verify", PARAM_BOOL, "0", 0, 0, NULL, "b", FIELD(mode),
+		  .role = PARAM_ROLE_VERIFY },
+		TRACE_ROW,
+	};
+	static const struct param_def unbound[] = {
+		VERIFY_ROW, TRACE_ROW,
+		{ "n", PARAM_INT, "1", 0, 9, NULL, "d", .field_size = 0 },
+	};
+	static const struct param_def overlap[] = {
+		VERIFY_ROW, TRACE_ROW,
+		{ "n", PARAM_INT, "1", 0, 9, NULL, "d", FIELD(n) },
+		{ "m", PARAM_INT, "1", 0, 9, NULL, "e", FIELD(n) },
+	};
+	static const struct param_def outside[] = {
+		VERIFY_ROW, TRACE_ROW,
+		{ "n", PARAM_INT, "1", 0, 9, NULL, "d",
+		  .offset = sizeof(struct good), .field_size = 8 },
+	};
+	static const struct param_def two_modes[] = {
+		VERIFY_ROW, TRACE_ROW,
+		WL_PARAM_MODE(struct good, mode, "proc"),
+		{ "mode2", PARAM_ENUM, "proc", 0, 0, wl_mode_choices, "d",
+		  FIELD(place), .role = PARAM_ROLE_MODE },
+	};
+	static const struct param_def mode_order[] = {
+		VERIFY_ROW, TRACE_ROW,
+		/* proc first: the index would not be enum wl_mode */
+		{ "mode", PARAM_ENUM, "proc", 0, 0, mode_choices, "d",
+		  FIELD(mode), .role = PARAM_ROLE_MODE },
+	};
+	struct workload wl;
+
+	(void)state;
+	wl = WITH(wrong_size);
+	expect_broken(&wl, "enum bound to an int64_t");
+	wl = WITH(int_as_int);
+	expect_broken(&wl, "int bound to an int");
+	wl = WITH(bool_as_int);
+	expect_broken(&wl, "bool bound to an int");
+	wl = WITH(unbound);
+	expect_broken(&wl, "a row bound to no field");
+	wl = WITH(overlap);
+	expect_broken(&wl, "two rows sharing a field");
+	wl = WITH(outside);
+	expect_broken(&wl, "a field past params_size");
+	wl = good_wl;
+	wl.params_size = offsetof(struct good, text);
+	expect_broken(&wl, "params_size too small for the last field");
+	wl = good_wl;
+	wl.params_size = WL_PARAMS_MAX_BYTES + 8;
+	expect_broken(&wl, "params_size above WL_PARAMS_MAX_BYTES");
+	wl = WITH(two_modes);
+	expect_broken(&wl, "two mode rows");
+	wl = WITH(mode_order);
+	expect_broken(&wl, "a mode row with its own choices");
+}
+
+/* A configuration lands in the right fields, each of its type. */
+static void test_bind(void **state)
+{
+	struct param_request req;
+	struct param_set ps;
+	struct good g;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(param_request_init(&req, good_params,
+					    good_wl.nparams, err,
+					    sizeof(err)), 0);
+	assert_int_equal(param_request_apply(&req, "test.good", "size=4k",
+					     err, sizeof(err)), 0);
+	assert_int_equal(param_request_apply(&req, "test.good",
+					     "mode=thread", err,
+					     sizeof(err)), 0);
+	assert_int_equal(param_request_apply(&req, "test.good", "place=none",
+					     err, sizeof(err)), 0);
+	assert_int_equal(param_request_apply(&req, "test.good", "verify=1",
+					     err, sizeof(err)), 0);
+	assert_int_equal(param_request_apply(&req, "test.good", "trace=7",
+					     err, sizeof(err)), 0);
+	assert_int_equal(param_request_apply(&req, "test.good",
+					     "text=a,b", err, sizeof(err)),
+			 0);
+	param_request_get(&req, 0, &ps);
+	memset(&g, 0xa5, sizeof(g));
+	g.n = 11;
+	g.t = 12;
+	param_bind(good_params, good_wl.nparams, &ps, &g);
+	assert_int_equal(g.size, 4096);
+	assert_int_equal(g.mode, WL_MODE_THREAD);
+	assert_int_equal(g.place, PLACE_NONE);
+	assert_true(g.verify);
+	assert_int_equal(g.trace, 7);
+	assert_string_equal(g.text, "a,b");
+	/* fields without a row are left alone */
+	assert_int_equal(g.n, 11);
+	assert_int_equal(g.t, 12);
+
+	/* the shared rows' choices are the enums, in order */
+	assert_int_equal(param_request_apply(&req, "test.good", "mode=proc",
+					     err, sizeof(err)), 0);
+	assert_int_equal(param_request_apply(&req, "test.good",
+					     "place=same", err, sizeof(err)),
+			 0);
+	param_request_get(&req, 0, &ps);
+	param_bind(good_params, good_wl.nparams, &ps, &g);
+	assert_int_equal(g.mode, WL_MODE_PROC);
+	assert_int_equal(g.place, PLACE_SAME);
+	assert_int_equal(param_find_role(good_params, good_wl.nparams,
+					 PARAM_ROLE_TRACE), 4);
+	assert_int_equal(param_find_role(good_params, 1, PARAM_ROLE_MODE),
+			 -1);
+}
+
+/*
+ * The trace contract: a WL_CAP_TRACE workload's setup() gives exactly one
+ * worker (the traced process runs that one worker's ops).  Each one's
+ * default configuration is set up the way a run and the traced process
+ * do it, and torn down again.
+ */
+static void test_trace_one_worker(void **state)
+{
+	static const int cpus[] = { 0, 1 };
+	size_t i, ntrace = 0;
+
+	(void)state;
+	for (i = 0; i < workload_count; i++) {
+		const struct workload *wl = workload_table[i];
+		struct param_request req;
+		struct param_set ps;
+		struct wl_ctx ctx;
+		char err[256];
+		int rc;
+
+		if (!(wl->caps & WL_CAP_TRACE))
+			continue;
+		ntrace++;
+		assert_int_equal(param_request_init(&req, wl->params,
+						    wl->nparams, err,
+						    sizeof(err)), 0);
+		param_request_get(&req, 0, &ps);
+		rc = wl_ctx_setup(&ctx, wl, &ps, cpus, 2);
+		if (rc != WL_OK)
+			fail_msg("%s: setup: %s", wl->name, ctx.err);
+		if (ctx.nworkers != 1)
+			fail_msg("%s: WL_CAP_TRACE, but setup gave %d "
+				 "workers", wl->name, ctx.nworkers);
+		assert_int_equal(ctx.worker_cpu[0], 0);
+		wl_ctx_teardown(&ctx);
+	}
+	assert_true(ntrace >= 3);	/* sys.null, sys.rw, sys.iov */
 }
 
 static void test_duplicate_workload(void **state)
@@ -571,7 +795,10 @@ int main(void)
 		cmocka_unit_test(test_param_texts),
 		cmocka_unit_test(test_enum_without_choices),
 		cmocka_unit_test(test_bad_defaults),
-		cmocka_unit_test(test_verify_and_trace_param),
+		cmocka_unit_test(test_caps),
+		cmocka_unit_test(test_field_bindings),
+		cmocka_unit_test(test_bind),
+		cmocka_unit_test(test_trace_one_worker),
 		cmocka_unit_test(test_duplicate_workload),
 		cmocka_unit_test(test_null_entry),
 		cmocka_unit_test(test_counts_and_first_message),
