@@ -258,58 +258,88 @@ static int copy_values(const struct session_job *from,
 	return 0;
 }
 
+/* Does every configuration of job j have the "key=value" settings? */
+static bool job_has(const struct session_job *j, const char *const *list)
+{
+	for (; list && *list; list++) {
+		const char *eq = strchr(*list, '=');
+		char key[64], err[256];
+		int64_t v;
+		int i;
+
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - *list), *list);
+		i = param_find(j->wl->params, j->wl->nparams, key);
+		if (i < 0 || param_parse_value(&j->wl->params[i], eq + 1, &v,
+					       err, sizeof(err)) != 0 ||
+		    j->req.nvals[i] != 1 || j->req.vals[i][0] != v)
+			return false;
+	}
+	return true;
+}
+
+/* A job of floor fl at the shared parameters of job `from`. */
+static int add_floor(struct run_cli *rc, size_t from,
+		     const struct wl_floor *fl)
+{
+	const struct workload *wl = workload_find(fl->workload);
+	const char *const *k;
+	int e;
+
+	if (!wl)	/* the table validation makes this impossible */
+		return cli_usage("run", "--explain needs %s", fl->workload);
+	e = add_job(rc, wl, fl->set);
+	for (k = fl->same; !e && *k; k++)
+		e = copy_values(&rc->jobs[from], &rc->jobs[rc->njobs - 1], *k);
+	return e;
+}
+
 /*
- * --explain: for every pipe.bw job, the same sizes through mem.copy
- * (engine=libc, one copy) and through ring.bw (the same rsize, pipe_size,
- * mode and place), so that explain_results() can place them side by side.
+ * --explain: for every job of a workload with an explain recipe (struct
+ * wl_explain: pipe.bw), the same sizes through its copy floor (mem.copy
+ * engine=libc) and its ring (ring.bw at the same read size, capacity, mode
+ * and place), so that explain_results() can place them side by side.
  */
 static int add_explain_jobs(struct run_cli *rc)
 {
-	static const char *const explain_copy_args[] = { "engine=libc",
-							 NULL };
-	static const char *const ring_keys[] = { "size", "rsize", "pipe_size",
-						  "mode", "place" };
-	const struct workload *copy = workload_find("mem.copy");
-	const struct workload *ring = workload_find("ring.bw");
-	size_t j, n = rc->njobs, k, found = 0;
+	size_t j, n = rc->njobs, found = 0;
+	char names[256];
 	int e;
 
 	for (j = 0; j < n; j++) {
-		const struct session_job *pj = &rc->jobs[j];
-		int io = param_find(pj->wl->params, pj->wl->nparams, "io");
-		int rd = param_find(pj->wl->params, pj->wl->nparams, "reader");
+		const struct wl_explain *x = rc->jobs[j].wl->explain;
 
-		if (strcmp(pj->wl->name, "pipe.bw") != 0)
+		if (!x)
 			continue;
 		found++;
-		if (pj->req.nvals[io] != 1 || pj->req.vals[io][0] != 0 ||
-		    pj->req.nvals[rd] != 1 || pj->req.vals[rd][0] != 0)
-			return cli_usage("run", "--explain compares two "
-					 "copies: pipe.bw with io=write and "
-					 "reader=read only");
-		if (!copy || !ring)
-			return cli_usage("run", "--explain needs mem.copy "
-					 "and ring.bw");
-		e = add_job(rc, copy, explain_copy_args);
-		if (e)
-			return e;
-		e = copy_values(pj, &rc->jobs[rc->njobs - 1], "size");
-		if (e)
-			return e;
-		e = add_job(rc, ring, NULL);
-		if (e)
-			return e;
-		for (k = 0; k < sizeof(ring_keys) / sizeof(ring_keys[0]); k++) {
-			e = copy_values(pj, &rc->jobs[rc->njobs - 1],
-					ring_keys[k]);
-			if (e)
-				return e;
+		if (!job_has(&rc->jobs[j], x->only)) {
+			char only[128] = "";
+			const char *const *o;
+			size_t used = 0;
+
+			for (o = x->only; o && *o && used < sizeof(only); o++)
+				used += (size_t)snprintf(only + used,
+					sizeof(only) - used, "%s%s",
+					used ? " and " : "", *o);
+			return cli_usage("run", "--explain holds %s against "
+					 "two copies: only with %s",
+					 rc->jobs[j].wl->name, only);
 		}
+		e = add_floor(rc, j, &x->copy);
+		if (!e)
+			e = add_floor(rc, j, &x->ring);
+		if (e)
+			return e;
 	}
-	if (!found)
-		return cli_usage("run", "--explain explains pipe.bw: name it "
-				 "(copyscope run pipe.bw --explain)");
-	return 0;
+	if (found)
+		return 0;
+	names[0] = '\0';
+	for (j = 0; j < workload_count; j++)
+		if (workload_table[j]->explain)
+			snprintf(names + strlen(names),
+				 sizeof(names) - strlen(names), "%s%s",
+				 names[0] ? ", " : "", workload_table[j]->name);
+	return cli_usage("run", "--explain explains %s: name it (copyscope "
+			 "run %s --explain)", names, names);
 }
 
 static int parse_args(struct run_cli *rc, int argc, char **argv)

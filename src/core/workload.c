@@ -232,6 +232,115 @@ static int validate_one(const struct workload *wl, char *err, size_t errlen)
 	return problems;
 }
 
+static bool has_metric(const struct workload *wl, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < wl->nmetrics; i++)
+		if (wl->metrics[i].name && strcmp(wl->metrics[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+static bool has_param(const struct workload *wl, const char *name)
+{
+	return name && param_find(wl->params, wl->nparams, name) >= 0;
+}
+
+/* Each "key=value" of list is a parameter of wl with a valid value. */
+static int check_assignments(const struct workload *wl,
+			     const struct workload *owner,
+			     const char *const *list, char *err,
+			     size_t errlen)
+{
+	int problems = 0;
+
+	for (; list && *list; list++) {
+		const char *eq = strchr(*list, '=');
+		char key[64], perr[256];
+		int64_t v;
+		int i;
+
+		snprintf(key, sizeof(key), "%.*s",
+			 eq ? (int)(eq - *list) : 0, *list);
+		i = param_find(wl->params, wl->nparams, key);
+		if (!eq || i < 0 ||
+		    param_parse_value(&wl->params[i], eq + 1, &v, perr,
+				      sizeof(perr)) != 0)
+			PROBLEM("workload '%s': explain: '%s' is not a valid "
+				"setting of %s", owner->name, *list, wl->name);
+	}
+	return problems;
+}
+
+static int check_floor(const struct workload *wl, const struct wl_floor *f,
+		       const struct workload *const *table, size_t n,
+		       const char *metric, char *err, size_t errlen)
+{
+	const struct workload *fw = NULL;
+	const char *const *k;
+	int problems = 0;
+	size_t i;
+
+	for (i = 0; f->workload && i < n; i++)
+		if (table[i] && table[i]->name &&
+		    strcmp(table[i]->name, f->workload) == 0)
+			fw = table[i];
+	if (!fw) {
+		PROBLEM("workload '%s': explain: floor '%s' is not in the "
+			"table", wl->name, f->workload ? f->workload : "");
+		return problems;
+	}
+	if (!has_metric(fw, metric))
+		PROBLEM("workload '%s': explain: %s has no metric '%s'",
+			wl->name, fw->name, metric);
+	if (!f->same || !f->same[0])
+		PROBLEM("workload '%s': explain: floor %s shares no parameter",
+			wl->name, fw->name);
+	for (k = f->same; k && *k; k++)
+		if (!has_param(wl, *k) || !has_param(fw, *k))
+			PROBLEM("workload '%s': explain: '%s' is not a "
+				"parameter of both it and %s", wl->name, *k,
+				fw->name);
+	if (!problems)
+		problems += check_assignments(fw, wl, f->set, err, errlen);
+	return problems;
+}
+
+/* Fit, grid and explain name parameters and metrics that exist. */
+static int validate_presentation(const struct workload *wl,
+				 const struct workload *const *table,
+				 size_t n, char *err, size_t errlen)
+{
+	const struct wl_explain *x = wl->explain;
+	int problems = 0;
+
+	if (wl->fit && (!has_param(wl, wl->fit->param) ||
+			!has_metric(wl, wl->fit->metric) ||
+			!text_ok(wl->fit->per)))
+		PROBLEM("workload '%s': fit: parameter, metric or unit "
+			"missing", wl->name);
+	if (wl->grid && (!has_param(wl, wl->grid->row) ||
+			 !has_param(wl, wl->grid->col) ||
+			 !has_metric(wl, wl->grid->metric)))
+		PROBLEM("workload '%s': grid: its parameters or metric are "
+			"not the workload's", wl->name);
+	if (!x || problems)
+		return problems;
+	if (!has_metric(wl, x->metric))
+		PROBLEM("workload '%s': explain: no metric '%s'", wl->name,
+			x->metric ? x->metric : "");
+	if (!problems)
+		problems += check_assignments(wl, wl, x->only, err, errlen);
+	if (!problems)
+		problems += check_floor(wl, &x->copy, table, n, x->metric, err,
+					errlen);
+	if (!problems)
+		problems += check_floor(wl, &x->ring, table, n, x->metric, err,
+					errlen);
+	return problems;
+}
+
 int workload_table_validate(const struct workload *const *table, size_t n,
 			    char *err, size_t errlen)
 {
@@ -249,6 +358,9 @@ int workload_table_validate(const struct workload *const *table, size_t n,
 			continue;
 		}
 		p = validate_one(table[i], one, sizeof(one));
+		if (!p)
+			p = validate_presentation(table[i], table, n, one,
+						  sizeof(one));
 		if (p && problems == 0)
 			snprintf(err, errlen, "%s", one);
 		problems += p;

@@ -162,6 +162,53 @@ struct wl_ctx {
 	_Alignas(max_align_t) unsigned char params_buf[WL_PARAMS_MAX_BYTES];
 };
 
+/*
+ * How reports present a workload's results (report/fit_report.c, grid.c,
+ * explain.c); each is optional.
+ */
+
+/* A least-squares fit under a sweep: metric = fixed + slope x param. */
+struct wl_fit {
+	const char *param;		/* the swept parameter: x */
+	const char *metric;		/* the metric fitted: y, in ns */
+	const char *per;		/* what one unit of x is: "segment" */
+	bool bytes;			/* x is bytes: also print 1 / slope,
+					   the per-byte part as a rate */
+};
+
+/* A two-way grid of one metric over two swept parameters (E2's nine
+   mixes of writers x readers). */
+struct wl_grid {
+	const char *row, *col;		/* parameter names */
+	const char *metric;
+};
+
+/* One floor of --explain: another workload run at the same parameters. */
+struct wl_floor {
+	const char *workload;		/* e.g. "ring.bw" */
+	const char *const *set;		/* "key=value" it always takes
+					   (NULL-ended, may be NULL) */
+	const char *const *same;	/* parameters copied from the
+					   explained configuration, the
+					   first of which must match
+					   (NULL-ended) */
+};
+
+/*
+ * --explain: where a bandwidth's time goes.  Each configuration is run
+ * beside `copy` (one userspace copy of the same bytes) and `ring` (the
+ * same two copies with no kernel in the path), and printed as a
+ * breakdown: the copy, the two-copy floor, the ring, the workload, and
+ * the time the kernel path adds (report/explain.c).
+ */
+struct wl_explain {
+	const char *metric;		/* the bandwidth, bytes/s */
+	const char *const *only;	/* "key=value" a configuration must
+					   have to be explained (NULL-ended,
+					   may be NULL) */
+	struct wl_floor copy, ring;
+};
+
 struct workload {
 	const char *name;		/* family.name, e.g. "pipe.bw" */
 	const char *summary;		/* one line */
@@ -199,6 +246,11 @@ struct workload {
 	double (*sample_metric)(struct wl_ctx *ctx, size_t m,
 				const struct wl_sample *s);
 	void (*teardown)(struct wl_ctx *ctx);
+
+	/* presentation (NULL: none) */
+	const struct wl_fit *fit;
+	const struct wl_grid *grid;
+	const struct wl_explain *explain;
 };
 
 /* The registry: every workload, in listing order (workloads/registry.c). */
@@ -214,7 +266,9 @@ const struct workload *workload_find(const char *name);
  * field of its type's size inside params_size and no two rows to one
  * field, the shared rows' roles and types, WL_CAP_VERIFY if and only if
  * the verify row and both verify hooks, WL_CAP_TRACE if and only if the
- * trace row, metric tables, required hooks present.  Returns the number of
+ * trace row, metric tables, required hooks present, and presentation
+ * fields that name parameters and metrics (of their floors too) that
+ * exist.  Returns the number of
  * problems; each is written to err (the first one) as "workload 'x': ...".
  */
 int workload_table_validate(const struct workload *const *table, size_t n,

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/param.h"
+#include "core/workload.h"
 #include "report/explain.h"
 #include "report/format.h"
 #include "stats/summary.h"
@@ -78,22 +79,24 @@ static void print_row(FILE *out, const char *name, double bps, double ns,
 }
 
 void explain_print(FILE *out, const char *title,
+		   const struct explain_labels *l,
 		   const struct explain_input *in,
 		   const struct explain_figures *f)
 {
 	char kt[32], text[512], sz[32];
 
 	fmt_bytes(in->size_bytes, sz, sizeof(sz));
-	fprintf(out, "where the time goes: %s\n", title);
+	snprintf(text, sizeof(text), "where the time goes: %s", title);
+	fmt_wrap(out, 0, 2, text);
 	fprintf(out, "  %-24s %11s %11s %10s %11s\n", "", "bandwidth",
 		"per 64 KiB", "pipe as %", "ctx sw/MiB");
-	print_row(out, "mem.copy libc (1 copy)", in->copy_bps, f->copy_ns_64k,
+	print_row(out, l->copy, in->copy_bps, f->copy_ns_64k,
 		  f->pipe_of_copy, -2);
 	print_row(out, "two-copy floor (1/2)", f->floor_bps, f->floor_ns_64k,
 		  f->pipe_of_floor, -2);
-	print_row(out, "ring.bw (2 copies)", in->ring_bps, f->ring_ns_64k,
+	print_row(out, l->ring, in->ring_bps, f->ring_ns_64k,
 		  f->pipe_of_ring, in->ring_cs_per_mib);
-	print_row(out, "pipe.bw", in->pipe_bps, f->pipe_ns_64k, 1.0,
+	print_row(out, l->self, in->pipe_bps, f->pipe_ns_64k, 1.0,
 		  in->pipe_cs_per_mib);
 	fmt_value(fabs(f->kernel_ns_64k), "ns", kt, sizeof(kt));
 	if (f->kernel_ns_64k >= 0)
@@ -141,25 +144,11 @@ double explain_cs_per_mib(const struct result *r, double size_bytes)
 	return isnan(m) ? -1 : m;
 }
 
-static bool is_bw(const struct result *r, const char *wl)
+/* A result of workload wl's metric with samples. */
+static bool is_of(const struct result *r, const char *wl, const char *metric)
 {
 	return strcmp(r->cfg->workload, wl) == 0 &&
-	       strcmp(r->metric, "bandwidth") == 0 && r->nsamples > 0;
-}
-
-/* Score how well ring result params match the pipe's: higher is better. */
-static int ring_match(const struct result_config *pipe,
-		      const struct result_config *ring)
-{
-	static const char *const keys[] = { "rsize", "pipe_size", "mode",
-					    "place" };
-	int score = 0;
-	size_t k;
-
-	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
-		if (same_param(pipe, ring, keys[k]))
-			score++;
-	return score;
+	       strcmp(r->metric, metric) == 0 && r->nsamples > 0;
 }
 
 static const char *or_q(const char *s)
@@ -167,78 +156,156 @@ static const char *or_q(const char *s)
 	return s ? s : "?";
 }
 
-static int explain_one(FILE *out, const struct result *res, size_t n,
-		       const struct result *pipe, bool sep, char *err,
-		       size_t errlen)
+/* Does cfg carry every "key=value" of list (NULL: nothing asked)? */
+static bool has_settings(const struct result_config *cfg,
+			 const char *const *list)
 {
-	const struct result_config *pp = pipe->cfg;
-	const struct result *ring = NULL, *copy = NULL;
-	const char *size = result_param(pp, "size");
-	struct explain_input in;
-	struct explain_figures f;
-	int best = -1;
-	int64_t bytes;
-	char title[256];
+	for (; list && *list; list++) {
+		const char *eq = strchr(*list, '='), *v;
+		char key[64];
+
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - *list), *list);
+		v = result_param(cfg, key);
+		if (!v || strcmp(v, eq + 1) != 0)
+			return false;
+	}
+	return true;
+}
+
+/* How many of the floor's shared parameters agree; -1 if the first
+   (the message size) does not. */
+static int floor_match(const struct result_config *self,
+		       const struct result_config *other,
+		       const struct wl_floor *fl)
+{
+	int score = 0;
+	size_t k;
+
+	for (k = 0; fl->same[k]; k++) {
+		bool same = same_param(self, other, fl->same[k]);
+
+		if (k == 0 && !same)
+			return -1;
+		score += same;
+	}
+	return score;
+}
+
+/* The best result of floor fl for self: its metric, its settings, the
+   most shared parameters agreeing. */
+static const struct result *find_floor(const struct result *res, size_t n,
+				       const struct result_config *self,
+				       const char *metric,
+				       const struct wl_floor *fl)
+{
+	const struct result *best = NULL;
+	int best_score = -1;
 	size_t i;
 
-	if (!size || param_parse_size(size, &bytes) != 0 || bytes <= 0) {
-		snprintf(err, errlen, "pipe.bw result %lld has no size",
-			 (long long)pipe->id);
-		return -1;
-	}
 	for (i = 0; i < n; i++) {
-		const struct result_config *p = res[i].cfg;
 		int score;
 
-		if (!same_param(pp, p, "size"))
+		if (!is_of(&res[i], fl->workload, metric) ||
+		    !has_settings(res[i].cfg, fl->set))
 			continue;
-		if (is_bw(&res[i], "ring.bw")) {
-			score = ring_match(pp, p);
-			if (score > best) {
-				best = score;
-				ring = &res[i];
-			}
-		} else if (is_bw(&res[i], "mem.copy") && !copy) {
-			const char *e = result_param(p, "engine");
-
-			if (e && strcmp(e, "libc") == 0)
-				copy = &res[i];
+		score = floor_match(self, res[i].cfg, fl);
+		if (score > best_score) {
+			best_score = score;
+			best = &res[i];
 		}
 	}
+	return best;
+}
+
+/* "mem.copy libc", the floor's workload and the values it sets. */
+static void floor_name(const struct wl_floor *fl, char *buf, size_t len)
+{
+	const char *const *s;
+	size_t used = (size_t)snprintf(buf, len, "%s", fl->workload);
+
+	for (s = fl->set; s && *s && used < len; s++)
+		used += (size_t)snprintf(buf + used, len - used, " %s",
+					 strchr(*s, '=') + 1);
+}
+
+static int explain_one(FILE *out, const struct result *res, size_t n,
+		       const struct result *self, bool sep, char *err,
+		       size_t errlen)
+{
+	const struct result_config *sc = self->cfg;
+	const struct wl_explain *x = sc->wl->explain;
+	const char *size_key = x->copy.same[0];
+	const char *size = result_param(sc, size_key);
+	const struct result *copy, *ring;
+	struct explain_labels labels;
+	struct explain_input in;
+	struct explain_figures f;
+	char title[256], copy_name[96], copy_label[128], ring_label[128];
+	const char *const *k;
+	int64_t bytes;
+	size_t used;
+
+	if (!size || param_parse_size(size, &bytes) != 0 || bytes <= 0) {
+		snprintf(err, errlen, "%s result %lld has no %s",
+			 sc->workload, (long long)self->id, size_key);
+		return -1;
+	}
+	floor_name(&x->copy, copy_name, sizeof(copy_name));
+	copy = find_floor(res, n, sc, x->metric, &x->copy);
+	ring = find_floor(res, n, sc, x->metric, &x->ring);
 	if (!copy || !ring) {
-		snprintf(err, errlen, "no %s result at size=%s to explain "
-			 "pipe.bw against (run %s size=%s)",
-			 !copy ? "mem.copy engine=libc" : "ring.bw", size,
-			 !copy ? "mem.copy engine=libc" : "ring.bw", size);
+		const char *what = !copy ? copy_name : x->ring.workload;
+
+		snprintf(err, errlen, "no %s result at %s=%s to explain %s "
+			 "against (run %s %s=%s)", what, size_key, size,
+			 sc->workload, what, size_key, size);
 		return 0;
 	}
 	memset(&in, 0, sizeof(in));
 	in.size_bytes = (double)bytes;
 	in.copy_bps = copy->summary.median;
 	in.ring_bps = ring->summary.median;
-	in.pipe_bps = pipe->summary.median;
+	in.pipe_bps = self->summary.median;
 	in.ring_cs_per_mib = explain_cs_per_mib(ring, in.size_bytes);
-	in.pipe_cs_per_mib = explain_cs_per_mib(pipe, in.size_bytes);
+	in.pipe_cs_per_mib = explain_cs_per_mib(self, in.size_bytes);
 	explain_compute(&in, &f);
 	if (sep)
 		fputc('\n', out);
-	snprintf(title, sizeof(title), "pipe.bw size=%s rsize=%s "
-		 "pipe_size=%s mode=%s", size, or_q(result_param(pp, "rsize")),
-		 or_q(result_param(pp, "pipe_size")),
-		 or_q(result_param(pp, "mode")));
-	explain_print(out, title, &in, &f);
+	used = (size_t)snprintf(title, sizeof(title), "%s", sc->workload);
+	for (k = x->ring.same; *k && used < sizeof(title); k++)
+		used += (size_t)snprintf(title + used, sizeof(title) - used,
+					 " %s=%s", *k,
+					 or_q(result_param(sc, *k)));
+	snprintf(copy_label, sizeof(copy_label), "%s (1 copy)", copy_name);
+	snprintf(ring_label, sizeof(ring_label), "%s (2 copies)",
+		 x->ring.workload);
+	labels.copy = copy_label;
+	labels.ring = ring_label;
+	labels.self = sc->workload;
+	explain_print(out, title, &labels, &in, &f);
 	return 1;
 }
 
 int explain_results(FILE *out, const struct result *res, size_t n,
 		    char *err, size_t errlen)
 {
-	size_t i;
+	size_t i, used = 0;
 	int done = 0, rc;
 
-	snprintf(err, errlen, "no pipe.bw bandwidth result to explain");
+	used = (size_t)snprintf(err, errlen, "no result to explain (a "
+				"bandwidth of");
+	for (i = 0; i < workload_count && used < errlen; i++)
+		if (workload_table[i]->explain)
+			used += (size_t)snprintf(err + used, errlen - used,
+						 " %s", workload_table[i]->name);
+	if (used < errlen)
+		snprintf(err + used, errlen - used, ")");
 	for (i = 0; i < n; i++) {
-		if (!is_bw(&res[i], "pipe.bw"))
+		const struct result_config *c = res[i].cfg;
+
+		if (!c->wl || !c->wl->explain ||
+		    !is_of(&res[i], c->workload, c->wl->explain->metric) ||
+		    !has_settings(c, c->wl->explain->only))
 			continue;
 		rc = explain_one(out, res, n, &res[i], done > 0, err, errlen);
 		if (rc < 0)

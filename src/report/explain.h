@@ -1,15 +1,18 @@
 /*
- * explain.h - "where the time goes": a pipe.bw result placed beside its
- * floors, from the results model.
+ * explain.h - "where the time goes": a bandwidth placed beside its floors,
+ * from the results model, for workloads whose descriptor has an explain
+ * recipe (struct wl_explain; today pipe.bw).
  *
- * For one message size: mem.copy (engine=libc, one copy), the two-copy
- * floor (half its bandwidth: a pipe copies every byte in and out), ring.bw
- * (two copies through shared memory, no kernel) and pipe.bw; pipe.bw as a
- * fraction of each; the time per 64 KiB the kernel path adds (pipe minus
- * ring); and the context switches per MiB of each that explain it.
+ * For one message size: the copy floor (for pipe.bw: mem.copy
+ * engine=libc, one copy), the two-copy floor (half its bandwidth: a pipe
+ * copies every byte in and out), the ring (ring.bw: two copies through
+ * shared memory, no kernel) and the workload itself, as a fraction of
+ * each; the time per 64 KiB the kernel path adds (workload minus ring);
+ * and the context switches per MiB of each that explain it.
  *
- * The caller measures (or loads) the three workloads at the same size:
- * for a pipe.bw configuration size=S rsize=R pipe_size=P mode=M place=L,
+ * The caller measures (or loads) the floors at the same parameters, as
+ * the recipe names them: for a pipe.bw configuration size=S rsize=R
+ * pipe_size=P mode=M place=L,
  *   mem.copy engine=libc size=S
  *   ring.bw  size=S rsize=R pipe_size=P mode=M place=L
  * (ring.bw's pipe_size=0 is 64 KiB, a default pipe's capacity).
@@ -52,19 +55,26 @@ struct explain_figures {
 int explain_compute(const struct explain_input *in,
 		    struct explain_figures *out);
 
+/* The names of the rows: "mem.copy libc (1 copy)", "ring.bw (2
+   copies)", "pipe.bw". */
+struct explain_labels {
+	const char *copy, *ring, *self;
+};
+
 /* Print the side-by-side block of one size (fits 80 columns). */
 void explain_print(FILE *out, const char *title,
+		   const struct explain_labels *labels,
 		   const struct explain_input *in,
 		   const struct explain_figures *f);
 
 /*
- * From the results of a run (any mix, e.g. a suite): for every pipe.bw
- * configuration with its bandwidth metric, find ring.bw at the same size
- * (the same rsize, pipe_size, mode and place preferred) and mem.copy
- * engine=libc at the same size, and print the block.  Returns the number
- * of blocks printed; 0 with a message in err naming what is missing
- * ("no mem.copy engine=libc result at size=64k") when no pipe.bw result
- * could be explained; -1 with a message on a malformed result.
+ * From the results of a run (any mix, e.g. a suite): for every result of
+ * a workload with an explain recipe (its metric, its `only` settings),
+ * find its floors at the same size (the most shared parameters agreeing
+ * preferred), and print the block.  Returns the number of blocks printed;
+ * 0 with a message in err naming what is missing ("no mem.copy libc
+ * result at size=64k") when nothing could be explained; -1 with a message
+ * on a result without its size.
  */
 int explain_results(FILE *out, const struct result *res, size_t n,
 		    char *err, size_t errlen);

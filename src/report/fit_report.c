@@ -1,8 +1,8 @@
 /*
  * fit_report.c - least-squares fits under a sweep (see fit_report.h).
  *
- * The table below names, per workload, the swept parameter and the metric
- * to fit: metric = fixed + slope x parameter.  Each configuration is one
+ * A workload's descriptor names the swept parameter and the metric to
+ * fit (struct wl_fit): metric = fixed + slope x parameter.  Each configuration is one
  * point, (parameter value, median of its samples).  Points are weighted by
  * 1 / median^2, so each counts by its relative error: the spread of a
  * timing grows with its size (the CV stays roughly constant), and an
@@ -30,20 +30,6 @@
 #include "stats/fit.h"
 #include "stats/summary.h"
 
-struct fit_rule {
-	const char *workload;
-	const char *param;	/* the swept parameter: x */
-	const char *metric;	/* the metric fitted: y */
-	const char *per;	/* what one unit of x is, for the heading */
-	bool bytes;		/* x is bytes: also print 1 / slope, the rate
-				   of the per-byte part, in bytes/s */
-};
-
-static const struct fit_rule fit_rules[] = {
-	{ "sys.iov", "segs", "time/call", "segment", false },
-	{ "sys.rw", "size", "time/call", "byte", true },
-};
-
 #define MAX_LABEL 4		/* other varying parameters shown per group */
 
 /* One configuration: a point of the fit. */
@@ -70,7 +56,7 @@ static void fmt_r2(const struct fit_line *f, char *buf, size_t len)
 }
 
 /* "(18.2 GiB/s)" for a per-byte slope in ns; empty when not positive. */
-static void fmt_rate(const struct fit_rule *rule, const struct fit_line *f,
+static void fmt_rate(const struct wl_fit *rule, const struct fit_line *f,
 		     const char *unit, char *buf, size_t len)
 {
 	char v[32];
@@ -111,7 +97,7 @@ out:
 	return rc;
 }
 
-static void print_single(FILE *out, const struct fit_rule *rule,
+static void print_single(FILE *out, const struct wl_fit *rule,
 			 const struct fit_line *f, const char *unit)
 {
 	char a[32], b[32], r2[16], rate[32], text[320];
@@ -130,7 +116,8 @@ static void print_single(FILE *out, const struct fit_rule *rule,
 	fmt_wrap(out, 4, 6, text);
 }
 
-static void report_rule(FILE *out, const struct fit_rule *rule,
+static void report_rule(FILE *out, const char *workload,
+			const struct wl_fit *rule,
 			const struct result *res, size_t n)
 {
 	const char *label[MAX_LABEL];
@@ -149,7 +136,7 @@ static void report_rule(FILE *out, const struct fit_rule *rule,
 		const struct result *r = &res[i];
 		int64_t v;
 
-		if (strcmp(r->cfg->workload, rule->workload) != 0 ||
+		if (strcmp(r->cfg->workload, workload) != 0 ||
 		    strcmp(r->metric, rule->metric) != 0 || !r->nsamples ||
 		    r->trace)
 			continue;
@@ -272,11 +259,8 @@ out:
 
 void fit_report_block(FILE *out, const struct result *res, size_t n)
 {
-	size_t i;
+	const struct workload *wl = n ? res[0].cfg->wl : NULL;
 
-	if (n == 0)
-		return;
-	for (i = 0; i < sizeof(fit_rules) / sizeof(fit_rules[0]); i++)
-		if (strcmp(fit_rules[i].workload, res[0].cfg->workload) == 0)
-			report_rule(out, &fit_rules[i], res, n);
+	if (wl && wl->fit)
+		report_rule(out, wl->name, wl->fit, res, n);
 }

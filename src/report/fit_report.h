@@ -10,13 +10,14 @@
 
 #include <stdio.h>
 
+#include "core/workload.h"
 #include "results/result.h"
 
 /*
  * Print the fits that apply to one block of results (one job: a workload
  * and its sweep, res[0..n-1]) to out, indented to sit under the block.
- * A fit applies when the workload and parameter are in fit_report.c's
- * table and that parameter takes at least two values in the block; the
+ * A fit applies when the workload's descriptor has one (struct wl_fit)
+ * and its parameter takes at least two values in the block; the
  * results are split into groups by the other parameters that vary, and
  * each group gets its own line.  Prints nothing when no fit applies.
  */

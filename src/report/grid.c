@@ -24,17 +24,6 @@
 #define INDENT 2
 #define VAL_LEN 48
 
-/* Which grids exist: rows x columns of one metric of one workload. */
-struct grid_spec {
-	const char *workload;
-	const char *row, *col;		/* parameter names */
-	const char *metric;
-};
-
-static const struct grid_spec grid_specs[] = {
-	{ "pipe.matrix", "writers", "readers", "bandwidth" },
-};
-
 /* One result that belongs in a grid. */
 struct grid_item {
 	size_t idx;			/* into res */
@@ -131,7 +120,7 @@ static size_t axis_find(const struct axis *a, const char *v)
  */
 static void group_label(const struct result *res,
 			const struct grid_item *items, size_t nitems,
-			size_t g, const struct grid_spec *sp, char *buf,
+			size_t g, const struct wl_grid *sp, char *buf,
 			size_t len)
 {
 	const struct result_config *mine = NULL;
@@ -213,7 +202,7 @@ static void put_line(FILE *out, char *line)
 	fprintf(out, "%s\n", line);
 }
 
-static int print_group(FILE *out, const struct grid_spec *sp,
+static int print_group(FILE *out, const struct wl_grid *sp,
 		       const struct result *res,
 		       const struct grid_item *items, size_t nitems, size_t g)
 {
@@ -342,7 +331,7 @@ out:
 
 /* "k=v\t..." of cfg's parameters other than the grid's two. */
 static char *rest_key(const struct result_config *c,
-		      const struct grid_spec *sp)
+		      const struct wl_grid *sp)
 {
 	size_t k, len = 1, used = 0;
 	char *s;
@@ -364,9 +353,9 @@ static char *rest_key(const struct result_config *c,
 }
 
 /* The results of res that spec's grid uses, grouped by other params. */
-static int collect(const struct grid_spec *sp, const struct result *res,
-		   size_t n, struct grid_item **out, size_t *nout,
-		   size_t *ngroups)
+static int collect(const char *workload, const struct wl_grid *sp,
+		   const struct result *res, size_t n,
+		   struct grid_item **out, size_t *nout, size_t *ngroups)
 {
 	struct grid_item *items = NULL;
 	size_t i, k, ni = 0;
@@ -377,7 +366,7 @@ static int collect(const struct grid_spec *sp, const struct result *res,
 		const char *rv, *cv;
 		struct grid_item *it;
 
-		if (strcmp(x->cfg->workload, sp->workload) != 0 ||
+		if (strcmp(x->cfg->workload, workload) != 0 ||
 		    strcmp(x->metric, sp->metric) != 0 || !x->nsamples ||
 		    x->trace)
 			continue;
@@ -419,28 +408,23 @@ oom:
 
 int grid_print(FILE *out, const struct result *res, size_t n)
 {
-	size_t s, g, i;
-	int printed = 0;
+	const struct workload *wl = n ? res[0].cfg->wl : NULL;
+	struct grid_item *items = NULL;
+	size_t g, i, nitems = 0, ngroups = 0;
+	int printed = 0, rc = 0;
 
-	for (s = 0; s < sizeof(grid_specs) / sizeof(grid_specs[0]); s++) {
-		struct grid_item *items = NULL;
-		size_t nitems = 0, ngroups = 0;
-		int rc = 0;
-
-		if (collect(&grid_specs[s], res, n, &items, &nitems,
-			    &ngroups) != 0)
-			return -1;
-		for (g = 0; g < ngroups && rc >= 0; g++) {
-			rc = print_group(out, &grid_specs[s], res, items,
-					 nitems, g);
-			if (rc > 0)
-				printed++;
-		}
-		for (i = 0; i < nitems; i++)
-			free(items[i].rest);
-		free(items);
-		if (rc < 0)
-			return -1;
+	if (!wl || !wl->grid)
+		return 0;
+	if (collect(wl->name, wl->grid, res, n, &items, &nitems,
+		    &ngroups) != 0)
+		return -1;
+	for (g = 0; g < ngroups && rc >= 0; g++) {
+		rc = print_group(out, wl->grid, res, items, nitems, g);
+		if (rc > 0)
+			printed++;
 	}
-	return printed;
+	for (i = 0; i < nitems; i++)
+		free(items[i].rest);
+	free(items);
+	return rc < 0 ? -1 : printed;
 }

@@ -1,8 +1,9 @@
 /*
  * grid.h - two-way grids of one metric over a sweep of two parameters,
- * printed under the human results table: pipe.matrix's writers x readers
- * grid of the median aggregate bandwidth with its spread (E2's nine
- * mixes at a glance).
+ * printed under the human results table for a workload whose descriptor
+ * has a grid (struct wl_grid): pipe.matrix's writers x readers grid of
+ * the median aggregate bandwidth with its spread (E2's nine mixes at a
+ * glance).
  *
  * It reads the results model (results/result.h), so `run` and `show`
  * print the same grid.
@@ -13,12 +14,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/workload.h"
 #include "results/result.h"
 
 /*
- * For results res[0..n-1] (one job: a workload and its sweep), print a
- * grid for every metric and parameter pair listed in grid.c's table whose
- * two parameters each take at least two values in the sweep: rows the
+ * For results res[0..n-1] (one job: a workload and its sweep), print the
+ * workload's grid when its two parameters each take at least two values
+ * in the sweep: rows the
  * first parameter, columns the second, cells the median and ±%stddev of
  * the samples, all in one scaled unit named in the heading.  Results that
  * differ in other parameters get a grid each, headed by those values.

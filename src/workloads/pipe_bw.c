@@ -364,6 +364,28 @@ static void pipe_bw_teardown(struct wl_ctx *ctx)
 	ctx->priv = NULL;
 }
 
+/*
+ * --explain: the pipe beside one userspace copy of the same message
+ * (mem.copy, libc's memcpy) and beside the same two copies through a
+ * shared-memory ring with futex wake-ups and no kernel in the data path
+ * (ring.bw, the same read size, capacity, mode and placement).  Only a
+ * pipe that copies both ways is held against two copies.
+ */
+static const char *const explain_only[] = { "io=write", "reader=read",
+					    NULL };
+static const char *const copy_set[] = { "engine=libc", NULL };
+static const char *const copy_same[] = { "size", NULL };
+static const char *const ring_same[] = { "size", "rsize", "pipe_size",
+					 "mode", "place", NULL };
+
+static const struct wl_explain pipe_bw_explain = {
+	.metric = "bandwidth",
+	.only = explain_only,
+	.copy = { .workload = "mem.copy", .set = copy_set,
+		  .same = copy_same },
+	.ring = { .workload = "ring.bw", .same = ring_same },
+};
+
 const struct workload wl_pipe_bw = {
 	.name = "pipe.bw",
 	.summary = "one writer, one reader, one pipe: bandwidth (lmbench "
@@ -385,4 +407,5 @@ const struct workload wl_pipe_bw = {
 	.worker_fini = pipe_bw_worker_fini,
 	.teardown = pipe_bw_teardown,
 	.caps = WL_CAP_VERIFY,
+	.explain = &pipe_bw_explain,
 };

@@ -751,6 +751,11 @@ static void pipe_matrix_worker_fini(struct wl_worker *w)
 	w->priv = NULL;
 }
 
+/* E2's nine mixes at a glance: writers x readers of the bandwidth */
+static const struct wl_grid pipe_matrix_grid = {
+	.row = "writers", .col = "readers", .metric = "bandwidth",
+};
+
 const struct workload wl_pipe_matrix = {
 	.name = "pipe.matrix",
 	.summary = "W writers x R readers on one pipe: bandwidth, latency, "
@@ -777,4 +782,5 @@ const struct workload wl_pipe_matrix = {
 	.sample_metric = pipe_matrix_sample_metric,
 	.teardown = pipe_matrix_teardown,
 	.caps = WL_CAP_VERIFY,
+	.grid = &pipe_matrix_grid,
 };

@@ -306,6 +306,11 @@ static double sys_iov_sample_metric(struct wl_ctx *ctx, size_t m,
 	return smp->window_ns / (double)smp->nops / (double)pp->segs;
 }
 
+/* the cost per call split into a fixed part and a part per segment */
+static const struct wl_fit sys_iov_fit = {
+	.param = "segs", .metric = "time/call", .per = "segment",
+};
+
 const struct workload wl_sys_iov = {
 	.name = "sys.iov",
 	.summary = "one vectored call (preadv, pwritev, readv, writev) of "
@@ -328,4 +333,5 @@ const struct workload wl_sys_iov = {
 	.worker_fini = sys_iov_worker_fini,
 	.sample_metric = sys_iov_sample_metric,
 	.caps = WL_CAP_TRACE,
+	.fit = &sys_iov_fit,
 };

@@ -203,6 +203,11 @@ static void sys_rw_worker_fini(struct wl_worker *w)
 	w->priv = NULL;
 }
 
+/* the cost per call split into a fixed part and a part per byte */
+static const struct wl_fit sys_rw_fit = {
+	.param = "size", .metric = "time/call", .per = "byte", .bytes = true,
+};
+
 const struct workload wl_sys_rw = {
 	.name = "sys.rw",
 	.summary = "one read or write call by size: memfd, /dev/zero, "
@@ -222,4 +227,5 @@ const struct workload wl_sys_rw = {
 	.run_batch = sys_rw_run_batch,
 	.worker_fini = sys_rw_worker_fini,
 	.caps = WL_CAP_TRACE,
+	.fit = &sys_rw_fit,
 };

@@ -155,21 +155,31 @@ static void test_results(void **state)
 	/* Without mem.copy: nothing printed, the message says what to run. */
 	out = run_explain(set.v + 1, 4, &rc, err, sizeof(err));
 	assert_int_equal(rc, 0);
-	assert_non_null(strstr(err, "mem.copy engine=libc"));
+	assert_non_null(strstr(err, "no mem.copy libc result"));
 	assert_non_null(strstr(err, "size=64k"));
 	free(out);
 
-	/* No pipe.bw at all. */
+	/* No pipe.bw at all: the message names what can be explained. */
 	out = run_explain(set.v, 3, &rc, err, sizeof(err));
 	assert_int_equal(rc, 0);
-	assert_non_null(strstr(err, "no pipe.bw"));
+	assert_non_null(strstr(err, "no result to explain"));
+	assert_non_null(strstr(err, "pipe.bw"));
+	free(out);
+	/* A pipe.bw that does not copy both ways (vmsplice) is not held
+	   against two copies. */
+	fx_add(&set, "pipe.bw", "{\"io\":\"vmsplice\",\"reader\":\"read\","
+	       "\"size\":\"64k\"}", "bandwidth", "bytes/s", 1, pipe_s, 3,
+	       NULL);
+	out = run_explain(set.v + 5, 1, &rc, err, sizeof(err));
+	assert_int_equal(rc, 0);
 	free(out);
 
 	/* A pipe.bw result without a size is an error. */
-	fx_add(&set, "pipe.bw", "{\"mode\":\"proc\"}", "bandwidth",
-	       "bytes/s", 1, pipe_s, 3, NULL);
-	out = run_explain(set.v + 5, 1, &rc, err, sizeof(err));
+	fx_add(&set, "pipe.bw", "{\"io\":\"write\",\"reader\":\"read\"}",
+	       "bandwidth", "bytes/s", 1, pipe_s, 3, NULL);
+	out = run_explain(set.v + 6, 1, &rc, err, sizeof(err));
 	assert_int_equal(rc, -1);
+	assert_non_null(strstr(err, "has no size"));
 	free(out);
 	result_set_free(&set);
 }
