@@ -21,6 +21,7 @@
 #include "core/optime.h"
 #include "core/swcount.h"
 #include "core/timer.h"
+#include "stats/summary.h"
 #include "core/trace.h"
 #include "core/worker.h"
 
@@ -171,6 +172,7 @@ static void record_sample(struct runner *r, struct config_result *res,
 
 	for (m = 0; m < r->wl->nmetrics; m++)
 		res->values[m][k] = metric_value(r, m, nops, ticks);
+	res->window_ns[k] = timer_ticks_to_ns((uint64_t)ticks);
 	res->ctx_switches[k] = sum_counter(r, 0);
 	res->migrations[k] = sum_counter(r, 1);
 	res->faults[k] = sum_counter(r, 2);
@@ -215,53 +217,113 @@ static enum config_status sample_cmd(struct runner *r, uint64_t nops,
 	return command(r, CMD_RUN, nops, msg, len);
 }
 
-/* Grow the batch until one sample lasts the target time. */
+/* The window of the sample just taken, ns. */
+static double last_window_ns(const struct runner *r)
+{
+	return timer_ticks_to_ns((uint64_t)sample_window_ticks(r));
+}
+
+static double median3(double a, double b, double c)
+{
+	if (a > b) {
+		double t = a;
+
+		a = b;
+		b = t;
+	}
+	return c < a ? a : c > b ? b : c;
+}
+
+/* How much to grow a batch whose sample took ns against target: aim 20%
+   past the target, at least min_factor, at most x100 per step. */
+static double growth(double target, double ns, double min_factor)
+{
+	double f = ns > 0 ? target * 1.2 / ns : 100.0;
+
+	return f < min_factor ? min_factor : f > 100.0 ? 100.0 : f;
+}
+
+/*
+ * Grow the batch until one sample lasts the target time, then confirm it
+ * with two more samples of that size: a single sample that stalled (a
+ * page fault storm, a preempted worker, a slow first wake-up) must not
+ * size the batch, so the median of the three must reach the target, or
+ * the growth goes on from that median (at most CONFIRM_ROUNDS times).
+ */
+#define CONFIRM_ROUNDS 5
+#define MAX_BATCH (UINT64_C(1) << 40)
+
 static enum config_status grow_batch(struct runner *r, uint64_t *nops_out,
 				     char *msg, size_t len)
 {
 	double target = (double)r->opts->sample_time_ns;
 	uint64_t nops = 1;
 	enum config_status st;
+	int round;
 
-	for (;;) {
-		double ns, factor;
+	for (round = 0;; round++) {
+		double ns, d[3];
+		int k;
 
-		st = sample_cmd(r, nops, msg, len);
-		if (st != CONFIG_OK)
-			return st;
-		ns = timer_ticks_to_ns((uint64_t)sample_window_ticks(r));
-		if (ns >= target || nops >= (UINT64_C(1) << 40))
+		for (;;) {
+			st = sample_cmd(r, nops, msg, len);
+			if (st != CONFIG_OK)
+				return st;
+			ns = last_window_ns(r);
+			if (ns >= target || nops >= MAX_BATCH)
+				break;
+			nops = (uint64_t)ceil((double)nops *
+					      growth(target, ns, 2.0));
+		}
+		d[0] = ns;
+		for (k = 1; k < 3; k++) {
+			st = sample_cmd(r, nops, msg, len);
+			if (st != CONFIG_OK)
+				return st;
+			d[k] = last_window_ns(r);
+		}
+		ns = median3(d[0], d[1], d[2]);
+		if (ns >= target || nops >= MAX_BATCH ||
+		    round + 1 >= CONFIRM_ROUNDS)
 			break;
-		/* Aim 20% past the target so the next try usually lands;
-		   at least double, at most x100 per step. */
-		factor = ns > 0 ? target * 1.2 / ns : 100.0;
-		if (factor < 2.0)
-			factor = 2.0;
-		if (factor > 100.0)
-			factor = 100.0;
-		nops = (uint64_t)ceil((double)nops * factor);
+		nops = (uint64_t)ceil((double)nops * growth(target, ns, 1.1));
 	}
 	*nops_out = nops;
 	return CONFIG_OK;
 }
 
+/*
+ * Warm up for the warm-up time at the batch size found; when the
+ * warm-up's samples (three or more) were shorter than the target at the
+ * median, the machine got faster after sizing: grow the batch to match.
+ */
 static enum config_status warm_up(struct runner *r, struct config_result *res)
 {
 	enum config_status st;
+	double w[64], target = (double)r->opts->sample_time_ns;
+	size_t nw = 0;
 	uint64_t start;
 
 	progress(r, "growing the batch");
 	st = grow_batch(r, &r->nops, res->msg, sizeof(res->msg));
 	if (st != CONFIG_OK)
 		return st;
-	res->batch_ops = r->nops;
 	start = timer_mono_raw_ns();
-	do {
+	while ((int64_t)(timer_mono_raw_ns() - start) < r->opts->warmup_ns) {
 		progress(r, "warm-up");
 		st = sample_cmd(r, r->nops, res->msg, sizeof(res->msg));
 		if (st != CONFIG_OK)
 			return st;
-	} while ((int64_t)(timer_mono_raw_ns() - start) < r->opts->warmup_ns);
+		w[nw++ % 64] = last_window_ns(r);
+	}
+	if (nw >= 3) {
+		double m = stats_median(w, nw < 64 ? nw : 64);
+
+		if (m < target && r->nops < MAX_BATCH)
+			r->nops = (uint64_t)ceil((double)r->nops *
+						 growth(target, m, 1.1));
+	}
+	res->batch_ops = r->nops;
 	return CONFIG_OK;
 }
 
@@ -366,8 +428,9 @@ static int alloc_result(struct config_result *res, size_t nmetrics, int reps,
 	res->steal_pct = calloc((size_t)reps, sizeof(double));
 	res->canary_ns = calloc((size_t)reps, sizeof(double));
 	res->interf_flags = calloc((size_t)reps, sizeof(unsigned));
+	res->window_ns = calloc((size_t)reps, sizeof(double));
 	if (!res->other_cpu_pct || !res->steal_pct || !res->canary_ns ||
-	    !res->interf_flags)
+	    !res->interf_flags || !res->window_ns)
 		return -1;
 	res->cpus_seen = calloc((size_t)(nworkers > 0 ? nworkers : 1),
 				sizeof(cpu_set_t));
@@ -418,6 +481,7 @@ struct runner *runner_open(const struct workload *wl,
 	int rc, i;
 
 	memset(res, 0, sizeof(*res));
+	res->target_ns = opts->sample_time_ns;
 	res->wl = wl;
 	res->ps = *ps;
 	if (!wl_can_run(wl, ps, why, sizeof(why))) {
@@ -554,6 +618,7 @@ void config_result_free(struct config_result *res)
 	free(res->other_cpu_pct);
 	free(res->steal_pct);
 	free(res->canary_ns);
+	free(res->window_ns);
 	free(res->interf_flags);
 	free(res->cpus_seen);
 	hist_free(res->hist);

@@ -53,6 +53,8 @@ struct config_result {
 	double *values[WL_MAX_METRICS];	/* [metric][sample] */
 	const char *units[WL_MAX_METRICS];
 	uint64_t batch_ops;		/* ops per kept sample */
+	double *window_ns;		/* per kept sample: its window, ns */
+	int64_t target_ns;		/* the sample time asked for */
 	int nworkers;
 	char worker_names[WL_MAX_WORKERS][16];
 	cpu_set_t *cpus_seen;		/* per worker: CPUs it ran on */

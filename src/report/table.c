@@ -336,8 +336,19 @@ static void print_quality(FILE *out, const struct result *res, size_t n)
 {
 	const struct result_config *c = res[0].cfg;
 	char text[320], a[32], b[32];
+	double shortest;
 	size_t i, nf;
 
+	nf = result_config_short(c, &shortest);
+	if (nf) {
+		fmt_value(shortest, "ns", a, sizeof(a));
+		fmt_value((double)c->target_ns, "ns", b, sizeof(b));
+		snprintf(text, sizeof(text), "%zu of %zu samples shorter than "
+			 "the %s asked for (the shortest %s): the batch was "
+			 "sized on samples that ran slower than these", nf,
+			 c->nsamples, b, a);
+		wrap_print(out, text);
+	}
 	if (c->load && c->nsamples) {
 		double omax, smax;
 		double o = known_median(c->load->other_cpu_pct, c->nsamples,

@@ -184,6 +184,12 @@ static int build_config(struct result_config *c,
 	c->job = job;
 	c->batch_ops = cr->batch_ops;
 	c->nsamples = cr->nsamples;
+	c->target_ns = cr->target_ns;
+	if (cr->window_ns && cr->nsamples) {
+		c->window_ns = dup_doubles(cr->window_ns, cr->nsamples);
+		if (!c->window_ns)
+			return -1;
+	}
 	free(c->note);
 	c->note = strdup(cr->note);
 	if (!c->workload || !c->note || set_params(c, cr) ||

@@ -105,6 +105,16 @@ static json_t *counter_json(const uint64_t *v, size_t n)
 	return a;
 }
 
+static json_t *doubles_json(const double *v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < n; i++)
+		json_array_append_new(a, num_or_null(v[i]));
+	return a;
+}
+
 static json_t *workers_json(const struct result_config *c)
 {
 	json_t *a = json_array();
@@ -221,12 +231,18 @@ json_t *result_info_json(const struct result *r)
 		json_object_set_new(o, "per_worker", per_worker_json(c));
 	if (c->status)
 		json_object_set_new(o, "status", codec_json_text(c->status));
+	if (c->target_ns > 0)
+		json_object_set_new(o, "target_ns",
+				    json_integer((json_int_t)c->target_ns));
 	if (r->trace)
 		json_object_set_new(o, "trace", json_true());
 	if (c->verified)
 		json_object_set_new(o, "verify", json_pack(
 			"{s:I, s:o}", "errors", (json_int_t)c->verify_errors,
 			"report", codec_json_text(c->verify_report)));
+	if (c->window_ns)
+		json_object_set_new(o, "window_ns",
+				    doubles_json(c->window_ns, c->nsamples));
 	json_object_set_new(o, "workers", workers_json(c));
 	return o;
 }
@@ -416,6 +432,22 @@ static int interleave_decode(struct result_config *c, json_t *il)
 	return 0;
 }
 
+/* The kept samples' lengths, when there is one per kept sample. */
+static int decode_windows(struct result_config *c, json_t *a)
+{
+	size_t i;
+
+	if (!json_is_array(a) || json_array_size(a) != c->nsamples ||
+	    c->nsamples == 0)
+		return 0;
+	c->window_ns = calloc(c->nsamples, sizeof(double));
+	if (!c->window_ns)
+		return -1;
+	for (i = 0; i < c->nsamples; i++)
+		c->window_ns[i] = num_or_nan(json_array_get(a, i));
+	return 0;
+}
+
 /* Everything of info that belongs to the configuration. */
 static int config_decode(struct result_config *c, json_t *info)
 {
@@ -448,6 +480,9 @@ static int config_decode(struct result_config *c, json_t *info)
 	c->faults = counters_decode(json_object_get(info, "faults"),
 				    c->nsamples, &bad);
 	if (bad)
+		return -1;
+	c->target_ns = json_integer_value(json_object_get(info, "target_ns"));
+	if (decode_windows(c, json_object_get(info, "window_ns")))
 		return -1;
 	if (json_is_object(v)) {
 		c->verified = true;

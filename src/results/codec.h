@@ -13,6 +13,8 @@
  *   per_worker [{max_ns, mean_ns, name, ops, p50_ns, p99_ns}],
  *   verify {errors, report}, status, message,
  *   interleave {of, order, seed},
+ *   target_ns (the sample time asked for), window_ns ([per kept sample]:
+ *   how long it took),
  *   and on one result only: hist {max, mean, min, of, ops} (the per-op
  *   histogram's details), trace: true (the cold-call series).
  */

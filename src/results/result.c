@@ -38,6 +38,7 @@ static void config_free(struct result_config *c)
 	free(c->migrations);
 	free(c->faults);
 	free(c->note);
+	free(c->window_ns);
 	if (c->load) {
 		free(c->load->other_cpu_pct);
 		free(c->load->steal_pct);
@@ -198,6 +199,21 @@ bool result_value_flagged(const struct result *r, size_t i)
 	    i >= r->nsamples)
 		return false;
 	return c->load->flags[i] != 0;
+}
+
+size_t result_config_short(const struct result_config *cfg,
+			   double *shortest_ns)
+{
+	size_t k, n = 0;
+
+	*shortest_ns = NAN;
+	for (k = 0; cfg->window_ns && cfg->target_ns > 0 &&
+		    k < cfg->nsamples; k++) {
+		if (isnan(*shortest_ns) || cfg->window_ns[k] < *shortest_ns)
+			*shortest_ns = cfg->window_ns[k];
+		n += cfg->window_ns[k] < (double)cfg->target_ns;
+	}
+	return n;
 }
 
 size_t result_config_flagged(const struct result_config *cfg)

@@ -80,6 +80,10 @@ struct result_config {
 					   matches on */
 	int job;			/* which workload entry of the run */
 	uint64_t batch_ops;		/* ops per kept sample */
+	int64_t target_ns;		/* the sample time asked for; 0:
+					   not recorded */
+	double *window_ns;		/* per kept sample: how long it took
+					   (ns); NULL: not recorded */
 	struct result_worker *workers;
 	size_t nworkers;
 	size_t nsamples;		/* kept samples taken */
@@ -191,6 +195,13 @@ void result_params_sorted(const struct result_config *cfg,
  * out) or no load was recorded.
  */
 bool result_value_flagged(const struct result *r, size_t i);
+
+/*
+ * Kept samples of cfg shorter than the sample time asked for (0 when not
+ * recorded), and the shortest one's length into *shortest_ns.
+ */
+size_t result_config_short(const struct result_config *cfg,
+			   double *shortest_ns);
 
 /* Number of flagged kept samples of cfg (0 when no load was recorded). */
 size_t result_config_flagged(const struct result_config *cfg);

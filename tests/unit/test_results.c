@@ -22,6 +22,7 @@
 #include "core/interference.h"
 #include "core/swcount.h"
 #include "result_fixture.h"
+#include "report/report.h"
 #include "results/build.h"
 #include "stats/histogram.h"
 #include "workloads/workloads.h"
@@ -57,6 +58,12 @@ static void fake_config(struct config_result *cr, bool with_hist)
 	memcpy(cr->values[0], bw, sizeof(bw));
 	memcpy(cr->values[1], t, sizeof(t));
 	cr->batch_ops = 100;
+	cr->target_ns = 10000000;
+	cr->window_ns = malloc(NS * sizeof(double));
+	cr->window_ns[0] = 12e6;
+	cr->window_ns[1] = 7e6;		/* shorter than asked for */
+	cr->window_ns[2] = 11e6;
+	cr->window_ns[3] = 10.5e6;
 	cr->nworkers = 2;
 	snprintf(cr->worker_names[0], 16, "writer");
 	snprintf(cr->worker_names[1], 16, "reader");
@@ -133,6 +140,12 @@ static void test_build(void **state)
 	assert_true(c->interleaved && c->interleave_seed == 42);
 	assert_int_equal(c->ninterleave_order, NS);
 	assert_int_equal(result_config_flagged(c), 1);
+	{
+		double shortest;
+
+		assert_int_equal(result_config_short(c, &shortest), 1);
+		assert_float_equal(shortest, 7e6, 1e-6);
+	}
 	/* ctx switches per op: median of 0.1, 0.2, 0.3, 0.4 */
 	assert_float_equal(result_counter_median(c, c->ctx_switches, 100),
 			   0.25, 1e-12);
@@ -198,6 +211,30 @@ static void round_trip(const struct result_set *a, struct result_set *b)
 	}
 }
 
+/* The table shows a sample shorter than the sample time asked for. */
+static void test_table_short_samples(void **state)
+{
+	struct config_result cr;
+	struct result_set set;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	fake_config(&cr, false);
+	result_set_init(&set);
+	assert_int_equal(results_build(&cr, 0, false, NULL, &set), 0);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	report_results(f, set.v, set.n);
+	fclose(f);
+	assert_non_null(strstr(buf, "1 of 4 samples shorter than the 10.0 ms "
+				"asked for (the shortest 7.00 ms)"));
+	free(buf);
+	config_result_free(&cr);
+	result_set_free(&set);
+}
+
 static void test_codec_round_trip(void **state)
 {
 	struct config_result cr;
@@ -221,6 +258,9 @@ static void test_codec_round_trip(void **state)
 		free(x);
 		free(y);
 	}
+	assert_int_equal(b.v[0].cfg->target_ns, 10000000);
+	assert_non_null(b.v[0].cfg->window_ns);
+	assert_float_equal(b.v[0].cfg->window_ns[1], 7e6, 1e-6);
 	/* unknown values stay unknown */
 	assert_true(isnan(b.v[0].cfg->load->other_cpu_pct[1]));
 	assert_int_equal(b.v[0].cfg->load->flags[2],
@@ -298,6 +338,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_build),
+		cmocka_unit_test(test_table_short_samples),
 		cmocka_unit_test(test_codec_round_trip),
 		cmocka_unit_test(test_decode_errors),
 		cmocka_unit_test(test_take_and_without),
