@@ -499,7 +499,10 @@ struct runner *runner_open(const struct workload *wl,
 	r->opts = opts;
 	rc = wl_ctx_setup(&r->ctx, wl, ps, opts->cpus, opts->ncpus);
 	if (rc != WL_OK) {
-		st = rc == WL_EUSAGE ? CONFIG_USAGE : CONFIG_FAILED;
+		/* a set-up that gave up on a signal (pipe.matrix waiting
+		   for its stressor) was interrupted, not failed */
+		st = runner_interrupted ? CONFIG_INTERRUPTED :
+		     rc == WL_EUSAGE ? CONFIG_USAGE : CONFIG_FAILED;
 		snprintf(res->msg, sizeof(res->msg), "%s: %s", wl->name,
 			 r->ctx.err);
 		goto fail;

@@ -428,8 +428,16 @@ static void pressure_stop(struct pm *p)
 		}
 		sleep_ns(10000000);
 	}
-	/* stressor children that outlived their parent */
+	/*
+	 * Stressor children that outlived their parent: killed, and waited
+	 * for (they are init's to reap now) while they give back their
+	 * memory, so that none is left when the run ends.
+	 */
 	kill(-pid, SIGKILL);
+	start = mono_ns();
+	while (kill(-pid, 0) == 0 &&
+	       (int64_t)(mono_ns() - start) < PM_PRESSURE_STOP_NS)
+		sleep_ns(10000000);
 }
 
 static void pipe_matrix_teardown(struct wl_ctx *ctx)

@@ -103,9 +103,16 @@ sleep 0.2
 left=$(ps -eo pid=,args= | grep -F -e "$tag" | grep -v grep || true)
 [ -z "$left" ] || fail "workers left running after the run: $left"
 
-# stress-ng processes now running, one pid a line
+# status_of_last: the status of the last run stored.
+status_of_last() {
+	"$BIN" runs | awk '$1 ~ /^[0-9]+$/ { s = $4 } END { print s }'
+}
+
+# stress-ng processes now running (not zombies waiting for their
+# parent, init, to reap them), one pid a line
 stress_pids() {
-	ps -eo pid=,comm= | awk '$2 ~ /^stress-ng/ { print $1 }' | sort
+	ps -eo pid=,stat=,comm= |
+		awk '$3 ~ /^stress-ng/ && $2 !~ /^Z/ { print $1 }' | sort
 }
 
 note "pressure=vm without stress-ng on PATH: a clear error"
@@ -126,7 +133,40 @@ if command -v stress-ng >/dev/null 2>&1; then
 	[ -z "$(echo "$before" | tr -d ' \n')" ] && new=$after
 	[ -z "$(echo "$new" | tr -d ' \n')" ] ||
 		fail "stress-ng processes left running: $new"
+
+	for sig in INT TERM; do
+		note "SIG$sig while pressure=vm waits for stress-ng to take its memory"
+		before=$(stress_pids)
+		"$BIN" run pipe.matrix pressure=vm vm_pct=60 size=4k --quick \
+			>"$OUT" 2>"$ERR" &
+		pid=$!
+		LAST_CMD="run pipe.matrix pressure=vm vm_pct=60 (pid $pid)"
+		t=0
+		# until stress-ng is there, then a moment into its ramp
+		while [ -z "$(stress_pids | grep -v -x -F -e "$before" |
+			tr -d ' \n')" ] && [ $t -lt 100 ]; do
+			sleep 0.05 2>/dev/null || sleep 1
+			t=$((t + 1))
+		done
+		sleep 0.3 2>/dev/null || sleep 1
+		grep -q "stress-ng vm stressor holding" "$OUT" &&
+			fail "stress-ng took its memory before SIG$sig: make vm_pct larger"
+		kill -s "$sig" "$pid"
+		wait "$pid"
+		LAST_RC=$?
+		[ "$LAST_RC" -eq 130 ] ||
+			fail "SIG$sig during the wait for stress-ng: exit $LAST_RC, not 130"
+		contains "$ERR" "interrupted"
+		[ "$(status_of_last)" = interrupted ] ||
+			fail "the run is '$(status_of_last)', not interrupted"
+		sleep 0.5
+		after=$(stress_pids)
+		new=$(echo "$after" | grep -v -x -F -e "$before" || true)
+		[ -z "$(echo "$before" | tr -d ' \n')" ] && new=$after
+		[ -z "$(echo "$new" | tr -d ' \n')" ] ||
+			fail "stress-ng left running after SIG$sig: $new"
+	done
 else
-	note "skipped pressure=vm with stress-ng: stress-ng is not installed"
+	skip_case "stress-ng is not installed: pressure=vm is untested"
 fi
 exit 0
