@@ -10,8 +10,8 @@
  *   environment differences (base -> new): ...
  *
  *   sys.null  call=gettid  spin_ns=0->30ns  trace=0
- *     metric        base  ±sd %change    new  ±sd unit       p 95% CI  verdict
- *     time/call      102  ±6%  +27.0%    130  ±5% ns     0.008 +22..+31 worse
+ *     metric      base  ±sd %change    new  ±sd unit     p 95% CI verdict
+ *     time/call    102  ±6%  +27.0%    130  ±5% ns   0.008 +22..+31 worse
  */
 #ifndef COPYSCOPE_REPORT_COMPARE_H
 #define COPYSCOPE_REPORT_COMPARE_H

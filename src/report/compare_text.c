@@ -103,8 +103,10 @@ static void print_heading(FILE *out, const struct result *r,
 			  const struct result *rn)
 {
 	const struct result_config *c = r->cfg;
+	/* an array of pointers (sizeof(void *): clang-tidy 14 takes
+	   sizeof(*p) of a pointer to a struct for a mistake) */
 	const struct result_param **p = calloc(c->nparams ? c->nparams : 1,
-					       sizeof(*p));
+					       sizeof(void *));
 	struct fmt_items line;
 	size_t k;
 

@@ -2,8 +2,9 @@
  * fit_report.c - least-squares fits under a sweep (see fit_report.h).
  *
  * A workload's descriptor names the swept parameter and the metric to
- * fit (struct wl_fit): metric = fixed + slope x parameter.  Each configuration is one
- * point, (parameter value, median of its samples).  Points are weighted by
+ * fit (struct wl_fit): metric = fixed + slope x parameter.  Each
+ * configuration is one point, (parameter value, median of its samples).
+ * Points are weighted by
  * 1 / median^2, so each counts by its relative error: the spread of a
  * timing grows with its size (the CV stays roughly constant), and an
  * unweighted fit over 1 .. 1024 segments would let the noise of the
@@ -129,7 +130,7 @@ static void report_rule(FILE *out, const char *workload,
 	bool x_varies = false;
 
 	pts = calloc(n, sizeof(*pts));
-	params = calloc(n, sizeof(*params));
+	params = calloc(n, sizeof(void *));	/* pointers */
 	if (!pts || !params)
 		goto out;
 	for (i = 0; i < n; i++) {

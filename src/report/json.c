@@ -79,8 +79,9 @@ static const char *dir_name(int d)
 /* The parameters as an object with sorted keys (the canonical form). */
 json_t *report_params_json(const struct result_config *c)
 {
+	/* an array of pointers */
 	const struct result_param **p = calloc(c->nparams ? c->nparams : 1,
-					       sizeof(*p));
+					       sizeof(void *));
 	json_t *o = json_object();
 	size_t i;
 

@@ -304,16 +304,16 @@ static uint64_t *counters_decode(json_t *a, size_t n, bool *bad)
 static int workers_decode(struct result_config *c, json_t *a)
 {
 	size_t i, k;
-	json_t *w;
 
 	if (!json_is_array(a) || json_array_size(a) == 0)
 		return 0;
 	c->workers = calloc(json_array_size(a), sizeof(*c->workers));
 	if (!c->workers)
 		return -1;
-	json_array_foreach(a, i, w) {
+	for (i = 0; i < json_array_size(a); i++) {
+		json_t *w = json_array_get(a, i);
 		struct result_worker *rw = &c->workers[c->nworkers++];
-		json_t *cpus = json_object_get(w, "cpus"), *x;
+		json_t *cpus = json_object_get(w, "cpus");
 
 		rw->name = dup_str(json_object_get(w, "name"));
 		rw->cpu_requested = (int)json_integer_value(
@@ -325,8 +325,9 @@ static int workers_decode(struct result_config *c, json_t *a)
 		rw->cpus = calloc(json_array_size(cpus), sizeof(int));
 		if (!rw->cpus)
 			return -1;
-		json_array_foreach(cpus, k, x)
-			rw->cpus[rw->ncpus++] = (int)json_integer_value(x);
+		for (k = 0; k < json_array_size(cpus); k++)
+			rw->cpus[rw->ncpus++] = (int)json_integer_value(
+				json_array_get(cpus, k));
 	}
 	return 0;
 }
@@ -388,14 +389,14 @@ static int load_decode(struct result_config *c, json_t *it)
 static int per_worker_decode(struct result_config *c, json_t *a)
 {
 	size_t i;
-	json_t *w;
 
 	if (!json_array_size(a))
 		return 0;
 	c->per_worker = calloc(json_array_size(a), sizeof(*c->per_worker));
 	if (!c->per_worker)
 		return -1;
-	json_array_foreach(a, i, w) {
+	for (i = 0; i < json_array_size(a); i++) {
+		json_t *w = json_array_get(a, i);
 		struct result_worker_ops *p = &c->per_worker[c->nper_worker++];
 
 		p->name = dup_str(json_object_get(w, "name"));
@@ -412,7 +413,7 @@ static int per_worker_decode(struct result_config *c, json_t *a)
 
 static int interleave_decode(struct result_config *c, json_t *il)
 {
-	json_t *order = json_object_get(il, "order"), *x;
+	json_t *order = json_object_get(il, "order");
 	size_t i;
 
 	if (!json_is_object(il))
@@ -426,9 +427,9 @@ static int interleave_decode(struct result_config *c, json_t *il)
 	c->interleave_order = calloc(json_array_size(order), sizeof(int64_t));
 	if (!c->interleave_order)
 		return -1;
-	json_array_foreach(order, i, x)
+	for (i = 0; i < json_array_size(order); i++)
 		c->interleave_order[c->ninterleave_order++] =
-			json_integer_value(x);
+			json_integer_value(json_array_get(order, i));
 	return 0;
 }
 
@@ -504,14 +505,14 @@ static int config_decode(struct result_config *c, json_t *info)
 int result_params_decode(struct result_config *c, const char *params_json)
 {
 	json_t *p = json_loads(params_json, 0, NULL), *val;
-	const char *key;
 	size_t n, i;
+	void *it;
 	int rc = -1;
 
 	if (!json_is_object(p))
 		goto out;
-	json_object_foreach(p, key, val)
-		if (!json_is_string(val))
+	for (it = json_object_iter(p); it; it = json_object_iter_next(p, it))
+		if (!json_is_string(json_object_iter_value(it)))
 			goto out;
 	n = json_object_size(p);
 	c->params = calloc(n ? n : 1, sizeof(*c->params));
@@ -530,7 +531,10 @@ int result_params_decode(struct result_config *c, const char *params_json)
 			goto out;
 		c->nparams++;
 	}
-	json_object_foreach(p, key, val) {
+	for (it = json_object_iter(p); it; it = json_object_iter_next(p, it)) {
+		const char *key = json_object_iter_key(it);
+
+		val = json_object_iter_value(it);
 		if (result_param(c, key))
 			continue;
 		c->params[c->nparams].name = strdup(key);

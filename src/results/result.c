@@ -104,7 +104,7 @@ struct result_config *result_set_new_config(struct result_set *set)
 	struct result_config *c;
 
 	if (grow((void **)&set->cfgs, &set->cfgcap, set->ncfgs + 1,
-		 sizeof(*set->cfgs)))
+		 sizeof(void *)))	/* an array of pointers */
 		return NULL;
 	c = calloc(1, sizeof(*c));
 	if (!c)
@@ -139,7 +139,7 @@ int result_set_take(struct result_set *dst, struct result_set *src)
 	if (grow((void **)&dst->v, &dst->cap, dst->n + src->n,
 		 sizeof(*dst->v)) ||
 	    grow((void **)&dst->cfgs, &dst->cfgcap, dst->ncfgs + src->ncfgs,
-		 sizeof(*dst->cfgs)))
+		 sizeof(void *)))
 		return -1;
 	for (i = 0; i < src->n; i++) {
 		dst->v[dst->n] = src->v[i];
@@ -147,7 +147,7 @@ int result_set_take(struct result_set *dst, struct result_set *src)
 		dst->n++;
 	}
 	memcpy(dst->cfgs + dst->ncfgs, src->cfgs,
-	       src->ncfgs * sizeof(*src->cfgs));
+	       src->ncfgs * sizeof(void *));
 	dst->ncfgs += src->ncfgs;
 	free(src->v);
 	free(src->cfgs);
@@ -188,7 +188,7 @@ void result_params_sorted(const struct result_config *cfg,
 
 	for (i = 0; i < cfg->nparams; i++)
 		out[i] = &cfg->params[i];
-	qsort(out, cfg->nparams, sizeof(*out), by_name);
+	qsort(out, cfg->nparams, sizeof(void *), by_name);	/* pointers */
 }
 
 bool result_value_flagged(const struct result *r, size_t i)

@@ -191,7 +191,8 @@ static void test_interleaved(void **state)
 		for (k = 0; k < 2; k++) {
 			int64_t o = c->interleave_order[k];
 
-			assert_true(o >= 0 && o < 4);
+			if (o < 0 || o >= 4)
+				fail_msg("sample index %lld", (long long)o);
 			/* round k holds global samples 2k and 2k+1 */
 			assert_true(o / 2 == (int64_t)k);
 			seen[o]++;
