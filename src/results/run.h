@@ -40,6 +40,8 @@ struct run_info {
 	char kernel[96];		/* kernel.release, filled when listing
 					   or loading */
 	int64_t pid;			/* the measuring process; 0 unknown */
+	char uuid[40];			/* globally unique: 32 hex digits,
+					   given when first stored */
 	bool have_options;		/* false for runs stored before the
 					   options were */
 	struct run_options opts;

@@ -56,7 +56,9 @@ const char *const store_migrations[] = {
 	 * strings run.*: copied over, then removed from the environment).
 	 * hist and perf_counters were not recorded before: NULL.  pid: the
 	 * process that measures the run, so that a run left 'running' by a
-	 * process that no longer exists can be marked interrupted.
+	 * process that no longer exists can be marked interrupted.  uuid: a
+	 * globally unique id (128 random bits in hex), by which a run moved
+	 * between databases (export/import, push) is the same run.
 	 */
 	"ALTER TABLE runs ADD COLUMN reps INTEGER;"
 	"ALTER TABLE runs ADD COLUMN sample_time_ns INTEGER;"
@@ -66,6 +68,9 @@ const char *const store_migrations[] = {
 	"ALTER TABLE runs ADD COLUMN interleave_seed TEXT;"
 	"ALTER TABLE runs ADD COLUMN perf_counters INTEGER;"
 	"ALTER TABLE runs ADD COLUMN pid INTEGER;"
+	"ALTER TABLE runs ADD COLUMN uuid TEXT;"
+	"UPDATE runs SET uuid = lower(hex(randomblob(16)));"
+	"CREATE UNIQUE INDEX runs_uuid ON runs(uuid);"
 	"UPDATE runs SET"
 	"  reps = (SELECT CAST(value AS INTEGER) FROM environment e"
 	"    WHERE e.run_id = runs.id AND e.key = 'run.reps'),"

@@ -13,8 +13,9 @@
  *        build_flavour, cmdline, status,     status: running, complete,
  *        reps, sample_time_ns, warmup_ns,             interrupted, failed
  *        cpus, hist, interleave_seed,
- *        perf_counters, pid)                 the run options, typed;
- *                                            the measuring process
+ *        perf_counters, pid, uuid)           the run options, typed;
+ *                                            the measuring process; a
+ *                                            globally unique id
  *   environment(run_id, key, value)
  *   results(id, run_id, seq, workload, params, metric, unit, direction,
  *           info)          params: canonical JSON; info: JSON, written and
@@ -55,7 +56,8 @@ int store_default_path(char *buf, size_t len);
 
 /*
  * Insert a run with status "running", its options and its environment, in
- * one transaction; sets run->id and fills empty host, boot id, version
+ * one transaction; sets run->id, gives the run a globally unique id
+ * (run->uuid) unless it has one, and fills empty host, boot id, version
  * and flavour from env.  Returns 0 or -1 (message in err).
  */
 int store_begin_run(struct store *st, struct run_info *run,
@@ -68,6 +70,24 @@ int store_begin_run(struct store *st, struct run_info *run,
  */
 int store_add_results(struct store *st, int64_t run_id, struct result *res,
 		      size_t n, char *err, size_t errlen);
+
+/*
+ * The run whose globally unique id (run_info.uuid) is uuid: 0 with *id
+ * set, 1 when there is none, -1 on error.
+ */
+int store_find_uuid(struct store *st, const char *uuid, int64_t *id,
+		    char *err, size_t errlen);
+
+/*
+ * Add a whole run (its row with the status, times and unique id it
+ * carries, its environment and every result) in one transaction, as
+ * import and push do: nothing of it is stored unless all of it is.
+ * Idempotent by the unique id: when a run with run->info.uuid is there
+ * already, nothing is written, run->info.id gets the existing run's id and
+ * 1 is returned.  0 when added (ids set), -1 on error (message in err).
+ */
+int store_add_run(struct store *st, struct run_data *run, char *err,
+		  size_t errlen);
 
 /* Set the final status and finished time (CLOCK_REALTIME ns). */
 int store_finish_run(struct store *st, int64_t run_id, const char *status,

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include "results/codec.h"
 #include "store/db.h"
@@ -91,23 +92,35 @@ fail:
 	return -1;
 }
 
-int store_begin_run(struct store *st, struct run_info *run,
-		    const struct env *env, char *err, size_t errlen)
+/* A new run's globally unique id: 128 random bits as 32 hex digits. */
+static int new_uuid(char *buf, size_t len, char *err, size_t errlen)
+{
+	unsigned char b[16];
+	size_t i;
+
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
+		db_set_err(err, errlen, "cannot make a run id: getrandom: %s",
+			   strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < sizeof(b) && 2 * i + 2 < len; i++)
+		snprintf(buf + 2 * i, 3, "%02x", b[i]);
+	return 0;
+}
+
+/* The runs row of run with status; sets run->id.  In a transaction. */
+static int insert_run_row(struct store *st, struct run_info *run,
+			  const char *status, char *err, size_t errlen)
 {
 	sqlite3_stmt *ins = NULL;
 
-	run_defaults(run, env);
-	if (run->started_ns == 0)
-		run->started_ns = db_now_ns();
-	if (db_begin_write(st, err, errlen))
-		return -1;
 	if (db_prepare(st, "INSERT INTO runs (started_ns, finished_ns, tag, "
 		       "host, boot_id, tool_version, build_flavour, cmdline, "
 		       "status, reps, sample_time_ns, warmup_ns, cpus, hist, "
-		       "interleave_seed, perf_counters, pid) VALUES (?, ?, ?, "
-		       "?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)",
+		       "interleave_seed, perf_counters, pid, uuid) VALUES (?, "
+		       "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		       &ins, err, errlen))
-		goto fail;
+		return -1;
 	if (sqlite3_bind_int64(ins, 1, run->started_ns) != SQLITE_OK ||
 	    (run->finished_ns ?
 	     sqlite3_bind_int64(ins, 2, run->finished_ns) :
@@ -118,28 +131,45 @@ int store_begin_run(struct store *st, struct run_info *run,
 	    DB_BIND_STR(ins, 6, run->tool_version) != SQLITE_OK ||
 	    DB_BIND_STR(ins, 7, run->build_flavour) != SQLITE_OK ||
 	    db_bind_text(ins, 8, run->cmdline, 0) != SQLITE_OK ||
-	    bind_options(ins, 9, run) != 0 ||
-	    (run->pid > 0 ? sqlite3_bind_int64(ins, 16, run->pid) :
-	     sqlite3_bind_null(ins, 16)) != SQLITE_OK) {
+	    db_bind_text(ins, 9, status, 0) != SQLITE_OK ||
+	    bind_options(ins, 10, run) != 0 ||
+	    (run->pid > 0 ? sqlite3_bind_int64(ins, 17, run->pid) :
+	     sqlite3_bind_null(ins, 17)) != SQLITE_OK ||
+	    DB_BIND_STR(ins, 18, run->uuid) != SQLITE_OK) {
 		db_err(st, err, errlen, "cannot bind run");
-		goto fail;
+		(void)sqlite3_finalize(ins);
+		return -1;
 	}
-	if (db_step_done(st, ins, "cannot insert run", err, errlen))
-		goto fail;
+	if (db_step_done(st, ins, "cannot insert run", err, errlen)) {
+		(void)sqlite3_finalize(ins);
+		return -1;
+	}
 	run->id = sqlite3_last_insert_rowid(st->db);
 	if (sqlite3_finalize(ins) != SQLITE_OK) {
-		ins = NULL;
 		db_err(st, err, errlen, "cannot insert run");
-		goto fail;
+		return -1;
 	}
-	ins = NULL;
-	if (insert_env(st, run->id, env, err, errlen) ||
+	return 0;
+}
+
+int store_begin_run(struct store *st, struct run_info *run,
+		    const struct env *env, char *err, size_t errlen)
+{
+	run_defaults(run, env);
+	if (run->started_ns == 0)
+		run->started_ns = db_now_ns();
+	if (!run->uuid[0] && new_uuid(run->uuid, sizeof(run->uuid), err,
+				      errlen))
+		return -1;
+	if (db_begin_write(st, err, errlen))
+		return -1;
+	if (insert_run_row(st, run, "running", err, errlen) ||
+	    insert_env(st, run->id, env, err, errlen) ||
 	    db_commit(st, err, errlen))
 		goto fail;
 	db_copy_str(run->status, sizeof(run->status), "running");
 	return 0;
 fail:
-	(void)sqlite3_finalize(ins);
 	db_rollback(st);
 	run->id = 0;
 	return -1;
@@ -227,21 +257,16 @@ static int insert_result(struct store *st, sqlite3_stmt *ins,
 	return 0;
 }
 
-int store_add_results(struct store *st, int64_t run_id, struct result *res,
-		      size_t n, char *err, size_t errlen)
+/* Insert res[0..n-1] of run_id; inside the caller's transaction. */
+static int insert_results(struct store *st, int64_t run_id,
+			  struct result *res, size_t n, char *err,
+			  size_t errlen)
 {
 	sqlite3_stmt *ins = NULL, *smp = NULL, *hst = NULL;
 	char *info = NULL;
 	size_t i;
 	int rc;
 
-	for (i = 0; i < n; i++)
-		if (check_result(&res[i], err, errlen))
-			return -1;
-	if (n == 0)
-		return 0;
-	if (db_begin_write(st, err, errlen))
-		return -1;
 	if (db_prepare(st, "INSERT INTO results (run_id, seq, workload, "
 		       "params, metric, unit, direction, info) "
 		       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", &ins, err, errlen) ||
@@ -267,23 +292,112 @@ int store_add_results(struct store *st, int64_t run_id, struct result *res,
 	rc = sqlite3_finalize(ins);
 	rc |= sqlite3_finalize(smp);
 	rc |= sqlite3_finalize(hst);
-	ins = smp = hst = NULL;
 	if (rc != SQLITE_OK) {
 		db_err(st, err, errlen, "cannot insert result");
-		goto fail;
+		return -1;
 	}
-	if (db_commit(st, err, errlen))
-		goto fail;
 	return 0;
 fail:
 	free(info);
 	(void)sqlite3_finalize(ins);
 	(void)sqlite3_finalize(smp);
 	(void)sqlite3_finalize(hst);
-	db_rollback(st);
-	for (i = 0; i < n; i++)
-		res[i].id = 0;
 	return -1;
+}
+
+int store_add_results(struct store *st, int64_t run_id, struct result *res,
+		      size_t n, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (check_result(&res[i], err, errlen))
+			return -1;
+	if (n == 0)
+		return 0;
+	if (db_begin_write(st, err, errlen))
+		return -1;
+	if (insert_results(st, run_id, res, n, err, errlen) ||
+	    db_commit(st, err, errlen)) {
+		db_rollback(st);
+		for (i = 0; i < n; i++)
+			res[i].id = 0;
+		return -1;
+	}
+	return 0;
+}
+
+int store_find_uuid(struct store *st, const char *uuid, int64_t *id,
+		    char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	int rc, ret;
+
+	*id = 0;
+	if (db_prepare(st, "SELECT id FROM runs WHERE uuid = ?", &s, err,
+		       errlen))
+		return -1;
+	if (db_bind_text(s, 1, uuid, 0) != SQLITE_OK) {
+		db_err(st, err, errlen, "cannot bind run id");
+		(void)sqlite3_finalize(s);
+		return -1;
+	}
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(s, 0);
+		ret = 0;
+	} else if (rc == SQLITE_DONE) {
+		ret = 1;
+	} else {
+		db_err(st, err, errlen, "cannot look a run up");
+		ret = -1;
+	}
+	if (sqlite3_finalize(s) != SQLITE_OK && ret != -1) {
+		db_err(st, err, errlen, "cannot look a run up");
+		ret = -1;
+	}
+	return ret;
+}
+
+int store_add_run(struct store *st, struct run_data *run, char *err,
+		  size_t errlen)
+{
+	struct run_info *ri = &run->info;
+	int64_t existing;
+	size_t i;
+	int rc;
+
+	if (!ri->uuid[0]) {
+		db_set_err(err, errlen, "cannot add a run without its unique "
+			   "id");
+		return -1;
+	}
+	for (i = 0; i < run->results.n; i++)
+		if (check_result(&run->results.v[i], err, errlen))
+			return -1;
+	if (db_begin_write(st, err, errlen))
+		return -1;
+	/* inside the write transaction: two importers cannot both add it */
+	rc = store_find_uuid(st, ri->uuid, &existing, err, errlen);
+	if (rc == 0) {
+		ri->id = existing;
+		db_rollback(st);
+		return 1;
+	}
+	if (rc < 0 ||
+	    insert_run_row(st, ri, ri->status[0] ? ri->status : "complete",
+			   err, errlen) ||
+	    insert_env(st, ri->id, &run->env, err, errlen) ||
+	    insert_results(st, ri->id, run->results.v, run->results.n, err,
+			   errlen) ||
+	    db_commit(st, err, errlen)) {
+		db_rollback(st);
+		ri->id = 0;
+		for (i = 0; i < run->results.n; i++)
+			run->results.v[i].id = 0;
+		return -1;
+	}
+	return 0;
 }
 
 int store_finish_run(struct store *st, int64_t run_id, const char *status,

@@ -389,6 +389,7 @@ static void test_migration_v1(const struct fixture *fx)
 	assert_string_equal(got.info.opts.cpus, "0-1");
 	assert_true(got.info.opts.interleave);
 	assert_true(got.info.opts.interleave_seed == UINT64_MAX);
+	assert_int_equal(strlen(got.info.uuid), 32);	/* given one */
 	assert_int_equal(got.env.n, 1);
 	assert_string_equal(got.env.items[0].key, "kernel.release");
 	assert_int_equal(got.results.n, 1);
@@ -690,6 +691,66 @@ static void test_concurrent_writers(void **state)
 	store_close(st);
 }
 
+/*
+ * A whole run added at once (import, push): all or nothing, and only once
+ * by its unique id.
+ */
+static void test_add_run(void **state)
+{
+	struct fixture *fx = *state;
+	struct store *st = open_ok(fx->db);
+	struct run_data run, got;
+	const double x[3] = { 1, 2, 3 };
+	char err[ERR_SZ] = "";
+	struct run_info b = { 0 };
+	int64_t id;
+
+	memset(&run, 0, sizeof(run));
+	result_set_init(&run.results);
+	snprintf(run.info.uuid, sizeof(run.info.uuid), "%032d", 7);
+	snprintf(run.info.status, sizeof(run.info.status), "interrupted");
+	snprintf(run.info.tag, sizeof(run.info.tag), "imported");
+	run.info.started_ns = 5;
+	run.info.finished_ns = 6;
+	assert_int_equal(env_set(&run.env, "kernel.release", "6.9"), 0);
+	fx_add(&run.results, "sys.null", "{}", "time/call", "ns", -1, x, 3,
+	       NULL);
+	fx_add(&run.results, "sys.null", "{}", "cycles/call", "tsc-cycles",
+	       -1, x, 3, NULL);
+	assert_int_equal(store_add_run(st, &run, err, sizeof(err)), 0);
+	assert_true(run.info.id > 0);
+	id = run.info.id;
+	/* again: nothing added, the existing id given */
+	run.info.id = 0;
+	assert_int_equal(store_add_run(st, &run, err, sizeof(err)), 1);
+	assert_int_equal(run.info.id, id);
+	assert_int_equal(store_find_uuid(st, run.info.uuid, &id, err,
+					 sizeof(err)), 0);
+	assert_int_equal(id, run.info.id);
+	assert_int_equal(store_find_uuid(st, "nosuch", &id, err, sizeof(err)),
+			 1);
+	assert_int_equal(store_load_run(st, run.info.id, &got, err,
+					sizeof(err)), 0);
+	assert_string_equal(got.info.uuid, run.info.uuid);
+	assert_string_equal(got.info.status, "interrupted");
+	assert_int_equal(got.info.finished_ns, 6);
+	assert_int_equal(got.results.n, 2);
+	assert_string_equal(got.info.kernel, "6.9");
+	run_data_free(&got);
+	/* a bad result: nothing of the run is stored */
+	snprintf(run.info.uuid, sizeof(run.info.uuid), "%032d", 8);
+	run.results.v[1].samples[1] = NAN;
+	assert_int_equal(store_add_run(st, &run, err, sizeof(err)), -1);
+	assert_int_equal(store_find_uuid(st, run.info.uuid, &id, err,
+					 sizeof(err)), 1);
+	/* a run begun normally gets a unique id of 32 hex digits */
+	assert_int_equal(store_begin_run(st, &b, NULL, err, sizeof(err)), 0);
+	assert_int_equal(strlen(b.uuid), 32);
+	assert_int_not_equal(strcmp(b.uuid, run.info.uuid), 0);
+	run_data_free(&run);
+	store_close(st);
+}
+
 #define OPENERS 8
 
 /*
@@ -772,6 +833,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_new_database,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_add_run, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
