@@ -13,6 +13,7 @@
 
 #include "env/env.h"
 #include "results/run.h"
+#include "stats/histogram.h"
 
 /* Version of the JSON document layout (`"schema_version"`). */
 #define REPORT_JSON_SCHEMA_VERSION 1
@@ -25,6 +26,14 @@
  * trace and the per-op histogram where present.
  */
 void report_results(FILE *out, const struct result *res, size_t n);
+
+/*
+ * A per-op histogram as stats/histogram.c holds it, rebuilt from a
+ * result's stored buckets (the overflow at the exact maximum), so that
+ * every renderer reads the same percentiles; NULL on ENOMEM.  Free with
+ * hist_free().
+ */
+struct histogram *report_hist_rebuild(const struct result_hist *h);
 
 /*
  * Print the run as one JSON document (schema_version, run, environment,
