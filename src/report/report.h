@@ -44,6 +44,21 @@ int report_json(FILE *out, const struct run_info *run, const struct env *env,
 		const struct result *res, size_t n);
 
 /*
+ * Print the results as CSV: a header line, then one line per result row
+ * (run id, uuid, job, workload, parameters as canonical JSON, metric,
+ * unit, direction, trace, the summary, flagged samples, bimodality).
+ * Returns 0, or -1 on a write error.
+ */
+int report_csv(FILE *out, const struct run_info *run,
+	       const struct result *res, size_t n);
+
+/* A CSV field: s quoted, inner quotes doubled. */
+void report_csv_str(FILE *out, const char *s);
+
+/* ",v" with 17 significant digits; "," alone for NaN or infinity. */
+void report_csv_num(FILE *out, double v);
+
+/*
  * The parameters of a configuration as a JSON object with sorted keys
  * (the canonical form), or NULL on ENOMEM.
  */
