@@ -29,6 +29,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /*
  * The command line to store with a run: "copyscope" and argv[0 .. argc)

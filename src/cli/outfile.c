@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -34,6 +35,13 @@ int cli_out_open(const char *cmd, const char *path, struct cli_out *o)
 	}
 	snprintf(o->tmp, strlen(path) + 16, "%s.tmp.XXXXXX", path);
 	fd = mkstemp(o->tmp);
+	if (fd >= 0) {
+		/* mkstemp makes it 0600: the file gets what a new file gets */
+		mode_t mask = umask(0);
+
+		umask(mask);
+		(void)fchmod(fd, 0666 & ~mask);
+	}
 	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
 		int e = errno;
 
