@@ -14,6 +14,8 @@
 
 CC      ?= gcc
 PREFIX  ?= /usr/local
+MANDIR  ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 BUILD   := build
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
@@ -193,8 +195,18 @@ lint:
 		 o=$$(printf "%s\n" "$$o" | grep -v "warnings\{0,1\} generated\.$$"); \
 		 [ -z "$$o" ] || printf "%s\n" "$$o"; exit $$r' {} $(TIDY_FLAGS)
 
+# The binary (the report's script inside it), copyscope(1) and the bash
+# completion; DESTDIR for staging, PREFIX for where it will live.
 install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/copyscope
+	install -D -m 0644 man/copyscope.1 $(DESTDIR)$(MANDIR)/man1/copyscope.1
+	install -D -m 0644 completion/copyscope.bash \
+		$(DESTDIR)$(BASHCOMPDIR)/copyscope
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/copyscope \
+		$(DESTDIR)$(MANDIR)/man1/copyscope.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/copyscope
 
 clean:
 	rm -rf $(BUILD)
