@@ -393,7 +393,7 @@ static int read_result(struct reader *rd, json_t *o)
 	int rc = -1;
 
 	memset(&row, 0, sizeof(row));
-	if (!rd->expect)
+	if (!run || !rd->expect)
 		return bad(rd, "a result line that no run line announced");
 	if (only_keys(rd, o, "result line", keys))
 		return -1;
