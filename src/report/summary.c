@@ -82,7 +82,7 @@ static void print_line(FILE *out, const struct summary_line *l,
 	if (broken)
 		strncat(state, " incomplete",
 			sizeof(state) - strlen(state) - 1);
-	fprintf(out, " %3zu %19s %4s  %s\n", nconf, value, sd, state);
+	fprintf(out, " %18s %4s %s\n", value, sd, state);
 }
 
 void summary_print(FILE *out, const struct run_info *run, const char *db,
@@ -92,14 +92,14 @@ void summary_print(FILE *out, const struct run_info *run, const char *db,
 	size_t i;
 
 	if (run->id > 0)
-		fprintf(out, "summary of run %lld: each headline's median "
-			"(the range over its configurations)\n",
+		fprintf(out, "summary of run %lld: headline medians (a "
+			"sweep's range), largest ±sd, state\n",
 			(long long)run->id);
 	else
-		fprintf(out, "summary (not stored): each headline's median "
-			"(the range over its configurations)\n");
-	fprintf(out, "  %-5s %-11s %-14s %3s %19s %5s  %s\n", "exp",
-		"workload", "metric", "cfg", "median", "±sd", "state");
+		fprintf(out, "summary (not stored): headline medians (a "
+			"sweep's range), largest ±sd, state\n");
+	fprintf(out, "  %-5s %-11s %-14s %18s %5s %s\n", "exp", "workload",
+		"metric", "median", "±sd", "state");
 	for (i = 0; i < nl; i++)
 		print_line(out, &lines[i], res, n);
 	if (run->id > 0)

@@ -24,16 +24,17 @@ struct summary_line {
 /*
  * Print the summary of a run's results res[0..n-1] for lines[0..nl-1]:
  *
- *   summary of run 12: each headline's median (the range over its ...
- *     exp   workload    metric         cfg              median  ±sd  state
- *     E1    pipe.bw     bandwidth        1           758 MiB/s  19%  quiet
- *     E2    pipe.matrix bandwidth        9  1.38 .. 2.80 GiB/s  22%  2/90
+ *   summary of run 12: headline medians (a sweep's range), largest ±sd, state
+ *     exp   workload    metric                     median  ±sd state
+ *     E1    pipe.bw     bandwidth               758 MiB/s  19% quiet
+ *     E2    pipe.matrix bandwidth      1.38 .. 2.80 GiB/s  22% 2/90 flagged
  *   draw it: copyscope report 12 -o run-12.html
  *
  * ±sd is the largest over the configurations; state says whether any
  * kept sample was flagged (outside load), bimodal or incomplete.
  * A job with several configurations shows the range of their medians
- * and the largest spread; one without results says so.  run->id 0 (not
+ * and the largest spread; one without results says so.  Lines fit 80
+ * columns.  run->id 0 (not
  * stored) prints that there is nothing to draw.  db, when not NULL, is
  * the --db the report command needs.
  */
