@@ -7,10 +7,11 @@
 set -eu
 
 # clang and libclang-rt-dev: the libFuzzer harnesses (make fuzz); sqlite3:
-# the tests inject known data into a stored run; xxd: the report's script
+# the tests inject known data into a stored run; libgsl-dev: the t
+# distribution of the comparison statistics; xxd: the report's script
 # embedded into the binary; chromium and fonts-liberation: the HTML report
 # tested in a real browser; groff and man-db: the man page rendered.
-PKGS="build-essential pkg-config libsqlite3-dev libjansson-dev \
+PKGS="build-essential pkg-config libsqlite3-dev libjansson-dev libgsl-dev \
 libcmocka-dev sqlite3 python3 cppcheck clang-tidy stress-ng clang \
 libclang-rt-dev xxd chromium fonts-liberation groff man-db"
 

@@ -706,10 +706,12 @@ static json_t *options_json(const struct run_info *run)
 
 json_t *codec_run_json(const struct run_info *run)
 {
-	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:o, "
-			 "s:o, s:o}",
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:o, s:o, "
+			 "s:o, s:o, s:o}",
 			 "id", (json_int_t)run->id,
 			 "uuid", codec_json_text(run->uuid),
+			 "group", run->group_id[0] ?
+			 codec_json_text(run->group_id) : json_null(),
 			 "tag", codec_json_text(run->tag),
 			 "host", codec_json_text(run->host),
 			 "boot_id", codec_json_text(run->boot_id),
@@ -834,6 +836,14 @@ int codec_run_decode(json_t *o, struct run_info *run, char *err,
 	    get_text(o, "build_flavour", run->build_flavour,
 		     sizeof(run->build_flavour), err, errlen))
 		return -1;
+	if (json_is_string(json_object_get(o, "group"))) {
+		if (get_text(o, "group", run->group_id, sizeof(run->group_id),
+			     err, errlen))
+			return -1;
+	} else if (!json_is_null(json_object_get(o, "group"))) {
+		snprintf(err, errlen, "'group' is neither a string nor null");
+		return -1;
+	}
 	if (!json_is_string(cmd) ||
 	    strlen(json_string_value(cmd)) != json_string_length(cmd)) {
 		snprintf(err, errlen, "'cmdline' is not a string without NUL");

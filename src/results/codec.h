@@ -98,7 +98,8 @@ char *result_params_without(const char *params_json,
 
 /*
  * A run's header as `--json` and export write it (a new reference, NULL
- * on ENOMEM): id, uuid, tag, host, boot_id, started_ns, finished_ns,
+ * on ENOMEM): id, uuid, group (of `run --runs N`; null alone), tag,
+ * host, boot_id, started_ns, finished_ns,
  * status, tool_version, build_flavour, cmdline and options (reps,
  * sample_time_ns, warmup_ns, cpus, hist, interleave_seed, perf_counters;
  * null for a run stored without them).

@@ -261,8 +261,8 @@ static int read_run(struct reader *rd, json_t *o)
 {
 	static const char *const keys[] = { "type", "run", "environment",
 		"results", NULL };
-	static const char *const hdr_keys[] = { "uuid", "tag", "host",
-		"boot_id", "started_ns", "finished_ns", "status",
+	static const char *const hdr_keys[] = { "uuid", "group", "tag",
+		"host", "boot_id", "started_ns", "finished_ns", "status",
 		"tool_version", "build_flavour", "cmdline", "options", NULL };
 	json_t *env = json_object_get(o, "environment");
 	json_t *nres = json_object_get(o, "results");
