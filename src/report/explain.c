@@ -11,6 +11,7 @@
  * allocation, wake-ups and the context switches they cause).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/param.h"
@@ -228,19 +229,20 @@ static void floor_name(const struct wl_floor *fl, char *buf, size_t len)
 					 strchr(*s, '=') + 1);
 }
 
-static int explain_one(FILE *out, const struct result *res, size_t n,
-		       const struct result *self, bool sep, char *err,
-		       size_t errlen)
+/*
+ * The block of one explained result: 1 when its floors were found, 0
+ * when not (err says which is missing), -1 without its size.
+ */
+static int explain_one(const struct result *res, size_t n,
+		       const struct result *self, struct explain_block *b,
+		       char *err, size_t errlen)
 {
 	const struct result_config *sc = self->cfg;
 	const struct wl_explain *x = sc->wl->explain;
 	const char *size_key = x->copy.same[0];
 	const char *size = result_param(sc, size_key);
 	const struct result *copy, *ring;
-	struct explain_labels labels;
-	struct explain_input in;
-	struct explain_figures f;
-	char title[256], copy_name[96], copy_label[128], ring_label[128];
+	char copy_name[96];
 	const char *const *k;
 	int64_t bytes;
 	size_t used;
@@ -261,37 +263,41 @@ static int explain_one(FILE *out, const struct result *res, size_t n,
 			 sc->workload, what, size_key, size);
 		return 0;
 	}
-	memset(&in, 0, sizeof(in));
-	in.size_bytes = (double)bytes;
-	in.copy_bps = copy->summary.median;
-	in.ring_bps = ring->summary.median;
-	in.pipe_bps = self->summary.median;
-	in.ring_cs_per_mib = explain_cs_per_mib(ring, in.size_bytes);
-	in.pipe_cs_per_mib = explain_cs_per_mib(self, in.size_bytes);
-	explain_compute(&in, &f);
-	if (sep)
-		fputc('\n', out);
-	used = (size_t)snprintf(title, sizeof(title), "%s", sc->workload);
-	for (k = x->ring.same; *k && used < sizeof(title); k++)
-		used += (size_t)snprintf(title + used, sizeof(title) - used,
-					 " %s=%s", *k,
+	memset(b, 0, sizeof(*b));
+	b->self = self;
+	b->copy = copy;
+	b->ring = ring;
+	b->in.size_bytes = (double)bytes;
+	b->in.copy_bps = copy->summary.median;
+	b->in.ring_bps = ring->summary.median;
+	b->in.pipe_bps = self->summary.median;
+	b->in.ring_cs_per_mib = explain_cs_per_mib(ring, b->in.size_bytes);
+	b->in.pipe_cs_per_mib = explain_cs_per_mib(self, b->in.size_bytes);
+	explain_compute(&b->in, &b->f);
+	used = (size_t)snprintf(b->title, sizeof(b->title), "%s",
+				sc->workload);
+	for (k = x->ring.same; *k && used < sizeof(b->title); k++)
+		used += (size_t)snprintf(b->title + used,
+					 sizeof(b->title) - used, " %s=%s", *k,
 					 or_q(result_param(sc, *k)));
-	snprintf(copy_label, sizeof(copy_label), "%s (1 copy)", copy_name);
-	snprintf(ring_label, sizeof(ring_label), "%s (2 copies)",
+	snprintf(b->copy_label, sizeof(b->copy_label), "%s (1 copy)",
+		 copy_name);
+	snprintf(b->ring_label, sizeof(b->ring_label), "%s (2 copies)",
 		 x->ring.workload);
-	labels.copy = copy_label;
-	labels.ring = ring_label;
-	labels.self = sc->workload;
-	explain_print(out, title, &labels, &in, &f);
+	snprintf(b->self_label, sizeof(b->self_label), "%s", sc->workload);
 	return 1;
 }
 
-int explain_results(FILE *out, const struct result *res, size_t n,
-		    char *err, size_t errlen)
+int explain_collect(const struct result *res, size_t n,
+		    struct explain_block **out, size_t *nout, char *err,
+		    size_t errlen)
 {
+	struct explain_block b, *nb;
 	size_t i, used = 0;
-	int done = 0, rc;
+	int rc;
 
+	*out = NULL;
+	*nout = 0;
 	used = (size_t)snprintf(err, errlen, "no result to explain (a "
 				"bandwidth of");
 	for (i = 0; i < workload_count && used < errlen; i++)
@@ -307,12 +313,50 @@ int explain_results(FILE *out, const struct result *res, size_t n,
 		    !is_of(&res[i], c->workload, c->wl->explain->metric) ||
 		    !has_settings(c, c->wl->explain->only))
 			continue;
-		rc = explain_one(out, res, n, &res[i], done > 0, err, errlen);
-		if (rc < 0)
+		rc = explain_one(res, n, &res[i], &b, err, errlen);
+		if (rc < 0) {
+			free(*out);
+			*out = NULL;
+			*nout = 0;
 			return -1;
-		done += rc;
+		}
+		if (rc == 0)
+			continue;
+		nb = realloc(*out, (*nout + 1) * sizeof(**out));
+		if (!nb) {
+			snprintf(err, errlen, "out of memory");
+			free(*out);
+			*out = NULL;
+			*nout = 0;
+			return -1;
+		}
+		*out = nb;
+		nb[(*nout)++] = b;
 	}
-	if (done > 0)
+	if (*nout > 0)
 		err[0] = '\0';
-	return done;
+	return (int)*nout;
+}
+
+int explain_results(FILE *out, const struct result *res, size_t n,
+		    char *err, size_t errlen)
+{
+	struct explain_block *b;
+	size_t nb, i;
+	int rc = explain_collect(res, n, &b, &nb, err, errlen);
+
+	if (rc <= 0)
+		return rc;
+	for (i = 0; i < nb; i++) {
+		struct explain_labels labels = {
+			.copy = b[i].copy_label, .ring = b[i].ring_label,
+			.self = b[i].self_label,
+		};
+
+		if (i)
+			fputc('\n', out);
+		explain_print(out, b[i].title, &labels, &b[i].in, &b[i].f);
+	}
+	free(b);
+	return rc;
 }

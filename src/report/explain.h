@@ -79,6 +79,26 @@ void explain_print(FILE *out, const char *title,
 int explain_results(FILE *out, const struct result *res, size_t n,
 		    char *err, size_t errlen);
 
+/* One explained result with its floors and what explain_compute() made. */
+struct explain_block {
+	const struct result *self, *copy, *ring;
+	char title[256];		/* "pipe.bw size=64k rsize=0 ..." */
+	char copy_label[128], ring_label[128], self_label[64];
+	struct explain_input in;
+	struct explain_figures f;
+};
+
+/*
+ * The blocks explain_results() prints, for other renderers (the JSON
+ * document, the HTML report): *out (malloc'ed, free it) gets *nout
+ * blocks.  Returns their number; 0 with a message in err when nothing
+ * could be explained; -1 with a message on a result without its size or
+ * when memory ran out.
+ */
+int explain_collect(const struct result *res, size_t n,
+		    struct explain_block **out, size_t *nout, char *err,
+		    size_t errlen);
+
 /*
  * Context switches per MiB moved, the median over the samples of a
  * stored result (its info's ctx_switches and batch_ops) for messages of
