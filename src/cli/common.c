@@ -107,11 +107,6 @@ static int resolve_db(const char *db_opt, char *path, size_t pathlen,
 }
 
 /*
- * Open the store at path.  A database that cannot be used is exit 2
- * whether the user named it or it is the default: either way nothing is
- * measured and the user must name another one.
- */
-/*
  * Runs of this host and boot left 'running' by a process that is gone
  * (SIGKILL, the OOM killer, a power cut) are marked interrupted whenever
  * the store is opened; a failure to do so only warns.
@@ -135,10 +130,17 @@ static void mark_abandoned(struct store *st)
 			  n == 1 ? "" : "s");
 }
 
+/*
+ * Open the store at path (a file path or a URL); then path says how
+ * messages may name it: a URL with its passwords masked.  A database that
+ * cannot be used is exit 2 whether the user named it or it is the
+ * default: either way nothing is measured and the user must name another
+ * one.
+ */
 static int open_at(const char *db_opt, int named, struct store **st,
-		   const char *path)
+		   char *path, size_t pathlen)
 {
-	char err[512];
+	char err[1024], *shown;
 
 	if (store_open(path, st, err, sizeof(err)) != 0) {
 		cli_error("%s%s", err,
@@ -148,6 +150,9 @@ static int open_at(const char *db_opt, int named, struct store **st,
 			  "COPYSCOPE_DB)");
 		return EXIT_USAGE;
 	}
+	shown = store_mask_secrets(path);
+	snprintf(path, pathlen, "%s", shown ? shown : "(database)");
+	free(shown);
 	mark_abandoned(*st);
 	return 0;
 }
@@ -157,7 +162,7 @@ int cli_open_store(const char *db_opt, struct store **st, char *path,
 {
 	int named, e = resolve_db(db_opt, path, pathlen, &named);
 
-	return e ? e : open_at(db_opt, named, st, path);
+	return e ? e : open_at(db_opt, named, st, path, pathlen);
 }
 
 int cli_open_existing_store(const char *db_opt, struct store **st,
@@ -169,7 +174,8 @@ int cli_open_existing_store(const char *db_opt, struct store **st,
 		return e;
 	if (absent)
 		*absent = false;
-	if (access(path, F_OK) != 0 && errno == ENOENT) {
+	if (!store_is_url(path) && access(path, F_OK) != 0 &&
+	    errno == ENOENT) {
 		/* only the default path may be absent: a named one that is
 		   not there is most likely a typo */
 		if (absent && !named) {
@@ -182,7 +188,7 @@ int cli_open_existing_store(const char *db_opt, struct store **st,
 			  named ? " (from COPYSCOPE_DB)" : "");
 		return EXIT_USAGE;
 	}
-	return open_at(db_opt, named, st, path);
+	return open_at(db_opt, named, st, path, pathlen);
 }
 
 const char *cli_opt_value(int argc, char **argv, int *i, const char *name,
