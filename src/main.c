@@ -27,6 +27,8 @@ static const struct subcommand subcommands[] = {
 	  "p-value, verdict" },
 	{ "check", cmd_check, "rerun BASE's workloads; exit 3 on a "
 	  "significant regression" },
+	{ "push", cmd_push, "copy runs to a shared store (PostgreSQL), "
+	  "each once" },
 	{ "env", cmd_env, "the environment as it would be stored" },
 };
 
@@ -41,7 +43,7 @@ static void usage(FILE *out)
 		"\n"
 		"Measures what moving bytes through the Linux kernel costs "
 		"(pipes, syscalls)\nagainst userspace floors, stores every "
-		"result with its environment in SQLite.\n\ncommands:\n");
+		"result with its environment in SQLite\n(or a lab's PostgreSQL).\n\ncommands:\n");
 	for (i = 0; i < NSUB; i++)
 		fprintf(out, "  %-8s %s\n", subcommands[i].name,
 			subcommands[i].summary);

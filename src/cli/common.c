@@ -39,7 +39,6 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 
 int cli_check_tag(const char *cmd, const char *tag)
 {
-	const char *p = tag;
 	char *clean;
 	bool same;
 
@@ -60,13 +59,12 @@ int cli_check_tag(const char *cmd, const char *tag)
 		return e;
 	}
 	free(clean);
-	while (*p >= '0' && *p <= '9')
-		p++;
-	if (!*p || strcmp(tag, "last") == 0 || strchr(tag, ','))
+	if (!store_spec_is_tag(tag))
 		return cli_usage(cmd, "--tag: '%s' could not be selected by "
 				 "compare or check (a number is a run id, "
-				 "'last' the last run, ',' separates a list)",
-				 tag);
+				 "'last' the last run, ',' separates a list, "
+				 "host:, kernel:, boot: and tag: select, '+' "
+				 "joins them)", tag);
 	return 0;
 }
 
@@ -137,17 +135,13 @@ static void mark_abandoned(struct store *st)
  * default: either way nothing is measured and the user must name another
  * one.
  */
-static int open_at(const char *db_opt, int named, struct store **st,
-		   char *path, size_t pathlen)
+static int open_at(const char *origin, struct store **st, char *path,
+		   size_t pathlen)
 {
 	char err[1024], *shown;
 
 	if (store_open(path, st, err, sizeof(err)) != 0) {
-		cli_error("%s%s", err,
-			  db_opt ? " (from --db)" :
-			  named ? " (from COPYSCOPE_DB)" :
-			  " (the default database: pass --db PATH or set "
-			  "COPYSCOPE_DB)");
+		cli_error("%s%s", err, origin);
 		return EXIT_USAGE;
 	}
 	shown = store_mask_secrets(path);
@@ -157,12 +151,31 @@ static int open_at(const char *db_opt, int named, struct store **st,
 	return 0;
 }
 
+/* Where the database name came from, for messages. */
+static const char *origin(const char *db_opt, int named)
+{
+	return db_opt ? " (from --db)" :
+		named ? " (from COPYSCOPE_DB)" :
+		" (the default database: pass --db PATH or set "
+		"COPYSCOPE_DB)";
+}
+
 int cli_open_store(const char *db_opt, struct store **st, char *path,
 		   size_t pathlen)
 {
 	int named, e = resolve_db(db_opt, path, pathlen, &named);
 
-	return e ? e : open_at(db_opt, named, st, path, pathlen);
+	return e ? e : open_at(origin(db_opt, named), st, path, pathlen);
+}
+
+int cli_open_store_opt(const char *opt, const char *target,
+		       struct store **st, char *path, size_t pathlen)
+{
+	char from[64];
+
+	snprintf(path, pathlen, "%s", target);
+	snprintf(from, sizeof(from), " (from %s)", opt);
+	return open_at(from, st, path, pathlen);
 }
 
 int cli_open_existing_store(const char *db_opt, struct store **st,
@@ -188,7 +201,7 @@ int cli_open_existing_store(const char *db_opt, struct store **st,
 			  named ? " (from COPYSCOPE_DB)" : "");
 		return EXIT_USAGE;
 	}
-	return open_at(db_opt, named, st, path, pathlen);
+	return open_at(origin(db_opt, named), st, path, pathlen);
 }
 
 const char *cli_opt_value(int argc, char **argv, int *i, const char *name,

@@ -466,7 +466,7 @@ no_value:
 char *cli_join_cmdline(int argc, char **argv)
 {
 	size_t len = 16, i;
-	char *s;
+	char *s, *masked;
 
 	for (i = 0; i < (size_t)argc; i++)
 		len += strlen(argv[i]) + 1;
@@ -478,7 +478,10 @@ char *cli_join_cmdline(int argc, char **argv)
 		strcat(s, " ");
 		strcat(s, argv[i]);
 	}
-	return s;
+	/* a --db URL's password is neither stored nor printed */
+	masked = store_mask_secrets(s);
+	free(s);
+	return masked;
 }
 
 
