@@ -34,7 +34,27 @@ logdir=build/test-logs
 mkdir -p "$logdir"
 COPYSCOPE_SKIPS=$(mktemp "${TMPDIR:-/tmp}/copyscope-skips.XXXXXX") || exit 1
 export COPYSCOPE_SKIPS
-trap 'rm -f "$COPYSCOPE_SKIPS"' EXIT
+# A throw-away PostgreSQL server (tests/pg-cluster.sh) for the tests of
+# the PostgreSQL store, which find its socket directory in
+# COPYSCOPE_TEST_PG_HOST; stopped and removed at the end, also when a
+# test fails or the run is interrupted.  Without one, those tests skip
+# the parts that need it.
+PG_DIR=""
+cleanup() {
+	rm -f "$COPYSCOPE_SKIPS"
+	[ -z "$PG_DIR" ] || tests/pg-cluster.sh stop "$PG_DIR"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+if PG_DIR=$(tests/pg-cluster.sh start 2>"$logdir/pg-cluster.log"); then
+	export COPYSCOPE_TEST_PG_HOST="$PG_DIR"
+	echo "PostgreSQL for the tests: $PG_DIR"
+else
+	PG_DIR=""
+	echo "no PostgreSQL server for the tests ($(tail -n 1 \
+		"$logdir/pg-cluster.log")); their parts that need one skip"
+fi
 
 run_one() {	# limit name command...
 	limit=$1
