@@ -6,7 +6,8 @@
 # repeated and killed half-way, every run exactly once and whole; a run
 # reads back the same from both stores; selecting and comparing across
 # hosts; passwords neither printed nor stored; the privileges docs/lab.md
-# gives the copyscope role are enough; TLS options reach libpq.
+# gives the copyscope role are enough; the commands of the systemd units
+# in contrib/systemd; TLS options reach libpq.
 . "$(dirname "$0")/lib.sh"
 
 need_sqlite3
@@ -233,6 +234,29 @@ cs 2 runs --db "postgresql://$role@/$PG_DB?host=$PG_DIR"
 contains "$ERR" "permission denied"
 [ "$(pg_q "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")" \
   = 0 ] || fail "a failed first open left tables behind"
+
+note "the systemd units' commands (contrib/systemd) do what docs/lab.md says"
+units=""
+for u in copyscope-suite copyscope-push; do
+	units="$units
+$(sed -n 's/^ExecStart\(Post\)\{0,1\}=-\{0,1\}//p' \
+	"contrib/systemd/$u.service")"
+done
+[ "$(printf '%s\n' "$units" | grep -c copyscope)" -eq 3 ] ||
+	fail "expected 3 commands in the units: $units"
+printf '%s\n' "$units" | while IFS= read -r line; do
+	[ -n "$line" ] || continue
+	# ${VAR} is one word in systemd: quoted here
+	cmd=$(printf '%s\n' "$line" | sed 's|^/usr/local/bin/copyscope|"$BIN"|;
+		s|\${\([A-Z_]*\)}|"$\1"|g')
+	(
+		export COPYSCOPE_DB="$TMP/unit-host.db" COPYSCOPE_LAB="$PG_URL" \
+			COPYSCOPE_SUITE=sys.null COPYSCOPE_TAG=after-boot
+		eval "$cmd"
+	) >"$OUT" 2>"$ERR" || fail "unit command failed: $line"
+done
+[ "$(pg_q "SELECT count(*) FROM runs WHERE tag = 'after-boot'")" = 1 ] ||
+	fail "the units' run did not reach the shared store once"
 
 note "libpq's TLS options pass through"
 cs 2 runs --db "$PG_URL&sslmode=bogus"
