@@ -68,7 +68,8 @@ static void run_usage(FILE *out)
 "                    every context switch: see docs/methodology.md)\n"
 "  --json            print the run as JSON on stdout\n"
 "  --no-store        do not write to the database\n"
-"  --db PATH         database (default $COPYSCOPE_DB, else\n"
+"  --db PATH|URL     database: a SQLite file or postgresql://... (default\n"
+"                    $COPYSCOPE_DB, else\n"
 "                    $XDG_DATA_HOME/copyscope/results.db)\n"
 "\nsuites:");
 	for (i = 0; i < suite_count; i++)
