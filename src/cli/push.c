@@ -40,8 +40,10 @@ static void push_usage(FILE *out)
 "\nexit: 0 every selected run is there, 1 a run could not be copied (the\n"
 "others were), 2 usage or a database that cannot be opened.\n"
 "\nexamples:\n"
-"  copyscope push --to postgresql://lab.example/copyscope?sslmode=verify-full\n"
-"  copyscope push nightly --to 'postgresql:///copyscope?host=/run/postgresql'\n");
+"  copyscope push --to \\\n"
+"      'postgresql://lab.example/copyscope?sslmode=verify-full'\n"
+"  copyscope push nightly --to \\\n"
+"      'postgresql:///copyscope?host=/run/postgresql'\n");
 }
 
 struct push_args {

@@ -118,7 +118,8 @@ static void print_host(const struct run_info *runs, size_t n,
 		cnt++;
 		if (runs[i].started_ns > last)
 			last = runs[i].started_ns;
-		for (j = 0; j < nk && strcmp(kernels[j], runs[i].kernel); j++)
+		for (j = 0; j < nk && strcmp(kernels[j], runs[i].kernel) != 0;
+		     j++)
 			;
 		if (j == nk && nk < 8)
 			kernels[nk++] = runs[i].kernel;
@@ -147,7 +148,8 @@ static void print_by_host(const struct run_info *runs, size_t n,
 		if (!keep[i])
 			continue;
 		for (j = 0; j < i && (!keep[j] ||
-				      strcmp(runs[j].host, runs[i].host)); j++)
+				      strcmp(runs[j].host, runs[i].host) != 0);
+		     j++)
 			;
 		if (j < i)
 			continue;	/* this host was printed */

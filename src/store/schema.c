@@ -102,8 +102,8 @@
 	"UPDATE runs SET" \
 	"  reps = (SELECT CAST(value AS " D##_INT ") FROM environment e" \
 	"    WHERE e.run_id = runs.id AND e.key = 'run.reps')," \
-	"  sample_time_ns = (SELECT CAST(value AS " D##_INT ") FROM environment" \
-	" e" \
+	"  sample_time_ns = (SELECT CAST(value AS " D##_INT ") FROM" \
+	" environment e" \
 	"    WHERE e.run_id = runs.id AND e.key = 'run.sample_time_ns')," \
 	"  warmup_ns = (SELECT CAST(value AS " D##_INT ") FROM environment e" \
 	"    WHERE e.run_id = runs.id AND e.key = 'run.warmup_ns')," \

@@ -137,7 +137,7 @@ char *store_mask_secrets(const char *text)
 	while ((len = next_secret(text, p, &sec))) {
 		memcpy(out + n, p, (size_t)(sec - p));
 		n += (size_t)(sec - p);
-		memcpy(out + n, "***", 3);
+		memset(out + n, '*', 3);
 		n += 3;
 		p = sec + len;
 	}
@@ -166,7 +166,7 @@ void target_scrub(const char *url, char *msg, size_t size)
 			}
 			memmove(hit + 3, hit + len, mlen - (size_t)(hit - msg) -
 				len + 1);
-			memcpy(hit, "***", 3);
+			memset(hit, '*', 3);
 		}
 	}
 }
