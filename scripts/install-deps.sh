@@ -6,10 +6,11 @@
 set -eu
 
 # clang and libclang-rt-dev: the libFuzzer harnesses (make fuzz); sqlite3:
-# the tests inject known data into a stored run; libpq-dev: the PostgreSQL
+# the tests inject known data into a stored run; libgsl-dev: the t
+# distribution of the comparison statistics; libpq-dev: the PostgreSQL
 # store; postgresql: the tests start a throw-away server (the packaged
 # cluster is not used); openssl: the test of a TLS connection.
-PKGS="build-essential pkg-config libsqlite3-dev libjansson-dev \
+PKGS="build-essential pkg-config libsqlite3-dev libjansson-dev libgsl-dev \
 libcmocka-dev sqlite3 python3 cppcheck clang-tidy stress-ng clang \
 libclang-rt-dev libpq-dev postgresql openssl"
 

@@ -85,7 +85,8 @@
  * that measures the run, so that a run left 'running' by a process that
  * no longer exists can be marked interrupted.  uuid: a globally unique id
  * (128 random bits in hex), by which a run moved between databases
- * (export/import, push) is the same run.
+ * (export/import, push) is the same run.  group_id: the runs of one
+ * `run --runs N` share it.
  */
 #define MIGRATION_2(D) \
 	"ALTER TABLE runs ADD COLUMN reps " D##_INT ";" \
@@ -99,6 +100,7 @@
 	"ALTER TABLE runs ADD COLUMN uuid TEXT;" \
 	"UPDATE runs SET uuid = " D##_RANDOM_ID ";" \
 	"CREATE UNIQUE INDEX runs_uuid ON runs(uuid);" \
+	"ALTER TABLE runs ADD COLUMN group_id TEXT;" \
 	"UPDATE runs SET" \
 	"  reps = (SELECT CAST(value AS " D##_INT ") FROM environment e" \
 	"    WHERE e.run_id = runs.id AND e.key = 'run.reps')," \

@@ -121,9 +121,9 @@ static int insert_run_row(struct store *st, struct run_info *run,
 	if (db_prepare(st, "INSERT INTO runs (started_ns, finished_ns, tag, "
 		       "host, boot_id, tool_version, build_flavour, cmdline, "
 		       "status, reps, sample_time_ns, warmup_ns, cpus, hist, "
-		       "interleave_seed, perf_counters, pid, uuid) VALUES (?, "
-		       "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-		       "ON CONFLICT (uuid) DO NOTHING RETURNING id",
+		       "interleave_seed, perf_counters, pid, uuid, group_id) "
+		       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+		       "?, ?, ?, ?) ON CONFLICT (uuid) DO NOTHING RETURNING id",
 		       &ins, err, errlen))
 		return -1;
 	if (db_bind_int64(ins, 1, run->started_ns) ||
@@ -139,7 +139,9 @@ static int insert_run_row(struct store *st, struct run_info *run,
 	    bind_options(ins, 10, run) != 0 ||
 	    (run->pid > 0 ? db_bind_int64(ins, 17, run->pid) :
 	     db_bind_null(ins, 17)) ||
-	    DB_BIND_STR(ins, 18, run->uuid)) {
+	    DB_BIND_STR(ins, 18, run->uuid) ||
+	    db_bind_text(ins, 19, run->group_id[0] ? run->group_id : NULL,
+			 sizeof(run->group_id))) {
 		db_err(st, err, errlen, "cannot bind run");
 		(void)db_finalize(ins);
 		return -1;
