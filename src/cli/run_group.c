@@ -164,7 +164,8 @@ int run_group(int argc, char **argv, const struct run_group_opts *o)
 		char **cv;
 
 		snprintf(seedbuf, sizeof(seedbuf), "%llu",
-			 (unsigned long long)(o->seed + (uint64_t)k));
+			 (unsigned long long)o->seed +
+			 (unsigned long long)k);
 		cv = child_argv(argc, argv, group,
 				o->seed_set ? seedbuf : NULL, extra);
 		if (!cv) {
