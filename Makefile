@@ -23,12 +23,15 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 # cut short by design; gcc cannot see that and warns on every one.
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wformat=2 -Werror -Wno-format-truncation
-BASEFLAGS := -std=gnu11 -g $(WARN) -D_GNU_SOURCE -Isrc \
+# libpq (the PostgreSQL store): its header lives in its own directory.
+PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || \
+	       echo -I/usr/include/postgresql)
+BASEFLAGS := -std=gnu11 -g $(WARN) -D_GNU_SOURCE -Isrc $(PQ_CFLAGS) \
            -DCOPYSCOPE_VERSION='"$(VERSION)"'
 CFLAGS_release  := -O2
 CFLAGS_sanitize := -O1 -fno-omit-frame-pointer \
                    -fsanitize=address,undefined -fno-sanitize-recover=all
-LIBS    := -lsqlite3 -ljansson -lgsl -lgslcblas -lpthread -lm
+LIBS    := -lsqlite3 -lpq -ljansson -lgsl -lgslcblas -lpthread -lm
 
 ifeq ($(V),1)
 Q :=
@@ -128,7 +131,7 @@ $(BUILD)/bench/%: bench/%.c
 # differs), so no -Werror here.
 FUZZ_CC    ?= clang
 FUZZ_TIME  ?= 60
-FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Isrc \
+FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Isrc $(PQ_CFLAGS) \
 	      -DCOPYSCOPE_VERSION='"fuzz"' -DCOPYSCOPE_BUILD_FLAVOUR='"fuzz"' \
 	      -DCOPYSCOPE_CFLAGS='"fuzz"' -fno-omit-frame-pointer \
 	      -fsanitize=address,undefined
@@ -182,13 +185,13 @@ bench: deps
 # already filtered out) is dropped; the exit status is clang-tidy's.
 LINT_JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 TIDY_SRCS  := $(SRCS) $(UNIT_SRCS)
-TIDY_FLAGS := -std=gnu11 -D_GNU_SOURCE -Isrc -Itests/unit \
+TIDY_FLAGS := -std=gnu11 -D_GNU_SOURCE -Isrc -Itests/unit $(PQ_CFLAGS) \
               -DCOPYSCOPE_VERSION='"lint"' -DCOPYSCOPE_BUILD_FLAVOUR='"lint"' \
               -DCOPYSCOPE_CFLAGS='""'
 
 lint:
 	$(Q)cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
-		--inline-suppr --std=c11 -D_GNU_SOURCE -Isrc \
+		--inline-suppr --std=c11 -D_GNU_SOURCE -Isrc $(PQ_CFLAGS) \
 		--suppress=missingIncludeSystem src tests/unit bench
 	$(Q)printf '%s\n' $(TIDY_SRCS) | xargs -P $(LINT_JOBS) -I{} sh -c \
 		'o=$$(clang-tidy --quiet "$$0" -- "$$@" 2>&1); r=$$?; \

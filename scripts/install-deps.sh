@@ -10,10 +10,14 @@ set -eu
 # the tests inject known data into a stored run; libgsl-dev: the t
 # distribution of the comparison statistics; xxd: the report's script
 # embedded into the binary; chromium and fonts-liberation: the HTML report
-# tested in a real browser; groff and man-db: the man page rendered.
+# tested in a real browser; groff and man-db: the man page rendered;
+# libpq-dev: the PostgreSQL store; postgresql: the tests start a
+# throw-away server (the packaged cluster is not used); openssl: the test
+# of a TLS connection.
 PKGS="build-essential pkg-config libsqlite3-dev libjansson-dev libgsl-dev \
 libcmocka-dev sqlite3 python3 cppcheck clang-tidy stress-ng clang \
-libclang-rt-dev xxd chromium fonts-liberation groff man-db"
+libclang-rt-dev xxd chromium fonts-liberation groff man-db libpq-dev \
+postgresql openssl"
 
 missing=""
 for p in $PKGS; do

@@ -31,6 +31,8 @@ static const struct subcommand subcommands[] = {
 	  "elsewhere" },
 	{ "import", cmd_import, "add the runs of an export file (idempotent)" },
 	{ "report", cmd_report, "one self-contained HTML file with plots" },
+	{ "push", cmd_push, "copy runs to a shared store (PostgreSQL), "
+	  "each once" },
 	{ "env", cmd_env, "the environment as it would be stored" },
 };
 
@@ -45,7 +47,7 @@ static void usage(FILE *out)
 		"\n"
 		"Measures what moving bytes through the Linux kernel costs "
 		"(pipes, syscalls)\nagainst userspace floors, stores every "
-		"result with its environment in SQLite.\n\ncommands:\n");
+		"result with its environment in SQLite\n(or a lab's PostgreSQL).\n\ncommands:\n");
 	for (i = 0; i < NSUB; i++)
 		fprintf(out, "  %-8s %s\n", subcommands[i].name,
 			subcommands[i].summary);

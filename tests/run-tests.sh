@@ -19,8 +19,9 @@ cd "$(dirname "$0")/.."
 UNIT_TIMEOUT=${UNIT_TIMEOUT:-120}
 SMOKE_TIMEOUT=${SMOKE_TIMEOUT:-300}
 # Smoke tests that also run against build/copyscope-sanitize: bad input,
-# compare/check, a multi-process workload, signals.
-SANITIZE_SMOKE="test_bad_input test_compare test_run_pipe_bw test_interrupt"
+# compare/check, a multi-process workload, signals, the PostgreSQL store.
+SANITIZE_SMOKE="test_bad_input test_compare test_run_pipe_bw test_interrupt \
+test_lab"
 # Each libFuzzer harness runs this long from its seed corpus (make fuzz
 # runs them longer).
 FUZZ_SMOKE_SECONDS=${FUZZ_SMOKE_SECONDS:-10}
@@ -34,7 +35,27 @@ logdir=build/test-logs
 mkdir -p "$logdir"
 COPYSCOPE_SKIPS=$(mktemp "${TMPDIR:-/tmp}/copyscope-skips.XXXXXX") || exit 1
 export COPYSCOPE_SKIPS
-trap 'rm -f "$COPYSCOPE_SKIPS"' EXIT
+# A throw-away PostgreSQL server (tests/pg-cluster.sh) for the tests of
+# the PostgreSQL store, which find its socket directory in
+# COPYSCOPE_TEST_PG_HOST; stopped and removed at the end, also when a
+# test fails or the run is interrupted.  Without one, those tests skip
+# the parts that need it.
+PG_DIR=""
+cleanup() {
+	rm -f "$COPYSCOPE_SKIPS"
+	[ -z "$PG_DIR" ] || tests/pg-cluster.sh stop "$PG_DIR"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+if PG_DIR=$(tests/pg-cluster.sh start 2>"$logdir/pg-cluster.log"); then
+	export COPYSCOPE_TEST_PG_HOST="$PG_DIR"
+	echo "PostgreSQL for the tests: $PG_DIR"
+else
+	PG_DIR=""
+	echo "no PostgreSQL server for the tests ($(tail -n 1 \
+		"$logdir/pg-cluster.log")); their parts that need one skip"
+fi
 
 run_one() {	# limit name command...
 	limit=$1

@@ -46,7 +46,8 @@ static void check_usage(FILE *out)
 "time, warm-up and CPUs), stores that run tagged 'check', compares it with\n"
 "BASE and prints the metrics that got worse by more than the threshold with\n"
 "significance (p < alpha and a 95%% CI of the change beyond +-1%%).\n"
-"BASE is a run id, a tag, 'last' or a comma list (as for compare).  Named\n"
+"BASE is a run id, a tag, 'last', a selector (host:, kernel:, boot:, tag:)\n"
+"or a comma list, as for compare.  Named\n"
 "workloads or suites restrict the check to those workloads.\n"
 "\n"
 "options:\n"
@@ -63,8 +64,8 @@ static void check_usage(FILE *out)
 "  --drop-noisy     leave out samples flagged as disturbed\n"
 "  --alpha A        significance level (default 0.05)\n"
 "  --json           the comparison as JSON\n"
-"  --db PATH        database (default $COPYSCOPE_DB, else\n"
-"                   $XDG_DATA_HOME/copyscope/results.db)\n"
+"  --db PATH|URL    database: a SQLite file or postgresql://... (default\n"
+"                   $COPYSCOPE_DB, else $XDG_DATA_HOME/copyscope/results.db)\n"
 "\n"
 "exit: 0 no regression, 3 regression found, 1 could not run or compare,\n"
 "      2 usage error, 130 interrupted.  With git bisect run, map 1 to 125\n"
@@ -416,7 +417,7 @@ int cmd_check(int argc, char **argv)
 	char path[4096], newspec[CHECK_MAX_RUNS * 24];
 	int64_t ids[CHECK_MAX_RUNS];
 	size_t nids = 0, used;
-	size_t i, nreg = 0, ncmp = 0;
+	size_t i, nreg = 0, ncmp = 0, nempty = 0;
 	int e;
 
 	memset(&cc, 0, sizeof(cc));
@@ -481,6 +482,7 @@ int cmd_check(int argc, char **argv)
 			continue;
 		ncmp++;
 		nreg += regression(&c.rows[i], &cc.threshold_pct);
+		nempty += c.rows[i].verdict == VERDICT_EMPTY;
 	}
 	if (cc.json) {
 		if (cmp_print_json(stdout, &c) != 0) {
@@ -501,6 +503,12 @@ int cmd_check(int argc, char **argv)
 			       "by more than %g%% (p < %g)\n", nreg, ncmp,
 			       cc.threshold_pct, cc.alpha);
 		e = EXIT_REGRESSION;
+	} else if (nempty) {
+		cli_error("check: %zu of %zu metrics could not be checked: "
+			  "every sample of a side was flagged and left out "
+			  "(--drop-noisy); rerun on a quiet machine", nempty,
+			  ncmp);
+		e = EXIT_FAIL;
 	} else {
 		if (!cc.json)
 			printf("\ncheck: ok: none of %zu metrics worse by "

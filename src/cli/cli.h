@@ -30,10 +30,12 @@ int cmd_check(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_push(int argc, char **argv);
 
 /*
  * The command line to store with a run: "copyscope" and argv[0 .. argc)
- * joined with spaces, in a string the caller frees; NULL when out of
+ * joined with spaces, passwords of database URLs masked
+ * (store_mask_secrets), in a string the caller frees; NULL when out of
  * memory.
  */
 char *cli_join_cmdline(int argc, char **argv);
@@ -48,8 +50,9 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 /*
  * Check a --tag value of `cmd`: 1 to 100 characters of valid UTF-8 without
  * control characters (it is printed in tables and JSON), and selectable by
- * compare and check, so neither all digits (a run id), "last" nor holding a
- * ',' (a list).  Returns 0, or prints the usage error and returns 2.
+ * compare and check, so neither all digits (a run id), "last", holding a
+ * ',' (a list) nor read as a selector (host:..., +kernel:...;
+ * store_spec_is_tag).  Returns 0, or prints the usage error and returns 2.
  */
 int cli_check_tag(const char *cmd, const char *tag);
 
@@ -72,6 +75,14 @@ int cli_is_help(const char *arg);
  */
 int cli_open_store(const char *db_opt, struct store **st, char *path,
 		   size_t pathlen);
+
+/*
+ * Open the store that option opt (e.g. "--to") names as target, as
+ * cli_open_store() does (messages say where the name came from); path
+ * gets the name to print, passwords masked.  Returns 0 or 2.
+ */
+int cli_open_store_opt(const char *opt, const char *target,
+		       struct store **st, char *path, size_t pathlen);
 
 /*
  * The same for commands that only read (runs, show, compare, check): a

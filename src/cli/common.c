@@ -40,7 +40,6 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 
 int cli_check_tag(const char *cmd, const char *tag)
 {
-	const char *p = tag;
 	char *clean;
 	bool same;
 
@@ -61,13 +60,12 @@ int cli_check_tag(const char *cmd, const char *tag)
 		return e;
 	}
 	free(clean);
-	while (*p >= '0' && *p <= '9')
-		p++;
-	if (!*p || strcmp(tag, "last") == 0 || strchr(tag, ','))
+	if (!store_spec_is_tag(tag))
 		return cli_usage(cmd, "--tag: '%s' could not be selected by "
 				 "compare or check (a number is a run id, "
-				 "'last' the last run, ',' separates a list)",
-				 tag);
+				 "'last' the last run, ',' separates a list, "
+				 "host:, kernel:, boot: and tag: select, '+' "
+				 "joins them)", tag);
 	return 0;
 }
 
@@ -108,11 +106,6 @@ static int resolve_db(const char *db_opt, char *path, size_t pathlen,
 }
 
 /*
- * Open the store at path.  A database that cannot be used is exit 2
- * whether the user named it or it is the default: either way nothing is
- * measured and the user must name another one.
- */
-/*
  * Runs of this host and boot left 'running' by a process that is gone
  * (SIGKILL, the OOM killer, a power cut) are marked interrupted whenever
  * the store is opened; a failure to do so only warns.
@@ -136,21 +129,36 @@ static void mark_abandoned(struct store *st)
 			  n == 1 ? "" : "s");
 }
 
-static int open_at(const char *db_opt, int named, struct store **st,
-		   const char *path)
+/*
+ * Open the store at path (a file path or a URL); then path says how
+ * messages may name it: a URL with its passwords masked.  A database that
+ * cannot be used is exit 2 whether the user named it or it is the
+ * default: either way nothing is measured and the user must name another
+ * one.
+ */
+static int open_at(const char *origin, struct store **st, char *path,
+		   size_t pathlen)
 {
-	char err[512];
+	char err[1024], *shown;
 
 	if (store_open(path, st, err, sizeof(err)) != 0) {
-		cli_error("%s%s", err,
-			  db_opt ? " (from --db)" :
-			  named ? " (from COPYSCOPE_DB)" :
-			  " (the default database: pass --db PATH or set "
-			  "COPYSCOPE_DB)");
+		cli_error("%s%s", err, origin);
 		return EXIT_USAGE;
 	}
+	shown = store_mask_secrets(path);
+	snprintf(path, pathlen, "%s", shown ? shown : "(database)");
+	free(shown);
 	mark_abandoned(*st);
 	return 0;
+}
+
+/* Where the database name came from, for messages. */
+static const char *origin(const char *db_opt, int named)
+{
+	return db_opt ? " (from --db)" :
+		named ? " (from COPYSCOPE_DB)" :
+		" (the default database: pass --db PATH or set "
+		"COPYSCOPE_DB)";
 }
 
 int cli_open_store(const char *db_opt, struct store **st, char *path,
@@ -158,7 +166,17 @@ int cli_open_store(const char *db_opt, struct store **st, char *path,
 {
 	int named, e = resolve_db(db_opt, path, pathlen, &named);
 
-	return e ? e : open_at(db_opt, named, st, path);
+	return e ? e : open_at(origin(db_opt, named), st, path, pathlen);
+}
+
+int cli_open_store_opt(const char *opt, const char *target,
+		       struct store **st, char *path, size_t pathlen)
+{
+	char from[64];
+
+	snprintf(path, pathlen, "%s", target);
+	snprintf(from, sizeof(from), " (from %s)", opt);
+	return open_at(from, st, path, pathlen);
 }
 
 int cli_open_existing_store(const char *db_opt, struct store **st,
@@ -170,7 +188,8 @@ int cli_open_existing_store(const char *db_opt, struct store **st,
 		return e;
 	if (absent)
 		*absent = false;
-	if (access(path, F_OK) != 0 && errno == ENOENT) {
+	if (!store_is_url(path) && access(path, F_OK) != 0 &&
+	    errno == ENOENT) {
 		/* only the default path may be absent: a named one that is
 		   not there is most likely a typo */
 		if (absent && !named) {
@@ -183,7 +202,7 @@ int cli_open_existing_store(const char *db_opt, struct store **st,
 			  named ? " (from COPYSCOPE_DB)" : "");
 		return EXIT_USAGE;
 	}
-	return open_at(db_opt, named, st, path);
+	return open_at(origin(db_opt, named), st, path, pathlen);
 }
 
 const char *cli_opt_value(int argc, char **argv, int *i, const char *name,

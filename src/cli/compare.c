@@ -16,10 +16,13 @@ static void compare_usage(FILE *out)
 {
 	fprintf(out,
 "usage: copyscope compare BASE NEW [--json|--csv] [--drop-noisy]\n"
-"                         [--alpha A] [--target PCT] [--db PATH]\n"
+"                         [--alpha A] [--target PCT] [--db PATH|URL]\n"
 "\n"
 "Compares two sets of stored runs.  BASE and NEW are each a run id, a tag\n"
-"(every run with that tag), 'last', or a comma list of them.  For every\n"
+"(every run with that tag), 'last', a selector - host:PATTERN,\n"
+"kernel:PATTERN (kernel release), boot:PATTERN (a word of the kernel\n"
+"command line), tag:PATTERN, shell globs - terms joined by '+' (all must\n"
+"hold: host:lab3+last), or a comma list of them.  For every\n"
 "(workload, parameters, metric) on both sides: base median and %%stddev,\n"
 "%%change of the medians, new median and %%stddev, a p-value, the 95%% CI\n"
 "of the change and a verdict: 'better' or 'worse' (by the metric's\n"
@@ -45,13 +48,15 @@ static void compare_usage(FILE *out)
 "  --ignore-param KEY[,KEY...]\n"
 "                 leave these parameters out of the matching, to compare\n"
 "                 e.g. io=write on one side with io=vmsplice on the other\n"
-"  --db PATH      database (default $COPYSCOPE_DB, else\n"
-"                 $XDG_DATA_HOME/copyscope/results.db)\n"
+"  --db PATH|URL  database: a SQLite file or postgresql://... (default\n"
+"                 $COPYSCOPE_DB, else $XDG_DATA_HOME/copyscope/results.db)\n"
 "\nexamples:\n"
 "  copyscope compare baseline patched\n"
 "  copyscope compare 3,4,5 6,7,8 --drop-noisy\n"
 "  copyscope compare smap-on smap-off --csv > smap.csv\n"
-"  copyscope compare 1 2 --ignore-param io\n");
+"  copyscope compare 1 2 --ignore-param io\n"
+"  copyscope compare host:lab1+tag:boot host:lab2+tag:boot\n"
+"  copyscope compare 'kernel:6.18.*' 'kernel:6.19.*'\n");
 }
 
 /* Returns 0, -1 after --help, or the usage exit code. */

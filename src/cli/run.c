@@ -78,7 +78,8 @@ static void run_usage(FILE *out)
 "                    every context switch: see docs/methodology.md)\n"
 "  --json            print the run as JSON on stdout\n"
 "  --no-store        do not write to the database\n"
-"  --db PATH         database (default $COPYSCOPE_DB, else\n"
+"  --db PATH|URL     database: a SQLite file or postgresql://... (default\n"
+"                    $COPYSCOPE_DB, else\n"
 "                    $XDG_DATA_HOME/copyscope/results.db)\n"
 "\nsuites:");
 	for (i = 0; i < suite_count; i++)
@@ -506,7 +507,7 @@ no_value:
 char *cli_join_cmdline(int argc, char **argv)
 {
 	size_t len = 16, i;
-	char *s;
+	char *s, *masked;
 
 	for (i = 0; i < (size_t)argc; i++)
 		len += strlen(argv[i]) + 1;
@@ -518,7 +519,10 @@ char *cli_join_cmdline(int argc, char **argv)
 		strcat(s, " ");
 		strcat(s, argv[i]);
 	}
-	return s;
+	/* a --db URL's password is neither stored nor printed */
+	masked = store_mask_secrets(s);
+	free(s);
+	return masked;
 }
 
 

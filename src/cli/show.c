@@ -14,7 +14,7 @@
 static void show_usage(FILE *out)
 {
 	fprintf(out,
-"usage: copyscope show RUN [--json|--csv] [--no-env] [--db PATH]\n"
+"usage: copyscope show RUN [--json|--csv] [--no-env] [--db PATH|URL]\n"
 "\n"
 "Prints one stored run: its header, results tables and environment.\n"
 "RUN is a run id as listed by 'copyscope runs', or 'last'.\n"

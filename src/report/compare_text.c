@@ -225,6 +225,15 @@ static void print_row_notes(FILE *out, const struct cmp_row *r,
 	int s;
 
 	print_power_note(out, r);
+	if (r->verdict == VERDICT_EMPTY) {
+		snprintf(text, sizeof(text), "%s%s%s: every sample was flagged "
+			 "and left out (--drop-noisy): nothing to compare; "
+			 "rerun on a quiet machine or compare without "
+			 "--drop-noisy", !r->b.n ? "base" : "",
+			 !r->b.n && !r->n.n ? " and " : "",
+			 !r->n.n ? "new" : "");
+		fmt_wrap(out, 4, 6, text);
+	}
 	for (s = 0; s < 2; s++) {
 		const struct cmp_val *v = sides[s];
 		size_t k, used;
@@ -279,9 +288,17 @@ static void print_row(FILE *out, const struct cmp_row *r, size_t mw)
 	const char *label;
 	double div;
 
-	label = fmt_scale(r->b.s.median, r->ref->unit, &div);
-	fmt_number(r->b.s.median / div, bm, sizeof(bm));
-	fmt_number(r->n.s.median / div, nm, sizeof(nm));
+	label = fmt_scale(r->b.n ? r->b.s.median : r->n.s.median,
+			  r->ref->unit, &div);
+	/* a side with no samples left has no median: "-", never 0 */
+	if (r->b.n)
+		fmt_number(r->b.s.median / div, bm, sizeof(bm));
+	else
+		snprintf(bm, sizeof(bm), "-");
+	if (r->n.n)
+		fmt_number(r->n.s.median / div, nm, sizeof(nm));
+	else
+		snprintf(nm, sizeof(nm), "-");
 	fmt_pct_sd(&r->b, bsd, sizeof(bsd));
 	fmt_pct_sd(&r->n, nsd, sizeof(nsd));
 	fmt_change(r->change_pct, chg, sizeof(chg));
@@ -400,7 +417,7 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 		    void *arg)
 {
 	const struct result *last = NULL;
-	size_t i, mw = metric_width(c), nb = 0, nw = 0, ns = 0, ni = 0;
+	size_t i, mw = metric_width(c), nb = 0, nw = 0, ns = 0, ni = 0, ne = 0;
 	size_t fb = 0, fn = 0, tb = 0, tn = 0;
 	char text[1024];
 
@@ -433,6 +450,7 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 		nw += r->verdict == VERDICT_WORSE;
 		ns += r->verdict == VERDICT_SAME;
 		ni += r->verdict == VERDICT_INFO;
+		ne += r->verdict == VERDICT_EMPTY;
 		if (keep && !keep(r, arg))
 			continue;
 		if (!last || !same_config(last, r->ref)) {
@@ -453,7 +471,10 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 	print_unit_note(out, c);
 	print_target(out, c);
 	fprintf(out, "\n%zu compared: %zu worse, %zu better, %zu ~, %zu "
-		"informational\n", nb + nw + ns + ni, nw, nb, ns, ni);
+		"informational", nb + nw + ns + ni + ne, nw, nb, ns, ni);
+	if (ne)
+		fprintf(out, ", %zu empty", ne);
+	fputc('\n', out);
 	snprintf(text, sizeof(text), "(a verdict needs p < %g and the whole "
 		 "95%% CI of the %%change of medians beyond ±%g%%; '~' is no "
 		 "verdict, not \"no change\": read the line under the row)",

@@ -998,6 +998,8 @@ static const char *verdict_key(const struct cmp_row *r)
 		return "worse";
 	case VERDICT_INFO:
 		return "info";
+	case VERDICT_EMPTY:
+		return "empty";
 	default:
 		return "same";
 	}

@@ -84,6 +84,8 @@ enum verdict {
 	VERDICT_BETTER,
 	VERDICT_WORSE,
 	VERDICT_INFO,		/* informational metric: no verdict */
+	VERDICT_EMPTY,		/* a side has no samples left: every one
+				   flagged and left out (--drop-noisy) */
 };
 
 /*
@@ -99,7 +101,7 @@ enum verdict stats_verdict(int direction, double change_pct, double p,
 			   double ci_lo, double ci_hi, double alpha,
 			   double noise_pct);
 
-/* "better", "worse", "~" or "" (info). */
+/* "better", "worse", "~", "empty" or "" (info). */
 const char *stats_verdict_name(enum verdict v);
 
 #endif

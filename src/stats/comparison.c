@@ -597,8 +597,12 @@ int cmp_build(struct cmp *c, const struct cmp_opts *opts)
 		if (r->in_new && gather(&r->n, &c->new, c->match_new, r,
 					opts->drop_noisy) != 0)
 			return -1;
-		if (!r->in_base || !r->in_new || !r->b.n || !r->n.n)
+		if (!r->in_base || !r->in_new)
 			continue;
+		if (!r->b.n || !r->n.n) {
+			r->verdict = VERDICT_EMPTY;
+			continue;
+		}
 		if (judge(r, opts) != 0)
 			return -1;
 	}
@@ -653,5 +657,6 @@ void cmp_count(const struct cmp *c, struct cmp_counts *out)
 		out->worse += r->verdict == VERDICT_WORSE;
 		out->same += r->verdict == VERDICT_SAME;
 		out->info += r->verdict == VERDICT_INFO;
+		out->empty += r->verdict == VERDICT_EMPTY;
 	}
 }

@@ -160,6 +160,7 @@ double cmp_no_change_beyond(const struct cmp_row *row);
 /* Rows compared (present on both sides), and those of each verdict. */
 struct cmp_counts {
 	size_t compared, worse, better, same, info;
+	size_t empty;		/* a side with no samples left */
 };
 void cmp_count(const struct cmp *c, struct cmp_counts *out);
 

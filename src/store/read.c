@@ -20,15 +20,15 @@
 	"r.pid, r.uuid, r.group_id"
 
 /* Fill run from a row of RUN_COLUMNS; -1 on ENOMEM. */
-static int row_to_run(sqlite3_stmt *s, struct run_info *run)
+static int row_to_run(struct db_stmt *s, struct run_info *run)
 {
 	struct run_options *o = &run->opts;
 	const char *seed;
 
 	memset(run, 0, sizeof(*run));
-	run->id = sqlite3_column_int64(s, 0);
-	run->started_ns = sqlite3_column_int64(s, 1);
-	run->finished_ns = sqlite3_column_int64(s, 2);	/* NULL -> 0 */
+	run->id = db_col_int64(s, 0);
+	run->started_ns = db_col_int64(s, 1);
+	run->finished_ns = db_col_int64(s, 2);	/* NULL -> 0 */
 	db_copy_str(run->tag, sizeof(run->tag), db_col_text(s, 3));
 	db_copy_str(run->host, sizeof(run->host), db_col_text(s, 4));
 	db_copy_str(run->boot_id, sizeof(run->boot_id), db_col_text(s, 5));
@@ -37,19 +37,19 @@ static int row_to_run(sqlite3_stmt *s, struct run_info *run)
 	db_copy_str(run->build_flavour, sizeof(run->build_flavour),
 		    db_col_text(s, 7));
 	db_copy_str(run->status, sizeof(run->status), db_col_text(s, 9));
-	run->nresults = sqlite3_column_int(s, 10);
+	run->nresults = db_col_int(s, 10);
 	db_copy_str(run->kernel, sizeof(run->kernel), db_col_text(s, 11));
-	run->have_options = sqlite3_column_type(s, 12) != SQLITE_NULL;
-	o->reps = sqlite3_column_int(s, 12);
-	o->sample_time_ns = sqlite3_column_int64(s, 13);
-	o->warmup_ns = sqlite3_column_int64(s, 14);
+	run->have_options = !db_col_null(s, 12);
+	o->reps = db_col_int(s, 12);
+	o->sample_time_ns = db_col_int64(s, 13);
+	o->warmup_ns = db_col_int64(s, 14);
 	db_copy_str(o->cpus, sizeof(o->cpus), db_col_text(s, 15));
-	o->hist = sqlite3_column_int(s, 16) != 0;
+	o->hist = db_col_int(s, 16) != 0;
 	seed = db_col_text(s, 17);
 	o->interleave = seed != NULL;
 	o->interleave_seed = seed ? strtoull(seed, NULL, 10) : 0;
-	o->perf_counters = sqlite3_column_int(s, 18) != 0;
-	run->pid = sqlite3_column_int64(s, 19);
+	o->perf_counters = db_col_int(s, 18) != 0;
+	run->pid = db_col_int64(s, 19);
 	db_copy_str(run->uuid, sizeof(run->uuid), db_col_text(s, 20));
 	db_copy_str(run->group_id, sizeof(run->group_id), db_col_text(s, 21));
 	return db_col_dup(s, 8, &run->cmdline);
@@ -60,7 +60,7 @@ int store_list_runs(struct store *st, struct run_info **runs, size_t *n,
 {
 	struct run_info *v = NULL, *tmp;
 	size_t cnt = 0, cap = 0;
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int rc;
 
 	*runs = NULL;
@@ -68,7 +68,7 @@ int store_list_runs(struct store *st, struct run_info **runs, size_t *n,
 	if (db_prepare(st, "SELECT " RUN_COLUMNS " FROM runs r "
 		       "ORDER BY r.started_ns, r.id", &s, err, errlen))
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = db_step(s)) == DB_ROW) {
 		if (cnt == cap) {
 			cap = cap ? cap * 2 : 16;
 			tmp = realloc(v, cap * sizeof(*v));
@@ -82,11 +82,11 @@ int store_list_runs(struct store *st, struct run_info **runs, size_t *n,
 		}
 		cnt++;
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		db_err(st, err, errlen, "cannot list runs");
 		goto fail;
 	}
-	if (sqlite3_finalize(s) != SQLITE_OK) {
+	if (db_finalize(s)) {
 		s = NULL;
 		db_err(st, err, errlen, "cannot list runs");
 		goto fail;
@@ -97,7 +97,7 @@ int store_list_runs(struct store *st, struct run_info **runs, size_t *n,
 nomem:
 	db_set_err(err, errlen, "cannot list runs: %s", strerror(ENOMEM));
 fail:
-	(void)sqlite3_finalize(s);
+	(void)db_finalize(s);
 	store_free_runs(v, cnt);
 	return -1;
 }
@@ -114,20 +114,20 @@ void store_free_runs(struct run_info *runs, size_t n)
 }
 
 /* Samples and histogram buckets of one result into row. */
-static int load_series(struct store *st, sqlite3_stmt *smp,
-		       sqlite3_stmt *hst, struct result_row *row, char *err,
+static int load_series(struct store *st, struct db_stmt *smp,
+		       struct db_stmt *hst, struct result_row *row, char *err,
 		       size_t errlen)
 {
 	size_t cap = 0;
 	void *tmp;
 	int rc;
 
-	if (sqlite3_bind_int64(smp, 1, row->id) != SQLITE_OK ||
-	    sqlite3_bind_int64(hst, 1, row->id) != SQLITE_OK) {
+	if (db_bind_int64(smp, 1, row->id) ||
+	    db_bind_int64(hst, 1, row->id)) {
 		db_err(st, err, errlen, "cannot bind result id");
 		return -1;
 	}
-	while ((rc = sqlite3_step(smp)) == SQLITE_ROW) {
+	while ((rc = db_step(smp)) == DB_ROW) {
 		if (row->nsamples == cap) {
 			cap = cap ? cap * 2 : 64;
 			tmp = realloc(row->samples, cap * sizeof(double));
@@ -135,14 +135,14 @@ static int load_series(struct store *st, sqlite3_stmt *smp,
 				goto nomem;
 			row->samples = tmp;
 		}
-		row->samples[row->nsamples++] = sqlite3_column_double(smp, 0);
+		row->samples[row->nsamples++] = db_col_double(smp, 0);
 	}
-	if (rc != SQLITE_DONE || sqlite3_reset(smp) != SQLITE_OK) {
+	if (rc != DB_DONE || db_reset(smp)) {
 		db_err(st, err, errlen, "cannot load samples");
 		return -1;
 	}
 	cap = 0;
-	while ((rc = sqlite3_step(hst)) == SQLITE_ROW) {
+	while ((rc = db_step(hst)) == DB_ROW) {
 		struct result_bucket *b;
 
 		if (row->nbuckets == cap) {
@@ -153,18 +153,18 @@ static int load_series(struct store *st, sqlite3_stmt *smp,
 			row->buckets = tmp;
 		}
 		b = &row->buckets[row->nbuckets++];
-		b->lo = sqlite3_column_int64(hst, 0);
-		b->hi = sqlite3_column_int64(hst, 1);
-		b->count = (uint64_t)sqlite3_column_int64(hst, 2);
+		b->lo = db_col_int64(hst, 0);
+		b->hi = db_col_int64(hst, 1);
+		b->count = (uint64_t)db_col_int64(hst, 2);
 	}
-	if (rc != SQLITE_DONE || sqlite3_reset(hst) != SQLITE_OK) {
+	if (rc != DB_DONE || db_reset(hst)) {
 		db_err(st, err, errlen, "cannot load histogram");
 		return -1;
 	}
 	return 0;
 nomem:
-	(void)sqlite3_reset(smp);
-	(void)sqlite3_reset(hst);
+	(void)db_reset(smp);
+	(void)db_reset(hst);
 	db_set_err(err, errlen, "cannot load result: %s", strerror(ENOMEM));
 	return -1;
 }
@@ -173,7 +173,7 @@ nomem:
 static int load_results(struct store *st, int64_t run_id,
 			struct result_set *set, char *err, size_t errlen)
 {
-	sqlite3_stmt *s = NULL, *smp = NULL, *hst = NULL;
+	struct db_stmt *s = NULL, *smp = NULL, *hst = NULL;
 	struct result_row row;
 	int rc;
 
@@ -186,19 +186,19 @@ static int load_results(struct store *st, int64_t run_id,
 	    db_prepare(st, "SELECT lo, hi, count FROM histograms "
 		       "WHERE result_id = ? ORDER BY lo", &hst, err, errlen))
 		goto fail;
-	if (sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK) {
+	if (db_bind_int64(s, 1, run_id)) {
 		db_err(st, err, errlen, "cannot bind run id");
 		goto fail;
 	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = db_step(s)) == DB_ROW) {
 		memset(&row, 0, sizeof(row));
-		row.id = sqlite3_column_int64(s, 0);
-		row.seq = sqlite3_column_int(s, 1);
+		row.id = db_col_int64(s, 0);
+		row.seq = db_col_int(s, 1);
 		row.workload = db_col_text(s, 2);
 		row.params_json = db_col_text(s, 3);
 		row.metric = db_col_text(s, 4);
 		row.unit = db_col_text(s, 5);
-		row.direction = sqlite3_column_int(s, 6);
+		row.direction = db_col_int(s, 6);
 		row.info_json = db_col_text(s, 7);
 		if (!row.workload || !row.params_json || !row.metric ||
 		    !row.unit) {
@@ -212,15 +212,15 @@ static int load_results(struct store *st, int64_t run_id,
 		free(row.buckets);
 		row.buckets = NULL;
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		db_err(st, err, errlen, "cannot load results");
 		goto fail;
 	}
-	rc = sqlite3_finalize(s);
-	rc |= sqlite3_finalize(smp);
-	rc |= sqlite3_finalize(hst);
+	rc = db_finalize(s);
+	rc |= db_finalize(smp);
+	rc |= db_finalize(hst);
 	s = smp = hst = NULL;
-	if (rc != SQLITE_OK) {
+	if (rc) {
 		db_err(st, err, errlen, "cannot load results");
 		goto fail;
 	}
@@ -228,26 +228,26 @@ static int load_results(struct store *st, int64_t run_id,
 fail:
 	free(row.samples);
 	free(row.buckets);
-	(void)sqlite3_finalize(s);
-	(void)sqlite3_finalize(smp);
-	(void)sqlite3_finalize(hst);
+	(void)db_finalize(s);
+	(void)db_finalize(smp);
+	(void)db_finalize(hst);
 	return -1;
 }
 
 static int load_env(struct store *st, int64_t run_id, struct env *env,
 		    char *err, size_t errlen)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int rc;
 
 	if (db_prepare(st, "SELECT key, value FROM environment "
-		       "WHERE run_id = ? ORDER BY rowid", &s, err, errlen))
+		       "WHERE run_id = ? ORDER BY seq, key", &s, err, errlen))
 		return -1;
-	if (sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK) {
+	if (db_bind_int64(s, 1, run_id)) {
 		db_err(st, err, errlen, "cannot bind run id");
 		goto fail;
 	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = db_step(s)) == DB_ROW) {
 		const char *k = db_col_text(s, 0), *v = db_col_text(s, 1);
 
 		if (!k || !v || env_set(env, k, v)) {
@@ -256,17 +256,17 @@ static int load_env(struct store *st, int64_t run_id, struct env *env,
 			goto fail;
 		}
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		db_err(st, err, errlen, "cannot load environment");
 		goto fail;
 	}
-	if (sqlite3_finalize(s) != SQLITE_OK) {
+	if (db_finalize(s)) {
 		db_err(st, err, errlen, "cannot load environment");
 		return -1;
 	}
 	return 0;
 fail:
-	(void)sqlite3_finalize(s);
+	(void)db_finalize(s);
 	return -1;
 }
 
@@ -274,23 +274,23 @@ fail:
 static int load_info(struct store *st, int64_t run_id, struct run_info *info,
 		     char *err, size_t errlen)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int rc, ret = -1;
 
 	if (db_prepare(st, "SELECT " RUN_COLUMNS " FROM runs r WHERE r.id = ?",
 		       &s, err, errlen))
 		return -1;
-	if (sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK) {
+	if (db_bind_int64(s, 1, run_id)) {
 		db_err(st, err, errlen, "cannot bind run id");
-		(void)sqlite3_finalize(s);
+		(void)db_finalize(s);
 		return -1;
 	}
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_DONE) {
+	rc = db_step(s);
+	if (rc == DB_DONE) {
 		db_set_err(err, errlen, "no run %lld in database '%s'",
 			   (long long)run_id, st->path);
 		ret = 1;
-	} else if (rc != SQLITE_ROW) {
+	} else if (rc != DB_ROW) {
 		db_err(st, err, errlen, "cannot load run");
 	} else if (row_to_run(s, info)) {
 		db_set_err(err, errlen, "cannot load run: %s",
@@ -298,7 +298,7 @@ static int load_info(struct store *st, int64_t run_id, struct run_info *info,
 	} else {
 		ret = 0;
 	}
-	if (sqlite3_finalize(s) != SQLITE_OK && ret == 0) {
+	if (db_finalize(s) && ret == 0) {
 		db_err(st, err, errlen, "cannot load run");
 		ret = -1;
 	}
@@ -313,7 +313,7 @@ int store_load_run(struct store *st, int64_t run_id, struct run_data *out,
 	memset(out, 0, sizeof(*out));
 	result_set_init(&out->results);
 	/* one read transaction: a consistent snapshot */
-	if (db_exec(st, "BEGIN", err, errlen))
+	if (db_begin_read(st, err, errlen))
 		return -1;
 	ret = load_info(st, run_id, &out->info, err, errlen);
 	if (ret == 0 && (load_env(st, run_id, &out->env, err, errlen) ||

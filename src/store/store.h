@@ -1,12 +1,15 @@
 /*
- * store.h - the SQLite result store: runs with their environment and
- * results (the records of results/run.h and results/result.h), saved and
- * loaded, and the selection of runs by id, tag or 'last'.
+ * store.h - the result store: runs with their environment and results (the
+ * records of results/run.h and results/result.h), saved and loaded, and
+ * the selection of runs by id, tag, 'last', host, kernel or boot setting.
  *
- * One database file, WAL mode, every write in its own transaction so that a
- * crash, SIGINT or a second writer never loses what is already stored.
- * Schema versioned through PRAGMA user_version with forward migrations
- * (store/schema.c).
+ * A store is a SQLite file (one per host: WAL mode) or a PostgreSQL
+ * database named by a postgresql:// URL (the shared store of a lab, through
+ * libpq); both hold the same schema, made by the same migrations
+ * (store/schema.c), behind this one interface.  Every write is in its own
+ * transaction so that a crash, SIGINT or a second writer never loses what
+ * is already stored.  The schema version (SQLite: PRAGMA user_version;
+ * PostgreSQL: the table copyscope_schema) only moves forward.
  *
  * Tables:
  *   runs(id, started_ns, finished_ns, tag, host, boot_id, tool_version,
@@ -17,7 +20,7 @@
  *        group_id)                           the measuring process; a
  *                                            globally unique id; the
  *                                            group of `run --runs N`
- *   environment(run_id, key, value)
+ *   environment(run_id, key, value, seq)     seq: the key's place
  *   results(id, run_id, seq, workload, params, metric, unit, direction,
  *           info)          params: canonical JSON; info: JSON, written and
  *                          read by results/codec.c; direction: +1 higher
@@ -35,14 +38,19 @@
 #include "env/env.h"
 #include "results/run.h"
 
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 struct store;
 
 /*
- * Open (creating the file and its parent directories) and migrate to
- * STORE_SCHEMA_VERSION.  On failure returns -1 with a message naming the
- * path and the reason in err.  A database newer than this build is refused.
+ * Open target and migrate it to STORE_SCHEMA_VERSION.  target is a file
+ * path (the file and its parent directories are created) or a URL:
+ * postgresql://... or postgres://... (libpq's URL, TLS options and all; the
+ * database must exist, its tables are created on first use).  Any other
+ * scheme:// is refused, never taken for a path.  On failure returns -1
+ * with a message naming the database (passwords masked) and the reason in
+ * err.  A database newer than this build, or one holding tables but no
+ * copyscope schema version, is refused and left unchanged.
  */
 int store_open(const char *path, struct store **out, char *err,
 	       size_t errlen);
@@ -54,6 +62,21 @@ void store_close(struct store *st);
  * none can be formed (no HOME).
  */
 int store_default_path(char *buf, size_t len);
+
+/*
+ * Whether target names a database by URL (it begins with scheme://, or
+ * with postgresql: or postgres:) rather than by path.  A URL is never a
+ * path, whether its scheme is supported or not.
+ */
+bool store_is_url(const char *target);
+
+/*
+ * A copy of text (malloc'ed; NULL on ENOMEM) in which the passwords of
+ * connection URLs are masked as '***': the password of user:password@,
+ * and the value of every password=, sslpassword=... parameter.  For
+ * messages and for the command line stored with a run.
+ */
+char *store_mask_secrets(const char *text);
 
 /*
  * Insert a run with status "running", its options and its environment, in
@@ -132,16 +155,29 @@ enum store_select_status {
 };
 
 /*
- * The runs a side of a comparison names: spec is a run id, a tag (every
- * run with it), 'last', or a comma list of them.  *ids gets the distinct
- * run ids, item by item, each item's runs oldest first (malloc'ed; free
- * it).  On STORE_SELECT_NO_MATCH err names the item; on an empty item it
- * quotes the spec.
+ * The runs a side of a comparison names: spec is a comma list of items;
+ * an item is a run id, a tag (every run with it), 'last', or a selector:
+ * host:PATTERN (the host measured on), kernel:PATTERN (kernel.release),
+ * boot:PATTERN (a word of the kernel command line, e.g. boot:nosmap or
+ * boot:mitigations=off) or tag:PATTERN, where PATTERN is a shell glob.
+ * Terms joined by '+' must all hold (host:lab3+tag:nightly); a '+' only
+ * joins when a selector or 'last' follows it, and 'last' among terms is
+ * the newest run the others select.  *ids gets the distinct run ids,
+ * item by item, each item's runs oldest first (malloc'ed; free it).  On
+ * STORE_SELECT_NO_MATCH err names the item; on an empty item (or a
+ * selector without its pattern) it quotes the spec.
  */
 enum store_select_status store_select_runs(struct store *st,
 					   const char *spec, int64_t **ids,
 					   size_t *n, char *err,
 					   size_t errlen);
+
+/*
+ * Whether text, given as a side of a comparison, would select the runs
+ * tagged with it (and not be read as a run id, 'last', a list or a
+ * selector): a tag that is not could never be selected.
+ */
+bool store_spec_is_tag(const char *text);
 
 /* Schema version of the open database (for tests). */
 int store_schema_version(struct store *st);

@@ -33,7 +33,7 @@ static void run_defaults(struct run_info *run, const struct env *env)
 }
 
 /* Bind the run options to columns first.. first + 6. */
-static int bind_options(sqlite3_stmt *s, int first,
+static int bind_options(struct db_stmt *s, int first,
 			const struct run_info *run)
 {
 	const struct run_options *o = &run->opts;
@@ -42,20 +42,19 @@ static int bind_options(sqlite3_stmt *s, int first,
 
 	if (!run->have_options) {
 		for (; i < first + 7; i++)
-			if (sqlite3_bind_null(s, i) != SQLITE_OK)
+			if (db_bind_null(s, i))
 				return -1;
 		return 0;
 	}
 	snprintf(seed, sizeof(seed), "%llu",
 		 (unsigned long long)o->interleave_seed);
-	if (sqlite3_bind_int(s, i++, o->reps) != SQLITE_OK ||
-	    sqlite3_bind_int64(s, i++, o->sample_time_ns) != SQLITE_OK ||
-	    sqlite3_bind_int64(s, i++, o->warmup_ns) != SQLITE_OK ||
-	    DB_BIND_STR(s, i++, o->cpus) != SQLITE_OK ||
-	    sqlite3_bind_int(s, i++, o->hist) != SQLITE_OK ||
-	    db_bind_text(s, i++, o->interleave ? seed : NULL, 0) !=
-	    SQLITE_OK ||
-	    sqlite3_bind_int(s, i++, o->perf_counters) != SQLITE_OK)
+	if (db_bind_int64(s, i++, o->reps) ||
+	    db_bind_int64(s, i++, o->sample_time_ns) ||
+	    db_bind_int64(s, i++, o->warmup_ns) ||
+	    DB_BIND_STR(s, i++, o->cpus) ||
+	    db_bind_int64(s, i++, o->hist) ||
+	    db_bind_text(s, i++, o->interleave ? seed : NULL, 0) ||
+	    db_bind_int64(s, i++, o->perf_counters))
 		return -1;
 	return 0;
 }
@@ -63,18 +62,19 @@ static int bind_options(sqlite3_stmt *s, int first,
 static int insert_env(struct store *st, int64_t run_id,
 		      const struct env *env, char *err, size_t errlen)
 {
-	sqlite3_stmt *s = NULL;
+	struct db_stmt *s = NULL;
 	size_t i;
 
 	if (!env || !env->n)
 		return 0;
-	if (db_prepare(st, "INSERT INTO environment (run_id, key, value) "
-		       "VALUES (?, ?, ?)", &s, err, errlen))
+	if (db_prepare(st, "INSERT INTO environment (run_id, key, value, "
+		       "seq) VALUES (?, ?, ?, ?)", &s, err, errlen))
 		return -1;
 	for (i = 0; i < env->n; i++) {
-		if (sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK ||
-		    db_bind_text(s, 2, env->items[i].key, 0) != SQLITE_OK ||
-		    db_bind_text(s, 3, env->items[i].value, 0) != SQLITE_OK) {
+		if (db_bind_int64(s, 1, run_id) ||
+		    db_bind_text(s, 2, env->items[i].key, 0) ||
+		    db_bind_text(s, 3, env->items[i].value, 0) ||
+		    db_bind_int64(s, 4, (int64_t)i)) {
 			db_err(st, err, errlen, "cannot bind environment");
 			goto fail;
 		}
@@ -82,13 +82,13 @@ static int insert_env(struct store *st, int64_t run_id,
 				 errlen))
 			goto fail;
 	}
-	if (sqlite3_finalize(s) != SQLITE_OK) {
+	if (db_finalize(s)) {
 		db_err(st, err, errlen, "cannot insert environment");
 		return -1;
 	}
 	return 0;
 fail:
-	(void)sqlite3_finalize(s);
+	(void)db_finalize(s);
 	return -1;
 }
 
@@ -108,51 +108,50 @@ static int new_uuid(char *buf, size_t len, char *err, size_t errlen)
 	return 0;
 }
 
-/* The runs row of run with status; sets run->id.  In a transaction. */
+/*
+ * The runs row of run with status; sets run->id.  In a transaction.  A
+ * run whose unique id is there already is not added: run->id is 0.
+ */
 static int insert_run_row(struct store *st, struct run_info *run,
 			  const char *status, char *err, size_t errlen)
 {
-	sqlite3_stmt *ins = NULL;
+	struct db_stmt *ins = NULL;
+	int rc;
 
 	if (db_prepare(st, "INSERT INTO runs (started_ns, finished_ns, tag, "
 		       "host, boot_id, tool_version, build_flavour, cmdline, "
 		       "status, reps, sample_time_ns, warmup_ns, cpus, hist, "
 		       "interleave_seed, perf_counters, pid, uuid, group_id) "
 		       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-		       "?, ?, ?, ?)",
+		       "?, ?, ?, ?) ON CONFLICT (uuid) DO NOTHING RETURNING id",
 		       &ins, err, errlen))
 		return -1;
-	if (sqlite3_bind_int64(ins, 1, run->started_ns) != SQLITE_OK ||
-	    (run->finished_ns ?
-	     sqlite3_bind_int64(ins, 2, run->finished_ns) :
-	     sqlite3_bind_null(ins, 2)) != SQLITE_OK ||
-	    DB_BIND_STR(ins, 3, run->tag) != SQLITE_OK ||
-	    DB_BIND_STR(ins, 4, run->host) != SQLITE_OK ||
-	    DB_BIND_STR(ins, 5, run->boot_id) != SQLITE_OK ||
-	    DB_BIND_STR(ins, 6, run->tool_version) != SQLITE_OK ||
-	    DB_BIND_STR(ins, 7, run->build_flavour) != SQLITE_OK ||
-	    db_bind_text(ins, 8, run->cmdline, 0) != SQLITE_OK ||
-	    db_bind_text(ins, 9, status, 0) != SQLITE_OK ||
+	if (db_bind_int64(ins, 1, run->started_ns) ||
+	    (run->finished_ns ? db_bind_int64(ins, 2, run->finished_ns) :
+	     db_bind_null(ins, 2)) ||
+	    DB_BIND_STR(ins, 3, run->tag) ||
+	    DB_BIND_STR(ins, 4, run->host) ||
+	    DB_BIND_STR(ins, 5, run->boot_id) ||
+	    DB_BIND_STR(ins, 6, run->tool_version) ||
+	    DB_BIND_STR(ins, 7, run->build_flavour) ||
+	    db_bind_text(ins, 8, run->cmdline, 0) ||
+	    db_bind_text(ins, 9, status, 0) ||
 	    bind_options(ins, 10, run) != 0 ||
-	    (run->pid > 0 ? sqlite3_bind_int64(ins, 17, run->pid) :
-	     sqlite3_bind_null(ins, 17)) != SQLITE_OK ||
-	    DB_BIND_STR(ins, 18, run->uuid) != SQLITE_OK ||
+	    (run->pid > 0 ? db_bind_int64(ins, 17, run->pid) :
+	     db_bind_null(ins, 17)) ||
+	    DB_BIND_STR(ins, 18, run->uuid) ||
 	    db_bind_text(ins, 19, run->group_id[0] ? run->group_id : NULL,
-			 sizeof(run->group_id)) != SQLITE_OK) {
+			 sizeof(run->group_id))) {
 		db_err(st, err, errlen, "cannot bind run");
-		(void)sqlite3_finalize(ins);
+		(void)db_finalize(ins);
 		return -1;
 	}
-	if (db_step_done(st, ins, "cannot insert run", err, errlen)) {
-		(void)sqlite3_finalize(ins);
-		return -1;
-	}
-	run->id = sqlite3_last_insert_rowid(st->db);
-	if (sqlite3_finalize(ins) != SQLITE_OK) {
+	rc = db_step_id(st, ins, "cannot insert run", &run->id, err, errlen);
+	if (db_finalize(ins) && rc == 0) {
 		db_err(st, err, errlen, "cannot insert run");
-		return -1;
+		rc = -1;
 	}
-	return 0;
+	return rc;
 }
 
 int store_begin_run(struct store *st, struct run_info *run,
@@ -166,8 +165,14 @@ int store_begin_run(struct store *st, struct run_info *run,
 		return -1;
 	if (db_begin_write(st, err, errlen))
 		return -1;
-	if (insert_run_row(st, run, "running", err, errlen) ||
-	    insert_env(st, run->id, env, err, errlen) ||
+	if (insert_run_row(st, run, "running", err, errlen))
+		goto fail;
+	if (!run->id) {
+		db_set_err(err, errlen, "cannot insert run in database '%s': "
+			   "its unique id %s is taken", st->path, run->uuid);
+		goto fail;
+	}
+	if (insert_env(st, run->id, env, err, errlen) ||
 	    db_commit(st, err, errlen))
 		goto fail;
 	db_copy_str(run->status, sizeof(run->status), "running");
@@ -211,31 +216,31 @@ static int check_result(const struct result *r, char *err, size_t errlen)
 }
 
 /* The rows of one result (its info text made by the caller). */
-static int insert_result(struct store *st, sqlite3_stmt *ins,
-			 sqlite3_stmt *smp, sqlite3_stmt *hst, int64_t run_id,
+static int insert_result(struct store *st, struct db_stmt *ins,
+			 struct db_stmt *smp, struct db_stmt *hst,
+			 int64_t run_id,
 			 struct result *r, const char *info, char *err,
 			 size_t errlen)
 {
 	size_t i;
 
-	if (sqlite3_bind_int64(ins, 1, run_id) != SQLITE_OK ||
-	    sqlite3_bind_int(ins, 2, r->seq) != SQLITE_OK ||
-	    db_bind_text(ins, 3, r->cfg->workload, 0) != SQLITE_OK ||
-	    db_bind_text(ins, 4, r->cfg->params_json, 0) != SQLITE_OK ||
-	    db_bind_text(ins, 5, r->metric, 0) != SQLITE_OK ||
-	    db_bind_text(ins, 6, r->unit, 0) != SQLITE_OK ||
-	    sqlite3_bind_int(ins, 7, r->direction) != SQLITE_OK ||
-	    db_bind_text(ins, 8, info, 0) != SQLITE_OK) {
+	if (db_bind_int64(ins, 1, run_id) ||
+	    db_bind_int64(ins, 2, r->seq) ||
+	    db_bind_text(ins, 3, r->cfg->workload, 0) ||
+	    db_bind_text(ins, 4, r->cfg->params_json, 0) ||
+	    db_bind_text(ins, 5, r->metric, 0) ||
+	    db_bind_text(ins, 6, r->unit, 0) ||
+	    db_bind_int64(ins, 7, r->direction) ||
+	    db_bind_text(ins, 8, info, 0)) {
 		db_err(st, err, errlen, "cannot bind result");
 		return -1;
 	}
-	if (db_step_done(st, ins, "cannot insert result", err, errlen))
+	if (db_step_id(st, ins, "cannot insert result", &r->id, err, errlen))
 		return -1;
-	r->id = sqlite3_last_insert_rowid(st->db);
 	for (i = 0; i < r->nsamples; i++) {
-		if (sqlite3_bind_int64(smp, 1, r->id) != SQLITE_OK ||
-		    sqlite3_bind_int64(smp, 2, (int64_t)i) != SQLITE_OK ||
-		    sqlite3_bind_double(smp, 3, r->samples[i]) != SQLITE_OK) {
+		if (db_bind_int64(smp, 1, r->id) ||
+		    db_bind_int64(smp, 2, (int64_t)i) ||
+		    db_bind_double(smp, 3, r->samples[i])) {
 			db_err(st, err, errlen, "cannot bind sample");
 			return -1;
 		}
@@ -245,11 +250,10 @@ static int insert_result(struct store *st, sqlite3_stmt *ins,
 	for (i = 0; r->hist && i < r->hist->nbuckets; i++) {
 		const struct result_bucket *b = &r->hist->buckets[i];
 
-		if (sqlite3_bind_int64(hst, 1, r->id) != SQLITE_OK ||
-		    sqlite3_bind_int64(hst, 2, b->lo) != SQLITE_OK ||
-		    sqlite3_bind_int64(hst, 3, b->hi) != SQLITE_OK ||
-		    sqlite3_bind_int64(hst, 4, (int64_t)b->count) !=
-		    SQLITE_OK) {
+		if (db_bind_int64(hst, 1, r->id) ||
+		    db_bind_int64(hst, 2, b->lo) ||
+		    db_bind_int64(hst, 3, b->hi) ||
+		    db_bind_int64(hst, 4, (int64_t)b->count)) {
 			db_err(st, err, errlen, "cannot bind histogram");
 			return -1;
 		}
@@ -265,14 +269,15 @@ static int insert_results(struct store *st, int64_t run_id,
 			  struct result *res, size_t n, char *err,
 			  size_t errlen)
 {
-	sqlite3_stmt *ins = NULL, *smp = NULL, *hst = NULL;
+	struct db_stmt *ins = NULL, *smp = NULL, *hst = NULL;
 	char *info = NULL;
 	size_t i;
 	int rc;
 
 	if (db_prepare(st, "INSERT INTO results (run_id, seq, workload, "
 		       "params, metric, unit, direction, info) "
-		       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", &ins, err, errlen) ||
+		       "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id", &ins,
+		       err, errlen) ||
 	    db_prepare(st, "INSERT INTO samples (result_id, idx, value) "
 		       "VALUES (?, ?, ?)", &smp, err, errlen) ||
 	    db_prepare(st, "INSERT INTO histograms (result_id, lo, hi, count) "
@@ -292,19 +297,19 @@ static int insert_results(struct store *st, int64_t run_id,
 		free(info);
 		info = NULL;
 	}
-	rc = sqlite3_finalize(ins);
-	rc |= sqlite3_finalize(smp);
-	rc |= sqlite3_finalize(hst);
-	if (rc != SQLITE_OK) {
+	rc = db_finalize(ins);
+	rc |= db_finalize(smp);
+	rc |= db_finalize(hst);
+	if (rc) {
 		db_err(st, err, errlen, "cannot insert result");
 		return -1;
 	}
 	return 0;
 fail:
 	free(info);
-	(void)sqlite3_finalize(ins);
-	(void)sqlite3_finalize(smp);
-	(void)sqlite3_finalize(hst);
+	(void)db_finalize(ins);
+	(void)db_finalize(smp);
+	(void)db_finalize(hst);
 	return -1;
 }
 
@@ -333,29 +338,29 @@ int store_add_results(struct store *st, int64_t run_id, struct result *res,
 int store_find_uuid(struct store *st, const char *uuid, int64_t *id,
 		    char *err, size_t errlen)
 {
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int rc, ret;
 
 	*id = 0;
 	if (db_prepare(st, "SELECT id FROM runs WHERE uuid = ?", &s, err,
 		       errlen))
 		return -1;
-	if (db_bind_text(s, 1, uuid, 0) != SQLITE_OK) {
+	if (db_bind_text(s, 1, uuid, 0)) {
 		db_err(st, err, errlen, "cannot bind run id");
-		(void)sqlite3_finalize(s);
+		(void)db_finalize(s);
 		return -1;
 	}
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		*id = sqlite3_column_int64(s, 0);
+	rc = db_step(s);
+	if (rc == DB_ROW) {
+		*id = db_col_int64(s, 0);
 		ret = 0;
-	} else if (rc == SQLITE_DONE) {
+	} else if (rc == DB_DONE) {
 		ret = 1;
 	} else {
 		db_err(st, err, errlen, "cannot look a run up");
 		ret = -1;
 	}
-	if (sqlite3_finalize(s) != SQLITE_OK && ret != -1) {
+	if (db_finalize(s) && ret != -1) {
 		db_err(st, err, errlen, "cannot look a run up");
 		ret = -1;
 	}
@@ -380,33 +385,53 @@ int store_add_run(struct store *st, struct run_data *run, char *err,
 			return -1;
 	if (db_begin_write(st, err, errlen))
 		return -1;
-	/* inside the write transaction: two importers cannot both add it */
+	/* SQLite: inside the write lock, two adders cannot both add it */
 	rc = store_find_uuid(st, ri->uuid, &existing, err, errlen);
-	if (rc == 0) {
-		ri->id = existing;
-		db_rollback(st);
-		return 1;
-	}
+	if (rc == 0)
+		goto there;
 	if (rc < 0 ||
 	    insert_run_row(st, ri, ri->status[0] ? ri->status : "complete",
-			   err, errlen) ||
-	    insert_env(st, ri->id, &run->env, err, errlen) ||
-	    insert_results(st, ri->id, run->results.v, run->results.n, err,
-			   errlen) ||
-	    db_commit(st, err, errlen)) {
+			   err, errlen))
+		goto fail;
+	if (!ri->id) {
+		/*
+		 * PostgreSQL: another adder's transaction added it after we
+		 * looked, and the insert waited for it to commit
+		 */
 		db_rollback(st);
-		ri->id = 0;
-		for (i = 0; i < run->results.n; i++)
-			run->results.v[i].id = 0;
+		rc = store_find_uuid(st, ri->uuid, &existing, err, errlen);
+		if (rc == 0) {
+			ri->id = existing;
+			return 1;
+		}
+		if (rc > 0)
+			db_set_err(err, errlen, "cannot add run %s to "
+				   "database '%s': it was there and is gone",
+				   ri->uuid, st->path);
 		return -1;
 	}
+	if (insert_env(st, ri->id, &run->env, err, errlen) ||
+	    insert_results(st, ri->id, run->results.v, run->results.n, err,
+			   errlen) ||
+	    db_commit(st, err, errlen))
+		goto fail;
 	return 0;
+there:
+	ri->id = existing;
+	db_rollback(st);
+	return 1;
+fail:
+	db_rollback(st);
+	ri->id = 0;
+	for (i = 0; i < run->results.n; i++)
+		run->results.v[i].id = 0;
+	return -1;
 }
 
 int store_finish_run(struct store *st, int64_t run_id, const char *status,
 		     int64_t finished_ns, char *err, size_t errlen)
 {
-	sqlite3_stmt *s = NULL;
+	struct db_stmt *s = NULL;
 	bool valid = false;
 	size_t i;
 
@@ -423,21 +448,20 @@ int store_finish_run(struct store *st, int64_t run_id, const char *status,
 	if (db_prepare(st, "UPDATE runs SET status = ?, finished_ns = ? "
 		       "WHERE id = ?", &s, err, errlen))
 		goto fail;
-	if (sqlite3_bind_text(s, 1, status, -1, SQLITE_TRANSIENT) !=
-	    SQLITE_OK ||
-	    sqlite3_bind_int64(s, 2, finished_ns) != SQLITE_OK ||
-	    sqlite3_bind_int64(s, 3, run_id) != SQLITE_OK) {
+	if (db_bind_text(s, 1, status, 0) ||
+	    db_bind_int64(s, 2, finished_ns) ||
+	    db_bind_int64(s, 3, run_id)) {
 		db_err(st, err, errlen, "cannot bind run status");
 		goto fail;
 	}
 	if (db_step_done(st, s, "cannot update run", err, errlen))
 		goto fail;
-	if (sqlite3_changes(st->db) != 1) {
+	if (db_changes(st) != 1) {
 		db_set_err(err, errlen, "cannot finish run %lld in database "
 			   "'%s': no such run", (long long)run_id, st->path);
 		goto fail;
 	}
-	if (sqlite3_finalize(s) != SQLITE_OK) {
+	if (db_finalize(s)) {
 		s = NULL;
 		db_err(st, err, errlen, "cannot update run");
 		goto fail;
@@ -447,7 +471,7 @@ int store_finish_run(struct store *st, int64_t run_id, const char *status,
 		goto fail;
 	return 0;
 fail:
-	(void)sqlite3_finalize(s);
+	(void)db_finalize(s);
 	db_rollback(st);
 	return -1;
 }
@@ -480,7 +504,7 @@ int store_mark_abandoned(struct store *st, const char *host,
 			 const char *boot_id, size_t *marked, char *err,
 			 size_t errlen)
 {
-	sqlite3_stmt *s = NULL, *u = NULL;
+	struct db_stmt *s = NULL, *u = NULL;
 	int64_t dead[64];
 	size_t n = 0, i;
 	int rc;
@@ -489,20 +513,24 @@ int store_mark_abandoned(struct store *st, const char *host,
 	if (db_prepare(st, "SELECT id, pid, boot_id FROM runs WHERE status = "
 		       "'running' AND host = ?", &s, err, errlen))
 		return -1;
-	if (db_bind_text(s, 1, host, 0) != SQLITE_OK) {
+	if (db_bind_text(s, 1, host, 0)) {
 		db_err(st, err, errlen, "cannot bind host");
-		(void)sqlite3_finalize(s);
+		(void)db_finalize(s);
 		return -1;
 	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW && n < 64) {
+	while ((rc = db_step(s)) == DB_ROW && n < 64) {
 		const char *b = db_col_text(s, 2);
 		bool other_boot = b && *b && strcmp(b, boot_id) != 0;
 
-		if (other_boot || process_gone(sqlite3_column_int64(s, 1)))
-			dead[n++] = sqlite3_column_int64(s, 0);
+		if (other_boot || process_gone(db_col_int64(s, 1)))
+			dead[n++] = db_col_int64(s, 0);
 	}
-	if ((rc != SQLITE_DONE && rc != SQLITE_ROW) ||
-	    sqlite3_finalize(s) != SQLITE_OK) {
+	if (rc == DB_ERROR) {
+		db_err(st, err, errlen, "cannot list running runs");
+		(void)db_finalize(s);
+		return -1;
+	}
+	if (db_finalize(s)) {
 		db_err(st, err, errlen, "cannot list running runs");
 		return -1;
 	}
@@ -514,15 +542,15 @@ int store_mark_abandoned(struct store *st, const char *host,
 		       "? AND status = 'running'", &u, err, errlen))
 		goto fail;
 	for (i = 0; i < n; i++) {
-		if (sqlite3_bind_int64(u, 1, dead[i]) != SQLITE_OK) {
+		if (db_bind_int64(u, 1, dead[i])) {
 			db_err(st, err, errlen, "cannot bind run id");
 			goto fail;
 		}
 		if (db_step_done(st, u, "cannot mark a run", err, errlen))
 			goto fail;
-		*marked += (size_t)sqlite3_changes(st->db);
+		*marked += (size_t)db_changes(st);
 	}
-	if (sqlite3_finalize(u) != SQLITE_OK) {
+	if (db_finalize(u)) {
 		u = NULL;
 		db_err(st, err, errlen, "cannot mark a run");
 		goto fail;
@@ -532,7 +560,7 @@ int store_mark_abandoned(struct store *st, const char *host,
 		goto fail;
 	return 0;
 fail:
-	(void)sqlite3_finalize(u);
+	(void)db_finalize(u);
 	db_rollback(st);
 	*marked = 0;
 	return -1;

@@ -10,6 +10,8 @@
 #   TMP    a private temp dir, removed on exit
 #   COPYSCOPE_DB  a fresh database inside TMP (exported)
 #   OUT ERR       files holding stdout and stderr of the last expect_exit
+#   PG_URL PG_DIR PGBIN  after need_pg: a fresh PostgreSQL database, the
+#          server's socket directory, its tools
 # Exit convention: 0 pass, 77 skip (reason is the last line), else fail.
 set -u
 
@@ -26,7 +28,16 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/copyscope-smoke.XXXXXX") || {
 	echo "$TEST_NAME: mktemp -d failed" >&2
 	exit 1
 }
-trap 'rm -rf "$TMP"' EXIT
+# PostgreSQL servers this test started itself (need_pg, pg_start_tls),
+# stopped at exit.
+PG_STARTED=""
+cleanup() {
+	for _d in $PG_STARTED; do
+		tests/pg-cluster.sh stop "$_d" || true
+	done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
 trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
@@ -203,4 +214,74 @@ print(" ".join("%.6f" % (m * (1 + r.gauss(0, 0.02)))
 	done
 	sqlite3 "$COPYSCOPE_DB" "$_sql COMMIT;" ||
 		fail "inject: sqlite3 failed on run $1 metric $2"
+}
+
+# need_pg: a fresh PostgreSQL database for this test: PG_URL names it,
+# PG_DIR is the server's socket directory, PGBIN holds psql.  The server
+# is the one the test runner started (COPYSCOPE_TEST_PG_HOST), else one
+# of this test's own (tests/pg-cluster.sh), stopped at exit.  Returns 1
+# when there is no PostgreSQL server to be had here.
+need_pg() {
+	PGBIN=$(tests/pg-cluster.sh bindir 2>/dev/null) || return 1
+	if [ -n "${COPYSCOPE_TEST_PG_HOST:-}" ]; then
+		PG_DIR=$COPYSCOPE_TEST_PG_HOST
+	else
+		PG_DIR=$(tests/pg-cluster.sh start 2>"$TMP/pg-start.log") || {
+			cat "$TMP/pg-start.log"
+			return 1
+		}
+		PG_STARTED="$PG_STARTED $PG_DIR"
+	fi
+	pg_newdb
+}
+
+# pg_newdb: another fresh database on the same server; PG_URL names it.
+_pg_n=0
+pg_newdb() {
+	_pg_n=$((_pg_n + 1))
+	PG_DB=cs_$(echo "$TEST_NAME" | tr -c 'a-z0-9_\n' _)_$$_$_pg_n
+	"$PGBIN/psql" -X -q "postgresql:///postgres?host=$PG_DIR" \
+		-c "CREATE DATABASE $PG_DB" ||
+		fail "cannot create database $PG_DB on $PG_DIR"
+	PG_URL="postgresql:///$PG_DB?host=$PG_DIR"
+}
+
+# pg_q SQL [URL]: the rows of SQL in PG_URL (or URL), unaligned.
+pg_q() {
+	"$PGBIN/psql" -X -Atq "${2:-$PG_URL}" -v ON_ERROR_STOP=1 -c "$1" ||
+		fail "psql failed: $1"
+}
+
+# clone_run DB RUN N: add N copies of run RUN to the SQLite file DB, each
+# with its own unique id and a later start, with its environment,
+# results, samples and histograms (to have many runs without measuring
+# each).
+clone_run() {
+	_sql="BEGIN;"
+	_i=1
+	while [ "$_i" -le "$3" ]; do
+		_sql="$_sql
+INSERT INTO runs (started_ns, finished_ns, tag, host, boot_id,
+  tool_version, build_flavour, cmdline, status, reps, sample_time_ns,
+  warmup_ns, cpus, hist, interleave_seed, perf_counters, pid, uuid)
+  SELECT started_ns + $_i, finished_ns + $_i, tag, host, boot_id,
+  tool_version, build_flavour, cmdline, status, reps, sample_time_ns,
+  warmup_ns, cpus, hist, interleave_seed, perf_counters, pid,
+  lower(hex(randomblob(16))) FROM runs WHERE id = $2;
+INSERT INTO environment (run_id, key, value, seq) SELECT
+  (SELECT max(id) FROM runs), key, value, seq FROM environment
+  WHERE run_id = $2;
+INSERT INTO results (run_id, seq, workload, params, metric, unit,
+  direction, info) SELECT (SELECT max(id) FROM runs), seq, workload,
+  params, metric, unit, direction, info FROM results WHERE run_id = $2;
+INSERT INTO samples (result_id, idx, value) SELECT n.id, s.idx, s.value
+  FROM samples s JOIN results o ON o.id = s.result_id AND o.run_id = $2
+  JOIN results n ON n.seq = o.seq AND n.run_id = (SELECT max(id) FROM runs);
+INSERT INTO histograms (result_id, lo, hi, count) SELECT n.id, h.lo, h.hi,
+  h.count FROM histograms h JOIN results o ON o.id = h.result_id AND
+  o.run_id = $2 JOIN results n ON n.seq = o.seq AND
+  n.run_id = (SELECT max(id) FROM runs);"
+		_i=$((_i + 1))
+	done
+	sqlite3 "$1" "$_sql COMMIT;" || fail "clone_run: sqlite3 failed on $1"
 }

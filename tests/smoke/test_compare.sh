@@ -186,10 +186,25 @@ note "pipe.bw: two tagged runs compare into a table with verdicts"
 cs 0 run pipe.bw --quick --tag pa
 contains "$OUT" "outside load:"
 cs 0 run pipe.bw --quick --tag pb
-cs 0 compare pa pb --drop-noisy
+cs 0 compare pa pb
 contains_re "$OUT" '^pipe\.bw +'
 contains_re "$OUT" '^  bandwidth +[0-9.]+ +(±[0-9]+%|-) +[-+][0-9.]+% .*(~|worse|better)$'
 contains_re "$OUT" '^[0-9]+ compared: '
+
+note "--drop-noisy with every sample of a side flagged: 'empty', never 0"
+PB_ID=$(sqlite3 "$COPYSCOPE_DB" "SELECT max(id) FROM runs")
+sqlite3 "$COPYSCOPE_DB" "UPDATE results SET info = json_set(info,
+	'\$.interference.flagged', (SELECT json_group_array(json('true'))
+	FROM json_each(info, '\$.interference.flagged')))
+	WHERE run_id = $PB_ID" || fail "cannot flag run $PB_ID's samples"
+cs 0 compare pa pb --drop-noisy
+contains_re "$OUT" '^  bandwidth +[0-9.]+ +(±[0-9]+%|-) +- +- +- +[KMG]?i?B/s +- +- +empty$'
+contains_flat "$OUT" 'new: every sample was flagged and left out (--drop-noisy): nothing to compare'
+contains_re "$OUT" '^[0-9]+ compared: .*, [0-9]+ empty$'
+cs 0 compare pa pb --drop-noisy --json
+contains "$OUT" '"verdict": "empty"'
+cs 1 check pa --new pb --drop-noisy
+contains "$ERR" "could not be checked: every sample of a side was flagged"
 
 note "interference: every kept sample has its record"
 cs 0 show "$AA_ID" --json

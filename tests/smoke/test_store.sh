@@ -116,4 +116,16 @@ env -u COPYSCOPE_DB XDG_DATA_HOME="$TMP/fresh" "$BIN" runs >"$OUT" 2>"$ERR" ||
 	fail "runs on a machine with no database: exit $?"
 contains "$OUT" "no runs stored in $TMP/fresh/copyscope/results.db"
 [ -e "$TMP/fresh" ] && fail "runs created the default database"
+note "a version-2 file without runs.group_id (development builds) migrates"
+cp "$COPYSCOPE_DB" "$TMP/v2.db"
+sqlite3 "$TMP/v2.db" "ALTER TABLE environment DROP COLUMN seq;
+ALTER TABLE runs DROP COLUMN group_id; PRAGMA user_version = 2;" ||
+	fail "cannot make a version-2 file"
+cs 0 show 1 --db "$TMP/v2.db"
+contains "$OUT" "sys.null"
+cs 0 run sys.null --quick --tag after --db "$TMP/v2.db"
+[ "$(sqlite3 "$TMP/v2.db" 'PRAGMA user_version')" -ge 3 ] ||
+	fail "the version-2 file was not migrated"
+sqlite3 "$TMP/v2.db" "SELECT group_id FROM runs LIMIT 1" >/dev/null ||
+	fail "runs.group_id missing after the migration"
 exit 0

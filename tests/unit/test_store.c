@@ -1,10 +1,15 @@
 /*
- * test_store.c - unit tests for the SQLite result store (src/store/):
- * round trip of runs with their options, environment and results (the
- * results model, decoded again unchanged), samples and histograms;
- * missing runs; schema migrations (0 -> 2, 1 -> 2 moving the run options
- * out of the environment) and refusal of newer schemas; unusable paths;
- * unfinished runs; the default path; and two concurrent writers.
+ * test_store.c - unit tests for the result store (src/store/), each that
+ * is not about files run on both backends, SQLite and PostgreSQL
+ * (store_fixture.h): round trip of runs with their options, environment
+ * (in its order) and results (the results model, decoded again
+ * unchanged), samples and histograms; missing runs; invalid writes;
+ * unfinished runs; concurrent writers; concurrent openers of a new
+ * database; whole runs added once by their unique id.  SQLite only:
+ * schema migrations (0 -> 3, 1 -> 3 moving the run options out of the
+ * environment, 2 -> 3 numbering the environment in its order) and
+ * refusal of newer schemas and other programs' files; unusable paths; the
+ * default path.  PostgreSQL only: test_store_pg.c.
  */
 #include <errno.h>
 #include <ftw.h>
@@ -27,59 +32,7 @@
 #include "result_fixture.h"
 #include "store/db.h"
 #include "store/store.h"
-
-struct fixture {
-	char dir[64];
-	char db[128];
-};
-
-static int setup(void **state)
-{
-	struct fixture *fx = calloc(1, sizeof(*fx));
-
-	if (!fx)
-		return -1;
-	snprintf(fx->dir, sizeof(fx->dir), "/tmp/test_store.XXXXXX");
-	if (!mkdtemp(fx->dir)) {
-		free(fx);
-		return -1;
-	}
-	/* a subdirectory that does not exist yet: store_open makes it */
-	snprintf(fx->db, sizeof(fx->db), "%s/a/b/results.db", fx->dir);
-	*state = fx;
-	return 0;
-}
-
-static int remove_one(const char *path, const struct stat *sb, int type,
-		      struct FTW *ftw)
-{
-	(void)sb;
-	(void)type;
-	(void)ftw;
-	return remove(path);
-}
-
-/* rm -rf of the fixture directory, without a shell. */
-static int teardown(void **state)
-{
-	struct fixture *fx = *state;
-	int rc;
-
-	rc = nftw(fx->dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-	free(fx);
-	return rc == 0 ? 0 : -1;
-}
-
-static struct store *open_ok(const char *path)
-{
-	struct store *st = NULL;
-	char err[512] = "";
-
-	if (store_open(path, &st, err, sizeof(err)) != 0)
-		fail_msg("store_open(%s): %s", path, err);
-	assert_non_null(st);
-	return st;
-}
+#include "store_fixture.h"
 
 #define ERR_SZ 512
 
@@ -111,7 +64,7 @@ static void test_round_trip(void **state)
 	char err[ERR_SZ] = "", *a, *b;
 	size_t n, i, j;
 
-	(void)state;
+	FX_NEED_DB(fx);
 	assert_int_equal(env_set(&env, "kernel.release", "6.1.0-test"), 0);
 	assert_int_equal(env_set(&env, "hostname", "box"), 0);
 	assert_int_equal(env_set(&env, "boot_id",
@@ -255,10 +208,12 @@ static void test_round_trip(void **state)
 static void test_missing_run(void **state)
 {
 	struct fixture *fx = *state;
-	struct store *st = open_ok(fx->db);
+	struct store *st;
 	struct run_data got;
 	char err[ERR_SZ] = "";
 
+	FX_NEED_DB(fx);
+	st = open_ok(fx->db);
 	assert_int_equal(store_load_run(st, 12345, &got, err, sizeof(err)),
 			 1);
 	assert_int_equal(got.results.n, 0);
@@ -274,7 +229,7 @@ static void test_missing_run(void **state)
 static void test_invalid_writes(void **state)
 {
 	struct fixture *fx = *state;
-	struct store *st = open_ok(fx->db);
+	struct store *st;
 	struct run_info run = { 0 };
 	struct run_data got;
 	struct result_set set;
@@ -282,6 +237,8 @@ static void test_invalid_writes(void **state)
 	struct result *r;
 	char err[ERR_SZ] = "";
 
+	FX_NEED_DB(fx);
+	st = open_ok(fx->db);
 	assert_int_equal(store_begin_run(st, &run, NULL, err, sizeof(err)),
 			 0);
 	assert_true(run.started_ns > 0);
@@ -291,7 +248,7 @@ static void test_invalid_writes(void **state)
 	/* foreign key: no such run */
 	assert_int_equal(store_add_results(st, run.id + 100, r, 1, err,
 					   sizeof(err)), -1);
-	assert_non_null(strstr(err, "FOREIGN KEY"));
+	assert_true(fx_has(err, "FOREIGN KEY"));
 	r->direction = 2;
 	assert_int_equal(store_add_results(st, run.id, r, 1, err,
 					   sizeof(err)), -1);
@@ -401,6 +358,45 @@ static void test_migration_v1(const struct fixture *fx)
 	store_close(st);
 }
 
+/*
+ * A version 2 database: its environment comes back in the order it was
+ * stored in (the rowid order, numbered into environment.seq by the
+ * migration to version 3), not sorted.
+ */
+static void test_migration_v2(const struct fixture *fx)
+{
+	static const char *const keys[] = { "zeta", "alpha", "mid" };
+	struct store *st;
+	struct run_data got;
+	char path[160], err[ERR_SZ] = "";
+	sqlite3 *db;
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/v2.db", fx->dir);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, store_migrations[0], NULL, NULL,
+				      NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, store_migrations[1], NULL, NULL,
+				      NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+		"PRAGMA user_version = 2;"
+		"INSERT INTO runs (id, started_ns, status, uuid) VALUES"
+		"  (1, 5, 'complete', 'u1');"
+		"INSERT INTO environment VALUES (1, 'zeta', '1'),"
+		"  (1, 'alpha', '2'), (1, 'mid', '3');",
+		NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+
+	st = open_ok(path);
+	assert_int_equal(store_schema_version(st), 3);
+	assert_int_equal(store_load_run(st, 1, &got, err, sizeof(err)), 0);
+	assert_int_equal(got.env.n, 3);
+	for (i = 0; i < 3; i++)
+		assert_string_equal(got.env.items[i].key, keys[i]);
+	run_data_free(&got);
+	store_close(st);
+}
+
 /* The bytes of a file (malloc'ed), for checking that nothing changed. */
 static char *slurp(const char *path, long *len)
 {
@@ -472,6 +468,8 @@ static void test_migration(void **state)
 	store_close(st);
 
 	test_migration_v1(fx);
+
+	test_migration_v2(fx);
 
 	test_not_ours(fx);
 
@@ -571,11 +569,13 @@ static void test_unusable_paths(void **state)
 static void test_running_listed(void **state)
 {
 	struct fixture *fx = *state;
-	struct store *st = open_ok(fx->db);
+	struct store *st;
 	struct run_info a = { 0 }, b = { 0 }, *runs;
 	char err[ERR_SZ] = "";
 	size_t n;
 
+	FX_NEED_DB(fx);
+	st = open_ok(fx->db);
 	a.started_ns = 100;
 	b.started_ns = 200;
 	assert_int_equal(store_begin_run(st, &b, NULL, err, sizeof(err)), 0);
@@ -632,13 +632,15 @@ static void test_default_path(void **state)
 static void test_concurrent_writers(void **state)
 {
 	struct fixture *fx = *state;
-	struct store *st = open_ok(fx->db);
+	struct store *st;
 	struct run_info run = { 0 };
 	struct run_data got;
 	char err[ERR_SZ] = "";
 	pid_t pids[WRITERS];
 	int w, status;
 
+	FX_NEED_DB(fx);
+	st = open_ok(fx->db);
 	assert_int_equal(store_begin_run(st, &run, NULL, err, sizeof(err)),
 			 0);
 	store_close(st);
@@ -698,13 +700,15 @@ static void test_concurrent_writers(void **state)
 static void test_add_run(void **state)
 {
 	struct fixture *fx = *state;
-	struct store *st = open_ok(fx->db);
+	struct store *st;
 	struct run_data run, got;
 	const double x[3] = { 1, 2, 3 };
 	char err[ERR_SZ] = "";
 	struct run_info b = { 0 };
 	int64_t id;
 
+	FX_NEED_DB(fx);
+	st = open_ok(fx->db);
 	memset(&run, 0, sizeof(run));
 	result_set_init(&run.results);
 	snprintf(run.info.uuid, sizeof(run.info.uuid), "%032d", 7);
@@ -769,10 +773,12 @@ static void test_concurrent_new_database(void **state)
 	int go[2], w, status, round;
 	size_t n;
 
+	FX_NEED_DB(fx);
 	for (round = 0; round < 5; round++) {
-		char path[160];
+		char path[512], name[16];
 
-		snprintf(path, sizeof(path), "%s/new%d.db", fx->dir, round);
+		snprintf(name, sizeof(name), "new%d", round);
+		fx_new_store(fx, name, path, sizeof(path));
 		assert_int_equal(pipe(go), 0);
 		for (w = 0; w < OPENERS; w++) {
 			pids[w] = fork();
@@ -813,28 +819,26 @@ static void test_concurrent_new_database(void **state)
 	}
 }
 
+/* A test that runs on both backends, once each. */
+#define BOTH(fn) \
+	{ #fn " [SQLite]", fn, setup_sqlite, teardown, NULL }, \
+	{ #fn " [PostgreSQL]", fn, setup_pg, teardown, NULL }
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_round_trip, setup,
+		BOTH(test_round_trip),
+		BOTH(test_missing_run),
+		BOTH(test_invalid_writes),
+		cmocka_unit_test_setup_teardown(test_migration, setup_sqlite,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_missing_run, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_invalid_writes, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_migration, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_unusable_paths, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_running_listed, setup,
-						teardown),
+		cmocka_unit_test_setup_teardown(test_unusable_paths,
+						setup_sqlite, teardown),
+		BOTH(test_running_listed),
 		cmocka_unit_test(test_default_path),
-		cmocka_unit_test_setup_teardown(test_concurrent_writers,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(test_concurrent_new_database,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(test_add_run, setup,
-						teardown),
+		BOTH(test_concurrent_writers),
+		BOTH(test_concurrent_new_database),
+		BOTH(test_add_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,258 @@
+/*
+ * push.c - `copyscope push [RUNS ...] --to URL`: copy runs of the local
+ * store (a host's SQLite file) to a shared one (a lab's PostgreSQL
+ * database), so that a host that measures offline hands its runs over
+ * later.  Each run is added whole in one transaction, once by its
+ * globally unique id (store_add_run): pushing again, or after a push
+ * that was killed half-way, adds what is missing and nothing twice.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static void push_usage(FILE *out)
+{
+	fprintf(out,
+"usage: copyscope push [RUNS ...] --to URL|PATH [--db PATH] [--quiet]\n"
+"\n"
+"Copies stored runs, whole (options, environment, results, samples,\n"
+"histograms), from this host's database to a shared one: typically a\n"
+"PostgreSQL database of a lab, postgresql://[user@]host[:port]/db?...\n"
+"(libpq's URL: sslmode, sslrootcert, sslcert... pass through; keep the\n"
+"password in ~/.pgpass or PGPASSWORD, not in the URL).  Each run is added\n"
+"in one transaction and only once, by its globally unique id: pushing\n"
+"again adds what is not there yet, so a host that measured offline, or a\n"
+"push that was stopped half-way, can simply push again.  Runs still\n"
+"'running' are left for a later push.\n"
+"\n"
+"RUNS selects which (default: all), as a side of 'compare' does: run ids,\n"
+"tags, 'last', host:, kernel:, boot:, tag: patterns, '+' and ',' lists.\n"
+"\n"
+"options:\n"
+"  --to URL|PATH   the database to copy to (created tables on first use)\n"
+"  --db PATH       the database to copy from (default $COPYSCOPE_DB,\n"
+"                  else $XDG_DATA_HOME/copyscope/results.db)\n"
+"  --quiet         print only the summary line\n"
+"\nexit: 0 every selected run is there, 1 a run could not be copied (the\n"
+"others were), 2 usage or a database that cannot be opened.\n"
+"\nexamples:\n"
+"  copyscope push --to \\\n"
+"      'postgresql://lab.example/copyscope?sslmode=verify-full'\n"
+"  copyscope push nightly --to \\\n"
+"      'postgresql:///copyscope?host=/run/postgresql'\n");
+}
+
+struct push_args {
+	const char *to, *db;
+	char **specs;
+	size_t nspecs;
+	bool quiet;
+};
+
+/* Returns 0, -1 after --help, or the usage exit code. */
+static int push_parse(int argc, char **argv, struct push_args *pa)
+{
+	const char *v;
+	int missing;
+
+	for (int a = 1; a < argc; a++) {
+		if (cli_is_help(argv[a])) {
+			push_usage(stdout);
+			return -1;
+		}
+		if ((v = cli_opt_value(argc, argv, &a, "--to", &missing)) ||
+		    missing) {
+			if (missing)
+				return cli_usage("push", "--to needs a value "
+						 "(postgresql://...)");
+			if (pa->to)
+				return cli_usage("push", "--to is given "
+						 "twice");
+			pa->to = v;
+		} else if ((v = cli_opt_value(argc, argv, &a, "--db",
+					      &missing)) || missing) {
+			if (missing)
+				return cli_usage("push", "--db needs a value");
+			pa->db = v;
+		} else if (strcmp(argv[a], "--quiet") == 0) {
+			pa->quiet = true;
+		} else if (argv[a][0] == '-') {
+			return cli_usage("push", "unknown argument '%s'",
+					 argv[a]);
+		} else {
+			pa->specs[pa->nspecs++] = argv[a];
+		}
+	}
+	if (!pa->to)
+		return cli_usage("push", "--to: where to? (a postgresql:// "
+				 "URL, or a database path)");
+	if (!*pa->to)
+		return cli_usage("push", "--to: empty database name");
+	return 0;
+}
+
+/* The run ids to push, oldest first: those specs select, or all. */
+static int push_select(struct store *st, const struct push_args *pa,
+		       const struct run_info *runs, size_t n, bool *pick)
+{
+	enum store_select_status ss;
+	int64_t *ids;
+	char err[512];
+	size_t nids, i, j, k;
+
+	for (i = 0; i < n; i++)
+		pick[i] = pa->nspecs == 0;
+	for (k = 0; k < pa->nspecs; k++) {
+		ss = store_select_runs(st, pa->specs[k], &ids, &nids, err,
+				       sizeof(err));
+		if (ss == STORE_SELECT_EMPTY_ITEM ||
+		    ss == STORE_SELECT_NO_MATCH)
+			return cli_usage("push", "%s ('copyscope runs' lists "
+					 "them)", err);
+		if (ss != STORE_SELECT_OK) {
+			cli_error("%s", err);
+			return EXIT_FAIL;
+		}
+		for (i = 0; i < n; i++)
+			for (j = 0; j < nids && !pick[i]; j++)
+				pick[i] = runs[i].id == ids[j];
+		free(ids);
+	}
+	return 0;
+}
+
+struct push_count {
+	size_t added, there, running, failed;
+};
+
+/* Push one run: load it here, add it there.  0, or 1 (printed). */
+static int push_one(struct store *from, struct store *to,
+		    const struct run_info *r, bool quiet,
+		    struct push_count *c)
+{
+	struct run_data run;
+	char err[1024];
+	int64_t id;
+	int rc;
+
+	/* cheap first: most runs of a repeated push are there already */
+	rc = store_find_uuid(to, r->uuid, &id, err, sizeof(err));
+	if (rc == 0) {
+		c->there++;
+		return 0;
+	}
+	if (rc < 0)
+		goto fail;
+	if (store_load_run(from, r->id, &run, err, sizeof(err)) != 0)
+		goto fail;
+	rc = store_add_run(to, &run, err, sizeof(err));
+	if (rc >= 0) {
+		if (rc == 0 && !quiet)
+			printf("run %lld -> run %lld (%zu results)\n",
+			       (long long)r->id, (long long)run.info.id,
+			       run.results.n);
+		if (rc == 0)
+			c->added++;
+		else
+			c->there++;
+	}
+	run_data_free(&run);
+	if (rc >= 0)
+		return 0;
+fail:
+	cli_error("run %lld not pushed: %s", (long long)r->id, err);
+	c->failed++;
+	return 1;
+}
+
+int cmd_push(int argc, char **argv)
+{
+	struct push_args pa;
+	struct push_count c = { 0 };
+	struct run_info *runs = NULL;
+	struct store *from = NULL, *to = NULL;
+	char path[4096], topath[4096], err[512];
+	size_t n = 0, i, npick = 0;
+	bool absent, *pick = NULL;
+	int e;
+
+	memset(&pa, 0, sizeof(pa));
+	pa.specs = calloc((size_t)argc + 1, sizeof(*pa.specs));
+	if (!pa.specs) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	e = push_parse(argc, argv, &pa);
+	if (e) {
+		free(pa.specs);
+		return e < 0 ? EXIT_OK : e;
+	}
+	e = cli_open_existing_store(pa.db, &from, path, sizeof(path),
+				    &absent);
+	if (e)
+		goto out;
+	if (absent) {
+		if (pa.nspecs)
+			e = cli_usage("push", "'%s' selects no stored run (no "
+				      "database at %s yet)", pa.specs[0], path);
+		else
+			printf("nothing to push: no database at %s yet\n",
+			       path);
+		goto out;
+	}
+	if (store_list_runs(from, &runs, &n, err, sizeof(err)) != 0) {
+		cli_error("%s", err);
+		e = EXIT_FAIL;
+		goto out;
+	}
+	pick = calloc(n ? n : 1, sizeof(*pick));
+	if (!pick) {
+		cli_error("out of memory");
+		e = EXIT_FAIL;
+		goto out;
+	}
+	e = push_select(from, &pa, runs, n, pick);
+	if (e)
+		goto out;
+	/* the local store is read and selected first: a typo in RUNS
+	   costs no connection */
+	e = cli_open_store_opt("--to", pa.to, &to, topath, sizeof(topath));
+	if (e)
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (!pick[i])
+			continue;
+		npick++;
+		if (strcmp(runs[i].status, "running") == 0) {
+			c.running++;
+			if (!pa.quiet)
+				printf("run %lld is still running: not "
+				       "pushed\n", (long long)runs[i].id);
+			continue;
+		}
+		if (push_one(from, to, &runs[i], pa.quiet, &c))
+			e = EXIT_FAIL;
+	}
+	printf("pushed to %s: %zu run%s added, %zu there already", topath,
+	       c.added, c.added == 1 ? "" : "s", c.there);
+	if (c.running)
+		printf(", %zu still running (push again later)", c.running);
+	if (c.failed)
+		printf(", %zu failed", c.failed);
+	printf(" (of %zu selected)\n", npick);
+	if (fflush(stdout) != 0) {
+		cli_error("cannot write the output: %s", strerror(errno));
+		e = EXIT_FAIL;
+	}
+out:
+	free(pick);
+	store_free_runs(runs, n);
+	store_close(to);
+	store_close(from);
+	free(pa.specs);
+	return e;
+}

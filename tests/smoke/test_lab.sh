@@ -1,0 +1,283 @@
+#!/bin/sh
+# test_lab.sh - a lab's shared store end to end, on a real PostgreSQL
+# server (the test runner's, else one of the test's own): a URL is never
+# taken for a path; run, runs, show, compare and check against
+# postgresql:// (--db and COPYSCOPE_DB); push from hosts' SQLite files,
+# repeated and killed half-way, every run exactly once and whole; a run
+# reads back the same from both stores; selecting and comparing across
+# hosts; passwords neither printed nor stored; the privileges docs/lab.md
+# gives the copyscope role are enough; the commands of the systemd units
+# in contrib/systemd; TLS options reach libpq.
+. "$(dirname "$0")/lib.sh"
+
+need_sqlite3
+need_python
+need_pg || skip "no PostgreSQL server here (scripts/install-deps.sh" \
+	"installs postgresql)"
+note "PostgreSQL database: $PG_URL"
+
+note "a URL is never a path: other schemes refused, nothing made"
+mkdir "$TMP/cwd"
+(
+	cd "$TMP/cwd" || exit 1
+	"$ROOT/$BIN" run sys.null --quick --db 'mysql://u:Pw1@h/x' \
+		>"$TMP/o1" 2>"$TMP/e1"
+	echo $? >"$TMP/rc1"
+	"$ROOT/$BIN" runs --db 'postgresql:///nosuchdb?host=/nonexistent' \
+		>"$TMP/o2" 2>"$TMP/e2"
+	echo $? >"$TMP/rc2"
+	COPYSCOPE_DB='postgres:/x' "$ROOT/$BIN" runs >"$TMP/o3" 2>"$TMP/e3"
+	echo $? >"$TMP/rc3"
+)
+[ "$(cat "$TMP/rc1")" = 2 ] || fail "mysql:// was not refused with exit 2"
+grep -q "postgresql://" "$TMP/e1" || fail "the refusal does not name" \
+	"postgresql://: $(cat "$TMP/e1")"
+grep -q "Pw1" "$TMP/e1" && fail "the password is printed: $(cat "$TMP/e1")"
+[ "$(cat "$TMP/rc2")" = 2 ] || fail "an unreachable server is not exit 2"
+grep -q "cannot open database 'postgresql:///nosuchdb" "$TMP/e2" ||
+	fail "unexpected message: $(cat "$TMP/e2")"
+[ "$(cat "$TMP/rc3")" = 2 ] || fail "postgres:/x was not refused"
+grep -q "from COPYSCOPE_DB" "$TMP/e3" || fail "no origin: $(cat "$TMP/e3")"
+[ -z "$(ls -A "$TMP/cwd")" ] || fail "a URL made files: $(ls -A "$TMP/cwd")"
+
+note "run, runs, show, compare and check against PostgreSQL"
+cs 0 run sys.null --quick --tag pg-a --db "$PG_URL"
+contains "$OUT" "stored as run 1 in $PG_URL"
+expect_exit 0 env COPYSCOPE_DB="$PG_URL" "$BIN" run sys.null --quick \
+	--tag pg-b
+contains "$OUT" "stored as run 2 in $PG_URL"
+[ "$(count_runs --db "$PG_URL")" -eq 2 ] || fail "runs does not list 2 runs"
+cs 0 show last --db "$PG_URL"
+contains_re "$OUT" '^run 2 +complete +tag pg-b '
+contains_re "$OUT" '^environment:'
+cs 0 compare pg-a pg-b --db "$PG_URL"
+contains_re "$OUT" '^ +time/call '
+[ "$(pg_q "SELECT count(*) FROM runs WHERE status = 'complete'")" = 2 ] ||
+	fail "the runs are not stored as complete in PostgreSQL"
+# check measures again, into PostgreSQL: 0, or 3 if this machine's noise
+# looks like a regression
+LAST_CMD="$BIN check pg-a --db $PG_URL"
+"$BIN" check pg-a --db "$PG_URL" >"$OUT" 2>"$ERR"
+LAST_RC=$?
+[ "$LAST_RC" -eq 0 ] || [ "$LAST_RC" -eq 3 ] || fail "check failed"
+contains "$OUT" "new:  tag check (run 3; 1 boot)"
+[ "$(pg_q "SELECT count(*) FROM runs WHERE status = 'complete'")" = 3 ] ||
+	fail "check's run is not stored in PostgreSQL"
+[ "$(pg_q "SELECT version FROM copyscope_schema")" = 3 ] ||
+	fail "the schema version is not 3"
+
+note "hosts measure into their own SQLite files"
+# three hosts' files: one real run each, copied (clone_run) to have many
+# runs without measuring each; host, hostname, kernel and command line
+# made those of another host
+for h in lab1 lab2 lab3; do
+	db="$TMP/$h.db"
+	cs 0 run sys.null --quick --tag nightly --db "$db"
+	case $h in
+	lab1) kernel=6.18.1-lab; cmdl="ro quiet" n=4 ;;
+	lab2) kernel=6.19.0-rc1; cmdl="ro quiet nosmap" n=4 ;;
+	lab3) kernel=6.18.1-lab; cmdl="ro" n=39 ;;
+	esac
+	sqlite3 "$db" "UPDATE runs SET host = '$h';
+		UPDATE environment SET value = '$h' WHERE key = 'hostname';
+		UPDATE environment SET value = '$kernel'
+			WHERE key = 'kernel.release';
+		UPDATE environment SET value = '$cmdl'
+			WHERE key = 'kernel.cmdline';" ||
+		fail "sqlite3 failed on $db"
+	clone_run "$db" 1 "$n"
+done
+# one still running: it is not pushed
+sqlite3 "$TMP/lab1.db" "UPDATE runs SET status = 'running', pid = NULL
+	WHERE id = 5" || fail "sqlite3 failed"
+
+note "push is idempotent by the run's unique id"
+cs 0 push --to "$PG_URL" --db "$TMP/lab1.db"
+contains "$OUT" "4 runs added, 0 there already, 1 still running"
+for i in 1 2 3; do
+	cs 0 push --to "$PG_URL" --db "$TMP/lab1.db" --quiet
+	contains "$OUT" "0 runs added, 4 there already, 1 still running"
+done
+cs 0 push nightly --to "$PG_URL" --db "$TMP/lab2.db"
+contains "$OUT" "5 runs added"
+cs 0 push --to "$PG_URL" --db "$TMP/lab2.db"
+contains "$OUT" "0 runs added, 5 there already"
+[ "$(pg_q "SELECT count(*) FROM runs WHERE host IN ('lab1', 'lab2')")" = 9 ] ||
+	fail "pushing again changed the count of runs"
+local_ids=$(sqlite3 "$TMP/lab1.db" "SELECT uuid FROM runs WHERE status <>
+	'running'"; sqlite3 "$TMP/lab2.db" "SELECT uuid FROM runs")
+pg_ids=$(pg_q "SELECT uuid FROM runs WHERE host IN ('lab1', 'lab2')")
+[ "$(printf '%s\n' "$local_ids" | sort)" = \
+  "$(printf '%s\n' "$pg_ids" | sort)" ] ||
+	fail "the pushed runs are not the local ones, each once"
+note "the finished run is pushed later"
+sqlite3 "$TMP/lab1.db" "UPDATE runs SET status = 'interrupted' WHERE id = 5"
+cs 0 push --to "$PG_URL" --db "$TMP/lab1.db" --quiet
+contains "$OUT" "1 run added, 4 there already"
+
+note "a run reads back the same from SQLite and from PostgreSQL"
+uuid=$(sqlite3 "$TMP/lab2.db" "SELECT uuid FROM runs WHERE id = 1")
+pg_id=$(pg_q "SELECT id FROM runs WHERE uuid = '$uuid'")
+cs 0 show 1 --json --db "$TMP/lab2.db"
+cp "$OUT" "$TMP/from-sqlite.json"
+cs 0 show "$pg_id" --json --db "$PG_URL"
+python3 - "$TMP/from-sqlite.json" "$OUT" <<'PY' || fail "the run differs"
+import json, sys
+a = json.load(open(sys.argv[1]))
+b = json.load(open(sys.argv[2]))
+a["run"].pop("id"); b["run"].pop("id")
+assert a["run"] == b["run"], (a["run"], b["run"])
+# the environment in the same order: the document's key order
+assert list(a["environment"].items()) == list(b["environment"].items())
+assert a["results"] == b["results"]
+assert a == b
+PY
+
+note "a push killed half-way, then run again: every run exactly once"
+for delay in 0.1 0.2 0.4; do
+	"$BIN" push --to "$PG_URL" --db "$TMP/lab3.db" --quiet \
+		>"$TMP/kill.out" 2>&1 &
+	pid=$!
+	sleep "$delay"
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	n=$(pg_q "SELECT count(*) FROM runs WHERE host = 'lab3'")
+	note "killed after ${delay}s: $n of 40 runs there"
+	[ "$n" -le 40 ] || fail "more runs than were pushed: $n"
+	[ "$(pg_q "SELECT count(*) FROM runs r WHERE host = 'lab3' AND
+		(SELECT count(*) FROM results x WHERE x.run_id = r.id) <> 2")" \
+	  = 0 ] || fail "a run of the killed push is there in part"
+done
+cs 0 push --to "$PG_URL" --db "$TMP/lab3.db" --quiet
+[ "$(pg_q "SELECT count(*) FROM runs WHERE host = 'lab3'")" = 40 ] ||
+	fail "after the rerun not all 40 runs are there"
+[ "$(pg_q "SELECT count(DISTINCT uuid) FROM runs WHERE host = 'lab3'")" \
+  = 40 ] || fail "a run is there twice"
+[ "$(pg_q "SELECT count(*) FROM samples s JOIN results x ON
+	x.id = s.result_id JOIN runs r ON r.id = x.run_id
+	WHERE r.host = 'lab3'")" = \
+  "$(sqlite3 "$TMP/lab3.db" "SELECT count(*) FROM samples")" ] ||
+	fail "samples are missing or doubled"
+
+note "selecting and comparing across hosts"
+cs 0 runs host:lab1 --db "$PG_URL"
+[ "$(grep -c ' lab1 ' "$OUT")" -eq 5 ] || fail "runs host:lab1 is not 5 runs"
+cs 0 runs 'kernel:6.19.*' --db "$PG_URL"
+[ "$(grep -c ' lab2 ' "$OUT")" -eq 5 ] || fail "kernel:6.19.* is not lab2's"
+grep -q ' lab1 ' "$OUT" && fail "kernel:6.19.* selects lab1"
+cs 0 runs boot:nosmap --db "$PG_URL"
+[ "$(grep -c ' lab2 ' "$OUT")" -eq 5 ] || fail "boot:nosmap is not lab2's"
+cs 0 runs --by-host --db "$PG_URL"
+contains "$OUT" "host lab1: 5 runs"
+contains "$OUT" "host lab2: 5 runs, last"
+contains "$OUT" "host lab3: 40 runs"
+cs 0 runs host:lab2+last --db "$PG_URL"
+[ "$(count_matches "$OUT" ' lab2 ')" -eq 1 ] || fail "host:lab2+last is 1 run"
+cs 2 runs host:lab9 --db "$PG_URL"
+contains "$ERR" "'host:lab9' selects no stored run"
+cs 0 compare host:lab1+tag:nightly host:lab2+tag:nightly --db "$PG_URL"
+contains "$OUT" "environment differences (base -> new):"
+contains "$OUT" 'hostname: lab1 -> lab2'
+contains "$OUT" 'kernel.release: 6.18.1-lab -> 6.19.0-rc1'
+contains_re "$OUT" '^ +time/call '
+# the environment comes first
+[ "$(grep -n 'environment differences' "$OUT" | cut -d: -f1)" -lt \
+  "$(grep -n 'time/call' "$OUT" | head -n 1 | cut -d: -f1)" ] ||
+	fail "the environment differences are not printed first"
+cs 2 compare host:lab1 host: --db "$PG_URL"
+contains "$ERR" "needs a pattern"
+cs 2 run sys.null --quick --tag host:lab1 --db "$PG_URL"
+contains "$ERR" "could not be selected"
+
+note "passwords are neither printed nor stored; the documented grants do"
+# roles belong to the whole server, which other tests share: a name of
+# this test's own
+role=cs_lab_$$
+pg_q "CREATE ROLE $role LOGIN PASSWORD 'Pw0rdSecret'" >/dev/null
+# docs/lab.md: what the copyscope role needs once the tables exist
+pg_q "GRANT CONNECT ON DATABASE $PG_DB TO $role;
+	GRANT USAGE ON SCHEMA public TO $role;
+	GRANT SELECT ON copyscope_schema TO $role;
+	GRANT SELECT, INSERT ON runs, environment, results, samples,
+		histograms TO $role;
+	GRANT UPDATE (status, finished_ns) ON runs TO $role;
+	GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO $role" >/dev/null
+LAB_URL="postgresql://$role:Pw0rdSecret@/$PG_DB?host=$PG_DIR"
+SHOWN="postgresql://$role:***@/$PG_DB?host=$PG_DIR"
+cs 0 run sys.null --quick --tag as-lab --db "$LAB_URL"
+contains "$OUT" "stored as run"
+contains "$OUT" "$SHOWN"
+not_contains "$OUT" "Pw0rdSecret"
+not_contains "$ERR" "Pw0rdSecret"
+cs 0 push --to "$LAB_URL" --db "$TMP/lab1.db"
+not_contains "$OUT" "Pw0rdSecret"
+cs 0 runs --db "$LAB_URL"
+not_contains "$OUT" "Pw0rdSecret"
+cs 0 show "$(pg_q "SELECT id FROM runs WHERE tag = 'as-lab'")" --db "$LAB_URL"
+contains "$OUT" "--db postgresql://$role:***@"
+not_contains "$OUT" "Pw0rdSecret"
+cs 0 compare as-lab pg-a --db "$LAB_URL"
+expect_exit 0 env COPYSCOPE_DB="$LAB_URL" "$BIN" show last
+not_contains "$OUT" "Pw0rdSecret"
+[ "$(pg_q "SELECT count(*) FROM runs WHERE cmdline LIKE '%Pw0rdSecret%'")" \
+  = 0 ] || fail "the password is stored in a command line"
+[ "$(pg_q "SELECT count(*) FROM environment WHERE value LIKE
+	'%Pw0rdSecret%'")" = 0 ] || fail "the password is in the environment"
+cs 2 run sys.null --quick --db \
+	"postgresql://$role:Pw0rdSecret@/nosuchdb?host=$PG_DIR"
+not_contains "$ERR" "Pw0rdSecret"
+contains "$ERR" "$role:***@"
+note "the role cannot make the tables: a new database needs its owner once"
+pg_newdb
+pg_q "GRANT CONNECT ON DATABASE $PG_DB TO $role" >/dev/null
+cs 2 runs --db "postgresql://$role@/$PG_DB?host=$PG_DIR"
+contains "$ERR" "permission denied"
+[ "$(pg_q "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")" \
+  = 0 ] || fail "a failed first open left tables behind"
+
+note "the systemd units' commands (contrib/systemd) do what docs/lab.md says"
+units=""
+for u in copyscope-suite copyscope-push; do
+	units="$units
+$(sed -n 's/^ExecStart\(Post\)\{0,1\}=-\{0,1\}//p' \
+	"contrib/systemd/$u.service")"
+done
+[ "$(printf '%s\n' "$units" | grep -c copyscope)" -eq 3 ] ||
+	fail "expected 3 commands in the units: $units"
+printf '%s\n' "$units" | while IFS= read -r line; do
+	[ -n "$line" ] || continue
+	# ${VAR} is one word in systemd: quoted here
+	cmd=$(printf '%s\n' "$line" | sed 's|^/usr/local/bin/copyscope|"$BIN"|;
+		s|\${\([A-Z_]*\)}|"$\1"|g')
+	(
+		export COPYSCOPE_DB="$TMP/unit-host.db" COPYSCOPE_LAB="$PG_URL" \
+			COPYSCOPE_SUITE=sys.null COPYSCOPE_TAG=after-boot
+		eval "$cmd"
+	) >"$OUT" 2>"$ERR" || fail "unit command failed: $line"
+done
+[ "$(pg_q "SELECT count(*) FROM runs WHERE tag = 'after-boot'")" = 1 ] ||
+	fail "the units' run did not reach the shared store once"
+
+note "libpq's TLS options pass through"
+cs 2 runs --db "$PG_URL&sslmode=bogus"
+contains "$ERR" "sslmode"
+if ! command -v openssl >/dev/null 2>&1; then
+	skip_case "TLS connection: openssl is not installed"
+else
+	port=$(python3 -c 'import socket; s = socket.socket();
+s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	tls_dir=$(tests/pg-cluster.sh start --tls "$port") ||
+		fail "cannot start a TLS server"
+	PG_STARTED="$PG_STARTED $tls_dir"
+	tls_url="postgresql://localhost:$port/postgres"
+	# the server takes TLS connections only
+	cs 0 run sys.null --quick --db \
+		"$tls_url?sslmode=verify-full&sslrootcert=$tls_dir/server.crt"
+	contains "$OUT" "stored as run 1"
+	cs 2 runs --db "$tls_url?sslmode=disable"
+	contains "$ERR" "no encryption"
+	cs 2 runs --db "$tls_url?sslmode=verify-full&sslrootcert=$TMP/none.crt"
+	contains "$ERR" "none.crt"
+fi
+
+echo "test_lab: ok"
