@@ -21,6 +21,7 @@ const struct workload *const workload_table[] = {
 	&wl_ring_bw,
 	&wl_epoll_wait,
 	&wl_udp_rr,
+	&wl_file_rw,
 };
 
 const size_t workload_count =
