@@ -22,6 +22,9 @@ const struct workload *const workload_table[] = {
 	&wl_epoll_wait,
 	&wl_udp_rr,
 	&wl_file_rw,
+	&wl_file_splice,
+	&wl_file_sendfile,
+	&wl_file_copy,
 };
 
 const size_t workload_count =
