@@ -230,6 +230,16 @@ static const struct result *find_floor(const struct result *res, size_t n,
 	return best;
 }
 
+/* "mem.copy engine=libc": the command line that measures the floor. */
+static void floor_command(const struct wl_floor *fl, char *buf, size_t len)
+{
+	const char *const *s;
+	size_t used = (size_t)snprintf(buf, len, "%s", fl->workload);
+
+	for (s = fl->set; s && *s && used < len; s++)
+		used += (size_t)snprintf(buf + used, len - used, " %s", *s);
+}
+
 /* "mem.copy libc", the floor's workload and the values it sets. */
 static void floor_name(const struct wl_floor *fl, char *buf, size_t len)
 {
@@ -269,11 +279,14 @@ static int explain_pipe(FILE *out, const struct result *res, size_t n,
 	copy = find_floor(res, n, sc, x->metric, cf);
 	ring = find_floor(res, n, sc, x->metric, rf);
 	if (!copy || !ring) {
-		const char *what = !copy ? copy_name : rf->workload;
+		const struct wl_floor *missing = !copy ? cf : rf;
+		char cmd[128];
 
+		floor_command(missing, cmd, sizeof(cmd));
 		snprintf(err, errlen, "no %s result at %s=%s to explain %s "
-			 "against (run %s %s=%s)", what, size_key, size,
-			 sc->workload, what, size_key, size);
+			 "against (run %s %s=%s)", !copy ? copy_name :
+			 rf->workload, size_key, size, sc->workload, cmd,
+			 size_key, size);
 		return 0;
 	}
 	memset(&in, 0, sizeof(in));
@@ -584,7 +597,7 @@ static int explain_per_byte(FILE *out, const struct result *res, size_t n,
 	const char *size_key = x->floors[0].same[0];
 	struct pb_point *pts = calloc(n, sizeof(*pts));
 	size_t i, j, k, npts = 0, label_w = 5, found = 0;
-	char title[1024], name[96];
+	char title[1024], name[96], cmd[128];
 	int rc = 0;
 
 	if (!pts) {
@@ -628,10 +641,12 @@ static int explain_per_byte(FILE *out, const struct result *res, size_t n,
 			found += fr != NULL;
 			if (!fr) {
 				floor_name(&x->floors[k], name, sizeof(name));
+				floor_command(&x->floors[k], cmd,
+					      sizeof(cmd));
 				snprintf(err, errlen, "no %s result at %s=%s "
 					 "to explain %s against (run %s "
 					 "%s=%s)", name, size_key, size,
-					 r->cfg->workload, name, size_key,
+					 r->cfg->workload, cmd, size_key,
 					 size);
 			}
 		}

@@ -483,8 +483,8 @@ static const struct wl_explain file_rw_explain = {
 
 const struct workload wl_file_rw = {
 	.name = "file.rw",
-	.summary = "one pread/pwrite/preadv/pwritev(2) by size: page cache "
-		   "of a memfd or a file, ubuf and iovec",
+	.summary = "one read or write call by size (ubuf, iovec, preadv2 "
+		   "flags) on the page cache of a memfd or a file",
 	.op = "one read or write call of size bytes at offset 0 (segs "
 	      "segments; flags: preadv2/pwritev2)",
 	.not_measured = "creating, filling and fsyncing the file, the "
