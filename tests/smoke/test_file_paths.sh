@@ -115,8 +115,8 @@ if grep -q "skipped" "$ERR"; then
 	[ "$n" -ge 1 ] || fail "no per-byte explanation"
 	skip_case "some iter configurations cannot run here: $(grep skipped "$ERR" | head -1)"
 else
-	# file.rw 4 + 2 + 1, file.splice 3, file.sendfile 1, file.copy 1
-	[ "$n" -eq 12 ] || fail "expected 12 per-byte blocks, got $n"
+	# file.rw 4 + 1 + 1, file.splice 3, file.sendfile 1, file.copy 1
+	[ "$n" -eq 11 ] || fail "expected 11 per-byte blocks, got $n"
 fi
 contains_flat "$OUT" "per byte against mem.copy: file.copy target=file to=same"
 contains_flat "$OUT" "file.splice moves a byte in"
