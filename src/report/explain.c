@@ -550,8 +550,8 @@ static void pb_print_fit(FILE *out, const struct pb_point *pts, size_t n,
 				"%zu sizes: per %s = %s %c %s x size", f.self.n,
 				x->per, a, f.self.b < 0 ? '-' : '+', b);
 	if (f.self.n >= 3 && used < sizeof(text))
-		used += (size_t)snprintf(text + used, sizeof(text) - used,
-					 ", R² %.4f", f.self.r2);
+		snprintf(text + used, sizeof(text) - used, ", R² %.4f",
+			 f.self.r2);
 	fmt_wrap(out, 2, 4, text);
 	if (!(f.self.b > 0)) {
 		snprintf(text, sizeof(text), "the per-byte part is not "
