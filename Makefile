@@ -25,7 +25,7 @@ BASEFLAGS := -std=gnu11 -g $(WARN) -D_GNU_SOURCE -Isrc \
 CFLAGS_release  := -O2
 CFLAGS_sanitize := -O1 -fno-omit-frame-pointer \
                    -fsanitize=address,undefined -fno-sanitize-recover=all
-LIBS    := -lsqlite3 -ljansson -lpthread -lm
+LIBS    := -lsqlite3 -ljansson -lgsl -lgslcblas -lpthread -lm
 
 ifeq ($(V),1)
 Q :=

@@ -7,7 +7,8 @@ set -eu
 
 # clang and libclang-rt-dev: the libFuzzer harnesses (make fuzz); sqlite3:
 # the tests inject known data into a stored run.
-PKGS="build-essential pkg-config libsqlite3-dev libjansson-dev \
+# libgsl-dev: the t distribution of the comparison statistics.
+PKGS="build-essential pkg-config libsqlite3-dev libjansson-dev libgsl-dev \
 libcmocka-dev sqlite3 python3 cppcheck clang-tidy stress-ng clang \
 libclang-rt-dev"
 

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include "cli/cli.h"
 #include "core/session.h"
@@ -20,11 +21,14 @@
 #include "workloads/workloads.h"
 
 #define MAX_FILTER 128
+/* The most runs check measures (--runs). */
+#define CHECK_MAX_RUNS 1000
 
 struct check_cli {
 	const char *base, *new_run, *db, *tag;
 	double threshold_pct;
 	int reps;
+	int runs;			/* --runs N; 0: as many as BASE has */
 	bool json, drop_noisy;
 	double alpha;
 	const char *filter[MAX_FILTER];
@@ -53,6 +57,9 @@ static void check_usage(FILE *out)
 "                   with --new: leave these parameters out of the\n"
 "                   matching (as for compare)\n"
 "  --reps N         kept samples per configuration (default: BASE's)\n"
+"  --runs N         measure N runs (default: as many as BASE has when it\n"
+"                   has 3 or more, so the run is the unit on both sides;\n"
+"                   else 1)\n"
 "  --drop-noisy     leave out samples flagged as disturbed\n"
 "  --alpha A        significance level (default 0.05)\n"
 "  --json           the comparison as JSON\n"
@@ -126,6 +133,18 @@ static int parse_args(struct check_cli *cc, int argc, char **argv)
 			if (e)
 				return e;
 			cc->tag = v;
+		} else if (OPT("--runs")) {
+			char *end;
+			long x;
+
+			if (missing)
+				goto no_value;
+			errno = 0;
+			x = strtol(v, &end, 10);
+			if (errno || end == v || *end || x < 1 || x > 1000)
+				return cli_usage("check", "--runs: '%s' is not "
+						 "an integer in 1 .. 1000", v);
+			cc->runs = (int)x;
 		} else if (OPT("--reps")) {
 			char *end;
 			long x;
@@ -179,6 +198,9 @@ static int parse_args(struct check_cli *cc, int argc, char **argv)
 	if (!cc->base)
 		return cli_usage("check", "which BASE? (a run id, tag or "
 				 "list; 'copyscope runs' lists them)");
+	if (cc->new_run && cc->runs)
+		return cli_usage("check", "--runs only applies when check "
+				 "measures (not with --new)");
 	if (cc->new_run && cc->reps)
 		return cli_usage("check", "--reps only applies when check "
 				 "measures (not with --new)");
@@ -272,18 +294,34 @@ static void base_options(const struct check_cli *cc,
 		spec->ro.reps = cc->reps;
 }
 
-/* Measure BASE's configurations now; *id gets the new run.  Exit code. */
+/* A fresh group id for the runs check measures; 0 or -1. */
+static int new_group_id(char *buf, size_t len)
+{
+	unsigned char r[16];
+	size_t i;
+
+	if (len < 33 || getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+		return -1;
+	for (i = 0; i < sizeof(r); i++)
+		snprintf(buf + 2 * i, 3, "%02x", r[i]);
+	return 0;
+}
+
+/*
+ * Measure BASE's configurations now, as many runs as asked (one session
+ * each, sharing a group id); ids[0 .. *nids) get the new runs.  Exit code.
+ */
 static int measure(const struct check_cli *cc, const struct cmp_side *base,
-		   int argc, char **argv, int64_t *id)
+		   int argc, char **argv, int64_t *ids, size_t *nids)
 {
 	struct session_job *jobs;
 	struct session_spec spec;
 	struct session_result sr;
 	size_t i, j, n = 0, cap = 0;
-	char err[512], *cmdline = NULL, path[4096];
-	int e;
+	char err[512], *cmdline = NULL, path[4096], group[40];
+	int e, run, nruns;
 
-	*id = 0;
+	*nids = 0;
 	for (i = 0; i < base->nruns; i++)
 		cap += base->runs[i].results.ncfgs;
 	jobs = calloc(cap ? cap : 1, sizeof(*jobs));
@@ -333,18 +371,25 @@ static int measure(const struct check_cli *cc, const struct cmp_side *base,
 	e = cli_open_store(cc->db, &spec.store, path, sizeof(path));
 	if (e)
 		goto out;
+	nruns = cc->runs ? cc->runs : base->nruns >= CMP_MIN_RUNS ?
+		(int)base->nruns : 1;
+	if (nruns > 1 && new_group_id(group, sizeof(group)) == 0)
+		spec.group_id = group;
 	fprintf(stderr, "copyscope check: measuring %zu configuration%s of "
-		"BASE again (%d samples each)\n", n, n == 1 ? "" : "s",
-		spec.ro.reps);
-	e = session_run(&spec, &sr);
-	cli_warn_noisy(sr.nsamples, sr.nflagged, sr.n_other, sr.n_steal,
-		       sr.n_canary);
-	if (e == EXIT_INTERRUPTED)
-		cli_error("interrupted by signal %d (%s): results so far stored "
-			  "with status 'interrupted'", sr.signal,
-			  strsignal(sr.signal));
-	*id = sr.run.info.id;
-	session_result_free(&sr);
+		"BASE again (%d samples each, %d run%s)\n", n,
+		n == 1 ? "" : "s", spec.ro.reps, nruns, nruns == 1 ? "" : "s");
+	for (run = 0, e = EXIT_OK; run < nruns && e == EXIT_OK; run++) {
+		e = session_run(&spec, &sr);
+		cli_warn_noisy(sr.nsamples, sr.nflagged, sr.n_other,
+			       sr.n_steal, sr.n_canary);
+		if (e == EXIT_INTERRUPTED)
+			cli_error("interrupted by signal %d (%s): results so "
+				  "far stored with status 'interrupted'",
+				  sr.signal, strsignal(sr.signal));
+		if (*nids < CHECK_MAX_RUNS && sr.run.info.id > 0)
+			ids[(*nids)++] = sr.run.info.id;
+		session_result_free(&sr);
+	}
 	store_close(spec.store);
 out:
 	free(cmdline);
@@ -368,9 +413,10 @@ int cmd_check(int argc, char **argv)
 	struct cmp c;
 	struct cmp_opts o;
 	struct store *st;
-	char path[4096], newspec[32];
+	char path[4096], newspec[CHECK_MAX_RUNS * 24];
+	int64_t ids[CHECK_MAX_RUNS];
+	size_t nids = 0, used;
 	size_t i, nreg = 0, ncmp = 0;
-	int64_t id = 0;
 	int e;
 
 	memset(&cc, 0, sizeof(cc));
@@ -392,10 +438,10 @@ int cmd_check(int argc, char **argv)
 	if (e)
 		goto out;
 	if (!cc.new_run) {
-		e = measure(&cc, &c.base, argc, argv, &id);
+		e = measure(&cc, &c.base, argc, argv, ids, &nids);
 		if (e == EXIT_INTERRUPTED)
 			goto out;
-		if (e != EXIT_OK || id <= 0) {
+		if (e != EXIT_OK || nids == 0) {
 			cli_error("check: the new run failed (exit %d); "
 				  "nothing to compare", e);
 			e = EXIT_FAIL;
@@ -404,7 +450,11 @@ int cmd_check(int argc, char **argv)
 		e = cli_open_store(cc.db, &st, path, sizeof(path));
 		if (e)
 			goto out;
-		snprintf(newspec, sizeof(newspec), "%lld", (long long)id);
+		for (i = 0, used = 0; i < nids && used < sizeof(newspec); i++)
+			used += (size_t)snprintf(newspec + used,
+						 sizeof(newspec) - used,
+						 "%s%lld", i ? "," : "",
+						 (long long)ids[i]);
 		e = cli_load_side(st, "check", newspec, &c.new);
 		store_close(st);
 		if (e)

@@ -16,16 +16,21 @@ static void compare_usage(FILE *out)
 {
 	fprintf(out,
 "usage: copyscope compare BASE NEW [--json|--csv] [--drop-noisy]\n"
-"                         [--alpha A] [--db PATH]\n"
+"                         [--alpha A] [--target PCT] [--db PATH]\n"
 "\n"
 "Compares two sets of stored runs.  BASE and NEW are each a run id, a tag\n"
-"(every run with that tag), 'last', or a comma list of them; the samples of\n"
-"all runs of a side are pooled.  For every (workload, parameters, metric)\n"
-"on both sides: base median and %%stddev, %%change of the medians, new\n"
-"median and %%stddev, the Mann-Whitney U p-value, the 95%% bootstrap CI of\n"
-"the change and a verdict: 'better' or 'worse' (by the metric's direction)\n"
-"when p < alpha and the whole CI lies beyond the noise band, else '~'.\n"
-"Environment keys that differ between the sides are listed first.\n"
+"(every run with that tag), 'last', or a comma list of them.  For every\n"
+"(workload, parameters, metric) on both sides: base median and %%stddev,\n"
+"%%change of the medians, new median and %%stddev, a p-value, the 95%% CI\n"
+"of the change and a verdict: 'better' or 'worse' (by the metric's\n"
+"direction) when p < alpha and the whole CI lies beyond the noise band,\n"
+"else '~'.  With 3 or more runs a side the run is the unit: Welch's t on\n"
+"the log run medians and a bootstrap over boots, runs and samples; with\n"
+"fewer, Mann-Whitney U and a bootstrap over the samples.  Under each row:\n"
+"what a '~' rules out (\"no change larger than X%%\"), the smallest change\n"
+"the comparison sees 80%% of the time, and the spread within a run,\n"
+"between runs and between boots.  Environment keys and run options that\n"
+"differ between the sides are listed first.\n"
 "\n"
 "options:\n"
 "  --json         the comparison as JSON\n"
@@ -35,6 +40,8 @@ static void compare_usage(FILE *out)
 "  --alpha A      significance level (default 0.05)\n"
 "  --noise PCT    a verdict needs the whole CI of the change beyond\n"
 "                 +-PCT (default 1%%): smaller changes count as noise\n"
+"  --target PCT   say how many runs per side a change of PCT needs to be\n"
+"                 seen 80%% of the time (from the spread between runs)\n"
 "  --ignore-param KEY[,KEY...]\n"
 "                 leave these parameters out of the matching, to compare\n"
 "                 e.g. io=write on one side with io=vmsplice on the other\n"
@@ -80,6 +87,16 @@ static int compare_args(int argc, char **argv, struct cmp_opts *o,
 				return cli_usage("compare", "--alpha: '%s' is "
 						 "not a number between 0 and "
 						 "1", v);
+		} else if ((v = cli_opt_value(argc, argv, &a, "--target",
+					      &missing)) || missing) {
+			if (missing)
+				return cli_usage("compare", "--target needs a "
+						 "value");
+			if (cmp_parse_pct(v, &o->target_pct) != 0 ||
+			    !(o->target_pct > 0))
+				return cli_usage("compare", "--target: '%s' is "
+						 "not a percentage above 0 "
+						 "(e.g. 2%%)", v);
 		} else if ((v = cli_opt_value(argc, argv, &a, "--noise",
 					      &missing)) || missing) {
 			if (missing)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/run_group.h"
 #include "core/session.h"
 #include "report/explain.h"
 #include "report/format.h"
@@ -21,6 +22,8 @@
 
 struct run_cli {
 	struct run_opts ro;
+	int runs;			/* --runs N (0: one run) */
+	const char *group;		/* --group ID (set by --runs) */
 	bool reps_set, sample_set, warmup_set, quick;
 	const char *tag;
 	const char *db;
@@ -59,6 +62,9 @@ static void run_usage(FILE *out)
 "                    round-robin order (spreads drift evenly; the order is\n"
 "                    recorded); at most 64 configurations\n"
 "  --seed N          seed of the --interleave order (default: the clock)\n"
+"  --runs N          N runs, each in a fresh process (new buffers, placement\n"
+"                    and warm-up), stored as N runs of one group: compare\n"
+"                    then treats the run as the unit that repeats\n"
 "  --verify          set verify=1 on workloads that can verify data\n"
 "  --explain         also run each configuration's floors at the same size\n"
 "                    and print them side by side: pipe.bw against mem.copy\n"
@@ -443,6 +449,21 @@ static int parse_args(struct run_cli *rc, int argc, char **argv)
 				return cli_usage("run", "--seed: '%s' is not a "
 						 "non-negative integer", v);
 			rc->seed_set = true;
+		} else if (OPT("--runs")) {
+			if (missing)
+				goto no_value;
+			e = parse_int_opt("--runs", v, 1, 1000, &rc->runs);
+			if (e)
+				return e;
+		} else if (OPT("--group")) {
+			if (missing)
+				goto no_value;
+			if (strlen(v) != 32 || strspn(v, "0123456789abcdef") !=
+			    32)
+				return cli_usage("run", "--group: '%s' is not "
+						 "a group id (32 hex digits; "
+						 "--runs sets it)", v);
+			rc->group = v;
 		} else if (strcmp(a, "--interleave") == 0) {
 			rc->interleave = true;
 		} else if (strcmp(a, "--explain") == 0) {
@@ -479,6 +500,12 @@ static int parse_args(struct run_cli *rc, int argc, char **argv)
 	}
 	if (rc->seed_set && !rc->interleave)
 		return cli_usage("run", "--seed: only with --interleave");
+	if (rc->runs > 1 && rc->no_store)
+		return cli_usage("run", "--runs: the runs are stored to be "
+				 "compared; not with --no-store");
+	if (rc->runs > 1 && rc->group)
+		return cli_usage("run", "--group is set by --runs, not with "
+				 "it");
 	if (rc->quick) {
 		if (!rc->reps_set)
 			rc->ro.reps = RUN_QUICK_REPS;
@@ -634,6 +661,7 @@ int cmd_run(int argc, char **argv)
 	spec.seed = rc->seed;
 	spec.perf_counters = rc->perf_counters;
 	spec.tag = rc->tag;
+	spec.group_id = rc->group;
 	spec.out = &run_output;
 	spec.out_arg = rc;
 	e = session_check(&spec, err, sizeof(err));
@@ -642,6 +670,16 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	} else if (e) {
 		cli_error("%s", err);
+		goto out;
+	}
+	if (rc->runs > 1) {
+		struct run_group_opts go = {
+			.runs = rc->runs, .json = rc->json, .db = rc->db,
+			.tag = rc->tag, .seed_set = rc->seed_set,
+			.seed = rc->seed,
+		};
+
+		e = run_group(argc, argv, &go);
 		goto out;
 	}
 	cmdline = cli_join_cmdline(argc, argv);

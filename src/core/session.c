@@ -438,6 +438,8 @@ static void fill_info(const struct session_spec *spec, struct run_info *ri,
 	const char *v;
 
 	snprintf(ri->tag, sizeof(ri->tag), "%s", spec->tag ? spec->tag : "");
+	snprintf(ri->group_id, sizeof(ri->group_id), "%s",
+		 spec->group_id ? spec->group_id : "");
 	ri->cmdline = strdup(spec->cmdline ? spec->cmdline : "copyscope");
 	ri->started_ns = realtime_ns();
 	if ((v = env_get(env, "hostname")))

@@ -61,6 +61,7 @@ struct session_spec {
 	uint64_t seed;
 	bool perf_counters;
 	const char *tag;		/* NULL: none */
+	const char *group_id;		/* NULL: the run is alone */
 	const char *cmdline;		/* stored with the run */
 	struct store *store;		/* NULL: nothing stored */
 	const struct session_output *out;

@@ -62,6 +62,10 @@ static json_t *val_json(const struct cmp_val *v)
 	json_object_set_new(o, "per_boot", boots);
 	json_object_set_new(o, "boots_disagree",
 			    json_boolean(v->boots_disagree));
+	json_object_set_new(o, "spread_cv", json_pack("{s:o, s:o, s:o}",
+		"within_run", jnum(v->spread.within_run),
+		"between_runs", jnum(v->spread.between_runs),
+		"between_boots", jnum(v->spread.between_boots)));
 	if (v->md.bimodal)
 		json_object_set_new(o, "bimodal", json_pack("{s:I, s:o, s:I, "
 			"s:o}", "n_low", (json_int_t)v->md.n_lo,
@@ -122,12 +126,27 @@ int cmp_print_json(FILE *out, const struct cmp *c)
 			json_object_set_new(o, "ci_change_pct",
 				json_pack("[o, o]", jnum(r->ci_lo),
 					  jnum(r->ci_hi)));
-			json_object_set_new(o, "p", jnum(r->mw.p));
-			json_object_set_new(o, "u", jnum(r->mw.u));
+			json_object_set_new(o, "p", jnum(r->p));
+			json_object_set_new(o, "u", r->by_run ? json_null() :
+					    jnum(r->mw.u));
 			json_object_set_new(o, "p_method", json_string(
+				r->by_run ? "welch-t-log-run-medians" :
 				r->mw.exact ? "exact" : "normal"));
 			json_object_set_new(o, "unit_of_test", json_string(
 				r->by_run ? "run" : "sample"));
+			json_object_set_new(o, "mde_pct", jnum(r->mde_pct));
+			json_object_set_new(o, "no_change_beyond_pct",
+				r->verdict == VERDICT_SAME ?
+				jnum(cmp_no_change_beyond(r)) : json_null());
+			if (r->runs_needed >= 0)
+				json_object_set_new(o, "runs_needed",
+					json_integer(r->runs_needed));
+			if (r->by_run)
+				json_object_set_new(o, "welch", json_pack(
+					"{s:o, s:o, s:o}",
+					"t", jnum(r->welch.t),
+					"df", jnum(r->welch.df),
+					"se_log", jnum(r->welch.se_log)));
 			json_object_set_new(o, "verdict", json_string(
 				r->verdict == VERDICT_INFO ? "info" :
 				r->verdict == VERDICT_SAME ? "same" :
@@ -176,7 +195,8 @@ void cmp_print_csv(FILE *out, const struct cmp *c)
 
 	fprintf(out, "workload,params,metric,unit,direction,side,base_n,"
 		"base_median,base_stddev_pct,new_n,new_median,"
-		"new_stddev_pct,change_pct,ci_lo_pct,ci_hi_pct,p,verdict\n");
+		"new_stddev_pct,change_pct,ci_lo_pct,ci_hi_pct,p,verdict,"
+		"unit_of_test,mde_pct\n");
 	for (i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
 
@@ -203,11 +223,15 @@ void cmp_print_csv(FILE *out, const struct cmp *c)
 		csv_num(out, r->change_pct);
 		csv_num(out, r->ci_lo);
 		csv_num(out, r->ci_hi);
-		csv_num(out, r->mw.p);
-		fprintf(out, ",%s\n", !(r->in_base && r->in_new) ? "" :
+		csv_num(out, r->p);
+		fprintf(out, ",%s", !(r->in_base && r->in_new) ? "" :
 			r->verdict == VERDICT_INFO ? "info" :
 			r->verdict == VERDICT_SAME ? "same" :
 			stats_verdict_name(r->verdict));
+		fprintf(out, ",%s", !(r->in_base && r->in_new) ? "" :
+			r->by_run ? "run" : "sample");
+		csv_num(out, r->mde_pct);
+		fputc('\n', out);
 	}
 }
 

@@ -164,6 +164,57 @@ static void fmt_change(double c, char *buf, size_t len)
 		snprintf(buf, len, "%+.1f%%", c);
 }
 
+/* "1.2%" of a CV (a fraction), "-" when not known. */
+static void fmt_cv(double cv, char *buf, size_t len)
+{
+	if (isnan(cv))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.1f%%", cv * 100.0);
+}
+
+/*
+ * Under a row: what a '~' rules out ("no change larger than 3.1%"), the
+ * smallest change the comparison would have seen, and (over runs) the
+ * spread at each level, which says where the noise lives.
+ */
+static void print_power_note(FILE *out, const struct cmp_row *r)
+{
+	char text[512], w1[16], w2[16], b1[16], b2[16], n1[16], n2[16];
+	size_t used = 0;
+	double beyond = cmp_no_change_beyond(r);
+
+	if (r->verdict == VERDICT_SAME && !isnan(beyond))
+		used += (size_t)snprintf(text + used, sizeof(text) - used,
+					 "~: no change larger than %.1f%%; ",
+					 beyond);
+	if (!isnan(r->mde_pct))
+		used += (size_t)snprintf(text + used, sizeof(text) - used,
+					 "smallest change seen 80%% of the "
+					 "time: %.1f%%", r->mde_pct);
+	if (r->by_run && used < sizeof(text)) {
+		fmt_cv(r->b.spread.within_run, w1, sizeof(w1));
+		fmt_cv(r->n.spread.within_run, w2, sizeof(w2));
+		fmt_cv(r->b.spread.between_runs, b1, sizeof(b1));
+		fmt_cv(r->n.spread.between_runs, n1, sizeof(n1));
+		fmt_cv(r->b.spread.between_boots, b2, sizeof(b2));
+		fmt_cv(r->n.spread.between_boots, n2, sizeof(n2));
+		used += (size_t)snprintf(text + used, sizeof(text) - used,
+					 "; spread (base/new): %s/%s in a run, "
+					 "%s/%s between runs, %s/%s between "
+					 "boots", w1, w2, b1, n1, b2, n2);
+	}
+	if (r->runs_needed > 0 && used < sizeof(text))
+		snprintf(text + used, sizeof(text) - used, "; %d runs a side "
+			 "to see the target", r->runs_needed);
+	else if (r->runs_needed == 0 && used < sizeof(text))
+		snprintf(text + used, sizeof(text) - used, "; the target "
+			 "needs more than %d runs a side",
+			 CMP_MAX_RUNS_NEEDED);
+	if (used)
+		fmt_wrap(out, 4, 6, text);
+}
+
 /* Extra lines under a row: per-boot medians, bimodality, drops. */
 static void print_row_notes(FILE *out, const struct cmp_row *r,
 			    const char *label, double div)
@@ -173,6 +224,7 @@ static void print_row_notes(FILE *out, const struct cmp_row *r,
 	char text[1024], a[32], b[32];
 	int s;
 
+	print_power_note(out, r);
 	for (s = 0; s < 2; s++) {
 		const struct cmp_val *v = sides[s];
 		size_t k, used;
@@ -233,7 +285,7 @@ static void print_row(FILE *out, const struct cmp_row *r, size_t mw)
 	fmt_pct_sd(&r->b, bsd, sizeof(bsd));
 	fmt_pct_sd(&r->n, nsd, sizeof(nsd));
 	fmt_change(r->change_pct, chg, sizeof(chg));
-	fmt_p(r->mw.p, p, sizeof(p));
+	fmt_p(r->p, p, sizeof(p));
 	fmt_ci(r->ci_lo, r->ci_hi, ci, sizeof(ci));
 	/* "±" is two bytes and one column: widths of those cells + 1 */
 	fprintf(out, "  %-*s %6s %5s %7s %6s %5s %-5s %6s %-11s %s\n",
@@ -286,15 +338,61 @@ static void print_unit_note(FILE *out, const struct cmp *c)
 			by_sample++;
 	}
 	if (by_run)
-		fmt_wrap(out, 0, 0, "p and CI over runs (at least 3 on each "
-			 "side); the smallest p possible is 2 / C(m+n, m): 0.1 "
-			 "for 3 runs against 3, 0.008 for 5 against 5.");
+		fmt_wrap(out, 0, 0, "p over runs (at least 3 on each side): "
+			 "Welch's t test on the logarithms of the run medians; "
+			 "the 95% CI of the change by a bootstrap that "
+			 "resamples boots, runs within them and samples within "
+			 "those.");
 	if (by_sample)
-		fmt_wrap(out, 0, 0, "p and CI over samples: fewer than 3 runs "
-			 "on a side, so they cannot see how much separate runs "
-			 "of one configuration differ (on a VM often more than "
-			 "the samples of one run); take 5 or more runs per "
-			 "side (docs/comparing.md).");
+		fmt_wrap(out, 0, 0, "p and CI over samples (Mann-Whitney U, a "
+			 "bootstrap of the samples): fewer than 3 runs on a "
+			 "side, so they cannot see how much separate runs of "
+			 "one configuration differ (on a VM often more than the "
+			 "samples of one run); take 5 or more runs per side "
+			 "(run --runs 5; docs/comparing.md).");
+}
+
+/* With --target: the runs per side the noisiest row needs. */
+static void print_target(FILE *out, const struct cmp *c)
+{
+	const struct cmp_row *worst = NULL;
+	char text[320];
+	size_t i;
+
+	if (!(c->opts.target_pct > 0))
+		return;
+	for (i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+
+		if (!r->in_base || !r->in_new || r->runs_needed < 0)
+			continue;
+		if (!worst || r->runs_needed == 0 ||
+		    (worst->runs_needed > 0 &&
+		     r->runs_needed > worst->runs_needed))
+			worst = r;
+		if (worst->runs_needed == 0)
+			break;
+	}
+	if (!worst) {
+		snprintf(text, sizeof(text), "--target %g%%: needs runs on each "
+			 "side to estimate the spread between runs (3 or more: "
+			 "run --runs N)", c->opts.target_pct);
+	} else if (worst->runs_needed == 0) {
+		snprintf(text, sizeof(text), "to see a change of %g%% with 80%% "
+			 "power: more than %d runs per side (%s of %s spreads "
+			 "too much between runs)", c->opts.target_pct,
+			 CMP_MAX_RUNS_NEEDED, worst->ref->metric,
+			 worst->ref->cfg->workload);
+	} else {
+		snprintf(text, sizeof(text), "to see a change of %g%% with 80%% "
+			 "power: %d runs per side (for %s of %s, the row whose "
+			 "runs spread most; now %zu and %zu)",
+			 c->opts.target_pct, worst->runs_needed,
+			 worst->ref->metric, worst->ref->cfg->workload,
+			 worst->b.nruns, worst->n.nruns);
+	}
+	fputc('\n', out);
+	fmt_wrap(out, 0, 0, text);
 }
 
 void cmp_print_text(FILE *out, const struct cmp *c,
@@ -353,11 +451,13 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 		print_one_side(out, c, false);
 	}
 	print_unit_note(out, c);
+	print_target(out, c);
 	fprintf(out, "\n%zu compared: %zu worse, %zu better, %zu ~, %zu "
 		"informational\n", nb + nw + ns + ni, nw, nb, ns, ni);
-	snprintf(text, sizeof(text), "(p: Mann-Whitney U; 95%% bootstrap CI "
-		 "of the %%change of medians; a verdict needs p < %g and the "
-		 "whole CI beyond ±%g%%)", c->opts.alpha, c->opts.noise_pct);
+	snprintf(text, sizeof(text), "(a verdict needs p < %g and the whole "
+		 "95%% CI of the %%change of medians beyond ±%g%%; '~' is no "
+		 "verdict, not \"no change\": read the line under the row)",
+		 c->opts.alpha, c->opts.noise_pct);
 	fmt_wrap(out, 0, 0, text);
 }
 

@@ -45,10 +45,12 @@ static json_t *options_json(const struct run_info *run)
 
 static json_t *run_json(const struct run_info *run)
 {
-	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:o, "
-			 "s:o, s:o}",
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:o, s:o, "
+			 "s:o, s:o, s:o}",
 			 "id", (json_int_t)run->id,
 			 "uuid", codec_json_text(run->uuid),
+			 "group", run->group_id[0] ?
+			 codec_json_text(run->group_id) : json_null(),
 			 "tag", codec_json_text(run->tag),
 			 "host", codec_json_text(run->host),
 			 "boot_id", codec_json_text(run->boot_id),

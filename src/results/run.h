@@ -42,6 +42,8 @@ struct run_info {
 	int64_t pid;			/* the measuring process; 0 unknown */
 	char uuid[40];			/* globally unique: 32 hex digits,
 					   given when first stored */
+	char group_id[40];		/* shared by the runs of one
+					   `run --runs N`; "" alone */
 	bool have_options;		/* false for runs stored before the
 					   options were */
 	struct run_options opts;

@@ -197,8 +197,9 @@ static int gather(struct cmp_val *v, const struct cmp_side *side,
 	v->run_med = xcalloc(side->nruns, sizeof(double));
 	v->run_start = xcalloc(side->nruns, sizeof(size_t));
 	v->run_len = xcalloc(side->nruns, sizeof(size_t));
+	v->run_boot = xcalloc(side->nruns, sizeof(size_t));
 	if (!run_med || !v->boots || !v->run_med || !v->run_start ||
-	    !v->run_len)
+	    !v->run_len || !v->run_boot)
 		goto out;
 	for (i = 0; i < side->nruns; i++) {
 		const struct run_data *r = &side->runs[i];
@@ -215,7 +216,6 @@ static int gather(struct cmp_val *v, const struct cmp_side *side,
 		v->run_med[v->nruns] = run_med[i];
 		v->run_start[v->nruns] = start;
 		v->run_len[v->nruns] = v->n - start;
-		v->nruns++;
 		for (b = 0; b < v->nboots; b++)
 			if (strcmp(v->boots[b].boot_id, r->info.boot_id) == 0)
 				break;
@@ -226,6 +226,17 @@ static int gather(struct cmp_val *v, const struct cmp_side *side,
 			v->nboots++;
 		}
 		v->boots[b].nruns++;
+		v->run_boot[v->nruns] = b;
+		v->nruns++;
+	}
+	if (v->nruns) {
+		struct hier_side hs = {
+			v->x, v->run_start, v->run_len, v->run_boot,
+			v->nruns, v->nboots,
+		};
+
+		if (hier_spread(&hs, &v->spread) != 0)
+			goto out;
 	}
 	if (boot_medians(v, side, run_med) != 0 ||
 	    summary_compute(v->x, v->n, &v->s) != 0 ||
@@ -471,33 +482,92 @@ static int env_diff(struct cmp *c)
 
 /* ---- rows ---- */
 
+static void hier_of(const struct cmp_val *v, struct hier_side *hs)
+{
+	hs->x = v->x;
+	hs->run_start = v->run_start;
+	hs->run_len = v->run_len;
+	hs->run_boot = v->run_boot;
+	hs->nruns = v->nruns;
+	hs->nboots = v->nboots;
+}
+
+/*
+ * The smallest visible change and the runs a target needs, from the
+ * spread of what the test compares: the run medians, or the samples.
+ */
+static void power_of(struct cmp_row *r, const struct cmp_opts *opts)
+{
+	double power = opts->power > 0 ? opts->power : 0.8, sd;
+	struct welch_result w;
+
+	r->mde_pct = NAN;
+	r->runs_needed = -1;
+	if (r->by_run) {
+		r->mde_pct = stats_mde_pct(r->welch.se_log, r->welch.df,
+					   opts->alpha, power);
+	} else if (stats_welch_log(r->b.x, r->b.n, r->n.x, r->n.n, &w) ==
+		   0) {
+		r->mde_pct = stats_mde_pct(w.se_log, w.df, opts->alpha,
+					   power);
+	}
+	if (!(opts->target_pct > 0) || !r->by_run)
+		return;
+	/* the larger side's spread of log run medians */
+	sd = stats_sd_log(r->b.run_med, r->b.nruns);
+	if (stats_sd_log(r->n.run_med, r->n.nruns) > sd)
+		sd = stats_sd_log(r->n.run_med, r->n.nruns);
+	if (!isnan(sd))
+		r->runs_needed = stats_runs_needed(sd, opts->target_pct,
+						   opts->alpha, power,
+						   CMP_MAX_RUNS_NEEDED);
+}
+
 static int judge(struct cmp_row *r, const struct cmp_opts *opts)
 {
 	if (r->b.s.median != 0.0)
 		r->change_pct = 100.0 * (r->n.s.median / r->b.s.median - 1.0);
 	r->by_run = r->b.nruns >= CMP_MIN_RUNS && r->n.nruns >= CMP_MIN_RUNS;
+	r->welch.p = NAN;
 	if (r->by_run) {
-		if (stats_mann_whitney(r->b.run_med, r->b.nruns, r->n.run_med,
-				       r->n.nruns, &r->mw) != 0 ||
-		    stats_change_ci_runs(r->b.x, r->b.run_start, r->b.run_len,
-					 r->b.nruns, r->n.x, r->n.run_start,
-					 r->n.run_len, r->n.nruns,
-					 COMPARE_BOOTSTRAP_ITERS,
-					 COMPARE_BOOTSTRAP_SEED, 0.95,
-					 &r->ci_lo, &r->ci_hi) != 0)
+		struct hier_side hb, hn;
+
+		hier_of(&r->b, &hb);
+		hier_of(&r->n, &hn);
+		if (stats_welch_log(r->b.run_med, r->b.nruns, r->n.run_med,
+				    r->n.nruns, &r->welch) != 0) {
+			/* a median <= 0: no log; the run medians by rank */
+			r->by_run = false;
+		} else if (hier_change_ci(&hb, &hn, COMPARE_BOOTSTRAP_ITERS,
+					  COMPARE_BOOTSTRAP_SEED, 0.95,
+					  &r->ci_lo, &r->ci_hi) != 0) {
 			return -1;
-	} else if (stats_mann_whitney(r->b.x, r->b.n, r->n.x, r->n.n,
-				      &r->mw) != 0 ||
-		   stats_change_ci(r->b.x, r->b.n, r->n.x, r->n.n,
-				   COMPARE_BOOTSTRAP_ITERS,
-				   COMPARE_BOOTSTRAP_SEED, 0.95, &r->ci_lo,
-				   &r->ci_hi) != 0) {
-		return -1;
+		}
+		r->p = r->welch.p;
 	}
-	r->verdict = stats_verdict(r->direction, r->change_pct, r->mw.p,
+	if (!r->by_run) {
+		if (stats_mann_whitney(r->b.x, r->b.n, r->n.x, r->n.n,
+				       &r->mw) != 0 ||
+		    stats_change_ci(r->b.x, r->b.n, r->n.x, r->n.n,
+				    COMPARE_BOOTSTRAP_ITERS,
+				    COMPARE_BOOTSTRAP_SEED, 0.95, &r->ci_lo,
+				    &r->ci_hi) != 0)
+			return -1;
+		r->p = r->mw.p;
+	}
+	power_of(r, opts);
+	r->verdict = stats_verdict(r->direction, r->change_pct, r->p,
 				   r->ci_lo, r->ci_hi, opts->alpha,
 				   opts->noise_pct);
 	return 0;
+}
+
+double cmp_no_change_beyond(const struct cmp_row *row)
+{
+	if (isnan(row->ci_lo) || isnan(row->ci_hi))
+		return NAN;
+	return fabs(row->ci_lo) > fabs(row->ci_hi) ? fabs(row->ci_lo)
+						   : fabs(row->ci_hi);
 }
 
 int cmp_build(struct cmp *c, const struct cmp_opts *opts)
@@ -518,7 +588,8 @@ int cmp_build(struct cmp *c, const struct cmp_opts *opts)
 		struct cmp_row *r = &c->rows[i];
 
 		r->change_pct = r->ci_lo = r->ci_hi = NAN;
-		r->mw.p = NAN;
+		r->mw.p = r->p = r->welch.p = r->mde_pct = NAN;
+		r->runs_needed = -1;
 		r->verdict = r->direction ? VERDICT_SAME : VERDICT_INFO;
 		if (r->in_base && gather(&r->b, &c->base, c->match_base, r,
 					 opts->drop_noisy) != 0)
@@ -541,6 +612,7 @@ static void val_free(struct cmp_val *v)
 	free(v->run_med);
 	free(v->run_start);
 	free(v->run_len);
+	free(v->run_boot);
 }
 
 void cmp_free(struct cmp *c)

@@ -25,6 +25,7 @@
 
 #include "results/run.h"
 #include "stats/compare.h"
+#include "stats/hier.h"
 #include "stats/modes.h"
 #include "stats/summary.h"
 
@@ -52,12 +53,15 @@ struct cmp_val {
 	struct modes md;
 	struct cmp_boot *boots;		/* owned */
 	size_t nboots;
-	/* per run with samples: its median and its samples in x (owned) */
+	/* per run with samples: its median, its samples in x and its
+	   boot (an index into boots) (owned) */
 	double *run_med;
-	size_t *run_start, *run_len;
+	size_t *run_start, *run_len, *run_boot;
 	size_t nruns;
 	bool boots_disagree;		/* boot medians spread more than
 					   the runs within a boot */
+	struct hier_spread spread;	/* CV within a run, between runs,
+					   between boots */
 };
 
 struct cmp_row {
@@ -69,8 +73,25 @@ struct cmp_row {
 	struct cmp_val b, n;
 	double change_pct;		/* 100 * (new / base - 1) of medians */
 	double ci_lo, ci_hi;		/* its 95% bootstrap CI */
+	/*
+	 * The test: with CMP_MIN_RUNS runs or more on each side (by_run),
+	 * Welch's t on the logarithms of the run medians (welch), and the
+	 * CI from a bootstrap at every level (boots, runs, samples); with
+	 * fewer, Mann-Whitney over the samples (mw) and a bootstrap of the
+	 * samples.  p is the one that decides.
+	 */
+	bool by_run;
 	struct mw_result mw;
-	bool by_run;			/* p and CI over runs, not samples */
+	struct welch_result welch;
+	double p;
+	/*
+	 * The smallest change (%) the test sees with cmp_opts.power, from
+	 * the spread of the run medians (by_run) or of the samples; and
+	 * the runs per side a change of cmp_opts.target_pct needs (0: more
+	 * than CMP_MAX_RUNS_NEEDED; -1: not asked or not known).
+	 */
+	double mde_pct;
+	int runs_needed;
 	enum verdict verdict;
 };
 
@@ -82,6 +103,9 @@ struct cmp_row {
  */
 #define CMP_MIN_RUNS 3
 
+/* The most runs per side a --target answer will name. */
+#define CMP_MAX_RUNS_NEEDED 1000
+
 struct cmp_envdiff {
 	char key[96];
 	char *base, *new;		/* values, " | " between runs */
@@ -90,6 +114,9 @@ struct cmp_envdiff {
 struct cmp_opts {
 	double alpha;			/* significance level, e.g. 0.05 */
 	double noise_pct;		/* CI must lie beyond +-this, e.g. 1 */
+	double power;			/* of the smallest visible change,
+					   e.g. 0.8 (0: 0.8) */
+	double target_pct;		/* runs needed to see this (0: no) */
 	bool drop_noisy;		/* leave flagged samples out */
 	const char *const *workloads;	/* only these (NULL: all) */
 	size_t nworkloads;
@@ -123,6 +150,12 @@ int cmp_build(struct cmp *c, const struct cmp_opts *opts);
 
 /* Free what cmp_build() made (not the sides' runs). */
 void cmp_free(struct cmp *c);
+
+/*
+ * The largest change a '~' row's CI leaves open: max(|ci_lo|, |ci_hi|),
+ * "no change larger than X%"; NAN without a CI.
+ */
+double cmp_no_change_beyond(const struct cmp_row *row);
 
 /* Rows compared (present on both sides), and those of each verdict. */
 struct cmp_counts {

@@ -17,7 +17,7 @@
 	"(SELECT e.value FROM environment e WHERE e.run_id = r.id " \
 	"AND e.key = 'kernel.release'), r.reps, r.sample_time_ns, " \
 	"r.warmup_ns, r.cpus, r.hist, r.interleave_seed, r.perf_counters, " \
-	"r.pid, r.uuid"
+	"r.pid, r.uuid, r.group_id"
 
 /* Fill run from a row of RUN_COLUMNS; -1 on ENOMEM. */
 static int row_to_run(sqlite3_stmt *s, struct run_info *run)
@@ -51,6 +51,7 @@ static int row_to_run(sqlite3_stmt *s, struct run_info *run)
 	o->perf_counters = sqlite3_column_int(s, 18) != 0;
 	run->pid = sqlite3_column_int64(s, 19);
 	db_copy_str(run->uuid, sizeof(run->uuid), db_col_text(s, 20));
+	db_copy_str(run->group_id, sizeof(run->group_id), db_col_text(s, 21));
 	return db_col_dup(s, 8, &run->cmdline);
 }
 

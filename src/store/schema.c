@@ -59,6 +59,7 @@ const char *const store_migrations[] = {
 	 * process that no longer exists can be marked interrupted.  uuid: a
 	 * globally unique id (128 random bits in hex), by which a run moved
 	 * between databases (export/import, push) is the same run.
+	 * group_id: the runs of one `run --runs N` share it.
 	 */
 	"ALTER TABLE runs ADD COLUMN reps INTEGER;"
 	"ALTER TABLE runs ADD COLUMN sample_time_ns INTEGER;"
@@ -71,6 +72,7 @@ const char *const store_migrations[] = {
 	"ALTER TABLE runs ADD COLUMN uuid TEXT;"
 	"UPDATE runs SET uuid = lower(hex(randomblob(16)));"
 	"CREATE UNIQUE INDEX runs_uuid ON runs(uuid);"
+	"ALTER TABLE runs ADD COLUMN group_id TEXT;"
 	"UPDATE runs SET"
 	"  reps = (SELECT CAST(value AS INTEGER) FROM environment e"
 	"    WHERE e.run_id = runs.id AND e.key = 'run.reps'),"

@@ -13,9 +13,10 @@
  *        build_flavour, cmdline, status,     status: running, complete,
  *        reps, sample_time_ns, warmup_ns,             interrupted, failed
  *        cpus, hist, interleave_seed,
- *        perf_counters, pid, uuid)           the run options, typed;
- *                                            the measuring process; a
- *                                            globally unique id
+ *        perf_counters, pid, uuid,           the run options, typed;
+ *        group_id)                           the measuring process; a
+ *                                            globally unique id; the
+ *                                            group of `run --runs N`
  *   environment(run_id, key, value)
  *   results(id, run_id, seq, workload, params, metric, unit, direction,
  *           info)          params: canonical JSON; info: JSON, written and

@@ -117,8 +117,9 @@ static int insert_run_row(struct store *st, struct run_info *run,
 	if (db_prepare(st, "INSERT INTO runs (started_ns, finished_ns, tag, "
 		       "host, boot_id, tool_version, build_flavour, cmdline, "
 		       "status, reps, sample_time_ns, warmup_ns, cpus, hist, "
-		       "interleave_seed, perf_counters, pid, uuid) VALUES (?, "
-		       "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		       "interleave_seed, perf_counters, pid, uuid, group_id) "
+		       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+		       "?, ?, ?, ?)",
 		       &ins, err, errlen))
 		return -1;
 	if (sqlite3_bind_int64(ins, 1, run->started_ns) != SQLITE_OK ||
@@ -135,7 +136,9 @@ static int insert_run_row(struct store *st, struct run_info *run,
 	    bind_options(ins, 10, run) != 0 ||
 	    (run->pid > 0 ? sqlite3_bind_int64(ins, 17, run->pid) :
 	     sqlite3_bind_null(ins, 17)) != SQLITE_OK ||
-	    DB_BIND_STR(ins, 18, run->uuid) != SQLITE_OK) {
+	    DB_BIND_STR(ins, 18, run->uuid) != SQLITE_OK ||
+	    db_bind_text(ins, 19, run->group_id[0] ? run->group_id : NULL,
+			 sizeof(run->group_id)) != SQLITE_OK) {
 		db_err(st, err, errlen, "cannot bind run");
 		(void)sqlite3_finalize(ins);
 		return -1;

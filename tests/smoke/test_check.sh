@@ -34,7 +34,7 @@ contains "$OUT" "copyscope check"
 contains "$OUT" "base: tag base (run $BASE_ID; 1 boot)"
 contains_re "$OUT" "new:  tag check \(run [0-9]+; 1 boot\)"
 contains_re "$OUT" '^check: (ok: none of 2 metrics|REGRESSION: [12] of 2 metrics) worse by more than 5% '
-contains "$ERR" "measuring 1 configuration of BASE again (10 samples each)"
+contains "$ERR" "measuring 1 configuration of BASE again (10 samples each, 1 run)"
 # the new run: same workload, parameters, reps, sample time and CPUs
 cs 0 runs
 contains_re "$OUT" ' complete +check +'
@@ -83,6 +83,16 @@ cs 3 check a --new b --ignore-param spin_ns --json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
 assert any(r["verdict"] == "worse" for r in d["rows"])' "$OUT" ||
 	fail "check --json lacks the worse row"
+
+note "check of a BASE of 3 runs measures 3 runs, compared run by run"
+cs 0 run sys.null --reps 3 --sample-time 5ms --warmup 0 --runs 3 --tag base3
+expect_exit_any "$BIN" check base3
+[ "$LAST_RC" -eq 0 ] || [ "$LAST_RC" -eq 3 ] || fail "check base3: exit $LAST_RC"
+contains "$ERR" "(3 samples each, 3 runs)"
+contains_flat "$OUT" "p over runs (at least 3 on each side): Welch's t test"
+contains_re "$OUT" "new:  tag check \(runs [0-9]+, [0-9]+, [0-9]+; 1 boot\)"
+cs 2 check base3 --runs 0
+cs 2 check base3 --new base3 --runs 2
 
 note "filters: a workload BASE lacks is an error (exit 1)"
 cs 1 check base pipe.bw

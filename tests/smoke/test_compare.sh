@@ -141,11 +141,13 @@ PY
 contains_flat "$TMP/pooled.txt" "p and CI over samples"
 # three runs or more per side: the run is the unit of the test
 for i in 1 2 3; do
-	cs 0 run sys.null --quick --tag r3a
-	cs 0 run sys.null --quick --tag r3b
+	measured r3a $((100 + i)) 100
+	measured r3b $((200 + i)) 100
 done
 cs 0 compare r3a r3b
-contains_flat "$OUT" "p and CI over runs (at least 3 on each side)"
+contains_flat "$OUT" "p over runs (at least 3 on each side): Welch's t test"
+contains_flat "$OUT" "no change larger than"
+contains_flat "$OUT" "between runs"
 cs 0 compare r3a r3b --json
 python3 - "$OUT" <<'PY' || fail "run-level comparison check failed"
 import json, sys
@@ -153,10 +155,17 @@ d = json.load(open(sys.argv[1]))
 assert len(d["base"]["runs"]) == 3 and len(d["new"]["runs"]) == 3
 for r in d["rows"]:
     assert r["unit_of_test"] == "run", r
-    assert r["base"]["n"] == 9 and r["new"]["n"] == 9
-    # 3 run medians against 3: p is at least 2 / C(6, 3) = 0.1
-    assert r["p"] >= 0.1 - 1e-12 and r["verdict"] == "same", r
+    assert r["p_method"] == "welch-t-log-run-medians", r
+    assert r["base"]["n"] == 30 and r["new"]["n"] == 30
+    assert r["verdict"] == "same", r
+    assert 0 < r["no_change_beyond_pct"] < 20, r
+    assert r["mde_pct"] > 0, r
+    assert r["base"]["spread_cv"]["between_runs"] > 0, r
 PY
+cs 0 compare r3a r3b --target 2%
+contains_flat "$OUT" "to see a change of 2% with 80% power:"
+cs 2 compare r3a r3b --target 0
+cs 2 compare r3a r3b --target lots
 cs 0 compare 1,2 last
 contains "$OUT" "base: tag aa-a, aa-b (runs 1, 2; 1 boot)"
 

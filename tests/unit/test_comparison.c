@@ -195,9 +195,70 @@ static void test_runs_as_unit(void **state)
 	assert_true(t->by_run);
 	assert_int_equal(t->b.nruns, 5);
 	assert_int_equal(t->b.n, 5 * NS);
-	/* 5 run medians against 5, all apart: the exact p of 2 / C(10, 5) */
-	assert_true(fabs(t->mw.p - 2.0 / 252.0) < 1e-9);
+	/* Welch's t on log run medians: far below Mann-Whitney's floor of
+	   2 / C(10, 5) for 5 against 5 */
+	assert_true(t->p < 0.001);
+	assert_true(t->welch.df > 3);
 	assert_int_equal(t->verdict, VERDICT_WORSE);
+	assert_true(t->mde_pct > 0 && t->mde_pct < 10);
+	cmp_free(&c);
+	free_side(&b);
+	free_side(&n);
+}
+
+/* 3 runs against 3 with a large real difference: worse (Mann-Whitney
+   over 3 run medians could not go below p = 0.1). */
+static void test_three_against_three(void **state)
+{
+	struct side_fx b = { 0 }, n = { 0 };
+	struct cmp_opts o = defaults;
+	const struct cmp_row *t;
+	struct cmp c;
+	uint64_t i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		add_run(&b, "boot1", 100.0 + (double)i, 60 + i, 0, P0);
+		add_run(&n, "boot1", 130.0 + (double)i, 70 + i, 0, P0);
+	}
+	o.target_pct = 2;
+	build(&c, &b, &n, &o);
+	t = row(&c, "time/call");
+	assert_true(t->by_run);
+	assert_true(t->p < 0.01);
+	assert_int_equal(t->verdict, VERDICT_WORSE);
+	/* about 1% between runs: a 2% change wants a handful of runs */
+	assert_true(t->runs_needed >= 2 && t->runs_needed <= 20);
+	cmp_free(&c);
+	free_side(&b);
+	free_side(&n);
+}
+
+/* An A/A hierarchy (two boots of four runs a side) is '~', and says what
+   it rules out. */
+static void test_aa_hierarchy(void **state)
+{
+	struct side_fx b = { 0 }, n = { 0 };
+	const struct cmp_row *t;
+	struct cmp c;
+	uint64_t i;
+
+	(void)state;
+	for (i = 0; i < 8; i++) {
+		add_run(&b, i < 4 ? "bootA" : "bootB", 100.0 * (1 + 0.01 *
+			(double)(i % 3)), 80 + i, 0, P0);
+		add_run(&n, i < 4 ? "bootC" : "bootD", 100.0 * (1 + 0.01 *
+			(double)((i + 1) % 3)), 90 + i, 0, P0);
+	}
+	build(&c, &b, &n, &defaults);
+	t = row(&c, "time/call");
+	assert_true(t->by_run);
+	assert_int_equal(t->b.nboots, 2);
+	assert_int_equal(t->verdict, VERDICT_SAME);
+	assert_true(t->ci_lo < 0 && t->ci_hi > 0);
+	assert_true(cmp_no_change_beyond(t) > 0 &&
+		    cmp_no_change_beyond(t) < 10);
+	assert_false(isnan(t->b.spread.between_boots));
 	cmp_free(&c);
 	free_side(&b);
 	free_side(&n);
@@ -321,6 +382,8 @@ int main(void)
 		cmocka_unit_test(test_aa_same),
 		cmocka_unit_test(test_ab_worse_better),
 		cmocka_unit_test(test_runs_as_unit),
+		cmocka_unit_test(test_three_against_three),
+		cmocka_unit_test(test_aa_hierarchy),
 		cmocka_unit_test(test_drop_noisy),
 		cmocka_unit_test(test_one_side_and_ignore),
 		cmocka_unit_test(test_env_and_options),

@@ -1,0 +1,200 @@
+/*
+ * run_group.c - `copyscope run --runs N`: N runs of the same request, each
+ * in a fresh process (new buffers, placement, batch sizing and warm-up:
+ * what differs between runs is what a comparison must see), stored as N
+ * runs that share a group id.
+ *
+ * The parent re-executes its own binary N times with the same arguments
+ * less --runs, plus --group ID (and, with --interleave --seed S, the seed
+ * S + k for run k, so the runs do not share one order).  Each child prints
+ * its tables as a single run does; with --json the parent prints instead
+ * one document holding the N runs, read back from the store.  The first
+ * child that does not end well stops the group with its exit status.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/run_group.h"
+#include "report/report.h"
+
+/* argv less --runs N / --runs=N and --seed S, plus --group ID [--seed]. */
+static char **child_argv(int argc, char **argv, const char *group,
+			 const char *seed, char *const extra[2])
+{
+	char **v = calloc((size_t)argc + 8, sizeof(*v));
+	int i, n = 0;
+
+	if (!v)
+		return NULL;
+	v[n++] = "copyscope";
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--runs") == 0 ||
+		    strcmp(argv[i], "--seed") == 0) {
+			i++;
+			continue;
+		}
+		if (strncmp(argv[i], "--runs=", 7) == 0 ||
+		    strncmp(argv[i], "--seed=", 7) == 0)
+			continue;
+		v[n++] = argv[i];
+	}
+	v[n++] = "--group";
+	v[n++] = (char *)group;
+	if (seed) {
+		v[n++] = extra[0];
+		v[n++] = extra[1];
+	}
+	v[n] = NULL;
+	return v;
+}
+
+/* Run one child to its end; its exit status (130 on a signal). */
+static int run_child(char **argv, bool quiet)
+{
+	int st, rc;
+	pid_t p;
+
+	fflush(NULL);
+	p = fork();
+	if (p < 0) {
+		cli_error("run --runs: fork: %s", strerror(errno));
+		return EXIT_FAIL;
+	}
+	if (p == 0) {
+		if (quiet) {
+			int fd = open("/dev/null", O_WRONLY);
+
+			if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+				_exit(EXIT_FAIL);
+			close(fd);
+		}
+		execv("/proc/self/exe", argv);
+		fprintf(stderr, "copyscope: run --runs: exec /proc/self/exe: "
+			"%s\n", strerror(errno));
+		_exit(EXIT_FAIL);
+	}
+	while (waitpid(p, &st, 0) < 0)
+		if (errno != EINTR) {
+			cli_error("run --runs: waitpid: %s", strerror(errno));
+			return EXIT_FAIL;
+		}
+	rc = WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_INTERRUPTED;
+	return rc;
+}
+
+/* The runs of group in the store, oldest first; their count or -1. */
+static int group_runs(const char *db, const char *group, int64_t *ids,
+		      size_t max, char *path, size_t pathlen)
+{
+	struct run_info *runs = NULL;
+	struct store *st;
+	char err[512];
+	size_t n = 0, i, k = 0;
+
+	if (cli_open_existing_store(db, &st, path, pathlen, NULL) != 0)
+		return -1;
+	if (store_list_runs(st, &runs, &n, err, sizeof(err)) != 0) {
+		cli_error("%s", err);
+		store_close(st);
+		return -1;
+	}
+	for (i = 0; i < n && k < max; i++)
+		if (strcmp(runs[i].group_id, group) == 0)
+			ids[k++] = runs[i].id;
+	store_free_runs(runs, n);
+	store_close(st);
+	return (int)k;
+}
+
+/* --json: one document with every run of the group. */
+static int print_group_json(const char *db, const char *group,
+			    const int64_t *ids, int n)
+{
+	struct store *st;
+	char path[4096], err[512];
+	int i, e = EXIT_OK;
+
+	if (cli_open_existing_store(db, &st, path, sizeof(path), NULL) != 0)
+		return EXIT_FAIL;
+	printf("{\n\"schema_version\": %d,\n\"group\": \"%s\",\n\"runs\": [\n",
+	       REPORT_JSON_SCHEMA_VERSION, group);
+	for (i = 0; i < n && e == EXIT_OK; i++) {
+		struct run_data run;
+
+		if (store_load_run(st, ids[i], &run, err, sizeof(err)) != 0) {
+			cli_error("%s", err);
+			e = EXIT_FAIL;
+			break;
+		}
+		if (i)
+			printf(",\n");
+		if (report_json(stdout, &run.info, &run.env, run.results.v,
+				run.results.n) != 0)
+			e = EXIT_FAIL;
+		run_data_free(&run);
+	}
+	printf("]\n}\n");
+	store_close(st);
+	return e;
+}
+
+int run_group(int argc, char **argv, const struct run_group_opts *o)
+{
+	unsigned char rnd[16];
+	char group[40], seedbuf[32], *extra[2] = { "--seed", seedbuf };
+	char path[4096];
+	int64_t ids[1024];
+	int k, e = EXIT_OK, n;
+	size_t i;
+
+	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+		cli_error("run --runs: getrandom: %s", strerror(errno));
+		return EXIT_FAIL;
+	}
+	for (i = 0; i < sizeof(rnd); i++)
+		snprintf(group + 2 * i, 3, "%02x", rnd[i]);
+	for (k = 0; k < o->runs && e == EXIT_OK; k++) {
+		char **cv;
+
+		snprintf(seedbuf, sizeof(seedbuf), "%llu",
+			 (unsigned long long)(o->seed + (uint64_t)k));
+		cv = child_argv(argc, argv, group,
+				o->seed_set ? seedbuf : NULL, extra);
+		if (!cv) {
+			cli_error("out of memory");
+			return EXIT_FAIL;
+		}
+		if (!o->json)
+			fprintf(stderr, "copyscope run --runs %d: run %d of %d "
+				"(group %.8s)\n", o->runs, k + 1, o->runs,
+				group);
+		e = run_child(cv, o->json);
+		free(cv);
+	}
+	n = group_runs(o->db, group, ids, sizeof(ids) / sizeof(ids[0]), path,
+		       sizeof(path));
+	if (n < 0)
+		return e == EXIT_OK ? EXIT_FAIL : e;
+	if (o->json) {
+		int je = print_group_json(o->db, group, ids, n);
+
+		return e == EXIT_OK ? je : e;
+	}
+	printf("%d of %d runs stored as group %s:", n, o->runs, group);
+	for (k = 0; k < n; k++)
+		printf("%s %lld", k ? "," : "", (long long)ids[k]);
+	printf("\ncompare them as one side: copyscope compare ");
+	if (o->tag)
+		printf("%s", o->tag);
+	for (k = 0; !o->tag && k < n; k++)
+		printf("%s%lld", k ? "," : "", (long long)ids[k]);
+	printf(" OTHER\n");
+	return e;
+}

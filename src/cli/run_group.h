@@ -1,0 +1,28 @@
+/*
+ * run_group.h - `run --runs N` (run_group.c): N runs, each in a fresh
+ * process, sharing a group id.
+ */
+#ifndef COPYSCOPE_RUN_GROUP_H
+#define COPYSCOPE_RUN_GROUP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct run_group_opts {
+	int runs;			/* N >= 2 */
+	bool json;			/* one document of the N runs */
+	const char *db;			/* --db, or NULL */
+	const char *tag;		/* --tag, or NULL */
+	bool seed_set;			/* --seed S: run k takes S + k */
+	uint64_t seed;
+};
+
+/*
+ * Re-execute this binary N times with argv (`run` and its arguments)
+ * less --runs and with --group ID; print how the runs were stored.
+ * Returns the first exit status that was not 0, else 0 (1 when the runs
+ * cannot be read back).
+ */
+int run_group(int argc, char **argv, const struct run_group_opts *o);
+
+#endif
