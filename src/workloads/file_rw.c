@@ -225,6 +225,7 @@ static bool file_rw_config_supported(const void *params, char *why,
 
 	if (pp->flags == FLAGS_NONE)
 		return true;
+	memset(page, 0x5a, sizeof(page));
 	if (file_scratch_open(&f, pp->target, pp->tmpdir, sizeof(page), 0,
 			      "file.rw", err, sizeof(err)) != WL_OK) {
 		snprintf(why, len, "cannot make a scratch file to try "
@@ -281,8 +282,10 @@ static int file_rw_setup(struct wl_ctx *ctx)
 	if (pp->segs > 1)
 		snprintf(shape, sizeof(shape), "%lld segments: ITER_IOVEC",
 			 (long long)pp->segs);
-	else
+	else if (f->call == CALL_PRW)
 		snprintf(shape, sizeof(shape), "one buffer: ITER_UBUF");
+	else	/* import_iovec of one segment, since Linux 6.4 */
+		snprintf(shape, sizeof(shape), "one segment: ITER_UBUF");
 	file_scratch_describe(&f->file, pp->tmpdir, where, sizeof(where));
 	snprintf(ctx->note, sizeof(ctx->note), "%s, %s, %s %s; %zu page%s, "
 		 "all in the page cache", f->what, shape,

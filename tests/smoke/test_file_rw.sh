@@ -55,8 +55,8 @@ contains_flat "$OUT" "pwritev, 8 segments: ITER_IOVEC, to a memfd"
 	fail "expected 4 'verify: ok' lines"
 cs 0 run file.rw target=memfd flags=zero,hipri size=4k verify=1 --quick \
 	--no-store
-contains_flat "$OUT" "preadv2(0), one buffer: ITER_UBUF"
-contains_flat "$OUT" "preadv2(RWF_HIPRI), one buffer: ITER_UBUF"
+contains_flat "$OUT" "preadv2(0), one segment: ITER_UBUF"
+contains_flat "$OUT" "preadv2(RWF_HIPRI), one segment: ITER_UBUF"
 [ "$(count_matches "$OUT" "verify: ok: ")" -eq 2 ] ||
 	fail "expected 2 'verify: ok' lines"
 
@@ -91,7 +91,7 @@ case $LAST_RC in
 	;;
 0)
 	contains_flat "$ERR" "pwritev2(RWF_NOWAIT) on a memfd (shmem)"
-	contains_flat "$OUT" "pwritev2(RWF_NOWAIT), one buffer: ITER_UBUF, to a file"
+	contains_flat "$OUT" "pwritev2(RWF_NOWAIT), one segment: ITER_UBUF, to a file"
 	contains "$OUT" "verify: ok: "
 	;;
 *) fail "expected exit 77 or 0" ;;
