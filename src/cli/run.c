@@ -48,7 +48,7 @@ static void run_usage(FILE *out)
 "runs the suite 'default'.  A key=value applies to every named workload that\n"
 "has that parameter.  Sizes take k/M/G (1024-based; bare: bytes), times\n"
 "need a unit, ns/us/ms/s (bare: only 0, or the unit a name ends in:\n"
-"spin_ns=100 is 100 ns).\n"
+"inject_ns=100 is 100 ns).\n"
 "\n"
 "options:\n"
 "  --reps N          kept samples per configuration (default 10)\n"

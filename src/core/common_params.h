@@ -1,6 +1,7 @@
 /*
  * common_params.h - the parameter rows the core defines once for every
- * workload that has them: mode, place, verify, trace and pipe_size.
+ * workload that has them: mode, place, verify, trace, inject_ns and
+ * pipe_size.
  *
  * Each macro is one row of a workload's param_def table, bound to a field
  * of the workload's parameter struct (st, member).  mode, place, verify
@@ -63,6 +64,19 @@ extern const char *const wl_place_choices[];
 	{ .name = "trace", .type = PARAM_INT, .def = "0", .min = 0,	\
 	  .max = WL_TRACE_MAX, .role = PARAM_ROLE_TRACE,		\
 	  .help = "time each of the first N calls of a fresh process "	\
+		  "(0: off)",						\
+	  PARAM_FIELD(st, member) }
+
+/* The longest injection inject_ns takes. */
+#define WL_INJECT_MAX_NS 10000000LL
+
+/* inject_ns (time, binds an int64_t), default 0; goes with WL_CAP_INJECT
+   and a wl_inject() after each op (core/inject.h). */
+#define WL_PARAM_INJECT(st, member)					\
+	{ .name = "inject_ns", .type = PARAM_TIME, .def = "0", .min = 0,	\
+	  .max = WL_INJECT_MAX_NS, .role = PARAM_ROLE_INJECT,		\
+	  .help = "TESTING ONLY: a busy wait of about this long after "	\
+		  "each op, its effect measured in place and stored "	\
 		  "(0: off)",						\
 	  PARAM_FIELD(st, member) }
 

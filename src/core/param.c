@@ -162,7 +162,7 @@ static const struct time_unit time_units[] = {
 
 #define NTIME_UNITS (sizeof(time_units) / sizeof(time_units[0]))
 
-/* The unit a parameter's name ends in ("spin_ns": ns), or NULL. */
+/* The unit a parameter's name ends in ("inject_ns": ns), or NULL. */
 static const struct time_unit *name_unit(const char *name)
 {
 	const char *u = name ? strrchr(name, '_') : NULL;

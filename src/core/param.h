@@ -7,8 +7,8 @@
  * nanoseconds (ns/us/ms/s suffixes), enums as the index of the choice,
  * booleans as 0/1.  A time needs its unit: a bare number is refused (a
  * bare 0 is allowed), except for a parameter whose name carries its unit
- * (spin_ns, timeout_ms: "_ns", "_us", "_ms" or "_s" last), which takes a
- * bare number in that unit (spin_ns=100 is 100 ns).  A command-line value
+ * (inject_ns, timeout_ms: "_ns", "_us", "_ms" or "_s" last), which takes a
+ * bare number in that unit (inject_ns=100 is 100 ns).  A command-line value
  * may be a comma list; the lists of all parameters expand to a sweep,
  * their cartesian product, in the order the workload declares its
  * parameters (first parameter slowest).
@@ -55,6 +55,7 @@ enum param_role {
 	PARAM_ROLE_PLACE,	/* enum wl_place: where the workers run */
 	PARAM_ROLE_VERIFY,	/* bool: the untimed verify pass */
 	PARAM_ROLE_TRACE,	/* int: cold-call trace of N calls */
+	PARAM_ROLE_INJECT,	/* time: the calibrated injection */
 };
 
 struct param_def {

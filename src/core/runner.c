@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 
 #include "core/context.h"
+#include "core/inject.h"
 #include "core/interference.h"
 #include "core/optime.h"
 #include "core/swcount.h"
@@ -327,6 +328,69 @@ static enum config_status warm_up(struct runner *r, struct config_result *res)
 	return CONFIG_OK;
 }
 
+/* WL_CAP_INJECT with inject_ns > 0: the busy-wait's iterations. */
+static void inject_calibrate(struct runner *r, struct config_result *res)
+{
+	int row = param_find_role(r->wl->params, r->wl->nparams,
+				  PARAM_ROLE_INJECT);
+
+	if (row < 0 || r->ctx.ps.v[row] <= 0)
+		return;
+	res->inject_ns = r->ctx.ps.v[row];
+	r->ctx.inject_iters = (uint64_t)((double)res->inject_ns *
+					 inject_iters_per_ns() + 0.5);
+	if (!r->ctx.inject_iters)
+		r->ctx.inject_iters = 1;
+}
+
+#define INJECT_PAIRS 7
+
+/*
+ * What the injection adds, measured in place (core/inject.h): pairs of
+ * samples at the run's batch size, one without and one with it, in
+ * alternating order; the median difference per op with a 95% error from
+ * the pairs' spread, and the median time per op without it.  Then the
+ * injection stays on for the kept samples.
+ */
+static enum config_status inject_measure(struct runner *r,
+					 struct config_result *res)
+{
+	double off[INJECT_PAIRS], diff[INJECT_PAIRS], m = 0, ss = 0;
+	enum config_status st;
+	int k, half;
+
+	if (!r->ctx.inject_iters)
+		return CONFIG_OK;
+	progress(r, "measuring the injection");
+	for (k = 0; k < INJECT_PAIRS; k++) {
+		double t[2];
+
+		for (half = 0; half < 2; half++) {
+			int on = (half + k) % 2;
+
+			atomic_store(&r->ws.ctl->inject_on, (uint32_t)on);
+			st = sample_cmd(r, r->nops, res->msg,
+					sizeof(res->msg));
+			if (st != CONFIG_OK)
+				return st;
+			t[on] = last_window_ns(r) / (double)r->nops;
+		}
+		off[k] = t[0];
+		diff[k] = t[1] - t[0];
+		m += diff[k];
+	}
+	m /= INJECT_PAIRS;
+	for (k = 0; k < INJECT_PAIRS; k++)
+		ss += (diff[k] - m) * (diff[k] - m);
+	res->inject_added_ns = stats_median(diff, INJECT_PAIRS);
+	/* t(0.975, 6) = 2.447 */
+	res->inject_err_ns = 2.447 * sqrt(ss / (INJECT_PAIRS - 1)) /
+			     sqrt((double)INJECT_PAIRS);
+	res->inject_base_ns = stats_median(off, INJECT_PAIRS);
+	atomic_store(&r->ws.ctl->inject_on, 1);
+	return CONFIG_OK;
+}
+
 /* What else ran during kept sample res->nsamples (before record_sample). */
 static void record_interference(struct config_result *res,
 				const struct interference_mark *m0,
@@ -508,6 +572,7 @@ struct runner *runner_open(const struct workload *wl,
 		goto fail;
 	}
 	r->ctx_setup = true;
+	inject_calibrate(r, res);
 	snprintf(res->note, sizeof(res->note), "%s", r->ctx.note);
 	res->nworkers = r->ctx.nworkers;
 	for (i = 0; i < r->ctx.nworkers; i++) {
@@ -519,6 +584,8 @@ struct runner *runner_open(const struct workload *wl,
 	for (m = 0; m < wl->nmetrics; m++)
 		res->units[m] = metric_unit(&wl->metrics[m]);
 	r->ws.ctl = map_shared(sizeof(*r->ws.ctl));
+	if (r->ws.ctl)
+		r->ctx.inject_on = &r->ws.ctl->inject_on;
 	r->ws.ctx = &r->ctx;
 	r->ws.ot = &r->ot;
 	if (r->ctx.shared_bytes)
@@ -538,6 +605,8 @@ struct runner *runner_open(const struct workload *wl,
 				  sizeof(res->msg));
 	if (st == CONFIG_OK)
 		st = warm_up(r, res);
+	if (st == CONFIG_OK)
+		st = inject_measure(r, res);
 	if (st == CONFIG_OK) {
 		res->canary_ref_ns = interference_canary_calibrate();
 		return r;

@@ -55,6 +55,13 @@ struct config_result {
 	uint64_t batch_ops;		/* ops per kept sample */
 	double *window_ns;		/* per kept sample: its window, ns */
 	int64_t target_ns;		/* the sample time asked for */
+	/*
+	 * inject_ns > 0 (core/inject.h): what the injection added per op,
+	 * measured in place (median, 95% error), and the time per op
+	 * without it, ns.
+	 */
+	int64_t inject_ns;
+	double inject_added_ns, inject_err_ns, inject_base_ns;
 	int nworkers;
 	char worker_names[WL_MAX_WORKERS][16];
 	cpu_set_t *cpus_seen;		/* per worker: CPUs it ran on */

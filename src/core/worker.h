@@ -52,6 +52,7 @@ struct control {
 	uint32_t cmd;
 	uint32_t nworkers;
 	uint64_t nops;
+	_Atomic uint32_t inject_on;	/* the injection on (inject.h) */
 	struct worker_slot slot[WL_MAX_WORKERS];
 };
 

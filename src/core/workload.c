@@ -116,6 +116,9 @@ static int validate_role(const struct workload *wl, size_t i, char *err,
 	case PARAM_ROLE_TRACE:
 		ok = p->type == PARAM_INT && p->min >= 0;
 		break;
+	case PARAM_ROLE_INJECT:
+		ok = p->type == PARAM_TIME && p->min >= 0;
+		break;
 	default:
 		ok = false;
 		break;
@@ -183,11 +186,14 @@ static int validate_caps(const struct workload *wl, char *err,
 					  PARAM_ROLE_VERIFY) >= 0;
 	bool trace_row = param_find_role(wl->params, wl->nparams,
 					 PARAM_ROLE_TRACE) >= 0;
+	bool inject_row = param_find_role(wl->params, wl->nparams,
+					  PARAM_ROLE_INJECT) >= 0;
 	bool cap_verify = wl->caps & WL_CAP_VERIFY;
 	bool cap_trace = wl->caps & WL_CAP_TRACE;
+	bool cap_inject = wl->caps & WL_CAP_INJECT;
 	int problems = 0;
 
-	if (wl->caps & ~(WL_CAP_VERIFY | WL_CAP_TRACE))
+	if (wl->caps & ~(WL_CAP_VERIFY | WL_CAP_TRACE | WL_CAP_INJECT))
 		PROBLEM("workload '%s': unknown bits in caps %#x", wl->name,
 			wl->caps);
 	if (cap_verify && (!verify_row || !wl->verify || !wl->verify_batch))
@@ -200,6 +206,10 @@ static int validate_caps(const struct workload *wl, char *err,
 		PROBLEM("workload '%s': %s", wl->name, cap_trace ?
 			"WL_CAP_TRACE needs the trace row" :
 			"a trace row without WL_CAP_TRACE");
+	if (cap_inject != inject_row)
+		PROBLEM("workload '%s': %s", wl->name, cap_inject ?
+			"WL_CAP_INJECT needs the inject_ns row" :
+			"an inject_ns row without WL_CAP_INJECT");
 	return problems;
 }
 

@@ -26,6 +26,7 @@
 #ifndef COPYSCOPE_WORKLOAD_H
 #define COPYSCOPE_WORKLOAD_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -105,6 +106,8 @@ enum wl_place { PLACE_SPLIT, PLACE_SAME, PLACE_NONE };
 #define WL_CAP_VERIFY (1u << 0)	/* the verify row and both verify hooks */
 #define WL_CAP_TRACE (1u << 1)	/* the trace row; setup() gives exactly
 				   one worker whatever the parameters */
+#define WL_CAP_INJECT (1u << 2)	/* the inject_ns row; run_batch() calls
+				   wl_inject() after each op (inject.h) */
 
 struct wl_ctx;
 
@@ -153,6 +156,10 @@ struct wl_ctx {
 	bool placed;
 	/* provided by the core: */
 	void *shared;			/* shared_bytes, zeroed, before fork */
+	/* WL_CAP_INJECT: busy-wait iterations after each op (0: none), and
+	   whether the injection is on now (shared; core/inject.h) */
+	uint64_t inject_iters;
+	_Atomic uint32_t *inject_on;
 	const int *cpus;		/* CPUs the user allows (--cpus) */
 	int ncpus;			/* at least 1 */
 	void *priv;			/* the workload's coordinator state */

@@ -9,7 +9,7 @@
  *     new:  tag b (runs 3, 4; 1 boot)
  *   environment differences (base -> new): ...
  *
- *   sys.null  call=gettid  spin_ns=0->30ns  trace=0
+ *   sys.null  call=gettid  inject_ns=0->30ns  trace=0
  *     metric      base  ±sd %change    new  ±sd unit     p 95% CI verdict
  *     time/call    102  ±6%  +27.0%    130  ±5% ns   0.008 +22..+31 worse
  */

@@ -230,6 +230,23 @@ static void print_config_info(FILE *out, const struct result_config *c)
 	print_per_worker(out, c);
 	if (c->note && *c->note)
 		wrap_print(out, c->note);
+	if (c->inject_ns > 0) {
+		char asked[32], added[32], err[32], base[32];
+
+		/* as the user wrote it: the canonical text of the row */
+		snprintf(asked, sizeof(asked), "%s",
+			 result_param(c, "inject_ns") ?
+			 result_param(c, "inject_ns") : "?");
+		fmt_value(c->inject_added_ns, "ns", added, sizeof(added));
+		fmt_value(c->inject_err_ns, "ns", err, sizeof(err));
+		fmt_value(c->inject_base_ns, "ns", base, sizeof(base));
+		snprintf(text, sizeof(text), "inject_ns=%s (testing only): adds "
+			 "%s ± %s per op, %.1f%% ± %.1f%% of %s, measured in "
+			 "place", asked, added, err, 100.0 * c->inject_added_ns /
+			 c->inject_base_ns, 100.0 * c->inject_err_ns /
+			 c->inject_base_ns, base);
+		wrap_print(out, text);
+	}
 	if (c->verified) {
 		snprintf(text, sizeof(text), "verify: %s: %s",
 			 c->verify_errors ? "FAILED" : "ok",

@@ -185,6 +185,10 @@ static int build_config(struct result_config *c,
 	c->batch_ops = cr->batch_ops;
 	c->nsamples = cr->nsamples;
 	c->target_ns = cr->target_ns;
+	c->inject_ns = cr->inject_ns;
+	c->inject_added_ns = cr->inject_added_ns;
+	c->inject_err_ns = cr->inject_err_ns;
+	c->inject_base_ns = cr->inject_base_ns;
 	if (cr->window_ns && cr->nsamples) {
 		c->window_ns = dup_doubles(cr->window_ns, cr->nsamples);
 		if (!c->window_ns)

@@ -216,6 +216,13 @@ json_t *result_info_json(const struct result *r)
 			"min", (json_int_t)r->hist->min_ns,
 			"of", codec_json_text(r->hist->of),
 			"ops", (json_int_t)r->hist->ops));
+	if (c->inject_ns > 0)
+		json_object_set_new(o, "inject", json_pack(
+			"{s:o, s:I, s:o, s:o}",
+			"added_ns", num_or_null(c->inject_added_ns),
+			"asked_ns", (json_int_t)c->inject_ns,
+			"base_ns", num_or_null(c->inject_base_ns),
+			"err_ns", num_or_null(c->inject_err_ns)));
 	if (c->load && c->nsamples)
 		json_object_set_new(o, "interference", load_json(c));
 	if (c->interleaved)
@@ -483,6 +490,17 @@ static int config_decode(struct result_config *c, json_t *info)
 	if (bad)
 		return -1;
 	c->target_ns = json_integer_value(json_object_get(info, "target_ns"));
+	if (json_is_object(json_object_get(info, "inject"))) {
+		json_t *in = json_object_get(info, "inject");
+
+		c->inject_ns = json_integer_value(json_object_get(in,
+								  "asked_ns"));
+		c->inject_added_ns = num_or_nan(json_object_get(in,
+								"added_ns"));
+		c->inject_err_ns = num_or_nan(json_object_get(in, "err_ns"));
+		c->inject_base_ns = num_or_nan(json_object_get(in,
+							       "base_ns"));
+	}
 	if (decode_windows(c, json_object_get(info, "window_ns")))
 		return -1;
 	if (json_is_object(v)) {

@@ -14,7 +14,8 @@
  *   verify {errors, report}, status, message,
  *   interleave {of, order, seed},
  *   target_ns (the sample time asked for), window_ns ([per kept sample]:
- *   how long it took),
+ *   how long it took), inject {added_ns, asked_ns, base_ns, err_ns} (the
+ *   testing-only injection, measured in place),
  *   and on one result only: hist {max, mean, min, of, ops} (the per-op
  *   histogram's details), trace: true (the cold-call series).
  */

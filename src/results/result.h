@@ -84,6 +84,10 @@ struct result_config {
 					   not recorded */
 	double *window_ns;		/* per kept sample: how long it took
 					   (ns); NULL: not recorded */
+	/* testing only (inject_ns > 0): what the injection added per op,
+	   measured in place, its 95% error and the time per op without */
+	int64_t inject_ns;
+	double inject_added_ns, inject_err_ns, inject_base_ns;
 	struct result_worker *workers;
 	size_t nworkers;
 	size_t nsamples;		/* kept samples taken */

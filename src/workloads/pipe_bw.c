@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "core/common_params.h"
+#include "core/inject.h"
 #include "workloads/pattern.h"
 #include "workloads/wl_util.h"
 #include "workloads/pipe_common.h"
@@ -41,7 +42,7 @@ enum { WRITER, READER };
 
 /* The parameters, bound by the core (ctx->params). */
 struct pipe_bw_params {
-	int64_t size, rsize, pipe_size;
+	int64_t size, rsize, pipe_size, inject_ns;
 	int mode, place, io, reader;
 	bool verify;
 };
@@ -65,6 +66,7 @@ static const struct param_def pipe_bw_param_defs[] = {
 	  .help = "reader call: read, or splice to /dev/null",
 	  PARAM_FIELD(struct pipe_bw_params, reader) },
 	WL_PARAM_VERIFY(struct pipe_bw_params, verify),
+	WL_PARAM_INJECT(struct pipe_bw_params, inject_ns),
 };
 
 static const struct metric_def pipe_bw_metrics[] = {
@@ -258,9 +260,11 @@ static int pipe_bw_run_batch(struct wl_worker *w, uint64_t nops)
 	uint64_t i, left;
 
 	if (w->idx == WRITER) {
-		for (i = 0; i < nops; i++)
+		for (i = 0; i < nops; i++) {
 			if (write_msg(w, s->buf, p->size) != 0)
 				return WL_EFAIL;
+			wl_inject(w);
+		}
 		return 0;
 	}
 	for (left = nops * p->size; left > 0;) {
@@ -411,6 +415,6 @@ const struct workload wl_pipe_bw = {
 	.verify = pipe_bw_verify,
 	.worker_fini = pipe_bw_worker_fini,
 	.teardown = pipe_bw_teardown,
-	.caps = WL_CAP_VERIFY,
+	.caps = WL_CAP_VERIFY | WL_CAP_INJECT,
 	.explain = &pipe_bw_explain,
 };

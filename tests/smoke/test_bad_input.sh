@@ -116,11 +116,12 @@ else
 fi
 
 note "a parameter named with its unit takes a bare number in it"
-cs 0 run sys.null spin_ns=100 --quick --no-store --json
-contains "$OUT" '"spin_ns": "100ns"'
-contains "$OUT" 'spin_ns=100 (testing only)'
-cs 0 run sys.null spin_ns=100 --quick --no-store
-contains "$OUT" "spin_ns=100ns"
+cs 0 run sys.null inject_ns=100 --quick --no-store --json
+contains "$OUT" '"inject_ns": "100ns"'
+contains "$OUT" '"asked_ns": 100'
+cs 0 run sys.null inject_ns=100 --quick --no-store
+contains "$OUT" "inject_ns=100ns"
+contains_flat "$OUT" 'inject_ns=100ns (testing only): adds'
 note "--warmup 0 needs no unit"
 cs 0 run sys.null --warmup 0 --quick --no-store
 

@@ -48,7 +48,7 @@ assert o["reps"] == 10 and o["sample_time_ns"] == 20000000, o
 assert o["cpus"] == "0", o
 assert d["run"]["tag"] == "check"
 for r in d["results"]:
-    assert r["params"] == {"call": "gettid", "spin_ns": "0", "trace": "0"}
+    assert r["params"] == {"call": "gettid", "inject_ns": "0", "trace": "0"}
     assert len(r["samples"]) == 10
 PY
 
@@ -59,7 +59,7 @@ for side in a:1:100 b:2:110; do
 	seed=${rest%%:*}
 	median=${rest#*:}
 	if [ "$tag" = b ]; then
-		cs 0 $RUN spin_ns=30ns --tag "$tag"
+		cs 0 $RUN inject_ns=30ns --tag "$tag"
 	else
 		cs 0 $RUN --tag "$tag"
 	fi
@@ -67,19 +67,19 @@ for side in a:1:100 b:2:110; do
 	inject "$id" time/call "$seed" "$median"
 	inject "$id" cycles/call "$seed" "$median"
 done
-cs 3 check a --new b --ignore-param spin_ns
-contains_re "$OUT" "^sys\.null +call=gettid +spin_ns=0->30ns"
+cs 3 check a --new b --ignore-param inject_ns
+contains_re "$OUT" "^sys\.null +call=gettid +inject_ns=0->30ns"
 contains_re "$OUT" '^  time/call .* worse$'
 contains_re "$OUT" '^check: REGRESSION: 2 of 2 metrics worse by more than 5% \(p < 0.05\)'
 # a threshold above the slowdown: not a regression
-cs 0 check a --new b --ignore-param spin_ns --threshold 15%
+cs 0 check a --new b --ignore-param inject_ns --threshold 15%
 contains "$OUT" "check: ok:"
 not_contains "$OUT" "time/call"
 # direction: the same pair the other way round is better, not worse
-cs 0 check b --new a --ignore-param spin_ns
+cs 0 check b --new a --ignore-param inject_ns
 contains_re "$OUT" '^[0-9]+ compared: 0 worse, 2 better'
 # --json carries the verdicts and keeps the exit status
-cs 3 check a --new b --ignore-param spin_ns --json
+cs 3 check a --new b --ignore-param inject_ns --json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
 assert any(r["verdict"] == "worse" for r in d["rows"])' "$OUT" ||
 	fail "check --json lacks the worse row"

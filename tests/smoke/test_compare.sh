@@ -62,9 +62,9 @@ AA_NEW=aa-b
 
 note "A/B: 10% slower is 'worse' with p < 0.05, the reverse 'better'"
 measured ab-a 3 100
-measured ab-b 4 110 spin_ns=30ns
-contains_flat "$OUT" "spin_ns=30 (testing only)"
-cs 0 compare ab-a ab-b --ignore-param spin_ns --csv
+measured ab-b 4 110 inject_ns=30ns
+contains_flat "$OUT" "inject_ns=30ns (testing only): adds"
+cs 0 compare ab-a ab-b --ignore-param inject_ns --csv
 verdicts "$OUT" >"$TMP/v"
 python3 - "$TMP/v" <<'PY' || fail "A/B not detected: $(cat "$TMP/v")"
 import sys
@@ -73,12 +73,12 @@ for m in ("time/call", "cycles/call"):
     v, p, chg = rows[m]
     assert v == "worse" and float(p) < 0.05 and 5 < float(chg) < 15, rows
 PY
-cs 0 compare ab-b ab-a --ignore-param spin_ns
+cs 0 compare ab-b ab-a --ignore-param inject_ns
 contains_re "$OUT" '^  time/call .* better$'
 AB_BASE=ab-a
 AB_NEW=ab-b
-cs 0 compare "$AB_BASE" "$AB_NEW" --ignore-param spin_ns
-contains_re "$OUT" "^sys\.null +call=gettid +spin_ns=0->30ns"
+cs 0 compare "$AB_BASE" "$AB_NEW" --ignore-param inject_ns
+contains_re "$OUT" "^sys\.null +call=gettid +inject_ns=0->30ns"
 contains_re "$OUT" '^  time/call .* worse$'
 contains_re "$OUT" '^[0-9]+ compared: 2 worse'
 # without --ignore-param the configurations differ: one side each
@@ -89,7 +89,7 @@ contains_re "$OUT" '^0 compared'
 export AA_BASE AA_NEW AB_BASE AB_NEW
 
 note "--json: valid, with the rows, p-values and verdicts"
-cs 0 compare "$AB_BASE" "$AB_NEW" --ignore-param spin_ns --json
+cs 0 compare "$AB_BASE" "$AB_NEW" --ignore-param inject_ns --json
 python3 - "$OUT" <<'PY' || fail "compare --json check failed"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -102,7 +102,7 @@ assert t["p"] < 0.05 and t["change_pct"] > 0
 lo, hi = t["ci_change_pct"]
 assert 0 < lo <= t["change_pct"] <= hi, (lo, hi)
 assert t["base"]["n"] == 10 and t["new"]["n"] == 10
-assert t["params_new"]["spin_ns"] != t["params"]["spin_ns"]
+assert t["params_new"]["inject_ns"] != t["params"]["inject_ns"]
 assert t["direction"] == "lower"
 assert d["only_base"] == [] and d["only_new"] == []
 PY

@@ -74,14 +74,14 @@ cs 0 runs --db "$nl"
 note "--ignore-param: a name no result has, or an empty one: exit 2"
 cs 2 compare ok ok --ignore-param nosuch
 contains "$ERR" "no result of either side has a parameter 'nosuch'"
-cs 2 compare ok ok --ignore-param spn_ns
-contains "$ERR" "did you mean 'spin_ns'?"
-for v in "" "," "spin_ns," ",spin_ns" "a,,b"; do
+cs 2 compare ok ok --ignore-param inject_n
+contains "$ERR" "did you mean 'inject_ns'?"
+for v in "" "," "inject_ns," ",inject_ns" "a,,b"; do
 	cs 2 compare ok ok --ignore-param "$v"
 	contains "$ERR" "empty parameter name"
 done
 cs 2 check ok --new ok --ignore-param nosuch
-cs 0 compare ok ok --ignore-param spin_ns
+cs 0 compare ok ok --ignore-param inject_ns
 
 note "duplicate keys and CPUs are refused, not silently folded"
 cs 2 run sys.null call=gettid call=getppid --no-store

@@ -58,8 +58,8 @@ static const struct param_def big_int = {
 };
 
 /* Times whose names carry their unit: a bare number is in that unit. */
-static const struct param_def spin_ns = {
-	.name = "spin_ns", .type = PARAM_TIME, .def = "0", .min = 0,
+static const struct param_def inject_ns = {
+	.name = "inject_ns", .type = PARAM_TIME, .def = "0", .min = 0,
 	.max = INT64_MAX, .help = ""
 };
 static const struct param_def gap_us = {
@@ -205,7 +205,7 @@ static void test_time_invalid(void **state)
 	assert_int_equal(v, 0);
 }
 
-/* A name that ends in its unit (spin_ns) makes a bare number that unit. */
+/* A name that ends in its unit (inject_ns) makes a bare number that unit. */
 static void test_time_unit_in_name(void **state)
 {
 	static const struct {
@@ -213,8 +213,8 @@ static void test_time_unit_in_name(void **state)
 		const char *text;
 		int64_t v;
 	} ok[] = {
-		{ &spin_ns, "100", 100 }, { &spin_ns, "0", 0 },
-		{ &spin_ns, "100ns", 100 }, { &spin_ns, "2us", 2000 },
+		{ &inject_ns, "100", 100 }, { &inject_ns, "0", 0 },
+		{ &inject_ns, "100ns", 100 }, { &inject_ns, "2us", 2000 },
 		{ &gap_us, "3", 3000 }, { &gap_us, "1.5", 1500 },
 		{ &gap_us, "7ns", 7 }, { &hold_ms, "2", 2 * NS_MS },
 		{ &hold_ms, "0.25", 250000 }, { &wait_s, "2", 2 * NS_S },
@@ -233,15 +233,15 @@ static void test_time_unit_in_name(void **state)
 				 err);
 		assert_int_equal(v, ok[i].v);
 	}
-	assert_int_equal(param_parse_value(&spin_ns, "1.5", &v, err,
+	assert_int_equal(param_parse_value(&inject_ns, "1.5", &v, err,
 					   sizeof(err)), -1);
-	assert_string_equal(err, "spin_ns: '1.5' is not a whole number of "
+	assert_string_equal(err, "inject_ns: '1.5' is not a whole number of "
 			    "nanoseconds");
-	assert_int_equal(param_parse_value(&spin_ns, "100x", &v, err,
+	assert_int_equal(param_parse_value(&inject_ns, "100x", &v, err,
 					   sizeof(err)), -1);
-	assert_non_null(strstr(err, "spin_ns: '100x' is not a time"));
+	assert_non_null(strstr(err, "inject_ns: '100x' is not a time"));
 	/* the canonical form keeps its unit, and reads back */
-	roundtrip(&spin_ns, 100);
+	roundtrip(&inject_ns, 100);
 	roundtrip(&gap_us, 1500);
 }
 

@@ -206,7 +206,7 @@ static void test_interleaved(void **state)
 static void test_checks(void **state)
 {
 	static const char *const wide[] = {
-		"spin_ns=1ns,2ns,3ns,4ns,5ns,6ns,7ns,8ns,9ns,10ns,11ns,12ns,"
+		"inject_ns=1ns,2ns,3ns,4ns,5ns,6ns,7ns,8ns,9ns,10ns,11ns,12ns,"
 		"13ns,14ns,15ns,16ns,17ns,18ns,19ns,20ns,21ns,22ns,23ns,24ns,"
 		"25ns,26ns,27ns,28ns,29ns,30ns,31ns,32ns,33ns", "trace=0,1",
 		NULL,
