@@ -2,15 +2,18 @@
 # install-deps.sh - install the Debian packages copyscope needs to build,
 # test, lint and benchmark, when they are missing.  Idempotent: does nothing
 # (and needs no network) when everything is there.  Needs root (or sudo)
-# only when something is missing.
+# only when something is missing.  The HTML report's charting library
+# (web/package-lock.json) is installed by the Makefile with npm ci.
 set -eu
 
 # clang and libclang-rt-dev: the libFuzzer harnesses (make fuzz); sqlite3:
-# the tests inject known data into a stored run.
-# libgsl-dev: the t distribution of the comparison statistics.
+# the tests inject known data into a stored run; libgsl-dev: the t
+# distribution of the comparison statistics; xxd: the report's script
+# embedded into the binary; chromium and fonts-liberation: the HTML report
+# tested in a real browser; groff and man-db: the man page rendered.
 PKGS="build-essential pkg-config libsqlite3-dev libjansson-dev libgsl-dev \
 libcmocka-dev sqlite3 python3 cppcheck clang-tidy stress-ng clang \
-libclang-rt-dev"
+libclang-rt-dev xxd chromium fonts-liberation groff man-db"
 
 missing=""
 for p in $PKGS; do
@@ -19,6 +22,9 @@ for p in $PKGS; do
 		missing="$missing $p"
 	fi
 done
+# npm builds the report's script: Debian's npm unless one is there
+# (a Node.js from elsewhere brings its own)
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
 [ -z "$missing" ] && exit 0
 
 echo "install-deps: installing:$missing" >&2

@@ -27,6 +27,10 @@ static const struct subcommand subcommands[] = {
 	  "p-value, verdict" },
 	{ "check", cmd_check, "rerun BASE's workloads; exit 3 on a "
 	  "significant regression" },
+	{ "export", cmd_export, "stored runs as JSON lines, for import "
+	  "elsewhere" },
+	{ "import", cmd_import, "add the runs of an export file (idempotent)" },
+	{ "report", cmd_report, "one self-contained HTML file with plots" },
 	{ "env", cmd_env, "the environment as it would be stored" },
 };
 

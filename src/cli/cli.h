@@ -27,6 +27,9 @@ int cmd_show(int argc, char **argv);
 int cmd_env(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /*
  * The command line to store with a run: "copyscope" and argv[0 .. argc)
@@ -133,6 +136,34 @@ int cmp_parse_pct(const char *v, double *out);
  */
 void cli_warn_noisy(size_t nsamples, size_t nflagged, size_t n_other,
 		    size_t n_steal, size_t n_canary);
+
+/* The -o FILE of export and report (cli/outfile.c). */
+struct cli_out {
+	FILE *f;			/* stdout, or the temporary file */
+	char *path, *tmp;		/* NULL for stdout */
+};
+
+/*
+ * Open path ("-" or NULL: stdout) for cmd's output: a temporary file
+ * beside it.  Returns 0, or the exit code after printing why (2: the
+ * file cannot be written there).
+ */
+int cli_out_open(const char *cmd, const char *path, struct cli_out *o);
+
+/*
+ * Finish the output: when ok, flush and sync it and rename the temporary
+ * file to its name; else (or when that fails) remove it.  Returns 0, or
+ * 1 (printed why) when the output failed or ok was false.
+ */
+int cli_out_close(struct cli_out *o, bool ok);
+
+/*
+ * The runs the arguments args[0..n-1] name (each a run id, a tag, 'last'
+ * or a comma list), loaded whole into side, each run once.  Returns 0, 2
+ * (an item names no run; printed naming cmd) or 1 (store error).
+ */
+int cli_load_runs(struct store *st, const char *cmd, char **args, size_t n,
+		  struct cmp_side *side);
 
 /* A CLOCK_REALTIME ns stamp as "YYYY-MM-DD HH:MM:SS" UTC ("-" if 0). */
 void cli_format_time(int64_t ns, char *buf, size_t len);

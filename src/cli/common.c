@@ -15,6 +15,7 @@
 #include "core/param.h"
 #include "results/codec.h"
 #include "report/format.h"
+#include "report/notes.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -361,28 +362,12 @@ int cmp_parse_pct(const char *v, double *out)
 void cli_warn_noisy(size_t nsamples, size_t nflagged, size_t n_other,
 		    size_t n_steal, size_t n_canary)
 {
-	char why[160], text[512];
-	size_t used = 0;
+	char text[512], line[600];
 
 	if (nflagged == 0)
 		return;
-	why[0] = '\0';
-	if (n_other)
-		used += (size_t)snprintf(why + used, sizeof(why) - used,
-					 "%s%zu with other programs using "
-					 "CPU", used ? ", " : "", n_other);
-	if (n_steal && used < sizeof(why))
-		used += (size_t)snprintf(why + used, sizeof(why) - used,
-					 "%s%zu with steal time (host load)",
-					 used ? ", " : "", n_steal);
-	if (n_canary && used < sizeof(why))
-		snprintf(why + used, sizeof(why) - used,
-			 "%s%zu with a slow canary (host load or frequency)",
-			 used ? ", " : "", n_canary);
-	snprintf(text, sizeof(text), "copyscope: the machine was not quiet: "
-		 "%zu of %zu samples flagged (%s). Stop other work (top shows "
-		 "it), keep the workers off busy CPUs with --cpus, or rerun; "
-		 "'copyscope compare --drop-noisy' leaves flagged samples out.",
-		 nflagged, nsamples, why);
-	fmt_wrap(stderr, 0, 2, text);
+	report_noisy_text(nsamples, nflagged, n_other, n_steal, n_canary,
+			  text, sizeof(text));
+	snprintf(line, sizeof(line), "copyscope: %s", text);
+	fmt_wrap(stderr, 0, 2, line);
 }

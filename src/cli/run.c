@@ -16,6 +16,7 @@
 #include "report/explain.h"
 #include "report/format.h"
 #include "report/report.h"
+#include "report/summary.h"
 #include "workloads/workloads.h"
 
 #define MAX_JOBS 256
@@ -30,6 +31,9 @@ struct run_cli {
 	bool json, no_store, verify, explain, perf_counters;
 	struct session_job jobs[MAX_JOBS];
 	size_t njobs;
+	/* the suite summary's line of each job from a suite (else unset) */
+	struct summary_line from[MAX_JOBS];
+	bool any_suite;
 	const char *assign[256];
 	size_t nassign;
 	bool interleave, seed_set;
@@ -170,6 +174,15 @@ static int add_name(struct run_cli *rc, const char *name)
 			e = add_job(rc, wl, s->entries[i].args);
 			if (e)
 				return e;
+			rc->from[rc->njobs - 1] = (struct summary_line) {
+				.job = (int)rc->njobs - 1,
+				.workload = wl->name,
+				.label = s->headlines ?
+					 s->headlines[i].label : NULL,
+				.metric = s->headlines ?
+					  s->headlines[i].metric : NULL,
+			};
+			rc->any_suite = true;
 		}
 		return 0;
 	}
@@ -588,7 +601,24 @@ static const struct session_output run_output = {
 	.job_done = print_job,
 };
 
-/* After the session: explain, JSON or "stored as", interruption. */
+/* The suite summary: one line per job that came from a suite. */
+static void print_summary(const struct run_cli *rc, const struct run_data *run)
+{
+	struct summary_line lines[MAX_JOBS];
+	size_t j, nl = 0;
+
+	for (j = 0; j < rc->njobs; j++)
+		if (rc->from[j].workload)
+			lines[nl++] = rc->from[j];
+	printf("\n");
+	summary_print(stdout, &run->info, rc->db, lines, nl, run->results.v,
+		      run->results.n);
+}
+
+/*
+ * After the session: explain, JSON or "stored as", the suite summary,
+ * interruption.
+ */
 static int finish(const struct run_cli *rc, struct session_result *sr,
 		  const char *path)
 {
@@ -627,6 +657,8 @@ static int finish(const struct run_cli *rc, struct session_result *sr,
 			       "messages above)\n", (long long)run->info.id,
 			       clean, sr->stored, run->results.n);
 	}
+	if (rc->any_suite && !rc->json)
+		print_summary(rc, run);
 	if (sr->exit_code == EXIT_INTERRUPTED)
 		cli_error("interrupted by signal %d (%s): %s", sr->signal,
 			  strsignal(sr->signal), run->info.id > 0 ?

@@ -12,6 +12,7 @@
  * child that does not end well stops the group with its exit status.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,11 +162,10 @@ int run_group(int argc, char **argv, const struct run_group_opts *o)
 	for (i = 0; i < sizeof(rnd); i++)
 		snprintf(group + 2 * i, 3, "%02x", rnd[i]);
 	for (k = 0; k < o->runs && e == EXIT_OK; k++) {
-		uint64_t seed = o->seed + (uint64_t)k;
 		char **cv;
 
-		snprintf(seedbuf, sizeof(seedbuf), "%llu",
-			 (unsigned long long)seed);
+		snprintf(seedbuf, sizeof(seedbuf), "%" PRIu64,
+			 o->seed + (uint64_t)k);
 		cv = child_argv(argc, argv, group,
 				o->seed_set ? seedbuf : NULL, extra);
 		if (!cv) {

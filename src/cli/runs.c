@@ -11,10 +11,12 @@
 static void runs_usage(FILE *out)
 {
 	fprintf(out,
-"usage: copyscope runs [--db PATH]\n"
+"usage: copyscope runs [--tags] [--db PATH]\n"
 "\n"
 "Lists stored runs: id, start time (UTC), status, tag, host, kernel and the\n"
-"first 8 characters of the boot id, then the command line.\n");
+"first 8 characters of the boot id, then the command line.\n"
+"  --tags   the distinct tags instead, one per line, oldest first (for\n"
+"           shell completion and scripts)\n");
 }
 
 void cli_format_time(int64_t ns, char *buf, size_t len)
@@ -29,6 +31,24 @@ void cli_format_time(int64_t ns, char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
 }
 
+/* The distinct tags of runs, oldest first, one per line. */
+static void print_tags(const struct run_info *runs, size_t n)
+{
+	char tag[512];
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		bool seen = !runs[i].tag[0];
+
+		for (k = 0; k < i && !seen; k++)
+			seen = strcmp(runs[k].tag, runs[i].tag) == 0;
+		if (seen)
+			continue;
+		cli_clean_text(runs[i].tag, tag, sizeof(tag));
+		printf("%s\n", tag);
+	}
+}
+
 int cmd_runs(int argc, char **argv)
 {
 	struct run_info *runs = NULL;
@@ -36,13 +56,17 @@ int cmd_runs(int argc, char **argv)
 	struct store *st;
 	char path[4096], err[512];
 	size_t n = 0, i;
-	bool absent;
+	bool absent, tags = false;
 	int e, missing;
 
 	for (int a = 1; a < argc; a++) {
 		if (cli_is_help(argv[a])) {
 			runs_usage(stdout);
 			return EXIT_OK;
+		}
+		if (strcmp(argv[a], "--tags") == 0) {
+			tags = true;
+			continue;
 		}
 		v = cli_opt_value(argc, argv, &a, "--db", &missing);
 		if (missing)
@@ -56,7 +80,9 @@ int cmd_runs(int argc, char **argv)
 	if (e)
 		return e;
 	if (absent) {
-		printf("no runs stored in %s (no database there yet)\n", path);
+		if (!tags)
+			printf("no runs stored in %s (no database there yet)\n",
+			       path);
 		return EXIT_OK;
 	}
 	if (store_list_runs(st, &runs, &n, err, sizeof(err)) != 0) {
@@ -64,13 +90,15 @@ int cmd_runs(int argc, char **argv)
 		store_close(st);
 		return EXIT_FAIL;
 	}
-	if (n == 0)
+	if (tags)
+		print_tags(runs, n);
+	else if (n == 0)
 		printf("no runs stored in %s\n", path);
 	else
 		printf("%4s  %-16s  %-11s %-10s %-8s %-16s %-8s %s\n", "id",
 		       "started (UTC)", "status", "tag", "host", "kernel",
 		       "boot", "res");
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !tags; i++) {
 		char when[32], tag[512], host[512], kernel[384], boot[256];
 		char cmd[300];
 

@@ -14,11 +14,12 @@
 static void show_usage(FILE *out)
 {
 	fprintf(out,
-"usage: copyscope show RUN [--json] [--no-env] [--db PATH]\n"
+"usage: copyscope show RUN [--json|--csv] [--no-env] [--db PATH]\n"
 "\n"
 "Prints one stored run: its header, results tables and environment.\n"
 "RUN is a run id as listed by 'copyscope runs', or 'last'.\n"
 "  --json     the run as a JSON document (same schema as run --json)\n"
+"  --csv      one CSV line per result row, with a header line\n"
 "  --no-env   leave the environment out\n");
 }
 
@@ -44,7 +45,7 @@ int cmd_show(int argc, char **argv)
 	const char *db = NULL, *which = NULL, *v;
 	struct run_data run;
 	struct store *st;
-	bool json = false, no_env = false;
+	bool json = false, csv = false, no_env = false;
 	char path[4096], err[512], t0[32], t1[32], *end, *cmd;
 	char tag[512], host[512];
 	int64_t id = 0, *ids = NULL;
@@ -63,6 +64,8 @@ int cmd_show(int argc, char **argv)
 			db = v;
 		else if (strcmp(argv[a], "--json") == 0)
 			json = true;
+		else if (strcmp(argv[a], "--csv") == 0)
+			csv = true;
 		else if (strcmp(argv[a], "--no-env") == 0)
 			no_env = true;
 		else if (argv[a][0] == '-' || which)
@@ -71,6 +74,8 @@ int cmd_show(int argc, char **argv)
 		else
 			which = argv[a];
 	}
+	if (json && csv)
+		return cli_usage("show", "--json or --csv, not both");
 	if (!which)
 		return cli_usage("show", "which run? (an id from 'copyscope "
 				 "runs', or 'last')");
@@ -106,7 +111,10 @@ int cmd_show(int argc, char **argv)
 		store_close(st);
 		return rc > 0 ? EXIT_USAGE : EXIT_FAIL;
 	}
-	if (json) {
+	if (csv) {
+		e = report_csv(stdout, &run.info, run.results.v,
+			       run.results.n) ? EXIT_FAIL : EXIT_OK;
+	} else if (json) {
 		e = report_json(stdout, &run.info, &run.env, run.results.v,
 				run.results.n) ? EXIT_FAIL : EXIT_OK;
 	} else {

@@ -169,26 +169,6 @@ int cmp_print_json(FILE *out, const struct cmp *c)
 	return rc == 0 && !ferror(out) ? 0 : -1;
 }
 
-/* A CSV field: quoted, with inner quotes doubled. */
-static void csv_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
-static void csv_num(FILE *out, double v)
-{
-	if (isnan(v))
-		fprintf(out, ",");
-	else
-		fprintf(out, ",%.17g", v);
-}
-
 void cmp_print_csv(FILE *out, const struct cmp *c)
 {
 	size_t i;
@@ -200,11 +180,11 @@ void cmp_print_csv(FILE *out, const struct cmp *c)
 	for (i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
 
-		csv_str(out, r->ref->cfg->workload);
+		report_csv_str(out, r->ref->cfg->workload);
 		fputc(',', out);
-		csv_str(out, r->ref->cfg->params_json);
+		report_csv_str(out, r->ref->cfg->params_json);
 		fputc(',', out);
-		csv_str(out, r->ref->metric);
+		report_csv_str(out, r->ref->metric);
 		fprintf(out, ",%s,%s,%s", r->ref->unit, dir_name(r->direction),
 			r->in_base && r->in_new ? "both" :
 			r->in_base ? "base" : "new");
@@ -212,25 +192,25 @@ void cmp_print_csv(FILE *out, const struct cmp *c)
 			fprintf(out, ",%zu", r->b.n);
 		else
 			fprintf(out, ",");
-		csv_num(out, r->in_base ? r->b.s.median : NAN);
-		csv_num(out, r->in_base ? r->b.s.cv * 100.0 : NAN);
+		report_csv_num(out, r->in_base ? r->b.s.median : NAN);
+		report_csv_num(out, r->in_base ? r->b.s.cv * 100.0 : NAN);
 		if (r->in_new)
 			fprintf(out, ",%zu", r->n.n);
 		else
 			fprintf(out, ",");
-		csv_num(out, r->in_new ? r->n.s.median : NAN);
-		csv_num(out, r->in_new ? r->n.s.cv * 100.0 : NAN);
-		csv_num(out, r->change_pct);
-		csv_num(out, r->ci_lo);
-		csv_num(out, r->ci_hi);
-		csv_num(out, r->p);
+		report_csv_num(out, r->in_new ? r->n.s.median : NAN);
+		report_csv_num(out, r->in_new ? r->n.s.cv * 100.0 : NAN);
+		report_csv_num(out, r->change_pct);
+		report_csv_num(out, r->ci_lo);
+		report_csv_num(out, r->ci_hi);
+		report_csv_num(out, r->p);
 		fprintf(out, ",%s", !(r->in_base && r->in_new) ? "" :
 			r->verdict == VERDICT_INFO ? "info" :
 			r->verdict == VERDICT_SAME ? "same" :
 			stats_verdict_name(r->verdict));
 		fprintf(out, ",%s", !(r->in_base && r->in_new) ? "" :
 			r->by_run ? "run" : "sample");
-		csv_num(out, r->mde_pct);
+		report_csv_num(out, r->mde_pct);
 		fputc('\n', out);
 	}
 }

@@ -251,10 +251,14 @@ static void floor_name(const struct wl_floor *fl, char *buf, size_t len)
 					 strchr(*s, '=') + 1);
 }
 
-/* A pipe recipe: the copy (floors[0]) and the ring (floors[1]). */
-static int explain_pipe(FILE *out, const struct result *res, size_t n,
-			const struct result *self, bool sep, char *err,
-			size_t errlen)
+/*
+ * The block of one result explained by a pipe recipe (the copy is
+ * floors[0], the ring floors[1]): 1 when its floors were found, 0 when
+ * not (err says which is missing), -1 without its size.
+ */
+static int explain_one(const struct result *res, size_t n,
+		       const struct result *self, struct explain_block *b,
+		       char *err, size_t errlen)
 {
 	const struct result_config *sc = self->cfg;
 	const struct wl_explain *x = sc->wl->explain;
@@ -262,10 +266,7 @@ static int explain_pipe(FILE *out, const struct result *res, size_t n,
 	const char *size_key = cf->same[0];
 	const char *size = result_param(sc, size_key);
 	const struct result *copy, *ring;
-	struct explain_labels labels;
-	struct explain_input in;
-	struct explain_figures f;
-	char title[256], copy_name[96], copy_label[128], ring_label[128];
+	char copy_name[96];
 	const char *const *k;
 	int64_t bytes;
 	size_t used;
@@ -279,39 +280,89 @@ static int explain_pipe(FILE *out, const struct result *res, size_t n,
 	copy = find_floor(res, n, sc, x->metric, cf);
 	ring = find_floor(res, n, sc, x->metric, rf);
 	if (!copy || !ring) {
-		const struct wl_floor *missing = !copy ? cf : rf;
 		char cmd[128];
 
-		floor_command(missing, cmd, sizeof(cmd));
+		floor_command(!copy ? cf : rf, cmd, sizeof(cmd));
 		snprintf(err, errlen, "no %s result at %s=%s to explain %s "
 			 "against (run %s %s=%s)", !copy ? copy_name :
 			 rf->workload, size_key, size, sc->workload, cmd,
 			 size_key, size);
 		return 0;
 	}
-	memset(&in, 0, sizeof(in));
-	in.size_bytes = (double)bytes;
-	in.copy_bps = copy->summary.median;
-	in.ring_bps = ring->summary.median;
-	in.pipe_bps = self->summary.median;
-	in.ring_cs_per_mib = explain_cs_per_mib(ring, in.size_bytes);
-	in.pipe_cs_per_mib = explain_cs_per_mib(self, in.size_bytes);
-	explain_compute(&in, &f);
-	if (sep)
-		fputc('\n', out);
-	used = (size_t)snprintf(title, sizeof(title), "%s", sc->workload);
-	for (k = rf->same; *k && used < sizeof(title); k++)
-		used += (size_t)snprintf(title + used, sizeof(title) - used,
-					 " %s=%s", *k,
+	memset(b, 0, sizeof(*b));
+	b->self = self;
+	b->copy = copy;
+	b->ring = ring;
+	b->in.size_bytes = (double)bytes;
+	b->in.copy_bps = copy->summary.median;
+	b->in.ring_bps = ring->summary.median;
+	b->in.pipe_bps = self->summary.median;
+	b->in.ring_cs_per_mib = explain_cs_per_mib(ring, b->in.size_bytes);
+	b->in.pipe_cs_per_mib = explain_cs_per_mib(self, b->in.size_bytes);
+	explain_compute(&b->in, &b->f);
+	used = (size_t)snprintf(b->title, sizeof(b->title), "%s",
+				sc->workload);
+	for (k = rf->same; *k && used < sizeof(b->title); k++)
+		used += (size_t)snprintf(b->title + used,
+					 sizeof(b->title) - used, " %s=%s", *k,
 					 or_q(result_param(sc, *k)));
-	snprintf(copy_label, sizeof(copy_label), "%s (1 copy)", copy_name);
-	snprintf(ring_label, sizeof(ring_label), "%s (2 copies)",
+	snprintf(b->copy_label, sizeof(b->copy_label), "%s (1 copy)",
+		 copy_name);
+	snprintf(b->ring_label, sizeof(b->ring_label), "%s (2 copies)",
 		 rf->workload);
-	labels.copy = copy_label;
-	labels.ring = ring_label;
-	labels.self = sc->workload;
-	explain_print(out, title, &labels, &in, &f);
+	snprintf(b->self_label, sizeof(b->self_label), "%s", sc->workload);
 	return 1;
+}
+
+int explain_collect(const struct result *res, size_t n,
+		    struct explain_block **out, size_t *nout, char *err,
+		    size_t errlen)
+{
+	struct explain_block b, *nb;
+	size_t i, used = 0;
+	int rc;
+
+	*out = NULL;
+	*nout = 0;
+	used = (size_t)snprintf(err, errlen, "no result to explain (a "
+				"bandwidth of");
+	for (i = 0; i < workload_count && used < errlen; i++)
+		if (workload_table[i]->explain)
+			used += (size_t)snprintf(err + used, errlen - used,
+						 " %s", workload_table[i]->name);
+	if (used < errlen)
+		snprintf(err + used, errlen - used, ")");
+	for (i = 0; i < n; i++) {
+		const struct result_config *c = res[i].cfg;
+
+		if (!c->wl || !c->wl->explain ||
+		    c->wl->explain->kind != WL_EXPLAIN_PIPE ||
+		    !is_of(&res[i], c->workload, c->wl->explain->metric) ||
+		    !has_settings(c, c->wl->explain->only))
+			continue;
+		rc = explain_one(res, n, &res[i], &b, err, errlen);
+		if (rc < 0) {
+			free(*out);
+			*out = NULL;
+			*nout = 0;
+			return -1;
+		}
+		if (rc == 0)
+			continue;
+		nb = realloc(*out, (*nout + 1) * sizeof(**out));
+		if (!nb) {
+			snprintf(err, errlen, "out of memory");
+			free(*out);
+			*out = NULL;
+			*nout = 0;
+			return -1;
+		}
+		*out = nb;
+		nb[(*nout)++] = b;
+	}
+	if (*nout > 0)
+		err[0] = '\0';
+	return (int)*nout;
 }
 
 /* ---- per byte ---- */
@@ -457,155 +508,41 @@ static void pb_title(const struct result_config *c, const char *size_key,
 	}
 }
 
-/* One size of a group: its result and its floors' results. */
-struct pb_point {
-	const struct result *self;
-	const struct result *floor[WL_EXPLAIN_MAX_FLOORS];
-	struct explain_pb_input in;
-};
-
 static int cmp_point(const void *a, const void *b)
 {
-	const struct pb_point *p = a, *q = b;
+	const struct explain_pb_point *p = a, *q = b;
 
 	return (p->in.size_bytes > q->in.size_bytes) -
 	       (p->in.size_bytes < q->in.size_bytes);
 }
 
-/* Trailing blanks off, then the line. */
-static void put_line(FILE *out, char *line)
-{
-	size_t n = strlen(line);
-
-	while (n > 0 && line[n - 1] == ' ')
-		line[--n] = '\0';
-	fprintf(out, "%s\n", line);
-}
-
-static void pb_print_rows(FILE *out, const struct pb_point *pts, size_t n,
-			  const struct wl_explain *x, size_t label_w)
-{
-	char line[160], a[32], b[32], c[32], d[32], e[16], sz[32], name[64];
-	char per[32];
-	size_t i, k;
-
-	snprintf(per, sizeof(per), "per %s", x->per);
-	snprintf(line, sizeof(line), "  %-6s %9s %10s   %-*s %11s %6s %10s",
-		 "size", per, "per byte", (int)label_w, "floor", "per byte",
-		 "speed", "over copy");
-	put_line(out, line);
-	for (i = 0; i < n; i++) {
-		struct explain_pb_row row;
-
-		explain_pb_compute(&pts[i].in, &row);
-		snprintf(sz, sizeof(sz), "%s", or_q(result_param(
-			 pts[i].self->cfg, x->floors[0].same[0])));
-		fmt_value(row.self_ns, "ns", a, sizeof(a));
-		fmt_value(row.self_ns_byte, "ns", b, sizeof(b));
-		for (k = 0; k < x->nfloors; k++) {
-			floor_short(&x->floors[k], name, sizeof(name));
-			if (row.floor_ns[k] > 0) {
-				fmt_value(row.floor_ns_byte[k], "ns", c,
-					  sizeof(c));
-				snprintf(e, sizeof(e), "%.1f%%",
-					 row.speed[k] * 100);
-				fmt_value(row.beyond_ns[k], "ns", d, sizeof(d));
-			} else {
-				snprintf(c, sizeof(c), "-");
-				snprintf(e, sizeof(e), "-");
-				snprintf(d, sizeof(d), "-");
-			}
-			snprintf(line, sizeof(line),
-				 "  %-6s %9s %10s   %-*s %11s %6s %10s",
-				 k ? "" : sz, k ? "" : a, k ? "" : b,
-				 (int)label_w, name, c, e, d);
-			put_line(out, line);
-		}
-	}
-}
-
-static void pb_print_fit(FILE *out, const struct pb_point *pts, size_t n,
-			 const struct wl_explain *x, const char *wl_name)
-{
-	struct explain_pb_input *in;
-	struct explain_pb_fit f;
-	char text[1024], a[32], b[32], c[32], name[64];
-	size_t i, k, used;
-	int rc;
-
-	if (n < 2)
-		return;
-	in = calloc(n, sizeof(*in));
-	if (!in)
-		return;
-	for (i = 0; i < n; i++)
-		in[i] = pts[i].in;
-	rc = explain_pb_fit(in, n, &f);
-	free(in);
-	if (rc != 0)
-		return;
-	fmt_value(f.self.a, "ns", a, sizeof(a));
-	fmt_value(fabs(f.self.b), "ns", b, sizeof(b));
-	used = (size_t)snprintf(text, sizeof(text), "least-squares fit over "
-				"%zu sizes: per %s = %s %c %s x size", f.self.n,
-				x->per, a, f.self.b < 0 ? '-' : '+', b);
-	if (f.self.n >= 3 && used < sizeof(text))
-		snprintf(text + used, sizeof(text) - used, ", R² %.4f",
-			 f.self.r2);
-	fmt_wrap(out, 2, 4, text);
-	if (!(f.self.b > 0)) {
-		snprintf(text, sizeof(text), "the per-byte part is not "
-			 "positive: the fixed cost and the noise hide it, no "
-			 "speed to compare (sweep larger sizes)");
-		fmt_wrap(out, 2, 4, text);
-		return;
-	}
-	used = (size_t)snprintf(text, sizeof(text), "%s moves a byte in %s:",
-				wl_name, b);
-	for (k = 0; k < x->nfloors && used < sizeof(text); k++) {
-		floor_name(&x->floors[k], name, sizeof(name));
-		if (f.speed[k] > 0) {
-			fmt_value(f.floor[k].b, "ns", c, sizeof(c));
-			used += (size_t)snprintf(text + used,
-				sizeof(text) - used, "%s %.0f%% of %s's speed "
-				"(%s)", k ? "," : "", f.speed[k] * 100, name,
-				c);
-		} else {
-			used += (size_t)snprintf(text + used,
-				sizeof(text) - used, "%s %s has no per-byte "
-				"speed to compare (%s)", k ? "," : "", name,
-				f.floor_ok[k] ? "its per-byte part is not "
-				"positive" : "fewer than two sizes");
-		}
-	}
-	if (used < sizeof(text))
-		snprintf(text + used, sizeof(text) - used, "; plus %s per %s.",
-			 a, x->per);
-	fmt_wrap(out, 2, 4, text);
-}
-
 /*
- * A per-byte recipe: every result of self's configuration apart from the
- * size (marked in done), a row per size with its floors, and the fit.
+ * The block of self's configuration apart from its size: every result of
+ * it (marked in done), a point per size with its floors, the fit.
+ * Returns 1, 0 when no floor was found at any size (err says what to
+ * run), -1 on a result without its size or out of memory (err).
  */
-static int explain_per_byte(FILE *out, const struct result *res, size_t n,
-			    const struct result *self, bool *done, bool sep,
-			    char *err, size_t errlen)
+static int pb_block_make(const struct result *res, size_t n,
+			 const struct result *self, bool *done,
+			 struct explain_pb_block *b, char *err, size_t errlen)
 {
 	const struct result_config *sc = self->cfg;
 	const struct wl_explain *x = sc->wl->explain;
 	const char *size_key = x->floors[0].same[0];
-	struct pb_point *pts = calloc(n, sizeof(*pts));
-	size_t i, j, k, npts = 0, label_w = 5, found = 0;
-	char title[1024], name[96], cmd[128];
-	int rc = 0;
+	char name[96], cmd[128];
+	size_t i, j, k, found = 0;
 
-	if (!pts) {
+	memset(b, 0, sizeof(*b));
+	b->x = x;
+	b->workload = sc->workload;
+	b->pts = calloc(n ? n : 1, sizeof(*b->pts));
+	if (!b->pts) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
 		const struct result *r = &res[i];
+		struct explain_pb_point *p = &b->pts[b->npts];
 		const char *size;
 		int64_t bytes;
 		bool dup = false;
@@ -620,24 +557,23 @@ static int explain_per_byte(FILE *out, const struct result *res, size_t n,
 		    bytes <= 0) {
 			snprintf(err, errlen, "%s result %lld has no %s",
 				 r->cfg->workload, (long long)r->id, size_key);
-			rc = -1;
-			goto out;
+			return -1;
 		}
-		for (j = 0; j < npts; j++)
-			dup |= pts[j].in.size_bytes == (double)bytes;
+		for (j = 0; j < b->npts; j++)
+			dup |= b->pts[j].in.size_bytes == (double)bytes;
 		if (dup)
 			continue;
-		pts[npts].self = r;
-		pts[npts].in.size_bytes = (double)bytes;
-		pts[npts].in.self_bps = r->summary.median;
-		pts[npts].in.nfloors = x->nfloors;
+		p->self = r;
+		p->size = size;
+		p->in.size_bytes = (double)bytes;
+		p->in.self_bps = r->summary.median;
+		p->in.nfloors = x->nfloors;
 		for (k = 0; k < x->nfloors; k++) {
 			const struct result *fr = find_floor(res, n, r->cfg,
 				x->metric, &x->floors[k]);
 
-			pts[npts].floor[k] = fr;
-			pts[npts].in.floor_bps[k] = fr ? fr->summary.median
-						       : 0;
+			p->floor[k] = fr;
+			p->in.floor_bps[k] = fr ? fr->summary.median : 0;
 			found += fr != NULL;
 			if (!fr) {
 				floor_name(&x->floors[k], name, sizeof(name));
@@ -650,43 +586,49 @@ static int explain_per_byte(FILE *out, const struct result *res, size_t n,
 					 size);
 			}
 		}
-		npts++;
+		explain_pb_compute(&p->in, &p->row);
+		b->npts++;
 	}
 	if (!found)
-		goto out;
-	qsort(pts, npts, sizeof(*pts), cmp_point);
-	for (k = 0; k < x->nfloors; k++) {
-		floor_short(&x->floors[k], name, sizeof(name));
-		if (strlen(name) > label_w)
-			label_w = strlen(name);
+		return 0;
+	qsort(b->pts, b->npts, sizeof(*b->pts), cmp_point);
+	pb_title(sc, size_key, x, b->title, sizeof(b->title));
+	if (b->npts >= 2) {
+		struct explain_pb_input *in = calloc(b->npts, sizeof(*in));
+
+		if (!in) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		for (i = 0; i < b->npts; i++)
+			in[i] = b->pts[i].in;
+		b->fitted = explain_pb_fit(in, b->npts, &b->fit) == 0;
+		free(in);
 	}
-	if (sep)
-		fputc('\n', out);
-	pb_title(sc, size_key, x, title, sizeof(title));
-	fmt_wrap(out, 0, 2, title);
-	pb_print_rows(out, pts, npts, x, label_w);
-	pb_print_fit(out, pts, npts, x, sc->workload);
-	rc = 1;
-out:
-	free(pts);
-	return rc;
+	return 1;
 }
 
-int explain_results(FILE *out, const struct result *res, size_t n,
-		    char *err, size_t errlen)
+void explain_pb_free(struct explain_pb_block *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; b && i < n; i++)
+		free(b[i].pts);
+	free(b);
+}
+
+int explain_pb_collect(const struct result *res, size_t n,
+		       struct explain_pb_block **out, size_t *nout,
+		       char *err, size_t errlen)
 {
 	bool *done = calloc(n ? n : 1, sizeof(*done));
-	size_t i, used = 0;
-	int printed = 0, rc;
+	struct explain_pb_block b, *nb;
+	size_t i;
+	int rc = 0;
 
-	used = (size_t)snprintf(err, errlen, "no result to explain (a "
-				"bandwidth of");
-	for (i = 0; i < workload_count && used < errlen; i++)
-		if (workload_table[i]->explain)
-			used += (size_t)snprintf(err + used, errlen - used,
-						 " %s", workload_table[i]->name);
-	if (used < errlen)
-		snprintf(err + used, errlen - used, ")");
+	*out = NULL;
+	*nout = 0;
+	snprintf(err, errlen, "no result to explain per byte");
 	if (!done) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -695,23 +637,189 @@ int explain_results(FILE *out, const struct result *res, size_t n,
 		const struct result_config *c = res[i].cfg;
 
 		if (done[i] || !c->wl || !c->wl->explain ||
+		    c->wl->explain->kind != WL_EXPLAIN_PER_BYTE ||
 		    !is_of(&res[i], c->workload, c->wl->explain->metric) ||
 		    !has_settings(c, c->wl->explain->only))
 			continue;
-		if (c->wl->explain->kind == WL_EXPLAIN_PIPE)
-			rc = explain_pipe(out, res, n, &res[i], printed > 0,
-					  err, errlen);
-		else
-			rc = explain_per_byte(out, res, n, &res[i], done,
-					      printed > 0, err, errlen);
-		if (rc < 0) {
-			free(done);
-			return -1;
+		rc = pb_block_make(res, n, &res[i], done, &b, err, errlen);
+		if (rc <= 0) {
+			free(b.pts);
+			if (rc < 0)
+				break;
+			continue;
 		}
-		printed += rc;
+		nb = realloc(*out, (*nout + 1) * sizeof(**out));
+		if (!nb) {
+			free(b.pts);
+			snprintf(err, errlen, "out of memory");
+			rc = -1;
+			break;
+		}
+		*out = nb;
+		nb[(*nout)++] = b;
 	}
 	free(done);
-	if (printed > 0)
+	if (rc < 0) {
+		explain_pb_free(*out, *nout);
+		*out = NULL;
+		*nout = 0;
+		return -1;
+	}
+	if (*nout > 0)
 		err[0] = '\0';
-	return printed;
+	return (int)*nout;
+}
+
+/* Trailing blanks off, then the line. */
+static void put_line(FILE *out, char *line)
+{
+	size_t n = strlen(line);
+
+	while (n > 0 && line[n - 1] == ' ')
+		line[--n] = '\0';
+	fprintf(out, "%s\n", line);
+}
+
+static void pb_print_rows(FILE *out, const struct explain_pb_block *bl)
+{
+	const struct wl_explain *x = bl->x;
+	char line[160], a[32], b[32], c[32], d[32], e[16], name[64];
+	char per[32];
+	size_t i, k, label_w = 5;
+
+	for (k = 0; k < x->nfloors; k++) {
+		floor_short(&x->floors[k], name, sizeof(name));
+		if (strlen(name) > label_w)
+			label_w = strlen(name);
+	}
+	snprintf(per, sizeof(per), "per %s", x->per);
+	snprintf(line, sizeof(line), "  %-6s %9s %10s   %-*s %11s %6s %10s",
+		 "size", per, "per byte", (int)label_w, "floor", "per byte",
+		 "speed", "over copy");
+	put_line(out, line);
+	for (i = 0; i < bl->npts; i++) {
+		const struct explain_pb_point *p = &bl->pts[i];
+
+		fmt_value(p->row.self_ns, "ns", a, sizeof(a));
+		fmt_value(p->row.self_ns_byte, "ns", b, sizeof(b));
+		for (k = 0; k < x->nfloors; k++) {
+			floor_short(&x->floors[k], name, sizeof(name));
+			if (p->row.floor_ns[k] > 0) {
+				fmt_value(p->row.floor_ns_byte[k], "ns", c,
+					  sizeof(c));
+				snprintf(e, sizeof(e), "%.1f%%",
+					 p->row.speed[k] * 100);
+				fmt_value(p->row.beyond_ns[k], "ns", d,
+					  sizeof(d));
+			} else {
+				snprintf(c, sizeof(c), "-");
+				snprintf(e, sizeof(e), "-");
+				snprintf(d, sizeof(d), "-");
+			}
+			snprintf(line, sizeof(line),
+				 "  %-6s %9s %10s   %-*s %11s %6s %10s",
+				 k ? "" : p->size, k ? "" : a, k ? "" : b,
+				 (int)label_w, name, c, e, d);
+			put_line(out, line);
+		}
+	}
+}
+
+static void pb_print_fit(FILE *out, const struct explain_pb_block *bl)
+{
+	const struct wl_explain *x = bl->x;
+	const struct explain_pb_fit *f = &bl->fit;
+	char text[1024], a[32], b[32], c[32], name[64];
+	size_t k, used;
+
+	if (!bl->fitted)
+		return;
+	fmt_value(f->self.a, "ns", a, sizeof(a));
+	fmt_value(fabs(f->self.b), "ns", b, sizeof(b));
+	used = (size_t)snprintf(text, sizeof(text), "least-squares fit over "
+				"%zu sizes: per %s = %s %c %s x size", f->self.n,
+				x->per, a, f->self.b < 0 ? '-' : '+', b);
+	if (f->self.n >= 3 && used < sizeof(text))
+		snprintf(text + used, sizeof(text) - used, ", R² %.4f",
+			 f->self.r2);
+	fmt_wrap(out, 2, 4, text);
+	if (!(f->self.b > 0)) {
+		snprintf(text, sizeof(text), "the per-byte part is not "
+			 "positive: the fixed cost and the noise hide it, no "
+			 "speed to compare (sweep larger sizes)");
+		fmt_wrap(out, 2, 4, text);
+		return;
+	}
+	used = (size_t)snprintf(text, sizeof(text), "%s moves a byte in %s:",
+				bl->workload, b);
+	for (k = 0; k < x->nfloors && used < sizeof(text); k++) {
+		floor_name(&x->floors[k], name, sizeof(name));
+		if (f->speed[k] > 0) {
+			fmt_value(f->floor[k].b, "ns", c, sizeof(c));
+			used += (size_t)snprintf(text + used,
+				sizeof(text) - used, "%s %.0f%% of %s's speed "
+				"(%s)", k ? "," : "", f->speed[k] * 100, name,
+				c);
+		} else {
+			used += (size_t)snprintf(text + used,
+				sizeof(text) - used, "%s %s has no per-byte "
+				"speed to compare (%s)", k ? "," : "", name,
+				f->floor_ok[k] ? "its per-byte part is not "
+				"positive" : "fewer than two sizes");
+		}
+	}
+	if (used < sizeof(text))
+		snprintf(text + used, sizeof(text) - used, "; plus %s per %s.",
+			 a, x->per);
+	fmt_wrap(out, 2, 4, text);
+}
+
+void explain_pb_print(FILE *out, const struct explain_pb_block *b)
+{
+	fmt_wrap(out, 0, 2, b->title);
+	pb_print_rows(out, b);
+	pb_print_fit(out, b);
+}
+
+int explain_results(FILE *out, const struct result *res, size_t n,
+		    char *err, size_t errlen)
+{
+	struct explain_block *b;
+	struct explain_pb_block *pb;
+	char pb_err[512];
+	size_t nb, npb, i;
+	int rc = explain_collect(res, n, &b, &nb, err, errlen);
+	int rpb;
+
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < nb; i++) {
+		struct explain_labels labels = {
+			.copy = b[i].copy_label, .ring = b[i].ring_label,
+			.self = b[i].self_label,
+		};
+
+		if (i)
+			fputc('\n', out);
+		explain_print(out, b[i].title, &labels, &b[i].in, &b[i].f);
+	}
+	free(b);
+	rpb = explain_pb_collect(res, n, &pb, &npb, pb_err, sizeof(pb_err));
+	if (rpb < 0) {
+		snprintf(err, errlen, "%s", pb_err);
+		return -1;
+	}
+	for (i = 0; i < npb; i++) {
+		if (i || nb)
+			fputc('\n', out);
+		explain_pb_print(out, &pb[i]);
+	}
+	explain_pb_free(pb, npb);
+	/* nothing explained: the per-byte message when it says what is
+	   missing, else the general one */
+	if (nb + npb == 0 && strncmp(pb_err, "no result to", 12) != 0)
+		snprintf(err, errlen, "%s", pb_err);
+	if (nb + npb > 0)
+		err[0] = '\0';
+	return (int)(nb + npb);
 }

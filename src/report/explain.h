@@ -30,6 +30,7 @@
 #ifndef COPYSCOPE_EXPLAIN_H
 #define COPYSCOPE_EXPLAIN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -141,6 +142,67 @@ int explain_pb_fit(const struct explain_pb_input *in, size_t n,
  */
 int explain_results(FILE *out, const struct result *res, size_t n,
 		    char *err, size_t errlen);
+
+/* One explained result with its floors and what explain_compute() made. */
+struct explain_block {
+	const struct result *self, *copy, *ring;
+	char title[256];		/* "pipe.bw size=64k rsize=0 ..." */
+	char copy_label[128], ring_label[128], self_label[64];
+	struct explain_input in;
+	struct explain_figures f;
+};
+
+/*
+ * The pipe-recipe blocks explain_results() prints, for other renderers
+ * (the JSON document, the HTML report): *out (malloc'ed, free it) gets
+ * *nout blocks.  Returns their number; 0 with a message in err when
+ * nothing could be explained; -1 with a message on a result without its
+ * size or when memory ran out.
+ */
+int explain_collect(const struct result *res, size_t n,
+		    struct explain_block **out, size_t *nout, char *err,
+		    size_t errlen);
+
+/* One size of a per-byte block: its result, its floors', the row. */
+struct explain_pb_point {
+	const struct result *self;
+	const struct result *floor[WL_EXPLAIN_MAX_FLOORS];	/* NULL:
+								   none */
+	const char *size;		/* the size as stored ("64k") */
+	struct explain_pb_input in;
+	struct explain_pb_row row;
+};
+
+/* One configuration of a per-byte recipe apart from its size. */
+struct explain_pb_block {
+	const struct wl_explain *x;	/* the recipe: floors, per */
+	const char *workload;
+	char title[1024];		/* "per byte against mem.copy:
+					   file.rw target=memfd ..." */
+	struct explain_pb_point *pts;	/* by size, smallest first */
+	size_t npts;
+	bool fitted;			/* two sizes or more: fit is set */
+	struct explain_pb_fit fit;
+};
+
+/*
+ * The per-byte blocks explain_results() prints, for other renderers:
+ * *out gets *nout blocks (free them with explain_pb_free()).  A block
+ * needs a floor result at one size at least; a size without one has
+ * NULL floors and no figures for them.  Returns their number; 0 with a
+ * message in err naming what to run when nothing could be explained; -1
+ * with a message on a result without its size or when memory ran out.
+ */
+int explain_pb_collect(const struct result *res, size_t n,
+		       struct explain_pb_block **out, size_t *nout,
+		       char *err, size_t errlen);
+
+/* Free n blocks from explain_pb_collect() (NULL is fine). */
+void explain_pb_free(struct explain_pb_block *b, size_t n);
+
+/* Print one per-byte block: title, a row per size and floor, the fit
+   (fits 80 columns). */
+void explain_pb_print(FILE *out, const struct explain_pb_block *b);
 
 /*
  * Context switches per MiB moved, the median over the samples of a

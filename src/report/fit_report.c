@@ -31,15 +31,6 @@
 #include "stats/fit.h"
 #include "stats/summary.h"
 
-#define MAX_LABEL 4		/* other varying parameters shown per group */
-
-/* One configuration: a point of the fit. */
-struct point {
-	double x, y;
-	char *key;		/* "v1\tv2" of the other varying parameters */
-	int group;
-};
-
 /* The text of parameter key of a point's configuration ("" if none). */
 static const char *param_text(const struct result_config *c, const char *key)
 {
@@ -56,58 +47,188 @@ static void fmt_r2(const struct fit_line *f, char *buf, size_t len)
 		snprintf(buf, len, "%.4f", f->r2);
 }
 
-/* "(18.2 GiB/s)" for a per-byte slope in ns; empty when not positive. */
-static void fmt_rate(const struct wl_fit *rule, const struct fit_line *f,
-		     const char *unit, char *buf, size_t len)
+/* "18.2 GiB/s" for a group's per-byte rate; empty when there is none. */
+static void fmt_rate(const struct fit_group *g, char *buf, size_t len)
 {
-	char v[32];
-
 	buf[0] = '\0';
-	if (!rule->bytes || strcmp(unit, "ns") != 0 || !(f->b > 0))
-		return;
-	fmt_value(1e9 / f->b, "bytes/s", v, sizeof(v));
-	snprintf(buf, len, "%s", v);
+	if (g->rate_bps > 0)
+		fmt_value(g->rate_bps, "bytes/s", buf, len);
 }
 
-/* Fit the points of one group; 0, or -1 with fewer than two x values. */
-static int fit_group(const struct point *pts, size_t npts, int group,
-		     struct fit_line *f)
+/* Fit the points of one group, weighted by 1 / y^2 when all y > 0. */
+static void fit_group(struct fit_group *g, const struct wl_fit *rule,
+		      const char *unit)
 {
-	double *x = calloc(npts, sizeof(*x)), *y = calloc(npts, sizeof(*y));
-	double *w = calloc(npts, sizeof(*w));
+	double *w = calloc(g->n ? g->n : 1, sizeof(*w));
 	bool positive = true;
-	size_t i, n = 0;
-	int rc = -1;
+	size_t i;
 
-	if (!x || !y || !w)
-		goto out;
-	for (i = 0; i < npts; i++) {
-		if (pts[i].group != group)
-			continue;
-		x[n] = pts[i].x;
-		y[n] = pts[i].y;
-		positive &= y[n] > 0;
-		w[n] = positive ? 1.0 / (y[n] * y[n]) : 1.0;
-		n++;
+	if (!w)
+		return;
+	for (i = 0; i < g->n; i++) {
+		positive &= g->y[i] > 0;
+		w[i] = positive ? 1.0 / (g->y[i] * g->y[i]) : 1.0;
 	}
-	rc = fit_linear(x, y, positive ? w : NULL, n, f);
-out:
-	free(x);
-	free(y);
+	g->fitted = fit_linear(g->x, g->y, positive ? w : NULL, g->n,
+			       &g->line) == 0;
 	free(w);
-	return rc;
+	if (g->fitted && rule->bytes && strcmp(unit, "ns") == 0 &&
+	    g->line.b > 0)
+		g->rate_bps = 1e9 / g->line.b;
+}
+
+void fit_set_free(struct fit_set *fs)
+{
+	size_t g;
+
+	for (g = 0; g < fs->ngroups; g++) {
+		free(fs->groups[g].x);
+		free(fs->groups[g].y);
+		free(fs->groups[g].res);
+	}
+	free(fs->groups);
+	memset(fs, 0, sizeof(*fs));
+}
+
+/* Does point i have the same label values as group g? */
+static bool in_group(const struct fit_set *fs, const struct fit_group *g,
+		     const struct result_config *c)
+{
+	size_t k;
+
+	for (k = 0; k < fs->nlabel; k++)
+		if (strcmp(g->label_value[k], param_text(c, fs->label[k])) != 0)
+			return false;
+	return true;
+}
+
+static int add_point(struct fit_set *fs, const struct result *r, double x)
+{
+	struct fit_group *g = NULL;
+	size_t i, k;
+
+	for (i = 0; i < fs->ngroups && !g; i++)
+		if (in_group(fs, &fs->groups[i], r->cfg))
+			g = &fs->groups[i];
+	if (!g) {
+		g = realloc(fs->groups, (fs->ngroups + 1) * sizeof(*g));
+		if (!g)
+			return -1;
+		fs->groups = g;
+		g = &fs->groups[fs->ngroups++];
+		memset(g, 0, sizeof(*g));
+		for (k = 0; k < fs->nlabel; k++)
+			g->label_value[k] = param_text(r->cfg, fs->label[k]);
+	}
+	{
+		double *nx = realloc(g->x, (g->n + 1) * sizeof(double));
+		double *ny;
+		const struct result **nr;
+
+		if (!nx)
+			return -1;
+		g->x = nx;
+		ny = realloc(g->y, (g->n + 1) * sizeof(double));
+		if (!ny)
+			return -1;
+		g->y = ny;
+		nr = realloc(g->res, (g->n + 1) * sizeof(void *));
+		if (!nr)
+			return -1;
+		g->res = nr;
+	}
+	g->x[g->n] = x;
+	g->y[g->n] = r->summary.median;
+	g->res[g->n] = r;
+	g->n++;
+	return 0;
+}
+
+/* Is r a point of rule's fit?  Its x into *x. */
+static bool is_point(const struct result *r, const char *workload,
+		     const struct wl_fit *rule, double *x)
+{
+	int64_t v;
+
+	if (strcmp(r->cfg->workload, workload) != 0 ||
+	    strcmp(r->metric, rule->metric) != 0 || !r->nsamples || r->trace)
+		return false;
+	/* counts and sizes are stored as "1024" or "64k" */
+	if (param_parse_size(param_text(r->cfg, rule->param), &v) != 0)
+		return false;
+	*x = (double)v;
+	return true;
+}
+
+int fit_report_compute(const struct result *res, size_t n,
+		       struct fit_set *out)
+{
+	const struct workload *wl = n ? res[0].cfg->wl : NULL;
+	const struct result_config *first = NULL;
+	const struct wl_fit *rule;
+	const char *unit = NULL;
+	double x, x0 = 0;
+	bool x_varies = false;
+	size_t i, k;
+
+	memset(out, 0, sizeof(*out));
+	if (!wl || !wl->fit)
+		return 0;
+	rule = wl->fit;
+	for (i = 0; i < n; i++) {
+		if (!is_point(&res[i], wl->name, rule, &x))
+			continue;
+		if (!first) {
+			first = res[i].cfg;
+			x0 = x;
+		}
+		x_varies |= x != x0;
+		if (unit && strcmp(unit, res[i].unit) != 0)
+			unit = "";	/* mixed units: no fit */
+		else if (!unit)
+			unit = res[i].unit;
+	}
+	if (!x_varies || !unit || !*unit)
+		return 0;
+	/* the other parameters that vary label the groups */
+	for (k = 0; k < first->nparams && out->nlabel < FIT_MAX_LABEL; k++) {
+		const char *name = first->params[k].name;
+		bool varies = false;
+
+		if (strcmp(name, rule->param) == 0)
+			continue;
+		for (i = 0; i < n && !varies; i++)
+			varies = is_point(&res[i], wl->name, rule, &x) &&
+				 strcmp(param_text(res[i].cfg, name),
+					param_text(first, name)) != 0;
+		if (varies)
+			out->label[out->nlabel++] = name;
+	}
+	for (i = 0; i < n; i++)
+		if (is_point(&res[i], wl->name, rule, &x) &&
+		    add_point(out, &res[i], x) != 0) {
+			fit_set_free(out);
+			return -1;
+		}
+	for (i = 0; i < out->ngroups; i++)
+		fit_group(&out->groups[i], rule, unit);
+	out->rule = rule;
+	out->workload = wl->name;
+	out->unit = unit;
+	return 0;
 }
 
 static void print_single(FILE *out, const struct wl_fit *rule,
-			 const struct fit_line *f, const char *unit)
+			 const struct fit_group *g, const char *unit)
 {
+	const struct fit_line *f = &g->line;
 	char a[32], b[32], r2[16], rate[32], text[320];
 
 	fmt_value(f->a, unit, a, sizeof(a));
 	/* "a - 0.000035 ns x size", not "a + -0.000035 ns x size" */
 	fmt_value(fabs(f->b), unit, b, sizeof(b));
 	fmt_r2(f, r2, sizeof(r2));
-	fmt_rate(rule, f, unit, rate, sizeof(rate));
+	fmt_rate(g, rate, sizeof(rate));
 	snprintf(text, sizeof(text), "least-squares fit over %s (%zu "
 		 "points): %s = %s %c %s x %s%s%s%s, %s%s", rule->param,
 		 f->n, rule->metric, a, f->b < 0 ? '-' : '+', b, rule->param,
@@ -117,151 +238,66 @@ static void print_single(FILE *out, const struct wl_fit *rule,
 	fmt_wrap(out, 4, 6, text);
 }
 
-static void report_rule(FILE *out, const char *workload,
-			const struct wl_fit *rule,
-			const struct result *res, size_t n)
+static void print_table(FILE *out, const struct fit_set *fs)
 {
-	const char *label[MAX_LABEL];
-	size_t width[MAX_LABEL], nlabel = 0, npts = 0, i, k;
-	struct point *pts = NULL;
-	const struct result_config **params = NULL;
-	const char *unit = NULL;
-	int ngroups = 0, g;
-	bool x_varies = false;
+	const struct wl_fit *rule = fs->rule;
+	size_t width[FIT_MAX_LABEL], g, k;
+	char text[256];
 
-	pts = calloc(n, sizeof(*pts));
-	params = calloc(n, sizeof(void *));	/* pointers */
-	if (!pts || !params)
-		goto out;
-	for (i = 0; i < n; i++) {
-		const struct result *r = &res[i];
-		int64_t v;
-
-		if (strcmp(r->cfg->workload, workload) != 0 ||
-		    strcmp(r->metric, rule->metric) != 0 || !r->nsamples ||
-		    r->trace)
-			continue;
-		/* counts and sizes are stored as "1024" or "64k" */
-		if (param_parse_size(param_text(r->cfg, rule->param),
-				     &v) != 0)
-			continue;
-		params[npts] = r->cfg;
-		if (unit && strcmp(unit, r->unit) != 0)
-			unit = "";	/* mixed units: no fit */
-		else if (!unit)
-			unit = r->unit;
-		pts[npts].x = (double)v;
-		pts[npts].y = r->summary.median;
-		pts[npts].group = -1;
-		x_varies |= npts > 0 && pts[npts].x != pts[0].x;
-		npts++;
+	for (k = 0; k < fs->nlabel; k++) {
+		width[k] = strlen(fs->label[k]);
+		for (g = 0; g < fs->ngroups; g++)
+			if (strlen(fs->groups[g].label_value[k]) > width[k])
+				width[k] = strlen(fs->groups[g].label_value[k]);
 	}
-	if (!x_varies || !unit || !*unit)
-		goto out;
-	/* the other parameters that vary label the groups */
-	for (k = 0; k < params[0]->nparams && nlabel < MAX_LABEL; k++) {
-		const char *name = params[0]->params[k].name;
-		bool varies = false;
-
-		if (strcmp(name, rule->param) == 0)
-			continue;
-		for (i = 1; i < npts && !varies; i++)
-			varies = strcmp(param_text(params[i], name),
-					param_text(params[0], name)) != 0;
-		if (varies) {
-			label[nlabel] = name;
-			width[nlabel] = strlen(name);
-			nlabel++;
-		}
-	}
-	for (i = 0; i < npts; i++) {
-		size_t len = 1;
-		char *key;
-
-		for (k = 0; k < nlabel; k++) {
-			size_t w = strlen(param_text(params[i], label[k]));
-
-			len += w + 1;
-			if (w > width[k])
-				width[k] = w;
-		}
-		key = calloc(1, len);
-		if (!key)
-			goto out;
-		for (k = 0; k < nlabel; k++) {
-			strcat(key, param_text(params[i], label[k]));
-			strcat(key, "\t");
-		}
-		pts[i].key = key;
-		for (k = 0; k < i; k++)
-			if (strcmp(pts[k].key, key) == 0) {
-				pts[i].group = pts[k].group;
-				break;
-			}
-		if (pts[i].group < 0)
-			pts[i].group = ngroups++;
-	}
-	if (ngroups == 1) {
-		struct fit_line f;
-
-		if (fit_group(pts, npts, 0, &f) == 0)
-			print_single(out, rule, &f, unit);
-		goto out;
-	}
-	{
-		char text[256];
-
-		snprintf(text, sizeof(text), "least-squares fit over %s: "
-			 "%s = fixed + per %s x %s", rule->param,
-			 rule->metric, rule->per, rule->param);
-		fmt_wrap(out, 4, 6, text);
-	}
+	snprintf(text, sizeof(text), "least-squares fit over %s: "
+		 "%s = fixed + per %s x %s", rule->param,
+		 rule->metric, rule->per, rule->param);
+	fmt_wrap(out, 4, 6, text);
 	fprintf(out, "      ");
-	for (k = 0; k < nlabel; k++)
-		fprintf(out, "%-*s  ", (int)width[k], label[k]);
+	for (k = 0; k < fs->nlabel; k++)
+		fprintf(out, "%-*s  ", (int)width[k], fs->label[k]);
 	fprintf(out, "%9s %12s", "fixed", rule->bytes ? "per byte" : "per "
 		"segment");
 	if (rule->bytes)
 		fprintf(out, " %12s", "bytes/s");
 	fprintf(out, " %8s %7s\n", "R²", "points");
-	for (g = 0; g < ngroups; g++) {
+	for (g = 0; g < fs->ngroups; g++) {
+		const struct fit_group *gr = &fs->groups[g];
 		char a[32], b[32], r2[16], rate[32];
-		struct fit_line f;
-		size_t first = 0;
 
-		while (pts[first].group != g)
-			first++;
 		fprintf(out, "      ");
-		for (k = 0; k < nlabel; k++)
+		for (k = 0; k < fs->nlabel; k++)
 			fprintf(out, "%-*s  ", (int)width[k],
-				param_text(params[first], label[k]));
-		if (fit_group(pts, npts, g, &f) != 0) {
+				gr->label_value[k]);
+		if (!gr->fitted) {
 			fprintf(out, "(one %s only: no fit)\n", rule->param);
 			continue;
 		}
-		fmt_value(f.a, unit, a, sizeof(a));
-		fmt_value(f.b, unit, b, sizeof(b));
-		fmt_r2(&f, r2, sizeof(r2));
-		fmt_rate(rule, &f, unit, rate, sizeof(rate));
+		fmt_value(gr->line.a, fs->unit, a, sizeof(a));
+		fmt_value(gr->line.b, fs->unit, b, sizeof(b));
+		fmt_r2(&gr->line, r2, sizeof(r2));
+		fmt_rate(gr, rate, sizeof(rate));
 		fprintf(out, "%9s %12s", a, b);
 		if (rule->bytes)
 			fprintf(out, " %12s", *rate ? rate : "-");
 		/* the heading's "R²" is 3 bytes in 2 columns: %8s there
 		   lines up with %7s here */
-		fprintf(out, " %7s %7zu\n", r2, f.n);
+		fprintf(out, " %7s %7zu\n", r2, gr->line.n);
 	}
-out:
-	for (i = 0; i < npts; i++) {
-		free(pts[i].key);
-	}
-	free(pts);
-	free(params);
 }
 
 void fit_report_block(FILE *out, const struct result *res, size_t n)
 {
-	const struct workload *wl = n ? res[0].cfg->wl : NULL;
+	struct fit_set fs;
 
-	if (wl && wl->fit)
-		report_rule(out, wl->name, wl->fit, res, n);
+	if (fit_report_compute(res, n, &fs) != 0 || !fs.rule)
+		return;
+	if (fs.ngroups == 1) {
+		if (fs.groups[0].fitted)
+			print_single(out, fs.rule, &fs.groups[0], fs.unit);
+	} else {
+		print_table(out, &fs);
+	}
+	fit_set_free(&fs);
 }

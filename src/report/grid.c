@@ -202,19 +202,19 @@ static void put_line(FILE *out, char *line)
 	fprintf(out, "%s\n", line);
 }
 
-static int print_group(FILE *out, const struct wl_grid *sp,
-		       const struct result *res,
-		       const struct grid_item *items, size_t nitems, size_t g)
+/*
+ * The view of group g: its axes in order and each cell's result (the
+ * first of repeated configurations).  Returns 1 when both axes have at
+ * least two values, 0 when not (v freed), -1 on ENOMEM.
+ */
+static int build_view(const struct wl_grid *sp, const struct result *res,
+		      const struct grid_item *items, size_t nitems, size_t g,
+		      struct grid_view *v)
 {
 	struct axis rows = { 0 }, cols = { 0 };
-	const struct result **cell = NULL;
-	char label[256], (*num)[32] = NULL, (*sd)[32] = NULL;
-	char head[VAL_LEN + 32], text[80], line[LINE * 4];
-	double lo = 0, div = 1.0;
-	const char *unit = "", *scaled;
-	size_t i, r, c, labelw = 0, colw = 0, numw = 0, sdw = 0, per_line, c0;
-	int rc = -1;
+	size_t i, r, c;
 
+	memset(v, 0, sizeof(*v));
 	for (i = 0; i < nitems; i++) {
 		const char *wl = res[items[i].idx].cfg->workload;
 
@@ -224,43 +224,74 @@ static int print_group(FILE *out, const struct wl_grid *sp,
 			     value_key(wl, sp->row, items[i].row)) ||
 		    axis_add(&cols, items[i].col,
 			     value_key(wl, sp->col, items[i].col)))
-			goto out;
+			goto oom;
 	}
 	if (rows.n < 2 || cols.n < 2) {
-		rc = 0;
-		goto out;
+		axis_free(&rows);
+		axis_free(&cols);
+		return 0;
 	}
-	cell = calloc(rows.n * cols.n, sizeof(const struct result *));
-	num = calloc(rows.n * cols.n, sizeof(*num));
-	sd = calloc(rows.n * cols.n, sizeof(*sd));
-	if (!cell || !num || !sd)
-		goto out;
+	v->cell = calloc(rows.n * cols.n, sizeof(const struct result *));
+	if (!v->cell)
+		goto oom;
+	v->spec = sp;
+	v->row = rows.val;
+	v->col = cols.val;
+	v->nrows = rows.n;
+	v->ncols = cols.n;
+	free(rows.key);
+	free(cols.key);
 	for (i = 0; i < nitems; i++) {
 		const struct result *x = &res[items[i].idx];
-		double m;
 
 		if (items[i].group != g)
 			continue;
 		r = axis_find(&rows, items[i].row);
 		c = axis_find(&cols, items[i].col);
-		if (cell[r * cols.n + c])
+		if (v->cell[r * cols.n + c])
 			continue;	/* the first of repeated configs */
-		cell[r * cols.n + c] = x;
-		unit = x->unit;
-		m = x->summary.median;
+		v->cell[r * cols.n + c] = x;
+		v->unit = x->unit;
+	}
+	group_label(res, items, nitems, g, sp, v->label, sizeof(v->label));
+	return 1;
+oom:
+	axis_free(&rows);
+	axis_free(&cols);
+	return -1;
+}
+
+static void print_view(FILE *out, const struct grid_view *v)
+{
+	const struct wl_grid *sp = v->spec;
+	size_t ncell = v->nrows * v->ncols;
+	char (*num)[32] = calloc(ncell, sizeof(*num));
+	char (*sd)[32] = calloc(ncell, sizeof(*sd));
+	char head[VAL_LEN + 32], text[80], line[LINE * 4];
+	double lo = 0, div = 1.0;
+	const char *scaled;
+	size_t r, c, k, labelw = 0, colw = 0, numw = 0, sdw = 0, per_line, c0;
+
+	if (!num || !sd) {
+		fprintf(out, "  (grid: out of memory)\n");
+		goto out;
+	}
+	for (k = 0; k < ncell; k++) {
+		double m = v->cell[k] ? v->cell[k]->summary.median : 0;
+
 		if (m > 0 && (lo == 0 || m < lo))
 			lo = m;
 	}
 	/* One scale for all cells, the smallest's: no digits lost. */
-	scaled = fmt_scale(lo, unit, &div);
-	for (r = 0; r < rows.n; r++) {
-		snprintf(head, sizeof(head), "%s=%s", sp->row, rows.val[r]);
+	scaled = fmt_scale(lo, v->unit ? v->unit : "", &div);
+	for (r = 0; r < v->nrows; r++) {
+		snprintf(head, sizeof(head), "%s=%s", sp->row, v->row[r]);
 		if (strlen(head) > labelw)
 			labelw = strlen(head);
-		for (c = 0; c < cols.n; c++) {
-			const struct result *x = cell[r * cols.n + c];
-			size_t k = r * cols.n + c;
+		for (c = 0; c < v->ncols; c++) {
+			const struct result *x = v->cell[r * v->ncols + c];
 
+			k = r * v->ncols + c;
 			if (x)
 				cell_text(x, div, num[k], sd[k],
 					  sizeof(num[0]));
@@ -274,8 +305,8 @@ static int print_group(FILE *out, const struct wl_grid *sp,
 	}
 	/* "1.23 ±2.1%": numbers right-aligned, spreads left-aligned */
 	colw = numw + (sdw ? 2 + sdw : 0);
-	for (c = 0; c < cols.n; c++) {
-		snprintf(head, sizeof(head), "%s=%s", sp->col, cols.val[c]);
+	for (c = 0; c < v->ncols; c++) {
+		snprintf(head, sizeof(head), "%s=%s", sp->col, v->col[c]);
 		if (strlen(head) > colw)
 			colw = strlen(head);
 	}
@@ -283,29 +314,28 @@ static int print_group(FILE *out, const struct wl_grid *sp,
 	if (per_line < 1)
 		per_line = 1;
 
-	group_label(res, items, nitems, g, sp, label, sizeof(label));
 	fprintf(out, "\n  %s%s%s, median ±sd of the samples%s%s%s\n",
-		sp->metric, *scaled ? " in " : "", scaled, *label ? " (" : "",
-		label, *label ? ")" : "");
-	for (c0 = 0; c0 < cols.n; c0 += per_line) {
-		size_t c1 = c0 + per_line < cols.n ? c0 + per_line : cols.n;
+		sp->metric, *scaled ? " in " : "", scaled,
+		*v->label ? " (" : "", v->label, *v->label ? ")" : "");
+	for (c0 = 0; c0 < v->ncols; c0 += per_line) {
+		size_t c1 = c0 + per_line < v->ncols ? c0 + per_line
+						     : v->ncols;
 
 		snprintf(line, sizeof(line), "%*s%*s", INDENT, "",
 			 (int)labelw, "");
 		for (c = c0; c < c1; c++) {
 			snprintf(head, sizeof(head), "%s=%s", sp->col,
-				 cols.val[c]);
+				 v->col[c]);
 			add_padded(line, sizeof(line), head, colw + 2);
 		}
 		put_line(out, line);
-		for (r = 0; r < rows.n; r++) {
+		for (r = 0; r < v->nrows; r++) {
 			snprintf(head, sizeof(head), "%s=%s", sp->row,
-				 rows.val[r]);
+				 v->row[r]);
 			snprintf(line, sizeof(line), "%*s%-*s", INDENT, "",
 				 (int)labelw, head);
 			for (c = c0; c < c1; c++) {
-				size_t k = r * cols.n + c;
-
+				k = r * v->ncols + c;
 				if (sd[k][0])
 					snprintf(text, sizeof(text),
 						 "%*s ±%-*s", (int)numw,
@@ -319,14 +349,9 @@ static int print_group(FILE *out, const struct wl_grid *sp,
 			put_line(out, line);
 		}
 	}
-	rc = 1;
 out:
-	free(cell);
 	free(num);
 	free(sd);
-	axis_free(&rows);
-	axis_free(&cols);
-	return rc;
 }
 
 /* "k=v\t..." of cfg's parameters other than the grid's two. */
@@ -406,25 +431,67 @@ oom:
 	return -1;
 }
 
-int grid_print(FILE *out, const struct result *res, size_t n)
+void grid_views_free(struct grid_view *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].row);
+		free(v[i].col);
+		free(v[i].cell);
+	}
+	free(v);
+}
+
+int grid_compute(const struct result *res, size_t n, struct grid_view **out,
+		 size_t *nout)
 {
 	const struct workload *wl = n ? res[0].cfg->wl : NULL;
 	struct grid_item *items = NULL;
-	size_t g, i, nitems = 0, ngroups = 0;
-	int printed = 0, rc = 0;
+	struct grid_view *views = NULL, *nv;
+	size_t g, i, nitems = 0, ngroups = 0, nviews = 0;
+	int rc = 0;
 
+	*out = NULL;
+	*nout = 0;
 	if (!wl || !wl->grid)
 		return 0;
 	if (collect(wl->name, wl->grid, res, n, &items, &nitems,
 		    &ngroups) != 0)
 		return -1;
 	for (g = 0; g < ngroups && rc >= 0; g++) {
-		rc = print_group(out, wl->grid, res, items, nitems, g);
+		nv = realloc(views, (nviews + 1) * sizeof(*views));
+		if (!nv) {
+			rc = -1;
+			break;
+		}
+		views = nv;
+		rc = build_view(wl->grid, res, items, nitems, g,
+				&views[nviews]);
 		if (rc > 0)
-			printed++;
+			nviews++;
 	}
 	for (i = 0; i < nitems; i++)
 		free(items[i].rest);
 	free(items);
-	return rc < 0 ? -1 : printed;
+	if (rc < 0) {
+		grid_views_free(views, nviews);
+		return -1;
+	}
+	*out = views;
+	*nout = nviews;
+	return 0;
+}
+
+int grid_print(FILE *out, const struct result *res, size_t n)
+{
+	struct grid_view *v;
+	size_t nv, i;
+
+	if (grid_compute(res, n, &v, &nv) != 0)
+		return -1;
+	for (i = 0; i < nv; i++)
+		print_view(out, &v[i]);
+	grid_views_free(v, nv);
+	return (int)nv;
 }

@@ -17,6 +17,27 @@
 #include "core/workload.h"
 #include "results/result.h"
 
+/* One grid: the values of its two axes in order and a result per cell. */
+struct grid_view {
+	const struct wl_grid *spec;	/* row and column parameters, metric */
+	char label[256];		/* the other parameters that set this
+					   grid apart ("size=4k"), or "" */
+	char (*row)[48], (*col)[48];	/* axis values, in value order */
+	size_t nrows, ncols;
+	const struct result **cell;	/* [r * ncols + c]; NULL: none */
+	const char *unit;		/* of the metric */
+};
+
+/*
+ * The grids of results res[0..n-1] (one job): as grid_print() finds
+ * them, for other renderers (the HTML heat map).  *out (free with
+ * grid_views_free()) gets *nout views, none when no grid applies.
+ * Returns 0, or -1 when memory ran out.
+ */
+int grid_compute(const struct result *res, size_t n, struct grid_view **out,
+		 size_t *nout);
+void grid_views_free(struct grid_view *v, size_t n);
+
 /*
  * For results res[0..n-1] (one job: a workload and its sweep), print the
  * workload's grid when its two parameters each take at least two values

@@ -15,7 +15,17 @@
  *                               cv, ci95_lo, ci95_hi },
  *                  "samples": [..], "info": {..},
  *                  "histogram": { "buckets": [[lo, hi, count], ..],
- *                                 "overflow": n } } ]
+ *                                 "overflow": n },
+ *                  "modes": { bimodal, n_lo, n_hi, median_lo, median_hi,
+ *                             split, score } } ],
+ *   "fits": [ { workload, job, param, metric, per, unit, group, points,
+ *               fitted, fixed, slope, r2, se_fixed, se_slope,
+ *               bytes_per_s } ],
+ *   "explain": [ { title, size_bytes, rows: [{what, bytes_per_s,
+ *                  ns_per_64k, pipe_fraction, ctx_switches_per_mib}],
+ *                  kernel_ns_per_64k, kernel_share,
+ *                  extra_ctx_switches_per_mib } ],
+ *   "notes": [ { job, workload, params, metric, kind, text } ]
  * }
  * "info" is the stored form of the result's details (results/codec.h).
  */
@@ -23,45 +33,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <math.h>
+
+#include "report/explain.h"
+#include "report/fit_report.h"
+#include "report/notes.h"
 #include "report/report.h"
 #include "results/codec.h"
-
-static json_t *options_json(const struct run_info *run)
-{
-	const struct run_options *o = &run->opts;
-
-	if (!run->have_options)
-		return json_null();
-	return json_pack("{s:i, s:I, s:I, s:o, s:b, s:o, s:b}",
-			 "reps", o->reps,
-			 "sample_time_ns", (json_int_t)o->sample_time_ns,
-			 "warmup_ns", (json_int_t)o->warmup_ns,
-			 "cpus", codec_json_text(o->cpus), "hist", o->hist,
-			 "interleave_seed", o->interleave ?
-			 json_integer((json_int_t)o->interleave_seed) :
-			 json_null(),
-			 "perf_counters", o->perf_counters);
-}
-
-static json_t *run_json(const struct run_info *run)
-{
-	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:o, s:o, "
-			 "s:o, s:o, s:o}",
-			 "id", (json_int_t)run->id,
-			 "uuid", codec_json_text(run->uuid),
-			 "group", run->group_id[0] ?
-			 codec_json_text(run->group_id) : json_null(),
-			 "tag", codec_json_text(run->tag),
-			 "host", codec_json_text(run->host),
-			 "boot_id", codec_json_text(run->boot_id),
-			 "started_ns", (json_int_t)run->started_ns,
-			 "finished_ns", (json_int_t)run->finished_ns,
-			 "status", codec_json_text(run->status),
-			 "tool_version", codec_json_text(run->tool_version),
-			 "build_flavour", codec_json_text(run->build_flavour),
-			 "cmdline", codec_json_text(run->cmdline),
-			 "options", options_json(run));
-}
 
 static json_t *env_json(const struct env *env)
 {
@@ -119,6 +97,21 @@ static json_t *hist_json(const struct result_hist *h)
 	return json_pack("{s:o, s:I}", "buckets", b, "overflow", overflow);
 }
 
+static json_t *num(double v)
+{
+	return isnan(v) || isinf(v) ? json_null() : json_real(v);
+}
+
+static json_t *modes_json(const struct modes *m)
+{
+	return json_pack("{s:b, s:I, s:I, s:o, s:o, s:o, s:o}",
+			 "bimodal", m->bimodal, "n_lo", (json_int_t)m->n_lo,
+			 "n_hi", (json_int_t)m->n_hi,
+			 "median_lo", num(m->median_lo),
+			 "median_hi", num(m->median_hi), "split", num(m->split),
+			 "score", num(m->score));
+}
+
 static json_t *result_json(const struct result *r)
 {
 	const struct summary *s = &r->summary;
@@ -142,7 +135,159 @@ static json_t *result_json(const struct result *r)
 		      "info", result_info_json(r));
 	if (o && r->hist && r->hist->nbuckets)
 		json_object_set_new(o, "histogram", hist_json(r->hist));
+	if (o)
+		json_object_set_new(o, "modes", modes_json(&r->modes));
 	return o;
+}
+
+/* The end of the block (one job) that starts at res[i]. */
+static size_t block_end(const struct result *res, size_t n, size_t i)
+{
+	size_t e = i + 1;
+
+	while (e < n && strcmp(res[e].cfg->workload, res[i].cfg->workload) == 0
+	       && res[e].cfg->job == res[i].cfg->job)
+		e++;
+	return e;
+}
+
+static json_t *fit_group_json(const struct fit_set *fs,
+			      const struct fit_group *g, int job)
+{
+	json_t *group = json_object(), *points = json_array();
+	const struct fit_line *l = &g->line;
+	size_t k;
+
+	for (k = 0; group && k < fs->nlabel; k++)
+		json_object_set_new(group, fs->label[k],
+				    codec_json_text(g->label_value[k]));
+	for (k = 0; points && k < g->n; k++)
+		json_array_append_new(points, json_pack("[f, f]", g->x[k],
+							g->y[k]));
+	return json_pack("{s:o, s:i, s:s, s:s, s:s, s:o, s:o, s:o, s:b, "
+			 "s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "workload", codec_json_text(fs->workload), "job", job,
+			 "param", fs->rule->param, "metric", fs->rule->metric,
+			 "per", fs->rule->per, "unit", codec_json_text(fs->unit),
+			 "group", group, "points", points,
+			 "fitted", g->fitted,
+			 "fixed", g->fitted ? num(l->a) : json_null(),
+			 "slope", g->fitted ? num(l->b) : json_null(),
+			 "r2", g->fitted && l->n >= 3 ? num(l->r2) : json_null(),
+			 "se_fixed", g->fitted ? num(l->se_a) : json_null(),
+			 "se_slope", g->fitted ? num(l->se_b) : json_null(),
+			 "bytes_per_s", g->rate_bps > 0 ? num(g->rate_bps) :
+			 json_null());
+}
+
+/* The fits of every block (fit_report.c), as the table prints them. */
+static json_t *fits_json(const struct result *res, size_t n)
+{
+	json_t *a = json_array();
+	size_t i = 0, e, g;
+
+	for (; a && i < n; i = e) {
+		struct fit_set fs;
+
+		e = block_end(res, n, i);
+		if (fit_report_compute(res + i, e - i, &fs) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+		for (g = 0; fs.rule && g < fs.ngroups; g++)
+			json_array_append_new(a, fit_group_json(&fs,
+				&fs.groups[g], res[i].cfg->job));
+		fit_set_free(&fs);
+	}
+	return a;
+}
+
+struct notes_arg {
+	json_t *a;
+	const struct result_config *c;
+};
+
+static void note_json(void *arg, enum note_kind kind, const struct result *r,
+		      const char *text)
+{
+	struct notes_arg *na = arg;
+
+	json_array_append_new(na->a, json_pack(
+		"{s:i, s:o, s:o, s:o, s:s, s:o}", "job", na->c->job,
+		"workload", codec_json_text(na->c->workload),
+		"params", report_params_json(na->c),
+		"metric", r ? codec_json_text(r->metric) : json_null(),
+		"kind", note_kind_name(kind), "text", codec_json_text(text)));
+}
+
+/* The notes printed under each configuration (notes.c), and the run's. */
+static json_t *notes_json(const struct result *res, size_t n)
+{
+	struct notes_arg na = { .a = json_array() };
+	char noisy[512];
+	size_t i = 0, e;
+
+	for (; na.a && i < n; i = e) {
+		e = i + 1;
+		while (e < n && res[e].cfg == res[i].cfg)
+			e++;
+		na.c = res[i].cfg;
+		report_notes(res + i, e - i, note_json, &na);
+	}
+	if (na.a && report_noisy_note(res, n, noisy, sizeof(noisy)))
+		json_array_append_new(na.a, json_pack(
+			"{s:n, s:n, s:n, s:n, s:s, s:o}", "job", "workload",
+			"params", "metric", "kind", "noisy",
+			"text", codec_json_text(noisy)));
+	return na.a;
+}
+
+static json_t *explain_row(const char *label, double bps, double ns,
+			   double frac, double cs)
+{
+	return json_pack("{s:o, s:o, s:o, s:o, s:o}",
+			 "what", codec_json_text(label), "bytes_per_s", num(bps),
+			 "ns_per_64k", num(ns), "pipe_fraction", num(frac),
+			 "ctx_switches_per_mib", cs >= 0 ? num(cs) :
+			 json_null());
+}
+
+/* The --explain breakdowns (explain.c) the run's results allow. */
+static json_t *explain_json(const struct result *res, size_t n)
+{
+	struct explain_block *b;
+	json_t *a = json_array();
+	char err[256];
+	size_t nb, i;
+
+	if (!a || explain_collect(res, n, &b, &nb, err, sizeof(err)) < 0)
+		return a;
+	for (i = 0; i < nb; i++) {
+		const struct explain_figures *f = &b[i].f;
+		const struct explain_input *in = &b[i].in;
+
+		json_array_append_new(a, json_pack(
+			"{s:o, s:o, s:[o, o, o, o], s:o, s:o, s:o}",
+			"title", codec_json_text(b[i].title),
+			"size_bytes", num(in->size_bytes),
+			"rows",
+			explain_row(b[i].copy_label, in->copy_bps,
+				    f->copy_ns_64k, f->pipe_of_copy, -1),
+			explain_row("two-copy floor (1/2)", f->floor_bps,
+				    f->floor_ns_64k, f->pipe_of_floor, -1),
+			explain_row(b[i].ring_label, in->ring_bps,
+				    f->ring_ns_64k, f->pipe_of_ring,
+				    in->ring_cs_per_mib),
+			explain_row(b[i].self_label, in->pipe_bps,
+				    f->pipe_ns_64k, 1.0, in->pipe_cs_per_mib),
+			"kernel_ns_per_64k", num(f->kernel_ns_64k),
+			"kernel_share", num(f->kernel_share),
+			"extra_ctx_switches_per_mib",
+			f->extra_cs_per_mib >= 0 ? num(f->extra_cs_per_mib) :
+			json_null()));
+	}
+	free(b);
+	return a;
 }
 
 int report_json(FILE *out, const struct run_info *run, const struct env *env,
@@ -156,7 +301,7 @@ int report_json(FILE *out, const struct run_info *run, const struct env *env,
 		goto out;
 	json_object_set_new(doc, "schema_version",
 			    json_integer(REPORT_JSON_SCHEMA_VERSION));
-	json_object_set_new(doc, "run", run ? run_json(run) : json_null());
+	json_object_set_new(doc, "run", run ? codec_run_json(run) : json_null());
 	json_object_set_new(doc, "environment",
 			    env ? env_json(env) : json_null());
 	for (i = 0; i < n; i++) {
@@ -167,6 +312,9 @@ int report_json(FILE *out, const struct run_info *run, const struct env *env,
 		json_array_append_new(results, r);
 	}
 	json_object_set(doc, "results", results);
+	json_object_set_new(doc, "fits", fits_json(res, n));
+	json_object_set_new(doc, "explain", explain_json(res, n));
+	json_object_set_new(doc, "notes", notes_json(res, n));
 	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_ENSURE_ASCII) == 0 &&
 	    fputc('\n', out) != EOF && fflush(out) == 0)
 		rc = 0;

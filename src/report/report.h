@@ -13,6 +13,7 @@
 
 #include "env/env.h"
 #include "results/run.h"
+#include "stats/histogram.h"
 
 /* Version of the JSON document layout (`"schema_version"`). */
 #define REPORT_JSON_SCHEMA_VERSION 1
@@ -27,12 +28,35 @@
 void report_results(FILE *out, const struct result *res, size_t n);
 
 /*
+ * A per-op histogram as stats/histogram.c holds it, rebuilt from a
+ * result's stored buckets (the overflow at the exact maximum), so that
+ * every renderer reads the same percentiles; NULL on ENOMEM.  Free with
+ * hist_free().
+ */
+struct histogram *report_hist_rebuild(const struct result_hist *h);
+
+/*
  * Print the run as one JSON document (schema_version, run, environment,
  * results with summaries, samples, info and histograms).  run or env may
  * be NULL.  Returns 0, or -1 on allocation or write failure.
  */
 int report_json(FILE *out, const struct run_info *run, const struct env *env,
 		const struct result *res, size_t n);
+
+/*
+ * Print the results as CSV: a header line, then one line per result row
+ * (run id, uuid, job, workload, parameters as canonical JSON, metric,
+ * unit, direction, trace, the summary, flagged samples, bimodality).
+ * Returns 0, or -1 on a write error.
+ */
+int report_csv(FILE *out, const struct run_info *run,
+	       const struct result *res, size_t n);
+
+/* A CSV field: s quoted, inner quotes doubled. */
+void report_csv_str(FILE *out, const char *s);
+
+/* ",v" with 17 significant digits; "," alone for NaN or infinity. */
+void report_csv_num(FILE *out, double v);
 
 /*
  * The parameters of a configuration as a JSON object with sorted keys

@@ -21,6 +21,7 @@
 #include "report/fit_report.h"
 #include "report/format.h"
 #include "report/grid.h"
+#include "report/notes.h"
 #include "report/report.h"
 #include "stats/histogram.h"
 
@@ -228,41 +229,6 @@ static void print_config_info(FILE *out, const struct result_config *c)
 		 (unsigned long long)c->batch_ops);
 	wrap_print(out, text);
 	print_per_worker(out, c);
-	if (c->note && *c->note)
-		wrap_print(out, c->note);
-	if (c->inject_ns > 0) {
-		char asked[32], added[32], err[32], base[32];
-
-		/* as the user wrote it: the canonical text of the row */
-		snprintf(asked, sizeof(asked), "%s",
-			 result_param(c, "inject_ns") ?
-			 result_param(c, "inject_ns") : "?");
-		fmt_value(c->inject_added_ns, "ns", added, sizeof(added));
-		fmt_value(c->inject_err_ns, "ns", err, sizeof(err));
-		fmt_value(c->inject_base_ns, "ns", base, sizeof(base));
-		snprintf(text, sizeof(text), "inject_ns=%s (testing only): adds "
-			 "%s ± %s per op, %.1f%% ± %.1f%% of %s, measured in "
-			 "place", asked, added, err, 100.0 * c->inject_added_ns /
-			 c->inject_base_ns, 100.0 * c->inject_err_ns /
-			 c->inject_base_ns, base);
-		wrap_print(out, text);
-	}
-	if (c->verified) {
-		snprintf(text, sizeof(text), "verify: %s: %s",
-			 c->verify_errors ? "FAILED" : "ok",
-			 c->verify_report ? c->verify_report : "");
-		wrap_print(out, text);
-	}
-	if (c->status) {
-		/* "status: interrupted", not "status: interrupted: interrupted" */
-		if (c->message && *c->message &&
-		    strcmp(c->message, c->status) != 0)
-			snprintf(text, sizeof(text), "status: %s: %s",
-				 c->status, c->message);
-		else
-			snprintf(text, sizeof(text), "status: %s", c->status);
-		wrap_print(out, text);
-	}
 }
 
 static void print_trace(FILE *out, const struct result *r)
@@ -289,23 +255,33 @@ static void print_trace(FILE *out, const struct result *r)
 	wrap_print(out, text);
 }
 
-static void print_hist(FILE *out, const struct result *r)
+struct histogram *report_hist_rebuild(const struct result_hist *h)
 {
-	const struct result_hist *h = r->hist;
 	struct histogram *hist = hist_new(UINT64_MAX - 1);
-	static const double pct[] = { 50, 90, 99, 99.9 };
-	char text[256], v[32];
-	size_t i, used;
+	size_t i;
 	uint64_t k;
 
 	if (!hist)
-		return;
+		return NULL;
 	for (i = 0; i < h->nbuckets; i++)
 		for (k = 0; k < h->buckets[i].count; k++)
 			hist_record(hist, h->buckets[i].hi < 0 ?
 				    h->max_ns : (uint64_t)h->buckets[i].lo);
 	hist->min_seen = h->min_ns;
 	hist->max_seen = h->max_ns;
+	return hist;
+}
+
+static void print_hist(FILE *out, const struct result *r)
+{
+	const struct result_hist *h = r->hist;
+	struct histogram *hist = report_hist_rebuild(h);
+	static const double pct[] = { 50, 90, 99, 99.9 };
+	char text[256], v[32];
+	size_t i, used;
+
+	if (!hist)
+		return;
 	used = (size_t)snprintf(text, sizeof(text), "per-op times of the %s "
 				"(%llu ops, each with one timer read):",
 				h->of ? h->of : "?",
@@ -323,76 +299,13 @@ static void print_hist(FILE *out, const struct result *r)
 	hist_free(hist);
 }
 
-/* Median and maximum of the known values of v[0..n-1]; NAN if none. */
-static double known_median(const double *v, size_t n, double *max)
+/* One note under a configuration, wrapped. */
+static void print_note(void *arg, enum note_kind kind,
+		       const struct result *r, const char *text)
 {
-	double *k = calloc(n ? n : 1, sizeof(*k)), m = NAN;
-	size_t i, nk = 0;
-
-	*max = NAN;
-	if (!k)
-		return NAN;
-	for (i = 0; i < n; i++)
-		if (!isnan(v[i])) {
-			k[nk++] = v[i];
-			if (isnan(*max) || v[i] > *max)
-				*max = v[i];
-		}
-	if (nk)
-		m = stats_median(k, nk);
-	free(k);
-	return m;
-}
-
-/*
- * Under a configuration (results res[0..n-1]): the outside load and the
- * flagged samples (core/interference.h), and for each metric whose
- * samples form two clusters the cluster medians.
- */
-static void print_quality(FILE *out, const struct result *res, size_t n)
-{
-	const struct result_config *c = res[0].cfg;
-	char text[320], a[32], b[32];
-	double shortest;
-	size_t i, nf;
-
-	nf = result_config_short(c, &shortest);
-	if (nf) {
-		fmt_value(shortest, "ns", a, sizeof(a));
-		fmt_value((double)c->target_ns, "ns", b, sizeof(b));
-		snprintf(text, sizeof(text), "%zu of %zu samples shorter than "
-			 "the %s asked for (the shortest %s): the batch was "
-			 "sized on samples that ran slower than these", nf,
-			 c->nsamples, b, a);
-		wrap_print(out, text);
-	}
-	if (c->load && c->nsamples) {
-		double omax, smax;
-		double o = known_median(c->load->other_cpu_pct, c->nsamples,
-					&omax);
-		double st = known_median(c->load->steal_pct, c->nsamples,
-					 &smax);
-
-		nf = result_config_flagged(c);
-		snprintf(text, sizeof(text), "outside load: other CPU %.0f%% "
-			 "(max %.0f%%), steal %.1f%% of the machine; %zu of "
-			 "%zu samples flagged%s", isnan(o) ? 0.0 : o,
-			 isnan(omax) ? 0.0 : omax, isnan(st) ? 0.0 : st, nf,
-			 c->nsamples, nf ? " (not quiet)" : "");
-		wrap_print(out, text);
-	}
-	for (i = 0; i < n; i++) {
-		const struct modes *md = &res[i].modes;
-
-		if (res[i].trace || !md->bimodal)
-			continue;
-		fmt_value(md->median_lo, res[i].unit, a, sizeof(a));
-		fmt_value(md->median_hi, res[i].unit, b, sizeof(b));
-		snprintf(text, sizeof(text), "%s is bimodal: %zu samples near "
-			 "%s, %zu near %s; the median describes neither",
-			 res[i].metric, md->n_lo, a, md->n_hi, b);
-		wrap_print(out, text);
-	}
+	(void)kind;
+	(void)r;
+	wrap_print(arg, text);
 }
 
 static void print_block(FILE *out, struct block *b)
@@ -414,7 +327,7 @@ static void print_block(FILE *out, struct block *b)
 			print_metric_row(out, &b->res[j]);
 		}
 		print_config_info(out, b->res[i].cfg);
-		print_quality(out, b->res + i, end - i);
+		report_notes(b->res + i, end - i, print_note, out);
 		for (j = i; j < end; j++) {
 			if (b->res[j].trace)
 				print_trace(out, &b->res[j]);

@@ -13,6 +13,7 @@
 
 #include "core/interference.h"
 #include "core/workload.h"
+#include "results/run.h"
 
 /* ---- text ---- */
 
@@ -700,4 +701,178 @@ nomem:
 	snprintf(err, errlen, "cannot load results: %s", strerror(ENOMEM));
 	json_decref(info);
 	return NULL;
+}
+
+/* ---- the run's header ---- */
+
+static json_t *options_json(const struct run_info *run)
+{
+	const struct run_options *o = &run->opts;
+
+	if (!run->have_options)
+		return json_null();
+	return json_pack("{s:i, s:I, s:I, s:o, s:b, s:o, s:b}",
+			 "reps", o->reps,
+			 "sample_time_ns", (json_int_t)o->sample_time_ns,
+			 "warmup_ns", (json_int_t)o->warmup_ns,
+			 "cpus", codec_json_text(o->cpus), "hist", o->hist,
+			 "interleave_seed", o->interleave ?
+			 json_integer((json_int_t)o->interleave_seed) :
+			 json_null(),
+			 "perf_counters", o->perf_counters);
+}
+
+json_t *codec_run_json(const struct run_info *run)
+{
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:o, s:o, "
+			 "s:o, s:o, s:o}",
+			 "id", (json_int_t)run->id,
+			 "uuid", codec_json_text(run->uuid),
+			 "group", run->group_id[0] ?
+			 codec_json_text(run->group_id) : json_null(),
+			 "tag", codec_json_text(run->tag),
+			 "host", codec_json_text(run->host),
+			 "boot_id", codec_json_text(run->boot_id),
+			 "started_ns", (json_int_t)run->started_ns,
+			 "finished_ns", (json_int_t)run->finished_ns,
+			 "status", codec_json_text(run->status),
+			 "tool_version", codec_json_text(run->tool_version),
+			 "build_flavour", codec_json_text(run->build_flavour),
+			 "cmdline", codec_json_text(run->cmdline),
+			 "options", options_json(run));
+}
+
+/* String member key of o into buf (len bytes, the text must fit). */
+static int get_text(json_t *o, const char *key, char *buf, size_t len,
+		    char *err, size_t errlen)
+{
+	json_t *v = json_object_get(o, key);
+	const char *s = json_string_value(v);
+
+	if (!json_is_string(v)) {
+		snprintf(err, errlen, "'%s' is not a string", key);
+		return -1;
+	}
+	if (strlen(s) >= len || strlen(s) != json_string_length(v)) {
+		snprintf(err, errlen, "'%s' is longer than %zu bytes or holds "
+			 "a NUL", key, len - 1);
+		return -1;
+	}
+	memcpy(buf, s, strlen(s) + 1);
+	return 0;
+}
+
+static int get_int(json_t *o, const char *key, int64_t lo, int64_t hi,
+		   int64_t *out, char *err, size_t errlen)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_integer(v) || json_integer_value(v) < lo ||
+	    json_integer_value(v) > hi) {
+		snprintf(err, errlen, "'%s' is not an integer in %lld .. %lld",
+			 key, (long long)lo, (long long)hi);
+		return -1;
+	}
+	*out = json_integer_value(v);
+	return 0;
+}
+
+static int get_bool(json_t *o, const char *key, bool *out, char *err,
+		    size_t errlen)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_boolean(v)) {
+		snprintf(err, errlen, "'%s' is not true or false", key);
+		return -1;
+	}
+	*out = json_is_true(v);
+	return 0;
+}
+
+static int options_decode(json_t *o, struct run_info *run, char *err,
+			  size_t errlen)
+{
+	struct run_options *op = &run->opts;
+	json_t *seed = json_object_get(o, "interleave_seed");
+	int64_t v;
+
+	if (json_is_null(o))
+		return 0;
+	if (!json_is_object(o)) {
+		snprintf(err, errlen, "'options' is neither an object nor "
+			 "null");
+		return -1;
+	}
+	run->have_options = true;
+	if (get_int(o, "reps", 1, INT32_MAX, &v, err, errlen))
+		return -1;
+	op->reps = (int)v;
+	if (get_int(o, "sample_time_ns", 0, INT64_MAX, &op->sample_time_ns,
+		    err, errlen) ||
+	    get_int(o, "warmup_ns", 0, INT64_MAX, &op->warmup_ns, err,
+		    errlen) ||
+	    get_text(o, "cpus", op->cpus, sizeof(op->cpus), err, errlen) ||
+	    get_bool(o, "hist", &op->hist, err, errlen) ||
+	    get_bool(o, "perf_counters", &op->perf_counters, err, errlen))
+		return -1;
+	if (json_is_integer(seed)) {
+		op->interleave = true;
+		/* written as the seed's 64 bits in a signed integer */
+		op->interleave_seed = (uint64_t)json_integer_value(seed);
+	} else if (!json_is_null(seed)) {
+		snprintf(err, errlen, "'interleave_seed' is neither an "
+			 "integer nor null");
+		return -1;
+	}
+	return 0;
+}
+
+int codec_run_decode(json_t *o, struct run_info *run, char *err,
+		     size_t errlen)
+{
+	json_t *cmd = json_object_get(o, "cmdline");
+
+	memset(run, 0, sizeof(*run));
+	if (!json_is_object(o)) {
+		snprintf(err, errlen, "the run is not a JSON object");
+		return -1;
+	}
+	if (get_text(o, "uuid", run->uuid, sizeof(run->uuid), err, errlen) ||
+	    get_text(o, "tag", run->tag, sizeof(run->tag), err, errlen) ||
+	    get_text(o, "host", run->host, sizeof(run->host), err, errlen) ||
+	    get_text(o, "boot_id", run->boot_id, sizeof(run->boot_id), err,
+		     errlen) ||
+	    get_int(o, "started_ns", 0, INT64_MAX, &run->started_ns, err,
+		    errlen) ||
+	    get_int(o, "finished_ns", 0, INT64_MAX, &run->finished_ns, err,
+		    errlen) ||
+	    get_text(o, "status", run->status, sizeof(run->status), err,
+		     errlen) ||
+	    get_text(o, "tool_version", run->tool_version,
+		     sizeof(run->tool_version), err, errlen) ||
+	    get_text(o, "build_flavour", run->build_flavour,
+		     sizeof(run->build_flavour), err, errlen))
+		return -1;
+	if (json_is_string(json_object_get(o, "group"))) {
+		if (get_text(o, "group", run->group_id, sizeof(run->group_id),
+			     err, errlen))
+			return -1;
+	} else if (!json_is_null(json_object_get(o, "group"))) {
+		snprintf(err, errlen, "'group' is neither a string nor null");
+		return -1;
+	}
+	if (!json_is_string(cmd) ||
+	    strlen(json_string_value(cmd)) != json_string_length(cmd)) {
+		snprintf(err, errlen, "'cmdline' is not a string without NUL");
+		return -1;
+	}
+	if (options_decode(json_object_get(o, "options"), run, err, errlen))
+		return -1;
+	run->cmdline = strdup(json_string_value(cmd));
+	if (!run->cmdline) {
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		return -1;
+	}
+	return 0;
 }

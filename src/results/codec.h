@@ -18,6 +18,7 @@
  *   testing-only injection, measured in place),
  *   and on one result only: hist {max, mean, min, of, ops} (the per-op
  *   histogram's details), trace: true (the cold-call series).
+ * The run's header (codec_run_json) is written and read here too.
  */
 #ifndef COPYSCOPE_CODEC_H
 #define COPYSCOPE_CODEC_H
@@ -28,6 +29,7 @@
 #include <stdint.h>
 
 #include "results/result.h"
+#include "results/run.h"
 
 /*
  * Text that may hold any bytes (a tag, a command line, a path, an error
@@ -94,5 +96,25 @@ int result_params_decode(struct result_config *cfg, const char *params_json);
  */
 char *result_params_without(const char *params_json,
 			    const char *const *keys, size_t nkeys);
+
+/*
+ * A run's header as `--json` and export write it (a new reference, NULL
+ * on ENOMEM): id, uuid, group (of `run --runs N`; null alone), tag,
+ * host, boot_id, started_ns, finished_ns,
+ * status, tool_version, build_flavour, cmdline and options (reps,
+ * sample_time_ns, warmup_ns, cpus, hist, interleave_seed, perf_counters;
+ * null for a run stored without them).
+ */
+json_t *codec_run_json(const struct run_info *run);
+
+/*
+ * Read a run's header as codec_run_json() writes it into run (zeroed
+ * first; "id" is not read: ids belong to one database).  Every member
+ * must be there with its type, texts must fit run's fields.  Returns 0,
+ * or -1 with a message naming the member in err (run_info_free() it
+ * either way).
+ */
+int codec_run_decode(json_t *o, struct run_info *run, char *err,
+		     size_t errlen);
 
 #endif

@@ -185,8 +185,29 @@ static const struct suite_entry iter_entries[] = {
 		.nentries = sizeof(e) / sizeof((e)[0]), .quick = (q),	\
 	}
 
-SUITE(default, "E1-E7 at their published parameters", default_entries,
-      false);
+/* The summary after `run default`: each experiment by its headline. */
+static const struct suite_headline default_headlines[] = {
+	{ "E1", "bandwidth" },
+	{ "E2", "bandwidth" },
+	{ "E3", "p99 <128B" },		/* the small writers' wait */
+	{ "E4", "time/call" },		/* the gettid baseline */
+	{ "E4", "time/call" },
+	{ "E5", "events/s" },
+	{ "E6", "transactions/s" },
+	{ "E7", "time/copy" },
+	{ "floor", "bandwidth" },	/* the userspace ring, E1's floor */
+};
+
+_Static_assert(sizeof(default_headlines) / sizeof(default_headlines[0]) ==
+	       sizeof(default_entries) / sizeof(default_entries[0]),
+	       "a headline for each entry of the default suite");
+
+static const struct suite suite_default = {
+	.name = "default", .summary = "E1-E7 at their published parameters",
+	.entries = default_entries,
+	.nentries = sizeof(default_entries) / sizeof(default_entries[0]),
+	.headlines = default_headlines,
+};
 SUITE(quick, "every workload once, tiny, for tests", quick_entries, true);
 SUITE(pipe, "pipes: E1 and a size sweep, E2's nine mixes, latency, E3",
       pipe_entries, false);

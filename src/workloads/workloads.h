@@ -31,12 +31,23 @@ struct suite_entry {
 	const char *const *args;	/* "key=value" strings, NULL-ended */
 };
 
+/*
+ * How a suite's closing summary (report/summary.c) names an entry: the
+ * experiment it reproduces and the metric it is known by.
+ */
+struct suite_headline {
+	const char *label;		/* "E1", or NULL */
+	const char *metric;		/* NULL: the workload's first */
+};
+
 struct suite {
 	const char *name;
 	const char *summary;
 	const struct suite_entry *entries;
 	size_t nentries;
 	bool quick;			/* implies --quick timing */
+	/* [nentries], or NULL: no labels, every first metric */
+	const struct suite_headline *headlines;
 };
 
 extern const struct suite *const suite_table[];

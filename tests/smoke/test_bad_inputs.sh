@@ -21,4 +21,13 @@ while IFS='	' read -r want text args; do
 done <"$(dirname "$0")/bad-inputs.txt"
 note "$n bad inputs, each refused as documented"
 [ "$n" -ge 70 ] || fail "only $n bad inputs read"
+
+note "docs/reliability.md lists exactly these (scripts/bad-inputs-table.sh)"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+"$root/scripts/bad-inputs-table.sh" >"$TMP/table.md" ||
+	fail "bad-inputs-table.sh failed"
+sed -n '/^| command | exit | the message says |$/,/^$/p' \
+	"$root/docs/reliability.md" | sed '/^$/d' >"$TMP/found.md"
+cmp -s "$TMP/table.md" "$TMP/found.md" ||
+	fail "docs/reliability.md's table of bad inputs differs from bad-inputs.txt: run scripts/bad-inputs-table.sh and paste its output"
 exit 0

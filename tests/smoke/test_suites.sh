@@ -13,6 +13,33 @@ done
 contains_re "$OUT" '^ +time/call +[0-9.]+ '
 contains_re "$OUT" '^ +bandwidth +[0-9.]+ '
 
+note "the default suite ends with its summary: one line per experiment"
+contains "$OUT" "summary (not stored): headline medians"
+for e in 'E1 +pipe\.bw +bandwidth +[0-9.]+ [KMG]?i?B/s' \
+	'E2 +pipe\.matrix +bandwidth +[0-9.]+ \.\. [0-9.]+ [KMG]?i?B/s' \
+	'E3 +pipe\.mix +p99 <128B +[0-9.]+ [mun]?s' \
+	'E4 +sys\.null +time/call +[0-9.]+ [mun]?s' \
+	'E4 +sys\.iov +time/call +[0-9.]+ \.\. [0-9.]+ [mun]?s' \
+	'E5 +epoll\.wait +events/s +[0-9.]+ [KMG]?/s' \
+	'E6 +udp\.rr +transactions/s +[0-9.]+ [KMG]?/s' \
+	'E7 +mem\.copy +time/copy +[0-9.]+ \.\. [0-9.]+ [mun]?s' \
+	'floor +ring\.bw +bandwidth +[0-9.]+ [KMG]?i?B/s'; do
+	contains_re "$OUT" "^  $e +[0-9]+% (quiet|[0-9]+/[0-9]+ flagged)"
+done
+[ "$(sed -n '/^summary /,$p' "$OUT" | wc -l)" -le 14 ] ||
+	fail "the summary is longer than a screen"
+sed -n '/^summary /,$p' "$OUT" | awk 'length($0) > 81 { exit 1 }' ||
+	fail "a summary line is wider than 80 columns"
+contains "$OUT" "not stored: nothing for 'copyscope report' to draw"
+cs 0 run default --quick
+id=$(run_id)
+contains "$OUT" "summary of run $id: headline medians"
+contains "$OUT" "draw it: copyscope report $id -o run-$id.html"
+[ "$(tail -n 1 "$OUT")" = "draw it: copyscope report $id -o run-$id.html" ] ||
+	fail "the run does not end with the report command"
+cs 0 run pipe.bw --quick --no-store
+not_contains "$OUT" "summary"
+
 note "run quick: every workload once; every verified configuration ok"
 cs 0 run quick --no-store
 for w in $("$BIN" list | sed -n 's/^\([a-z]*\.[a-z_]*\) - .*/\1/p'); do

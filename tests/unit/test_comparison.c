@@ -90,7 +90,7 @@ static void add_run(struct side_fx *s, const char *boot, double median,
 	       info);
 }
 
-#define P0 "{\"call\":\"gettid\",\"spin_ns\":\"0\"}"
+#define P0 "{\"call\":\"gettid\",\"inject_ns\":\"0\"}"
 
 static void free_side(struct side_fx *s)
 {
@@ -313,7 +313,7 @@ static void test_drop_noisy(void **state)
 static void test_one_side_and_ignore(void **state)
 {
 	struct side_fx b = { 0 }, n = { 0 };
-	static const char *const ign[] = { "spin_ns" };
+	static const char *const ign[] = { "inject_ns" };
 	struct cmp_opts o = defaults;
 	struct cmp_counts k;
 	struct cmp c;
@@ -321,7 +321,7 @@ static void test_one_side_and_ignore(void **state)
 	(void)state;
 	add_run(&b, "boot1", 100.0, 41, 0, P0);
 	add_run(&n, "boot1", 130.0, 42, 0,
-		"{\"call\":\"gettid\",\"spin_ns\":\"30ns\"}");
+		"{\"call\":\"gettid\",\"inject_ns\":\"30ns\"}");
 	build(&c, &b, &n, &o);
 	cmp_count(&c, &k);
 	assert_int_equal(k.compared, 0);
@@ -336,7 +336,7 @@ static void test_one_side_and_ignore(void **state)
 	assert_int_equal(k.compared, 2);
 	assert_int_equal(k.worse, 2);
 	assert_string_equal(row(&c, "time/call")->ref_new->cfg->params_json,
-			    "{\"call\":\"gettid\",\"spin_ns\":\"30ns\"}");
+			    "{\"call\":\"gettid\",\"inject_ns\":\"30ns\"}");
 	cmp_free(&c);
 	free_side(&b);
 	free_side(&n);

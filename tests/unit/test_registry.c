@@ -756,6 +756,19 @@ static void test_suites_parse(void **state)
 				fail_msg("suite %s: %s: %s", su->name,
 					 wl->name, err);
 			assert_true(param_request_count(&req) >= 1);
+			if (su->headlines && su->headlines[e].metric) {
+				const char *m = su->headlines[e].metric;
+				size_t k;
+				bool found = false;
+
+				for (k = 0; k < wl->nmetrics; k++)
+					found |= strcmp(wl->metrics[k].name,
+							m) == 0;
+				if (!found)
+					fail_msg("suite %s: %s has no metric "
+						 "'%s' for the summary",
+						 su->name, wl->name, m);
+			}
 		}
 	}
 	/* Suite names are unique. */

@@ -312,7 +312,7 @@ static void test_take_and_without(void **state)
 	struct result_set a, b;
 	double x[2] = { 1, 2 };
 	char *s;
-	static const char *const drop[] = { "spin_ns", "nosuch" };
+	static const char *const drop[] = { "inject_ns", "nosuch" };
 
 	(void)state;
 	result_set_init(&a);
@@ -326,7 +326,7 @@ static void test_take_and_without(void **state)
 	assert_int_equal(b.n, 0);
 	assert_int_equal(a.v[2].seq, 2);
 	assert_string_equal(a.v[2].cfg->workload, "w.b");
-	s = result_params_without("{\"call\":\"gettid\",\"spin_ns\":\"30ns\"}",
+	s = result_params_without("{\"call\":\"gettid\",\"inject_ns\":\"30ns\"}",
 				  drop, 2);
 	assert_string_equal(s, "{\"call\":\"gettid\"}");
 	free(s);

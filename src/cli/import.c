@@ -1,0 +1,113 @@
+/*
+ * import.c - `copyscope import FILE`: the runs of an export file (from
+ * `copyscope export`) into the store.  The whole file is read and checked
+ * first (results/exchange.c), so a malformed or truncated file stores
+ * nothing; then each run is added whole in one transaction, and a run
+ * that is already there (the same unique id) is left as it is.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "results/exchange.h"
+
+static void import_usage(FILE *out)
+{
+	fprintf(out,
+"usage: copyscope import FILE [--db PATH]\n"
+"\n"
+"Adds the runs of FILE, written by 'copyscope export' (schema up to %d),\n"
+"to the database; '-' reads standard input.  The whole file is checked\n"
+"before anything is stored: a malformed or truncated file is refused\n"
+"(exit 2) with its line number.  Runs keep their unique id, so a run that\n"
+"is already in the database is not added again: importing a file twice\n"
+"adds nothing the second time.\n"
+"  --db PATH  database (default $COPYSCOPE_DB, else\n"
+"             $XDG_DATA_HOME/copyscope/results.db); created if needed\n",
+		EXCHANGE_SCHEMA_VERSION);
+}
+
+int cmd_import(int argc, char **argv)
+{
+	const char *db = NULL, *file = NULL, *v;
+	struct run_data *runs = NULL;
+	struct store *st = NULL;
+	char dbpath[4096], err[1024], name[4096 * 4 + 1];
+	size_t n = 0, i, added = 0, there = 0;
+	FILE *in;
+	int e, missing, rc;
+
+	for (int a = 1; a < argc; a++) {
+		if (cli_is_help(argv[a])) {
+			import_usage(stdout);
+			return EXIT_OK;
+		}
+		if ((v = cli_opt_value(argc, argv, &a, "--db", &missing)) ||
+		    missing) {
+			if (missing)
+				return cli_usage("import", "--db needs a value");
+			db = v;
+		} else if ((argv[a][0] == '-' && argv[a][1]) || file) {
+			return cli_usage("import", "unknown argument '%s'",
+					 argv[a]);
+		} else {
+			file = argv[a];
+		}
+	}
+	if (!file)
+		return cli_usage("import", "which file? (written by "
+				 "'copyscope export'; '-' for stdin)");
+	cli_clean_text(strcmp(file, "-") == 0 ? "stdin" : file, name,
+		       sizeof(name));
+	in = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
+	if (!in)
+		return cli_usage("import", "FILE: cannot open '%s': %s", name,
+				 strerror(errno));
+	rc = exchange_read(in, name, &runs, &n, err, sizeof(err));
+	if (in != stdin)
+		fclose(in);
+	if (rc == -2) {
+		cli_error("%s", err);
+		return EXIT_FAIL;
+	}
+	if (rc != 0) {
+		cli_error("%s; nothing was imported", err);
+		return EXIT_USAGE;
+	}
+	e = cli_open_store(db, &st, dbpath, sizeof(dbpath));
+	if (e)
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct run_info *ri = &runs[i].info;
+
+		rc = store_add_run(st, &runs[i], err, sizeof(err));
+		if (rc < 0) {
+			cli_error("run %s: %s; %zu of %zu runs imported "
+				  "before it (importing the file again adds "
+				  "the rest)", ri->uuid, err, added, n);
+			e = EXIT_FAIL;
+			goto out;
+		}
+		if (rc == 1) {
+			printf("run %lld already there (%s)\n",
+			       (long long)ri->id, ri->uuid);
+			there++;
+		} else {
+			printf("imported as run %lld (%s, %zu results)\n",
+			       (long long)ri->id, ri->uuid,
+			       runs[i].results.n);
+			added++;
+		}
+	}
+	cli_clean_text(dbpath, err, sizeof(err));
+	printf("%zu run%s imported, %zu already there, into %s\n", added,
+	       added == 1 ? "" : "s", there, err);
+	e = EXIT_OK;
+out:
+	if (st)
+		store_close(st);
+	exchange_free(runs, n);
+	return e;
+}

@@ -1,0 +1,186 @@
+/*
+ * report.c - `copyscope report RUN|TAG|LIST ... [-o FILE.html]` and
+ * `copyscope report --compare BASE NEW`: one self-contained HTML file
+ * with plots (report/html.c), from stored runs or a comparison of two
+ * sets of them (stats/comparison.c, as `compare` judges them).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "report/html.h"
+
+static void report_usage(FILE *out)
+{
+	fprintf(out,
+"usage: copyscope report RUN|TAG|LIST ... [-o FILE.html] [--db PATH]\n"
+"       copyscope report --compare BASE NEW [--drop-noisy]\n"
+"                        [--ignore-param KEY[,KEY...]] [-o FILE.html]\n"
+"\n"
+"Writes one self-contained HTML file (the charting code inside, nothing\n"
+"fetched: it opens offline and can be mailed).  For runs: each job's\n"
+"results table and notes, size sweeps as lines with their 95%% CI band, the\n"
+"writers x readers heat map, the fits with their points, per-op latency\n"
+"percentiles, every sample against its median (flagged samples marked,\n"
+"bimodal clusters coloured), the --explain breakdown when the run has\n"
+"its floors, and the environment.  With --compare: the %%change of every\n"
+"row with its 95%% CI as a forest plot coloured by verdict, the table of\n"
+"'copyscope compare', and the environment differences.  Every plot has\n"
+"its numbers in a table beside it.\n"
+"RUN, TAG, LIST, BASE and NEW: a run id, a tag, 'last' or a comma list.\n"
+"  -o FILE       write FILE (complete or not at all); default stdout,\n"
+"                which must then not be a terminal\n"
+"  --db PATH     database (default $COPYSCOPE_DB, else\n"
+"                $XDG_DATA_HOME/copyscope/results.db)\n"
+"\nexamples:\n"
+"  copyscope report last -o run.html\n"
+"  copyscope report --compare baseline patched -o change.html\n");
+}
+
+struct report_cli {
+	const char *db, *path;
+	char *args[256];
+	size_t nargs;
+	bool compare;
+	struct cmp_opts opts;
+	struct cmp_ignore ig;
+};
+
+static int parse(struct report_cli *rc, int argc, char **argv)
+{
+	const char *v;
+	int missing, e;
+
+	for (int a = 1; a < argc; a++) {
+		if (cli_is_help(argv[a])) {
+			report_usage(stdout);
+			return -1;
+		}
+		if ((v = cli_opt_value(argc, argv, &a, "--db", &missing)) ||
+		    missing) {
+			if (missing)
+				return cli_usage("report", "--db needs a value");
+			rc->db = v;
+		} else if ((v = cli_opt_value(argc, argv, &a, "-o",
+					      &missing)) || missing) {
+			if (missing)
+				return cli_usage("report", "-o needs a file");
+			rc->path = v;
+		} else if ((v = cli_opt_value(argc, argv, &a,
+					      "--ignore-param", &missing)) ||
+			   missing) {
+			if (missing)
+				return cli_usage("report", "--ignore-param "
+						 "needs a value");
+			e = cmp_ignore_add("report", &rc->ig, v);
+			if (e)
+				return e;
+		} else if (strcmp(argv[a], "--compare") == 0) {
+			rc->compare = true;
+		} else if (strcmp(argv[a], "--drop-noisy") == 0) {
+			rc->opts.drop_noisy = true;
+		} else if (argv[a][0] == '-') {
+			return cli_usage("report", "unknown option '%s'",
+					 argv[a]);
+		} else if (rc->nargs < sizeof(rc->args) / sizeof(rc->args[0])) {
+			rc->args[rc->nargs++] = argv[a];
+		} else {
+			return cli_usage("report", "too many arguments");
+		}
+	}
+	if (rc->compare && rc->nargs != 2)
+		return cli_usage("report", "--compare needs BASE and NEW (run "
+				 "ids, tags or comma lists)");
+	if (!rc->compare && (rc->ig.n || rc->opts.drop_noisy))
+		return cli_usage("report", "--ignore-param and --drop-noisy "
+				 "only with --compare");
+	if (!rc->nargs)
+		return cli_usage("report", "which runs? (run ids, tags, "
+				 "'last' or comma lists; 'copyscope runs' "
+				 "lists them)");
+	if ((!rc->path || strcmp(rc->path, "-") == 0) &&
+	    isatty(STDOUT_FILENO))
+		return cli_usage("report", "the report is a whole HTML page: "
+				 "name a file with -o FILE.html, or redirect "
+				 "stdout");
+	return 0;
+}
+
+static int write_report(const struct report_cli *rc,
+			const struct cmp_side *runs, const struct cmp *c)
+{
+	struct cli_out o;
+	int e, plots;
+
+	e = cli_out_open("report", rc->path, &o);
+	if (e)
+		return e;
+	plots = c ? html_report_compare(o.f, c) :
+		    html_report_runs(o.f, runs->runs, runs->nruns);
+	if (plots < 0)
+		cli_error("cannot write the report: %s", strerror(errno));
+	e = cli_out_close(&o, plots >= 0);
+	if (!e && rc->path && strcmp(rc->path, "-") != 0) {
+		char clean[4096 * 4 + 1];
+
+		cli_clean_text(rc->path, clean, sizeof(clean));
+		printf("wrote %s: %d plot%s\n", clean, plots,
+		       plots == 1 ? "" : "s");
+	}
+	return e;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_cli *rc = calloc(1, sizeof(*rc));
+	struct cmp_side runs;
+	struct cmp c;
+	struct store *st;
+	char path[4096];
+	int e;
+
+	memset(&runs, 0, sizeof(runs));
+	memset(&c, 0, sizeof(c));
+	if (!rc) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	rc->opts.alpha = 0.05;
+	rc->opts.noise_pct = 1.0;
+	e = parse(rc, argc, argv);
+	if (e)
+		goto out;
+	e = cli_open_existing_store(rc->db, &st, path, sizeof(path), NULL);
+	if (e)
+		goto out;
+	if (rc->compare) {
+		e = cli_load_side(st, "report", rc->args[0], &c.base);
+		if (!e)
+			e = cli_load_side(st, "report", rc->args[1], &c.new);
+	} else {
+		e = cli_load_runs(st, "report", rc->args, rc->nargs, &runs);
+	}
+	store_close(st);
+	if (!e && rc->compare) {
+		rc->opts.ignore = rc->ig.keys;
+		rc->opts.nignore = rc->ig.n;
+		e = cmp_ignore_check("report", &rc->ig, &c.base, &c.new);
+		if (!e && cmp_build(&c, &rc->opts) != 0) {
+			cli_error("out of memory");
+			e = EXIT_FAIL;
+		}
+	}
+	if (!e)
+		e = write_report(rc, &runs, rc->compare ? &c : NULL);
+	cmp_free(&c);
+	cli_free_side(&c.base);
+	cli_free_side(&c.new);
+	cli_free_side(&runs);
+out:
+	cmp_ignore_free(&rc->ig);
+	free(rc);
+	return e < 0 ? EXIT_OK : e;
+}

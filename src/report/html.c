@@ -1,0 +1,430 @@
+/*
+ * html.c - the page of the HTML report (see html.h): head and style,
+ * the runs with their results tables, notes and plots (html_plots.c),
+ * the environment at the end, and the embedded charting code
+ * (bundle.h) last, so that it finds every figure when it runs.
+ *
+ * The page records its own script errors on <html data-errors="...">,
+ * so that a test (or a reader) can see that nothing went wrong.
+ */
+#include "report/html.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report/bundle.h"
+#include "report/format.h"
+#include "report/html_plots.h"
+#include "report/notes.h"
+
+#ifndef COPYSCOPE_VERSION
+#define COPYSCOPE_VERSION "unknown"
+#endif
+
+static const char style[] =
+"body{font:14px/1.4 sans-serif;margin:1.5em auto;max-width:1300px;"
+"padding:0 1em;color:#222}\n"
+"h1{font-size:1.6em}h2{font-size:1.35em;border-bottom:2px solid #1f77b4;"
+"margin-top:2em}h3{font-size:1.1em;margin-top:1.6em;font-family:monospace}\n"
+"table{border-collapse:collapse;margin:.5em 0}td,th{padding:2px 8px;"
+"border-bottom:1px solid #ddd;text-align:left;vertical-align:top}\n"
+"th{background:#f3f5f8}td.num{text-align:right;white-space:nowrap;"
+"font-variant-numeric:tabular-nums}\n"
+".pair{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start;"
+"margin:1em 0;padding:.5em;border:1px solid #e3e6ea;border-radius:4px}\n"
+"figure.plot{flex:1 1 560px;min-width:420px;margin:0}"
+"figure.plot figcaption{font-weight:bold;margin-bottom:.3em}\n"
+".canvas{position:relative;width:100%}.numbers{flex:1 1 360px;"
+"overflow-x:auto;font-size:13px}\n"
+"ul.notes{margin:.3em 0;color:#555;font-size:13px}"
+"tr.worse td{color:#b00}tr.better td{color:#070}\n"
+"tr.differs td{background:#fff4d6}pre{background:#f6f6f6;padding:.5em;"
+"overflow-x:auto}\n"
+".flagged{color:#b00}.muted{color:#777}\n";
+
+/* Installed first: every script error of the page lands on <html>. */
+static const char error_hook[] =
+"(function(){var h=document.documentElement;function add(m){"
+"h.setAttribute('data-errors',(h.getAttribute('data-errors')||'')+m+"
+"'\\n');}window.addEventListener('error',function(e){add(e.message);});"
+"var ce=console.error;console.error=function(){add(Array.prototype.join."
+"call(arguments,' '));ce.apply(console,arguments);};})();";
+
+static void head(FILE *f, const char *title)
+{
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
+		"charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width="
+		"device-width, initial-scale=1\">\n<meta name=\"generator\" "
+		"content=\"copyscope %s\">\n<title>", COPYSCOPE_VERSION);
+	html_text(f, title);
+	fprintf(f, "</title>\n<script>%s</script>\n<style>\n%s</style>\n"
+		"</head>\n<body>\n", error_hook, style);
+}
+
+static void foot(FILE *f)
+{
+	fprintf(f, "<p class=\"muted\">Written by copyscope %s. The plots "
+		"are drawn by Chart.js and chartjs-chart-matrix (MIT "
+		"licence), embedded in this file.</p>\n<script>\n",
+		COPYSCOPE_VERSION);
+	fwrite(report_bundle, 1, report_bundle_len, f);
+	fprintf(f, "\n</script>\n</body>\n</html>\n");
+}
+
+static void utc(int64_t ns, char *buf, size_t len)
+{
+	time_t t = (time_t)(ns / 1000000000);
+	struct tm tm;
+
+	if (ns <= 0 || !gmtime_r(&t, &tm))
+		snprintf(buf, len, "-");
+	else
+		strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm);
+}
+
+static void kv(FILE *f, const char *k, const char *v)
+{
+	fprintf(f, "<tr><th>");
+	html_text(f, k);
+	fprintf(f, "</th><td>");
+	html_text(f, v);
+	fprintf(f, "</td></tr>\n");
+}
+
+static void run_title(const struct run_info *ri, char *buf, size_t len)
+{
+	snprintf(buf, len, "run %lld%s%s%s", (long long)ri->id,
+		 ri->tag[0] ? " [" : "", ri->tag, ri->tag[0] ? "]" : "");
+}
+
+static void run_header(FILE *f, const struct run_data *run)
+{
+	const struct run_info *ri = &run->info;
+	const struct run_options *o = &ri->opts;
+	const char *kernel = env_get(&run->env, "kernel.release");
+	char t[320], a[64];
+
+	run_title(ri, t, sizeof(t));
+	fprintf(f, "<h2 id=\"run-%lld\">", (long long)ri->id);
+	html_text(f, t);
+	fprintf(f, "</h2>\n<table>\n");
+	kv(f, "command", ri->cmdline ? ri->cmdline : "?");
+	kv(f, "status", ri->status);
+	utc(ri->started_ns, a, sizeof(a));
+	kv(f, "started", a);
+	utc(ri->finished_ns, a, sizeof(a));
+	kv(f, "finished", a);
+	kv(f, "host", ri->host);
+	kv(f, "kernel", kernel ? kernel : "?");
+	kv(f, "boot", ri->boot_id);
+	snprintf(t, sizeof(t), "%s (%s)", ri->tool_version, ri->build_flavour);
+	kv(f, "copyscope", t);
+	kv(f, "unique id", ri->uuid);
+	if (ri->have_options) {
+		snprintf(t, sizeof(t), "%d samples of >= %.0fms after %.0fms "
+			 "warm-up; cpus %s%s%s", o->reps,
+			 o->sample_time_ns / 1e6, o->warmup_ns / 1e6,
+			 o->cpus[0] ? o->cpus : "?", o->hist ? "; --hist" : "",
+			 o->interleave ? "; interleaved" : "");
+		kv(f, "options", t);
+	}
+	fprintf(f, "</table>\n");
+}
+
+/* The end of the block (one job) that starts at res[i]. */
+static size_t block_end(const struct result *res, size_t n, size_t i)
+{
+	size_t e = i + 1;
+
+	while (e < n && strcmp(res[e].cfg->workload, res[i].cfg->workload) == 0
+	       && res[e].cfg->job == res[i].cfg->job)
+		e++;
+	return e;
+}
+
+static bool varies(const struct result *res, size_t n, const char *key)
+{
+	const char *v0 = result_param(res[0].cfg, key), *v;
+	size_t i;
+
+	for (i = 1; i < n; i++) {
+		v = result_param(res[i].cfg, key);
+		if (!v || !v0 || strcmp(v, v0) != 0)
+			return true;
+	}
+	return false;
+}
+
+static void note_item(void *arg, enum note_kind kind, const struct result *r,
+		      const char *text)
+{
+	FILE *f = arg;
+
+	(void)r;
+	fprintf(f, "<li%s>", kind == NOTE_LOAD && strstr(text, "not quiet") ?
+		" class=\"flagged\"" : "");
+	html_text(f, text);
+	fprintf(f, "</li>\n");
+}
+
+/* The results table of one block, then the notes of its configs. */
+static void block_table(FILE *f, const struct result *res, size_t n)
+{
+	const struct result_config *c0 = res[0].cfg;
+	size_t i, k, e;
+
+	fprintf(f, "<h3>");
+	html_text(f, c0->workload);
+	for (k = 0; k < c0->nparams; k++) {
+		if (varies(res, n, c0->params[k].name))
+			continue;
+		fprintf(f, " &nbsp;");
+		html_text(f, c0->params[k].name);
+		fputc('=', f);
+		html_text(f, c0->params[k].value);
+	}
+	fprintf(f, "</h3>\n<table class=\"results\"><tr>");
+	for (k = 0; k < c0->nparams; k++)
+		if (varies(res, n, c0->params[k].name)) {
+			fprintf(f, "<th>");
+			html_text(f, c0->params[k].name);
+			fprintf(f, "</th>");
+		}
+	fprintf(f, "<th>metric</th><th>median</th><th>±sd</th><th>95%% CI "
+		"of median</th><th>n</th><th>flagged</th></tr>\n");
+	for (i = 0; i < n; i++) {
+		const struct result *r = &res[i];
+		const struct summary *s = &r->summary;
+		char a[48], b[48], t[128];
+		size_t nf = 0;
+
+		if (r->trace)
+			continue;
+		for (k = 0; k < r->nsamples; k++)
+			nf += result_value_flagged(r, k);
+		fprintf(f, "<tr>");
+		for (k = 0; k < c0->nparams; k++)
+			if (varies(res, n, c0->params[k].name)) {
+				const char *v = result_param(
+					r->cfg, c0->params[k].name);
+
+				fprintf(f, "<td>");
+				if (i == 0 || res[i - 1].cfg != r->cfg)
+					html_text(f, v ? v : "");
+				fprintf(f, "</td>");
+			}
+		fprintf(f, "<td>");
+		html_text(f, r->metric);
+		fmt_value(s->median, r->unit, a, sizeof(a));
+		fprintf(f, "</td><td class=\"num\">");
+		html_text(f, a);
+		if (s->n > 1)
+			snprintf(t, sizeof(t), "%.1f%%", s->cv * 100);
+		else
+			snprintf(t, sizeof(t), "-");
+		fprintf(f, "</td><td class=\"num\">%s</td>", t);
+		fmt_value(s->ci_lo, r->unit, a, sizeof(a));
+		fmt_value(s->ci_hi, r->unit, b, sizeof(b));
+		snprintf(t, sizeof(t), "%s .. %s", a, b);
+		fprintf(f, "<td class=\"num\">");
+		html_text(f, t);
+		fprintf(f, "</td><td class=\"num\">%zu</td><td class=\"num%s\">"
+			"%zu</td></tr>\n", s->n, nf ? " flagged" : "", nf);
+	}
+	fprintf(f, "</table>\n<ul class=\"notes\">\n");
+	for (i = 0; i < n; i = e) {
+		e = i + 1;
+		while (e < n && res[e].cfg == res[i].cfg)
+			e++;
+		report_notes(res + i, e - i, note_item, f);
+	}
+	fprintf(f, "</ul>\n");
+}
+
+static int run_body(FILE *f, const struct run_data *run)
+{
+	const struct result *res = run->results.v;
+	size_t n = run->results.n, i, e;
+	char noisy[512];
+	int plots = 0;
+
+	run_header(f, run);
+	if (report_noisy_note(res, n, noisy, sizeof(noisy))) {
+		fprintf(f, "<p class=\"flagged\">");
+		html_text(f, noisy);
+		fprintf(f, "</p>\n");
+	}
+	if (!n)
+		fprintf(f, "<p>(no results)</p>\n");
+	for (i = 0; i < n; i = e) {
+		e = block_end(res, n, i);
+		block_table(f, res + i, e - i);
+		plots += html_block_plots(f, res + i, e - i);
+	}
+	if (n && html_explain_plot(f, res, n)) {
+		plots++;
+	}
+	return plots;
+}
+
+/* The environment of runs[0..n-1]: a column per run, differences marked. */
+static void environment(FILE *f, const struct run_data *const *runs,
+			size_t n)
+{
+	size_t i, k, j;
+	char t[320];
+
+	if (n > 1)
+		fprintf(f, "<p>Rows marked are keys whose values differ "
+			"between the runs.</p>\n");
+	fprintf(f, "<table class=\"env\"><tr><th>key</th>");
+	for (i = 0; i < n; i++) {
+		run_title(&runs[i]->info, t, sizeof(t));
+		fprintf(f, "<th>");
+		html_text(f, t);
+		fprintf(f, "</th>");
+	}
+	fprintf(f, "</tr>\n");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < runs[i]->env.n; k++) {
+			const char *key = runs[i]->env.items[k].key;
+			bool seen = false, differs = false;
+			const char *v0;
+
+			for (j = 0; j < i && !seen; j++)
+				seen = env_get(&runs[j]->env, key) != NULL;
+			if (seen)
+				continue;
+			v0 = env_get(&runs[0]->env, key);
+			for (j = 1; j < n; j++) {
+				const char *v = env_get(&runs[j]->env, key);
+
+				differs |= !v || !v0 || strcmp(v, v0) != 0;
+			}
+			fprintf(f, "<tr%s><th>", differs ?
+				" class=\"differs\"" : "");
+			html_text(f, key);
+			fprintf(f, "</th>");
+			for (j = 0; j < n; j++) {
+				const char *v = env_get(&runs[j]->env, key);
+
+				fprintf(f, "<td>");
+				html_text(f, v ? v : "-");
+				fprintf(f, "</td>");
+			}
+			fprintf(f, "</tr>\n");
+		}
+	fprintf(f, "</table>\n");
+}
+
+int html_report_runs(FILE *out, const struct run_data *runs, size_t n)
+{
+	const struct run_data **list = calloc(n ? n : 1, sizeof(void *));
+	char title[320], page[400];
+	int plots = 0;
+	size_t i;
+
+	if (!list)
+		return -1;
+	if (n == 1)
+		run_title(&runs[0].info, title, sizeof(title));
+	else
+		snprintf(title, sizeof(title), "%zu runs", n);
+	snprintf(page, sizeof(page), "copyscope report: %s", title);
+	head(out, page);
+	fprintf(out, "<h1>copyscope report: ");
+	html_text(out, title);
+	fprintf(out, "</h1>\n<p>");
+	for (i = 0; i < n; i++) {
+		run_title(&runs[i].info, title, sizeof(title));
+		fprintf(out, "%s<a href=\"#run-%lld\">", i ? " &middot; " : "",
+			(long long)runs[i].info.id);
+		html_text(out, title);
+		fprintf(out, "</a>");
+		list[i] = &runs[i];
+	}
+	fprintf(out, " &middot; <a href=\"#environment\">environment</a>"
+		"</p>\n<noscript><p>The plots need JavaScript; every number "
+		"is in the tables beside them.</p></noscript>\n");
+	for (i = 0; i < n; i++)
+		plots += run_body(out, &runs[i]);
+	fprintf(out, "<h2 id=\"environment\">environment</h2>\n");
+	environment(out, list, n);
+	foot(out);
+	free(list);
+	return fflush(out) == 0 && !ferror(out) ? plots : -1;
+}
+
+/* "tag a (runs 1, 2; 1 boot)" */
+static void side_line(FILE *f, const char *name, const struct cmp_side *s)
+{
+	char t[96];
+	size_t i;
+
+	fprintf(f, "<tr><th>%s</th><td>", name);
+	for (i = 0; i < s->nruns; i++) {
+		run_title(&s->runs[i].info, t, sizeof(t));
+		fprintf(f, "%s", i ? ", " : "");
+		html_text(f, t);
+	}
+	fprintf(f, " (%zu run%s, %zu boot%s)</td></tr>\n", s->nruns,
+		s->nruns == 1 ? "" : "s", s->nboots,
+		s->nboots == 1 ? "" : "s");
+}
+
+int html_report_compare(FILE *out, const struct cmp *c)
+{
+	const struct run_data *list[2];
+	struct cmp_counts cnt;
+	int plots;
+	size_t i;
+
+	head(out, "copyscope report: comparison");
+	fprintf(out, "<h1>copyscope report: comparison</h1>\n<table>\n");
+	side_line(out, "base", &c->base);
+	side_line(out, "new", &c->new);
+	cmp_count(c, &cnt);
+	fprintf(out, "<tr><th>rows</th><td>%zu compared: %zu worse, %zu "
+		"better, %zu ~, %zu informational</td></tr>\n</table>\n"
+		"<noscript><p>The plot needs JavaScript; every number is in "
+		"the table beside it.</p></noscript>\n", cnt.compared,
+		cnt.worse, cnt.better, cnt.same, cnt.info);
+	if (c->flavour_differs)
+		fprintf(out, "<p class=\"flagged\">The sides were measured "
+			"with different build flavours: the comparison is "
+			"meaningless.</p>\n");
+	fprintf(out, "<h2>change per row</h2>\n");
+	plots = html_forest_plot(out, c);
+	if (!plots)
+		fprintf(out, "<p>No row is on both sides.</p>\n");
+	fprintf(out, "<h2 id=\"environment\">environment</h2>\n");
+	if (c->nenvd) {
+		fprintf(out, "<p>Differences between the sides (base &rarr; "
+			"new):</p>\n<table class=\"env\"><tr><th>key</th><th>"
+			"base</th><th>new</th></tr>\n");
+		for (i = 0; i < c->nenvd; i++) {
+			fprintf(out, "<tr class=\"differs\"><th>");
+			html_text(out, c->envd[i].key);
+			fprintf(out, "</th><td>");
+			html_text(out, c->envd[i].base);
+			fprintf(out, "</td><td>");
+			html_text(out, c->envd[i].new);
+			fprintf(out, "</td></tr>\n");
+		}
+		fprintf(out, "</table>\n");
+	} else {
+		fprintf(out, "<p>The sides do not differ in their "
+			"environment.</p>\n");
+	}
+	if (c->base.nruns && c->new.nruns) {
+		fprintf(out, "<p>The first run of each side:</p>\n");
+		list[0] = &c->base.runs[0];
+		list[1] = &c->new.runs[0];
+		environment(out, list, 2);
+	}
+	foot(out);
+	return fflush(out) == 0 && !ferror(out) ? plots : -1;
+}

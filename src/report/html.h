@@ -1,0 +1,32 @@
+/*
+ * html.h - the HTML report: one self-contained file (the charting code
+ * embedded, nothing fetched: it opens offline and can be mailed) with,
+ * for each run, its results tables and plots, every plot with its
+ * numbers in a table beside it, and the environment at the end; or a
+ * comparison's forest plot and table with the environment differences.
+ *
+ * Renderers take the results model (results/run.h) and the comparison
+ * (stats/comparison.h), never the store or JSON text.
+ */
+#ifndef COPYSCOPE_HTML_H
+#define COPYSCOPE_HTML_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "results/run.h"
+#include "stats/comparison.h"
+
+/*
+ * Write the report of runs[0..n-1] to out.  Returns the number of plots
+ * written, or -1 on a write error.
+ */
+int html_report_runs(FILE *out, const struct run_data *runs, size_t n);
+
+/*
+ * Write the report of a built comparison to out.  Returns the number of
+ * plots written, or -1 on a write error.
+ */
+int html_report_compare(FILE *out, const struct cmp *c);
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * html_plots.h - the plots of the HTML report (report/html.c), each a
+ * <figure> holding its data as JSON for the bundled charting code
+ * (report/html_charts.js) with a table of the same numbers beside it.
+ *
+ * The figures come from the results model through the renderers that
+ * print the text: grids (grid.c), fits (fit_report.c), --explain
+ * (explain.c), notes and histogram percentiles (notes.c, table.c), the
+ * comparison (stats/comparison.c).
+ */
+#ifndef COPYSCOPE_HTML_PLOTS_H
+#define COPYSCOPE_HTML_PLOTS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "results/result.h"
+#include "stats/comparison.h"
+
+/* s as HTML text: &<>"' escaped, bytes that are not UTF-8 as \xNN. */
+void html_text(FILE *f, const char *s);
+
+/*
+ * The plots of one block (one job: a workload and its sweep,
+ * res[0..n-1]): a line per group over a swept size or count with its 95%
+ * CI band, the heat map of a grid, the fit with its points, the per-op
+ * latency percentiles, the per-sample scatter.  Returns the number of
+ * figures written.
+ */
+int html_block_plots(FILE *f, const struct result *res, size_t n);
+
+/*
+ * The --explain breakdowns the results res[0..n-1] of a run allow, as
+ * stacked bars.  Returns the number of figures written (0 or 1).
+ */
+int html_explain_plot(FILE *f, const struct result *res, size_t n);
+
+/*
+ * The comparison's forest plot (%change and its CI per row, coloured by
+ * verdict) beside its table.  Returns the number of figures written.
+ */
+int html_forest_plot(FILE *f, const struct cmp *c);
+
+#endif

@@ -1,0 +1,195 @@
+/*
+ * notes.c - the notes under a configuration's rows and the run's
+ * noisy-machine note (see notes.h), worded once for every renderer.
+ */
+#include "report/notes.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/interference.h"
+#include "report/format.h"
+#include "stats/summary.h"
+
+const char *note_kind_name(enum note_kind k)
+{
+	switch (k) {
+	case NOTE_WORKLOAD:
+		return "workload";
+	case NOTE_INJECT:
+		return "inject";
+	case NOTE_VERIFY:
+		return "verify";
+	case NOTE_STATUS:
+		return "status";
+	case NOTE_SHORT:
+		return "short";
+	case NOTE_LOAD:
+		return "load";
+	case NOTE_BIMODAL:
+		return "bimodal";
+	}
+	return "?";
+}
+
+/* Median and maximum of the known values of v[0..n-1]; NAN if none. */
+static double known_median(const double *v, size_t n, double *max)
+{
+	double *k = calloc(n ? n : 1, sizeof(*k)), m = NAN;
+	size_t i, nk = 0;
+
+	*max = NAN;
+	if (!k)
+		return NAN;
+	for (i = 0; i < n; i++)
+		if (!isnan(v[i])) {
+			k[nk++] = v[i];
+			if (isnan(*max) || v[i] > *max)
+				*max = v[i];
+		}
+	if (nk)
+		m = stats_median(k, nk);
+	free(k);
+	return m;
+}
+
+void report_notes(const struct result *res, size_t n,
+		  void (*emit)(void *arg, enum note_kind kind,
+			       const struct result *r, const char *text),
+		  void *arg)
+{
+	const struct result_config *c = n ? res[0].cfg : NULL;
+	char text[512], a[32], b[32];
+	double shortest;
+	size_t i, nf;
+
+	if (!c)
+		return;
+	if (c->note && *c->note)
+		emit(arg, NOTE_WORKLOAD, NULL, c->note);
+	if (c->inject_ns > 0) {
+		const char *asked = result_param(c, "inject_ns");
+		char added[32], err[32], base[32];
+
+		/* the asked delay as the row's canonical text */
+		fmt_value(c->inject_added_ns, "ns", added, sizeof(added));
+		fmt_value(c->inject_err_ns, "ns", err, sizeof(err));
+		fmt_value(c->inject_base_ns, "ns", base, sizeof(base));
+		snprintf(text, sizeof(text), "inject_ns=%s (testing only): adds "
+			 "%s ± %s per op, %.1f%% ± %.1f%% of %s, measured in "
+			 "place", asked ? asked : "?", added, err,
+			 100.0 * c->inject_added_ns / c->inject_base_ns,
+			 100.0 * c->inject_err_ns / c->inject_base_ns, base);
+		emit(arg, NOTE_INJECT, NULL, text);
+	}
+	if (c->verified) {
+		snprintf(text, sizeof(text), "verify: %s: %s",
+			 c->verify_errors ? "FAILED" : "ok",
+			 c->verify_report ? c->verify_report : "");
+		emit(arg, NOTE_VERIFY, NULL, text);
+	}
+	if (c->status) {
+		/* "status: interrupted", not "status: interrupted: interrupted" */
+		if (c->message && *c->message &&
+		    strcmp(c->message, c->status) != 0)
+			snprintf(text, sizeof(text), "status: %s: %s",
+				 c->status, c->message);
+		else
+			snprintf(text, sizeof(text), "status: %s", c->status);
+		emit(arg, NOTE_STATUS, NULL, text);
+	}
+	nf = result_config_short(c, &shortest);
+	if (nf) {
+		fmt_value(shortest, "ns", a, sizeof(a));
+		fmt_value((double)c->target_ns, "ns", b, sizeof(b));
+		snprintf(text, sizeof(text), "%zu of %zu samples shorter than "
+			 "the %s asked for (the shortest %s): the batch was "
+			 "sized on samples that ran slower than these", nf,
+			 c->nsamples, b, a);
+		emit(arg, NOTE_SHORT, NULL, text);
+	}
+	if (c->load && c->nsamples) {
+		double omax, smax;
+		double o = known_median(c->load->other_cpu_pct, c->nsamples,
+					&omax);
+		double st = known_median(c->load->steal_pct, c->nsamples,
+					 &smax);
+
+		nf = result_config_flagged(c);
+		snprintf(text, sizeof(text), "outside load: other CPU %.0f%% "
+			 "(max %.0f%%), steal %.1f%% of the machine; %zu of "
+			 "%zu samples flagged%s", isnan(o) ? 0.0 : o,
+			 isnan(omax) ? 0.0 : omax, isnan(st) ? 0.0 : st, nf,
+			 c->nsamples, nf ? " (not quiet)" : "");
+		emit(arg, NOTE_LOAD, NULL, text);
+	}
+	for (i = 0; i < n; i++) {
+		const struct modes *md = &res[i].modes;
+
+		if (res[i].trace || !md->bimodal)
+			continue;
+		fmt_value(md->median_lo, res[i].unit, a, sizeof(a));
+		fmt_value(md->median_hi, res[i].unit, b, sizeof(b));
+		snprintf(text, sizeof(text), "%s is bimodal: %zu samples near "
+			 "%s, %zu near %s; the median describes neither",
+			 res[i].metric, md->n_lo, a, md->n_hi, b);
+		emit(arg, NOTE_BIMODAL, &res[i], text);
+	}
+}
+
+void report_noisy_text(size_t nsamples, size_t nflagged, size_t n_other,
+		       size_t n_steal, size_t n_canary, char *buf, size_t len)
+{
+	char why[160];
+	size_t used = 0;
+
+	why[0] = '\0';
+	if (n_other)
+		used += (size_t)snprintf(why + used, sizeof(why) - used,
+					 "%s%zu with other programs using "
+					 "CPU", used ? ", " : "", n_other);
+	if (n_steal && used < sizeof(why))
+		used += (size_t)snprintf(why + used, sizeof(why) - used,
+					 "%s%zu with steal time (host load)",
+					 used ? ", " : "", n_steal);
+	if (n_canary && used < sizeof(why))
+		snprintf(why + used, sizeof(why) - used,
+			 "%s%zu with a slow canary (host load or frequency)",
+			 used ? ", " : "", n_canary);
+	snprintf(buf, len, "the machine was not quiet: %zu of %zu samples "
+		 "flagged (%s). Stop other work (top shows it), keep the "
+		 "workers off busy CPUs with --cpus, or rerun; 'copyscope "
+		 "compare --drop-noisy' leaves flagged samples out.",
+		 nflagged, nsamples, why);
+}
+
+size_t report_noisy_note(const struct result *res, size_t n, char *buf,
+			 size_t len)
+{
+	size_t nsamples = 0, nflagged = 0, n_other = 0, n_steal = 0;
+	size_t n_canary = 0, i, k;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		const struct result_config *c = res[i].cfg;
+
+		/* each configuration once: its results are consecutive */
+		if (i > 0 && res[i - 1].cfg == c)
+			continue;
+		for (k = 0; c->load && k < c->nsamples; k++) {
+			unsigned f = c->load->flags[k];
+
+			nsamples++;
+			nflagged += f != 0;
+			n_other += (f & INTERF_FLAG_OTHER) != 0;
+			n_steal += (f & INTERF_FLAG_STEAL) != 0;
+			n_canary += (f & INTERF_FLAG_CANARY) != 0;
+		}
+	}
+	if (nflagged)
+		report_noisy_text(nsamples, nflagged, n_other, n_steal,
+				  n_canary, buf, len);
+	return nflagged;
+}

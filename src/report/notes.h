@@ -1,0 +1,56 @@
+/*
+ * notes.h - the notes printed under a configuration's rows: the
+ * workload's note, what inject_ns added, the verify outcome, a status other than finished,
+ * samples shorter than asked for, the outside load, and each metric whose
+ * samples form two clusters.  One wording for the table (report/table.c),
+ * the JSON document (report/json.c) and the HTML report.
+ */
+#ifndef COPYSCOPE_NOTES_H
+#define COPYSCOPE_NOTES_H
+
+#include <stddef.h>
+
+#include "results/result.h"
+
+/* What a note is about. */
+enum note_kind {
+	NOTE_WORKLOAD,		/* the workload's own or a placement note */
+	NOTE_INJECT,		/* inject_ns: what the delay added, measured */
+	NOTE_VERIFY,		/* verify: ok / FAILED and the report */
+	NOTE_STATUS,		/* the configuration did not finish */
+	NOTE_SHORT,		/* samples shorter than the target */
+	NOTE_LOAD,		/* outside load and flagged samples */
+	NOTE_BIMODAL,		/* one metric's samples in two clusters */
+};
+
+/* "workload", "inject", "verify", "status", "short", "load", "bimodal". */
+const char *note_kind_name(enum note_kind k);
+
+/*
+ * Call emit for each note of one configuration, res[0..n-1] being its
+ * results (all with the same cfg), in the order the table prints them.
+ * r is the result a NOTE_BIMODAL note is about, else NULL; text is one
+ * line, unwrapped.
+ */
+void report_notes(const struct result *res, size_t n,
+		  void (*emit)(void *arg, enum note_kind kind,
+			       const struct result *r, const char *text),
+		  void *arg);
+
+/*
+ * The noisy-machine note: "the machine was not quiet: N of M samples
+ * flagged (...). Stop other work ..." into buf, from counts of kept
+ * samples and flagged ones by reason (a sample may have several).
+ */
+void report_noisy_text(size_t nsamples, size_t nflagged, size_t n_other,
+		       size_t n_steal, size_t n_canary, char *buf, size_t len);
+
+/*
+ * The run-level note of results res[0..n-1] when samples were flagged:
+ * "the machine was not quiet: 3 of 90 samples flagged (...)" into buf;
+ * returns the number of flagged samples (0: nothing written, buf "").
+ */
+size_t report_noisy_note(const struct result *res, size_t n, char *buf,
+			 size_t len);
+
+#endif
