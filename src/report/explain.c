@@ -737,8 +737,9 @@ static void pb_print_fit(FILE *out, const struct explain_pb_block *bl)
 	fmt_value(f->self.a, "ns", a, sizeof(a));
 	fmt_value(fabs(f->self.b), "ns", b, sizeof(b));
 	used = (size_t)snprintf(text, sizeof(text), "least-squares fit over "
-				"%zu sizes: per %s = %s %c %s x size", f->self.n,
-				x->per, a, f->self.b < 0 ? '-' : '+', b);
+				"%zu sizes: per %s = %s %c %s x size",
+				f->self.n, x->per, a,
+				f->self.b < 0 ? '-' : '+', b);
 	if (f->self.n >= 3 && used < sizeof(text))
 		snprintf(text + used, sizeof(text) - used, ", R² %.4f",
 			 f->self.r2);
