@@ -70,9 +70,11 @@ static void run_usage(FILE *out)
 "                    and warm-up), stored as N runs of one group: compare\n"
 "                    then treats the run as the unit that repeats\n"
 "  --verify          set verify=1 on workloads that can verify data\n"
-"  --explain         for each pipe.bw configuration also run mem.copy (libc)\n"
-"                    and ring.bw at the same size and print where the pipe's\n"
-"                    time goes (copy floor, ring, kernel path)\n"
+"  --explain         also run each configuration's floors at the same size\n"
+"                    and print them side by side: pipe.bw against mem.copy\n"
+"                    (libc) and ring.bw (where the pipe's time goes), the\n"
+"                    file.* workloads per byte against mem.copy libc and\n"
+"                    movsb (the kernel path's speed and fixed cost)\n"
 "  --perf-counters   count context switches, migrations and faults with perf\n"
 "                    software events instead of getrusage (costs time on\n"
 "                    every context switch: see docs/methodology.md)\n"
@@ -297,12 +299,32 @@ static bool job_has(const struct session_job *j, const char *const *list)
 	return true;
 }
 
-/* A job of floor fl at the shared parameters of job `from`. */
+/* Do two jobs measure the same configurations? */
+static bool same_job(const struct session_job *a, const struct session_job *b)
+{
+	size_t i;
+
+	if (a->wl != b->wl)
+		return false;
+	for (i = 0; i < a->wl->nparams; i++)
+		if (a->req.nvals[i] != b->req.nvals[i] ||
+		    memcmp(a->req.vals[i], b->req.vals[i],
+			   a->req.nvals[i] * sizeof(a->req.vals[i][0])) != 0)
+			return false;
+	return true;
+}
+
+/*
+ * A job of floor fl at the shared parameters of job `from`, unless a job
+ * already measures the same (several explained jobs at the same sizes
+ * share their floors).
+ */
 static int add_floor(struct run_cli *rc, size_t from,
 		     const struct wl_floor *fl)
 {
 	const struct workload *wl = workload_find(fl->workload);
 	const char *const *k;
+	size_t j;
 	int e;
 
 	if (!wl)	/* the table validation makes this impossible */
@@ -310,18 +332,25 @@ static int add_floor(struct run_cli *rc, size_t from,
 	e = add_job(rc, wl, fl->set);
 	for (k = fl->same; !e && *k; k++)
 		e = copy_values(&rc->jobs[from], &rc->jobs[rc->njobs - 1], *k);
+	for (j = 0; !e && j + 1 < rc->njobs; j++)
+		if (same_job(&rc->jobs[j], &rc->jobs[rc->njobs - 1])) {
+			rc->njobs--;
+			break;
+		}
 	return e;
 }
 
 /*
  * --explain: for every job of a workload with an explain recipe (struct
- * wl_explain: pipe.bw), the same sizes through its copy floor (mem.copy
- * engine=libc) and its ring (ring.bw at the same read size, capacity, mode
- * and place), so that explain_results() can place them side by side.
+ * wl_explain), the same sizes through each of its floors: for pipe.bw
+ * its copy floor (mem.copy engine=libc) and its ring (ring.bw at the same
+ * read size, capacity, mode and place), for the file workloads the copy
+ * engines, so that explain_results() can place them side by side.
  */
 static int add_explain_jobs(struct run_cli *rc)
 {
-	size_t j, n = rc->njobs, found = 0;
+	size_t j, k, n = rc->njobs, found = 0;
+	const char *first = NULL;
 	char names[256];
 	int e;
 
@@ -340,26 +369,29 @@ static int add_explain_jobs(struct run_cli *rc)
 				used += (size_t)snprintf(only + used,
 					sizeof(only) - used, "%s%s",
 					used ? " and " : "", *o);
-			return cli_usage("run", "--explain holds %s against "
-					 "two copies: only with %s",
-					 rc->jobs[j].wl->name, only);
+			return cli_usage("run", "--explain explains %s only "
+					 "with %s", rc->jobs[j].wl->name, only);
 		}
-		e = add_floor(rc, j, &x->copy);
-		if (!e)
-			e = add_floor(rc, j, &x->ring);
-		if (e)
-			return e;
+		for (k = 0; k < x->nfloors; k++) {
+			e = add_floor(rc, j, &x->floors[k]);
+			if (e)
+				return e;
+		}
 	}
 	if (found)
 		return 0;
 	names[0] = '\0';
 	for (j = 0; j < workload_count; j++)
-		if (workload_table[j]->explain)
+		if (workload_table[j]->explain) {
+			if (!first)
+				first = workload_table[j]->name;
 			snprintf(names + strlen(names),
 				 sizeof(names) - strlen(names), "%s%s",
 				 names[0] ? ", " : "", workload_table[j]->name);
-	return cli_usage("run", "--explain explains %s: name it (copyscope "
-			 "run %s --explain)", names, names);
+		}
+	return cli_usage("run", "--explain explains %s: name one of them "
+			 "(copyscope run %s --explain)", names,
+			 first ? first : "WORKLOAD");
 }
 
 static int parse_args(struct run_cli *rc, int argc, char **argv)

@@ -317,6 +317,37 @@ static int check_floor(const struct workload *wl, const struct wl_floor *f,
 	return problems;
 }
 
+/* The floors of an explain recipe: their number for its kind, each a
+   workload of the table with the metric, and for PER_BYTE one size. */
+static int check_floors(const struct workload *wl,
+			const struct workload *const *table, size_t n,
+			char *err, size_t errlen)
+{
+	const struct wl_explain *x = wl->explain;
+	int problems = 0;
+	size_t i;
+
+	if (!x->floors || x->nfloors < 1 ||
+	    x->nfloors > WL_EXPLAIN_MAX_FLOORS ||
+	    (x->kind == WL_EXPLAIN_PIPE && x->nfloors != 2)) {
+		PROBLEM("workload '%s': explain: %zu floors (a pipe recipe "
+			"takes 2: the copy and the ring; per byte 1 .. %d)",
+			wl->name, x->floors ? x->nfloors : 0,
+			WL_EXPLAIN_MAX_FLOORS);
+		return problems;
+	}
+	for (i = 0; i < x->nfloors && !problems; i++)
+		problems += check_floor(wl, &x->floors[i], table, n, x->metric,
+					err, errlen);
+	for (i = 1; i < x->nfloors && !problems; i++)
+		if (strcmp(x->floors[i].same[0], x->floors[0].same[0]) != 0)
+			PROBLEM("workload '%s': explain: the floors share "
+				"'%s' and '%s' first: per byte needs one size",
+				wl->name, x->floors[0].same[0],
+				x->floors[i].same[0]);
+	return problems;
+}
+
 /* Fit, grid and explain name parameters and metrics that exist. */
 static int validate_presentation(const struct workload *wl,
 				 const struct workload *const *table,
@@ -337,17 +368,19 @@ static int validate_presentation(const struct workload *wl,
 			"not the workload's", wl->name);
 	if (!x || problems)
 		return problems;
+	if (x->kind != WL_EXPLAIN_PIPE && x->kind != WL_EXPLAIN_PER_BYTE)
+		PROBLEM("workload '%s': explain: unknown kind %d", wl->name,
+			(int)x->kind);
+	else if (x->kind == WL_EXPLAIN_PER_BYTE && !text_ok(x->per))
+		PROBLEM("workload '%s': explain: per byte needs the name of "
+			"one op (per)", wl->name);
 	if (!has_metric(wl, x->metric))
 		PROBLEM("workload '%s': explain: no metric '%s'", wl->name,
 			x->metric ? x->metric : "");
 	if (!problems)
 		problems += check_assignments(wl, wl, x->only, err, errlen);
 	if (!problems)
-		problems += check_floor(wl, &x->copy, table, n, x->metric, err,
-					errlen);
-	if (!problems)
-		problems += check_floor(wl, &x->ring, table, n, x->metric, err,
-					errlen);
+		problems += check_floors(wl, table, n, err, errlen);
 	return problems;
 }
 

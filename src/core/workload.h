@@ -201,19 +201,49 @@ struct wl_floor {
 					   (NULL-ended) */
 };
 
+/* What --explain prints for a workload (report/explain.c). */
+enum wl_explain_kind {
+	/*
+	 * Where a pipe's time goes: floors[0] is one userspace copy of the
+	 * same bytes, floors[1] the same two copies with no kernel in the
+	 * path (a ring).  Each configuration is printed as the copy, the
+	 * two-copy floor (half the copy's bandwidth), the ring, the workload
+	 * and the time the kernel path adds (pipe.bw).
+	 */
+	WL_EXPLAIN_PIPE,
+	/*
+	 * Per byte against copy engines: every floor is one copy of the same
+	 * size (a mem.copy engine).  For each configuration apart from its
+	 * size, one row per size: the workload's time per op and per byte
+	 * beside each floor's per byte, its speed as a share of each and its
+	 * time beyond each copy; over a size sweep, a least-squares line of
+	 * each gives "moves bytes at N% of the floor's speed, plus M per
+	 * op" (the file.* workloads).
+	 */
+	WL_EXPLAIN_PER_BYTE,
+};
+
+/* Floors of one explain recipe, at most. */
+#define WL_EXPLAIN_MAX_FLOORS 4
+
 /*
- * --explain: where a bandwidth's time goes.  Each configuration is run
- * beside `copy` (one userspace copy of the same bytes) and `ring` (the
- * same two copies with no kernel in the path), and printed as a
- * breakdown: the copy, the two-copy floor, the ring, the workload, and
- * the time the kernel path adds (report/explain.c).
+ * --explain: the workload's bandwidth held against its floors, each run
+ * at the same parameters (the first of each floor's `same`: the message
+ * size, bytes per op).
  */
 struct wl_explain {
-	const char *metric;		/* the bandwidth, bytes/s */
+	enum wl_explain_kind kind;
+	const char *metric;		/* the bandwidth, bytes/s, of the
+					   workload and of every floor */
 	const char *const *only;	/* "key=value" a configuration must
 					   have to be explained (NULL-ended,
 					   may be NULL) */
-	struct wl_floor copy, ring;
+	const struct wl_floor *floors;
+	size_t nfloors;			/* PIPE: 2 (the copy, the ring);
+					   PER_BYTE: 1 .. WL_EXPLAIN_MAX_
+					   FLOORS, all sharing one size */
+	const char *per;		/* PER_BYTE: what one op is called in
+					   the text ("call") */
 };
 
 struct workload {

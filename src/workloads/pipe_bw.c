@@ -382,12 +382,17 @@ static const char *const copy_same[] = { "size", NULL };
 static const char *const ring_same[] = { "size", "rsize", "pipe_size",
 					 "mode", "place", NULL };
 
+static const struct wl_floor pipe_bw_floors[] = {
+	{ .workload = "mem.copy", .set = copy_set, .same = copy_same },
+	{ .workload = "ring.bw", .same = ring_same },
+};
+
 static const struct wl_explain pipe_bw_explain = {
+	.kind = WL_EXPLAIN_PIPE,
 	.metric = "bandwidth",
 	.only = explain_only,
-	.copy = { .workload = "mem.copy", .set = copy_set,
-		  .same = copy_same },
-	.ring = { .workload = "ring.bw", .same = ring_same },
+	.floors = pipe_bw_floors,
+	.nfloors = 2,
 };
 
 const struct workload wl_pipe_bw = {

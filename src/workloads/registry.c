@@ -21,6 +21,10 @@ const struct workload *const workload_table[] = {
 	&wl_ring_bw,
 	&wl_epoll_wait,
 	&wl_udp_rr,
+	&wl_file_rw,
+	&wl_file_splice,
+	&wl_file_sendfile,
+	&wl_file_copy,
 };
 
 const size_t workload_count =
@@ -71,6 +75,36 @@ static const char *const quick_mem[] = { "engine=libc,inline,movsb",
 	"size=64,4k", "verify=1", NULL };
 static const char *const quick_ring[] = { "size=4k,64k", "verify=1", NULL };
 
+/*
+ * iter: the kernel's copy routines by iterator shape, at the iov_kunit
+ * sizes (a page, 16 pages, 256 pages: its per-page ubuf and 256-page bvec
+ * chunks), on the page cache of a file of the machine's own file system
+ * (and of a memfd for the plain read and write).
+ */
+#define ITER_SIZES "size=4k,64k,1M"
+static const char *const iter_ubuf[] = { "target=memfd,file",
+	"dir=read,write", ITER_SIZES, NULL };
+/* iov_kunit's iovec benchmark copies to the iterator: a read */
+static const char *const iter_iovec[] = { "target=file", "dir=read",
+	"segs=16", ITER_SIZES, NULL };
+static const char *const iter_nowait[] = { "target=file", "dir=read",
+	"flags=nowait", ITER_SIZES, NULL };
+static const char *const iter_splice[] = { "call=to_pipe,from_pipe,tee",
+	"target=file", ITER_SIZES, NULL };
+static const char *const iter_sendfile[] = { "to=socket", "target=file",
+	ITER_SIZES, NULL };
+static const char *const iter_copy[] = { "target=file", ITER_SIZES, NULL };
+
+/* --quick: the file workloads small, every shape, verified */
+static const char *const quick_file_rw[] = { "target=memfd,file",
+	"dir=read,write", "segs=1,8", "size=4k", "verify=1", NULL };
+static const char *const quick_splice[] = { "call=to_pipe,from_pipe,tee",
+	"target=file", "size=64k", "verify=1", NULL };
+static const char *const quick_sendfile[] = { "to=null,socket",
+	"target=file", "size=64k", "verify=1", NULL };
+static const char *const quick_copy[] = { "target=file", "size=64k",
+	"verify=1", NULL };
+
 /* E1-E7 at their published parameters. */
 static const struct suite_entry default_entries[] = {
 	{ "pipe.bw", no_args },			/* E1 */
@@ -96,6 +130,10 @@ static const struct suite_entry quick_entries[] = {
 	{ "udp.rr", quick_udp },
 	{ "mem.copy", quick_mem },
 	{ "ring.bw", quick_ring },
+	{ "file.rw", quick_file_rw },
+	{ "file.splice", quick_splice },
+	{ "file.sendfile", quick_sendfile },
+	{ "file.copy", quick_copy },
 };
 
 static const struct suite_entry pipe_entries[] = {
@@ -130,6 +168,15 @@ static const struct suite_entry mem_entries[] = {
 	{ "mem.copy", no_args },	/* every engine x 64 B .. 64 MiB */
 	{ "ring.bw", no_args },
 	{ "ring.bw", ring_sizes },
+};
+
+static const struct suite_entry iter_entries[] = {
+	{ "file.rw", iter_ubuf },	/* ITER_UBUF: copy to/from user */
+	{ "file.rw", iter_iovec },	/* ITER_IOVEC */
+	{ "file.rw", iter_nowait },	/* preadv2(RWF_NOWAIT) */
+	{ "file.splice", iter_splice },	/* page references; ITER_BVEC */
+	{ "file.sendfile", iter_sendfile },
+	{ "file.copy", iter_copy },	/* never reaches user space */
 };
 
 #define SUITE(n, s, e, q)						\
@@ -172,10 +219,12 @@ SUITE(udp, "loopback UDP request/response: E6 and a client sweep",
       udp_entries, false);
 SUITE(mem, "the floor: copy engines by size, the userspace ring",
       mem_entries, false);
+SUITE(iter, "the kernel's copy routines by iterator shape: read/write, "
+      "iovec, splice, tee, sendfile, copy_file_range", iter_entries, false);
 
 const struct suite *const suite_table[] = {
 	&suite_default, &suite_quick, &suite_pipe, &suite_sys,
-	&suite_epoll, &suite_udp, &suite_mem,
+	&suite_epoll, &suite_udp, &suite_mem, &suite_iter,
 };
 
 const size_t suite_count = sizeof(suite_table) / sizeof(suite_table[0]);

@@ -20,6 +20,10 @@ extern const struct workload wl_mem_copy;
 extern const struct workload wl_ring_bw;
 extern const struct workload wl_epoll_wait;
 extern const struct workload wl_udp_rr;
+extern const struct workload wl_file_rw;
+extern const struct workload wl_file_splice;
+extern const struct workload wl_file_sendfile;
+extern const struct workload wl_file_copy;
 
 /* One entry of a suite: a workload and its parameter assignments. */
 struct suite_entry {

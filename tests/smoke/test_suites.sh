@@ -47,9 +47,10 @@ for w in $("$BIN" list | sed -n 's/^\([a-z]*\.[a-z_]*\) - .*/\1/p'); do
 done
 contains_re "$OUT" '^ +4k +bandwidth '
 contains_re "$OUT" '^ +64k +bandwidth '
-# pipe.bw 2, pipe.matrix 4, mem.copy 6, ring.bw 2 verified configurations
-[ "$(count_matches "$OUT" "verify: ok")" -eq 14 ] ||
-	fail "suite quick: expected 14 'verify: ok' lines, got \
+# pipe.bw 2, pipe.matrix 4, mem.copy 6, ring.bw 2, file.rw 8, file.splice
+# 3, file.sendfile 2, file.copy 1 verified configurations
+[ "$(count_matches "$OUT" "verify: ok")" -eq 28 ] ||
+	fail "suite quick: expected 28 'verify: ok' lines, got \
 $(count_matches "$OUT" "verify: ok")"
 not_contains "$OUT" "verify: FAILED"
 

@@ -1,9 +1,12 @@
 /*
  * test_explain.c - unit tests for src/report/explain.c: the arithmetic of
- * the side-by-side (floor, fractions, time per 64 KiB, kernel share,
- * context switches per MiB) against hand-computed values, and the
- * matching of stored results (pipe.bw to ring.bw and mem.copy libc at the
- * same size) including what it says when one is missing.
+ * the pipe side-by-side (floor, fractions, time per 64 KiB, kernel share,
+ * context switches per MiB) and of the per-byte comparison (time per op
+ * and per byte, speed as a share of each floor, time over the copy, the
+ * fitted per-byte speed and fixed cost) against hand-computed values, and
+ * the matching of stored results (pipe.bw to ring.bw and mem.copy libc at
+ * the same size; file.rw at each size of its sweep to mem.copy libc and
+ * movsb) including what it says when one is missing.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -157,6 +160,8 @@ static void test_results(void **state)
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(err, "no mem.copy libc result"));
 	assert_non_null(strstr(err, "size=64k"));
+	/* a command line that measures it */
+	assert_non_null(strstr(err, "(run mem.copy engine=libc size=64k)"));
 	free(out);
 
 	/* No pipe.bw at all: the message names what can be explained. */
@@ -184,6 +189,203 @@ static void test_results(void **state)
 	result_set_free(&set);
 }
 
+/* 1 MiB at 10 GiB/s against floors at 20 and 40 GiB/s and a missing one. */
+static void test_pb_compute(void **state)
+{
+	struct explain_pb_input in = {
+		.size_bytes = MIB, .self_bps = 10 * GIB, .nfloors = 3,
+		.floor_bps = { 20 * GIB, 40 * GIB, 0 },
+	};
+	struct explain_pb_row row;
+
+	(void)state;
+	assert_int_equal(explain_pb_compute(&in, &row), 0);
+	/* 2^20 / (10 x 2^30) s = 1 / 10240 s = 97656.25 ns */
+	assert_float_equal(row.self_ns, 97656.25, 1e-6);
+	assert_float_equal(row.self_ns_byte, 97656.25 / MIB, 1e-12);
+	assert_float_equal(row.floor_ns[0], 48828.125, 1e-6);
+	assert_float_equal(row.floor_ns_byte[0], 48828.125 / MIB, 1e-12);
+	assert_float_equal(row.speed[0], 0.5, 1e-12);
+	assert_float_equal(row.beyond_ns[0], 48828.125, 1e-6);
+	assert_float_equal(row.speed[1], 0.25, 1e-12);
+	assert_float_equal(row.beyond_ns[1], 73242.1875, 1e-6);
+	/* no floor: nothing derived from it */
+	assert_float_equal(row.floor_ns[2], 0, 0);
+	assert_float_equal(row.speed[2], 0, 0);
+	/* no rate or no size for the workload: nothing at all */
+	in.self_bps = 0;
+	assert_int_equal(explain_pb_compute(&in, &row), -1);
+	assert_float_equal(row.self_ns, 0, 0);
+	in.self_bps = GIB;
+	in.size_bytes = 0;
+	assert_int_equal(explain_pb_compute(&in, &row), -1);
+}
+
+/* The bandwidth at which an op of s bytes takes a + b s ns. */
+static double bps_of(double s, double a, double b)
+{
+	return s / (a + b * s) * 1e9;
+}
+
+static void test_pb_fit(void **state)
+{
+	static const double sizes[] = { 4096, 65536, 1048576 };
+	struct explain_pb_input in[3];
+	struct explain_pb_fit f;
+	size_t i;
+
+	(void)state;
+	memset(in, 0, sizeof(in));
+	for (i = 0; i < 3; i++) {
+		in[i].size_bytes = sizes[i];
+		in[i].nfloors = 2;
+		/* the workload: 1000 ns + 0.05 ns per byte */
+		in[i].self_bps = bps_of(sizes[i], 1000, 0.05);
+		/* floor 0: 10 ns + 0.025 ns per byte; floor 1 at one size */
+		in[i].floor_bps[0] = bps_of(sizes[i], 10, 0.025);
+		in[i].floor_bps[1] = i == 1 ? bps_of(sizes[i], 0, 0.01) : 0;
+	}
+	assert_int_equal(explain_pb_fit(in, 3, &f), 0);
+	assert_true(f.self_ok);
+	assert_int_equal(f.self.n, 3);
+	assert_float_equal(f.self.a, 1000, 1e-6);
+	assert_float_equal(f.self.b, 0.05, 1e-12);
+	assert_float_equal(f.self.r2, 1, 1e-9);
+	assert_true(f.floor_ok[0]);
+	assert_float_equal(f.floor[0].a, 10, 1e-6);
+	/* the workload moves bytes at half the floor's speed */
+	assert_float_equal(f.speed[0], 0.5, 1e-9);
+	assert_false(f.floor_ok[1]);
+	assert_float_equal(f.speed[1], 0, 0);
+
+	/* a flat line (no per-byte part): no speed to compare */
+	for (i = 0; i < 3; i++)
+		in[i].self_bps = bps_of(sizes[i], 1000, 0);
+	assert_int_equal(explain_pb_fit(in, 3, &f), 0);
+	assert_float_equal(f.self.b, 0, 1e-12);
+	assert_float_equal(f.speed[0], 0, 0);
+
+	/* one size: no line */
+	assert_int_equal(explain_pb_fit(in, 1, &f), -1);
+	assert_false(f.self_ok);
+}
+
+/* The text with every run of blanks and newlines made one space. */
+static void squeeze(char *s)
+{
+	char *w = s;
+	bool blank = false;
+
+	for (; *s; s++) {
+		if (*s == ' ' || *s == '\n') {
+			blank = true;
+			continue;
+		}
+		if (blank && w != s)
+			*w++ = ' ';
+		blank = false;
+		*w++ = *s;
+	}
+	*w = '\0';
+}
+
+#define RW_PARAMS(dir, size) "{\"dir\":\"" dir "\",\"flags\":\"none\"," \
+	"\"segs\":\"1\",\"size\":\"" size "\",\"target\":\"memfd\","	\
+	"\"tmpdir\":\"/var/tmp\",\"verify\":\"0\"}"
+#define COPY_PARAMS(engine, size) "{\"dst_off\":\"0\",\"engine\":\""	\
+	engine "\",\"size\":\"" size "\",\"src_off\":\"0\",\"verify\":\"0\"}"
+
+/* One bandwidth result of workload w whose op of s bytes takes t ns. */
+static void add_bw(struct result_set *set, const char *w, const char *params,
+		   double s, double t)
+{
+	double v = s / t * 1e9;
+
+	fx_add(set, w, params, "bandwidth", "bytes/s", 1, &v, 1, NULL);
+}
+
+static void test_pb_results(void **state)
+{
+	struct result_set set;
+	char err[256], *out;
+	int rc;
+
+	(void)state;
+	result_set_init(&set);
+	/* file.rw dir=read: 1000 ns + 0.05 ns per byte, at 4k and 64k;
+	   given largest first (the rows come out by size) */
+	add_bw(&set, "file.rw", RW_PARAMS("read", "64k"), 65536,
+	       1000 + 0.05 * 65536);
+	add_bw(&set, "file.rw", RW_PARAMS("read", "4k"), 4096,
+	       1000 + 0.05 * 4096);
+	/* libc 0.025 ns per byte, movsb 0.0125 */
+	add_bw(&set, "mem.copy", COPY_PARAMS("libc", "4k"), 4096,
+	       0.025 * 4096);
+	add_bw(&set, "mem.copy", COPY_PARAMS("libc", "64k"), 65536,
+	       0.025 * 65536);
+	add_bw(&set, "mem.copy", COPY_PARAMS("movsb", "4k"), 4096,
+	       0.0125 * 4096);
+	add_bw(&set, "mem.copy", COPY_PARAMS("movsb", "64k"), 65536,
+	       0.0125 * 65536);
+	out = run_explain(set.v, set.n, &rc, err, sizeof(err));
+	assert_int_equal(rc, 1);
+	assert_string_equal(err, "");
+	assert_non_null(strstr(out, "per byte against mem.copy: file.rw "
+			       "target=memfd dir=read flags=none segs=1"));
+	assert_null(strstr(out, "size=4k"));
+	assert_null(strstr(out, "verify="));
+	/* 4k comes first: 1204.8 ns, 0.294 ns per byte; libc's copy takes
+	   102.4 ns: 8.5% of its speed, 1.10 us over it; movsb 4.2% */
+	assert_true(strstr(out, "\n  4k ") < strstr(out, "\n  64k "));
+	assert_non_null(strstr(out, "1.20 us"));
+	assert_non_null(strstr(out, "0.294 ns"));
+	assert_non_null(strstr(out, "8.5%"));
+	assert_non_null(strstr(out, "1.10 us"));
+	assert_non_null(strstr(out, "4.2%"));
+	/* 64k: 4276.8 ns; libc 1638.4 ns: 38.3%; movsb 19.2% */
+	assert_non_null(strstr(out, "4.28 us"));
+	assert_non_null(strstr(out, "38.3%"));
+	assert_non_null(strstr(out, "19.2%"));
+	squeeze(out);
+	assert_non_null(strstr(out, "least-squares fit over 2 sizes: per "
+			       "call = 1.00 us + 0.0500 ns x size"));
+	assert_null(strstr(out, "R²"));		/* two points: no R² */
+	assert_non_null(strstr(out, "file.rw moves a byte in 0.0500 ns: 50% "
+			       "of mem.copy libc's speed (0.0250 ns), 25% of "
+			       "mem.copy movsb's speed (0.0125 ns); plus 1.00 "
+			       "us per call."));
+	free(out);
+
+	/* without movsb at 64k: its row says so, the fit says why */
+	out = run_explain(set.v, set.n - 1, &rc, err, sizeof(err));
+	assert_int_equal(rc, 1);
+	squeeze(out);
+	assert_non_null(strstr(out, "movsb - - -"));
+	assert_non_null(strstr(out, "mem.copy movsb has no per-byte speed "
+			       "to compare (fewer than two sizes)"));
+	free(out);
+
+	/* with no floor at all: nothing printed, the message says what to
+	   run */
+	out = run_explain(set.v, 2, &rc, err, sizeof(err));
+	assert_int_equal(rc, 0);
+	assert_string_equal(out, "");
+	assert_non_null(strstr(err, "no mem.copy movsb result at size="));
+	assert_non_null(strstr(err, "run mem.copy engine=movsb size="));
+	free(out);
+
+	/* a second configuration (dir=write) is a block of its own */
+	add_bw(&set, "file.rw", RW_PARAMS("write", "4k"), 4096, 2000);
+	out = run_explain(set.v, set.n, &rc, err, sizeof(err));
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "dir=write"));
+	/* one size: rows but no fit */
+	assert_int_equal((int)(strstr(out, "least-squares") != NULL), 1);
+	assert_null(strstr(strstr(out, "dir=write"), "least-squares"));
+	free(out);
+	result_set_free(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -191,6 +393,9 @@ int main(void)
 		cmocka_unit_test(test_compute_missing),
 		cmocka_unit_test(test_cs_per_mib),
 		cmocka_unit_test(test_results),
+		cmocka_unit_test(test_pb_compute),
+		cmocka_unit_test(test_pb_fit),
+		cmocka_unit_test(test_pb_results),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

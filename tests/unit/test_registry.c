@@ -5,7 +5,8 @@
  * field bindings and capability flags included), a configuration binds
  * into the right fields, every WL_CAP_TRACE workload sets up one worker
  * (src/core/context.c), every suite names existing workloads with
- * arguments that parse, and lookups.
+ * arguments that parse, explain recipes (kind, floors, their one shared
+ * size) are checked, and lookups.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -777,6 +778,106 @@ static void test_suites_parse(void **state)
 						suite_table[e]->name);
 }
 
+/* ---- explain recipes: checked against a table that has mem.copy ---- */
+
+static const char *const pb_libc[] = { "engine=libc", NULL };
+static const char *const pb_movsb[] = { "engine=movsb", NULL };
+static const char *const pb_nosuch[] = { "engine=nosuch", NULL };
+static const char *const pb_size[] = { "size", NULL };
+static const char *const pb_verify[] = { "verify", NULL };
+
+/* Validate { wl, mem.copy }; the number of problems, the first in err. */
+static int validate_with_copy(const struct workload *wl, char *err,
+			      size_t len)
+{
+	const struct workload *const table[] = { wl, &wl_mem_copy };
+
+	return workload_table_validate(table, 2, err, len);
+}
+
+/* wl's recipe x must be refused, naming the workload. */
+static void expect_bad_recipe(const struct wl_explain *x, const char *label)
+{
+	struct workload wl = good_wl;
+	char err[ERRLEN];
+
+	wl.explain = x;
+	if (validate_with_copy(&wl, err, sizeof(err)) < 1)
+		fail_msg("%s: no problem reported", label);
+	if (!strstr(err, "workload 'test.good': explain"))
+		fail_msg("%s: message '%s'", label, err);
+}
+
+static void test_explain_recipes(void **state)
+{
+	static const struct wl_floor two[] = {
+		{ .workload = "mem.copy", .set = pb_libc, .same = pb_size },
+		{ .workload = "mem.copy", .set = pb_movsb, .same = pb_size },
+	};
+	static const struct wl_floor other_first[] = {
+		{ .workload = "mem.copy", .set = pb_libc, .same = pb_size },
+		{ .workload = "mem.copy", .set = pb_movsb, .same = pb_verify },
+	};
+	static const struct wl_floor bad_set[] = {
+		{ .workload = "mem.copy", .set = pb_nosuch, .same = pb_size },
+	};
+	static const struct wl_floor no_such[] = {
+		{ .workload = "no.such", .same = pb_size },
+	};
+	static const struct wl_floor shares_nothing[] = {
+		{ .workload = "mem.copy", .set = pb_libc },
+	};
+	struct wl_explain x = {
+		.kind = WL_EXPLAIN_PER_BYTE, .metric = "bandwidth",
+		.floors = two, .nfloors = 2, .per = "op",
+	};
+	struct wl_explain bad;
+	struct workload wl = good_wl;
+	char err[ERRLEN];
+
+	(void)state;
+	wl.explain = &x;
+	if (validate_with_copy(&wl, err, sizeof(err)) != 0)
+		fail_msg("a good per-byte recipe refused: %s", err);
+	/* the same floors make a pipe recipe too (a copy and a "ring") */
+	x.kind = WL_EXPLAIN_PIPE;
+	x.per = NULL;
+	if (validate_with_copy(&wl, err, sizeof(err)) != 0)
+		fail_msg("a good pipe recipe refused: %s", err);
+
+	bad = x;
+	bad.nfloors = 1;
+	expect_bad_recipe(&bad, "a pipe recipe of one floor");
+	bad = x;
+	bad.kind = (enum wl_explain_kind)7;
+	expect_bad_recipe(&bad, "an unknown kind");
+	bad = x;
+	bad.kind = WL_EXPLAIN_PER_BYTE;
+	expect_bad_recipe(&bad, "per byte without the name of an op");
+	bad.per = "op";
+	bad.nfloors = 0;
+	expect_bad_recipe(&bad, "per byte without floors");
+	bad.nfloors = WL_EXPLAIN_MAX_FLOORS + 1;
+	expect_bad_recipe(&bad, "too many floors");
+	bad.floors = other_first;
+	bad.nfloors = 2;
+	expect_bad_recipe(&bad, "floors that share different sizes");
+	bad.floors = bad_set;
+	bad.nfloors = 1;
+	expect_bad_recipe(&bad, "a floor setting that does not parse");
+	bad.floors = no_such;
+	expect_bad_recipe(&bad, "a floor not in the table");
+	bad.floors = shares_nothing;
+	expect_bad_recipe(&bad, "a floor that shares no parameter");
+	bad.floors = two;
+	bad.nfloors = 2;
+	bad.metric = "time/op";		/* mem.copy has no time/op */
+	expect_bad_recipe(&bad, "a metric the floors lack");
+	bad.metric = "bandwidth";
+	if (validate_with_copy(&wl, err, sizeof(err)) != 0)
+		fail_msg("back to good: %s", err);
+}
+
 static void test_find(void **state)
 {
 	(void)state;
@@ -817,6 +918,7 @@ int main(void)
 		cmocka_unit_test(test_counts_and_first_message),
 		cmocka_unit_test(test_real_descriptors_complete),
 		cmocka_unit_test(test_suites_parse),
+		cmocka_unit_test(test_explain_recipes),
 		cmocka_unit_test(test_find),
 	};
 
