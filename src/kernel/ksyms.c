@@ -1,0 +1,159 @@
+/*
+ * ksyms.c - /proc/kallsyms read into a sorted table (see ksyms.h).
+ */
+#include "kernel/ksyms.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* One line "ffffffff81000000 T _stext [module]"; 1 kept, 0 skipped. */
+static int parse_line(struct ksyms *ks, char *line, size_t *cap)
+{
+	char type, name[256];
+	uint64_t addr;
+
+	if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, name) != 3)
+		return 0;
+	if (!strcmp(name, "__lock_text_start"))
+		ks->lock_lo = addr;
+	else if (!strcmp(name, "__lock_text_end"))
+		ks->lock_hi = addr;
+	else if (!strcmp(name, "__sched_text_start"))
+		ks->sched_lo = addr;
+	else if (!strcmp(name, "__sched_text_end"))
+		ks->sched_hi = addr;
+	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+		return 0;
+	if (ks->n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 4096;
+		struct ksym *v = realloc(ks->v, ncap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		ks->v = v;
+		*cap = ncap;
+	}
+	ks->v[ks->n].addr = addr;
+	ks->v[ks->n].name = strdup(name);
+	if (!ks->v[ks->n].name)
+		return -1;
+	ks->n++;
+	return 1;
+}
+
+static int finish(struct ksyms *ks)
+{
+	size_t i;
+
+	ks->hidden = true;
+	for (i = 0; i < ks->n && ks->hidden; i++)
+		ks->hidden = ks->v[i].addr == 0;
+	if (ks->n)
+		qsort(ks->v, ks->n, sizeof(*ks->v), cmp_sym);
+	return 0;
+}
+
+int ksyms_load_text(struct ksyms *ks, const char *text)
+{
+	size_t cap = 0;
+	const char *p = text;
+
+	memset(ks, 0, sizeof(*ks));
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+		char line[512];
+
+		if (l >= sizeof(line))
+			l = sizeof(line) - 1;
+		memcpy(line, p, l);
+		line[l] = 0;
+		if (parse_line(ks, line, &cap) < 0) {
+			ksyms_free(ks);
+			return -1;
+		}
+		p = nl ? nl + 1 : p + l;
+	}
+	return finish(ks);
+}
+
+int ksyms_load(struct ksyms *ks, const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	size_t cap = 0;
+
+	memset(ks, 0, sizeof(*ks));
+	if (!f) {
+		snprintf(err, errlen, "cannot open %s: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (parse_line(ks, line, &cap) < 0) {
+			fclose(f);
+			ksyms_free(ks);
+			snprintf(err, errlen, "reading %s: %s", path,
+				 strerror(ENOMEM));
+			return -1;
+		}
+	}
+	fclose(f);
+	finish(ks);
+	if (ks->n == 0 || ks->hidden) {
+		ksyms_free(ks);
+		snprintf(err, errlen, "%s shows no kernel addresses (all 0): "
+			 "kernel.kptr_restrict hides them; run as root or "
+			 "sysctl kernel.kptr_restrict=0", path);
+		return -1;
+	}
+	return 0;
+}
+
+void ksyms_free(struct ksyms *ks)
+{
+	size_t i;
+
+	for (i = 0; i < ks->n; i++)
+		free(ks->v[i].name);
+	free(ks->v);
+	memset(ks, 0, sizeof(*ks));
+}
+
+void ksyms_name(const struct ksyms *ks, uint64_t addr, char *buf,
+		size_t len)
+{
+	size_t lo = 0, hi = ks->n;
+
+	/* the last symbol with v.addr <= addr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ks->v[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0) {
+		snprintf(buf, len, "0x%" PRIx64, addr);
+		return;
+	}
+	snprintf(buf, len, "%s+0x%" PRIx64, ks->v[lo - 1].name,
+		 addr - ks->v[lo - 1].addr);
+}
+
+bool ksyms_is_lock_code(const struct ksyms *ks, uint64_t addr)
+{
+	return (addr >= ks->lock_lo && addr < ks->lock_hi) ||
+	       (addr >= ks->sched_lo && addr < ks->sched_hi);
+}

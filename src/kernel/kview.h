@@ -1,0 +1,102 @@
+/*
+ * kview.h - the kernel-side views of one configuration: its traced
+ * samples recorded (kernel/ktrace.c) and the events of each aggregated
+ * into the lock, sched and syscall views (results/kernel.h).
+ *
+ * What each view counts, from the events of one traced sample in time
+ * order:
+ *   lock     contention_begin to contention_end of the same task and
+ *            lock is one wait (a mutex that spins and then sleeps gives
+ *            two begins and one end: one wait, from the first begin); its
+ *            caller is the first callchain frame outside the locking
+ *            code; the workers' waits by (type, caller), everything
+ *            else's in one row.
+ *   sched    a worker's sched_wakeup to the sched_switch that runs it is
+ *            its wake-up latency, and the CPU of that switch the CPU it
+ *            landed on; a worker switched out while runnable (preempted)
+ *            waits until it is switched in again.  Both are run-queue
+ *            wait.  A wake-up of a worker that is on a CPU is no wake-up.
+ *   syscall  sys_enter to sys_exit of the same number by a worker.
+ * State never crosses a sample: a wait, wake-up or call that began
+ * before the sample's recording started is not counted.
+ */
+#ifndef COPYSCOPE_KVIEW_H
+#define COPYSCOPE_KVIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "kernel/kparse.h"
+#include "results/kernel.h"
+
+struct ksyms;
+
+/* Per traced sample (NAN where the view was not recorded). */
+struct kview_samples {
+	size_t n;
+	double *ns_per_op;		/* the traced sample's time per op */
+	double *lock_waits_per_op;	/* the workers' contended waits */
+	double *lock_wait_ns_per_op;	/* ... and their wait, ns */
+	double *wake_p99_ns;		/* the workers' wake-up p99 */
+	double *sys_share_pct;		/* in-kernel % of their wall time */
+};
+
+struct kview;
+
+/*
+ * An aggregator of views for the workers tids[0..ntids) and at most
+ * max_samples traced samples, without a tracer (the events come from
+ * kview_feed()).  ks (may be NULL) names the lock callers.  NULL on
+ * ENOMEM.
+ */
+struct kview *kview_new(unsigned views, const pid_t *tids, int ntids,
+			size_t max_samples, const struct ksyms *ks);
+
+/*
+ * The same with a tracer: opens the views' tracepoints (ktrace_open()).
+ * Returns NULL with the reason in err.
+ */
+struct kview *kview_open(unsigned views, const pid_t *tids, int ntids,
+			 size_t max_samples, char *err, size_t errlen);
+
+void kview_free(struct kview *kv);
+
+/* Start recording a traced sample.  0, or -1 with the reason in err. */
+int kview_begin(struct kview *kv, char *err, size_t errlen);
+
+/*
+ * Stop recording, drain, and aggregate the sample (nops ops over
+ * window_ns, nworkers workers).  0, or -1 with the reason in err.
+ */
+int kview_end(struct kview *kv, uint64_t nops, double window_ns,
+	      int nworkers, char *err, size_t errlen);
+
+/*
+ * Aggregate one sample's events (time order), then close the sample as
+ * kview_end() does; lost is the records the kernel dropped.  0, or -1 on
+ * ENOMEM.
+ */
+int kview_feed(struct kview *kv, const struct kevent *evs, size_t n,
+	       uint64_t lost, uint64_t nops, double window_ns, int nworkers);
+
+const struct kview_samples *kview_samples(const struct kview *kv);
+
+/*
+ * The configuration's views as a results-model record, with
+ * untraced_ns_per_op (the untraced samples' median time per op, or NAN)
+ * for the overhead.  NULL on ENOMEM.
+ */
+struct result_kernel *kview_result(const struct kview *kv,
+				   double untraced_ns_per_op);
+
+/* The tracepoint kinds (1 << enum kev_kind) of a KVIEW_* mask. */
+unsigned kview_kinds(unsigned views);
+
+/* perf lock's name of a lock type from contention_begin's flags. */
+const char *kview_lock_type(uint32_t flags);
+
+/* The name of system call nr on this architecture, or NULL. */
+const char *kview_syscall_name(int nr);
+
+#endif
