@@ -13,6 +13,8 @@
 #include "cli/cli.h"
 #include "cli/run_group.h"
 #include "core/session.h"
+#include "kernel/ktrace.h"
+#include "kernel/kview.h"
 #include "report/explain.h"
 #include "report/format.h"
 #include "report/report.h"
@@ -75,6 +77,14 @@ static void run_usage(FILE *out)
 "                    (libc) and ring.bw (where the pipe's time goes), the\n"
 "                    file.* workloads per byte against mem.copy libc and\n"
 "                    movsb (the kernel path's speed and fixed cost)\n"
+"  --kernel VIEWS    also record what the kernel did for the workers, in a\n"
+"                    traced sample after each kept one (the kept figures stay\n"
+"                    untraced; the overhead is printed): lock (contended lock\n"
+"                    waits by caller, as perf lock contention), sched\n"
+"                    (wake-up latency, run-queue wait), syscall (time in the\n"
+"                    kernel per system call); a comma list.  Needs root (or\n"
+"                    perf_event_paranoid -1) and tracefs: see\n"
+"                    docs/kernel-views.md\n"
 "  --perf-counters   count context switches, migrations and faults with perf\n"
 "                    software events instead of getrusage (costs time on\n"
 "                    every context switch: see docs/methodology.md)\n"
@@ -94,7 +104,8 @@ static void run_usage(FILE *out)
 "\nexamples:\n"
 "  copyscope run pipe.bw size=4k,64k,1M\n"
 "  copyscope run sys.null trace=10 --tag baseline\n"
-"  copyscope run pipe.bw place=same,split --hist --json\n");
+"  copyscope run pipe.bw place=same,split --hist --json\n"
+"  copyscope run pipe.matrix writers=5 --kernel lock,sched\n");
 }
 
 static int parse_int_opt(const char *name, const char *v, long lo, long hi,
@@ -482,6 +493,12 @@ static int parse_args(struct run_cli *rc, int argc, char **argv)
 			rc->interleave = true;
 		} else if (strcmp(a, "--explain") == 0) {
 			rc->explain = true;
+		} else if (OPT("--kernel")) {
+			if (missing)
+				goto no_value;
+			if (kview_parse(v, &rc->ro.kviews, err,
+					sizeof(err)) != 0)
+				return cli_usage("run", "%s", err);
 		} else if (strcmp(a, "--perf-counters") == 0) {
 			rc->perf_counters = true;
 		} else if (strcmp(a, "--hist") == 0) {
@@ -671,6 +688,37 @@ static int finish(const struct run_cli *rc, struct session_result *sr,
 	return e;
 }
 
+/*
+ * --kernel: keep the views this machine can record; each refused one is
+ * named on stderr with what is missing.  Returns 0, or EXIT_NOTHING_RAN
+ * when none of them can run.
+ */
+static int probe_kernel_views(struct run_cli *rc)
+{
+	static const unsigned bits[] = { KVIEW_LOCK, KVIEW_SCHED,
+					 KVIEW_SYSCALL };
+	unsigned asked = rc->ro.kviews;
+	size_t i;
+
+	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
+		char err[512], name[16];
+
+		if (!(asked & bits[i]))
+			continue;
+		if (ktrace_probe(kview_kinds(bits[i]), err, sizeof(err)) == 0)
+			continue;
+		kview_mask_text(bits[i], name, sizeof(name));
+		cli_error("--kernel %s: refused: %s", name, err);
+		rc->ro.kviews &= ~bits[i];
+	}
+	if (asked && !rc->ro.kviews) {
+		cli_error("--kernel: none of the views asked for can be "
+			  "recorded here; nothing measured");
+		return EXIT_NOTHING_RAN;
+	}
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_cli *rc = calloc(1, sizeof(*rc));
@@ -687,6 +735,9 @@ int cmd_run(int argc, char **argv)
 	session_spec_init(&spec);
 	rc->ro = spec.ro;
 	e = parse_args(rc, argc, argv);
+	if (e)
+		goto out;
+	e = probe_kernel_views(rc);
 	if (e)
 		goto out;
 	spec.jobs = rc->jobs;

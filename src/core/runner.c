@@ -41,6 +41,7 @@ struct runner {
 	struct optime ot;		/* per-op times (optime.h) */
 	uint64_t nops;			/* batch size after growth */
 	bool ctx_setup;
+	struct kview *kv;		/* --kernel, or NULL */
 };
 
 /* A runner whose threads could not be stopped (see workers_stop()). */
@@ -407,6 +408,56 @@ static void record_interference(struct config_result *res,
 	res->interf_flags[k] = is.flags;
 }
 
+/*
+ * --kernel: one traced sample of the same batch right after a kept one
+ * (so the two sides of the overhead see the same machine), recorded only
+ * while the workers run it, and never among the kept samples.
+ */
+static enum config_status traced_sample(struct runner *r,
+					struct config_result *res)
+{
+	enum config_status st;
+
+	progress(r, "sample %zu/%d, traced", res->nsamples, r->opts->reps);
+	if (kview_begin(r->kv, res->msg, sizeof(res->msg)) != 0)
+		return CONFIG_FAILED;
+	st = sample_cmd(r, r->nops, res->msg, sizeof(res->msg));
+	if (st != CONFIG_OK) {
+		kview_stop(r->kv);	/* recording off; no more samples */
+		return st;
+	}
+	if (kview_end(r->kv, r->nops, last_window_ns(r), r->ctx.nworkers,
+		      res->msg, sizeof(res->msg)) != 0)
+		return CONFIG_FAILED;
+	return CONFIG_OK;
+}
+
+/*
+ * --kernel: open the views' tracepoints for this configuration's
+ * workers (their task ids, as each reported it), disabled until the
+ * first traced sample.
+ */
+static enum config_status kview_start(struct runner *r,
+				      struct config_result *res)
+{
+	pid_t tids[WL_MAX_WORKERS];
+	char err[400];
+	int i;
+
+	if (!r->opts->kviews)
+		return CONFIG_OK;
+	for (i = 0; i < r->ctx.nworkers; i++)
+		tids[i] = r->ws.ctl->slot[i].tid;
+	r->kv = kview_open(r->opts->kviews, tids, r->ctx.nworkers,
+			   (size_t)r->opts->reps, err, sizeof(err));
+	if (!r->kv) {
+		snprintf(res->msg, sizeof(res->msg), "%s: --kernel: %s",
+			 r->wl->name, err);
+		return CONFIG_FAILED;
+	}
+	return CONFIG_OK;
+}
+
 enum config_status runner_sample(struct runner *r, struct config_result *res)
 {
 	struct interference_mark m0, m1;
@@ -422,7 +473,7 @@ enum config_status runner_sample(struct runner *r, struct config_result *res)
 	interference_mark(&m1, r->ws.pid, r->ws.nstarted);
 	record_interference(res, &m0, &m1);
 	record_sample(r, res, r->nops);
-	return CONFIG_OK;
+	return r->kv ? traced_sample(r, res) : CONFIG_OK;
 }
 
 /* The separate per-op pass of workloads that are not op-timed. */
@@ -607,6 +658,8 @@ struct runner *runner_open(const struct workload *wl,
 		st = warm_up(r, res);
 	if (st == CONFIG_OK)
 		st = inject_measure(r, res);
+	if (st == CONFIG_OK)
+		st = kview_start(r, res);
 	if (st == CONFIG_OK) {
 		res->canary_ref_ns = interference_canary_calibrate();
 		return r;
@@ -630,6 +683,12 @@ enum config_status runner_close(struct runner *r, struct config_result *res,
 	 * up (interrupt, watchdog, dead worker) may they be mid-op.
 	 */
 	workers_stop(&r->ws, r->ws.unsynced);
+	if (r->kv) {
+		/* the aggregate goes with the result; the tracer closes */
+		kview_stop(r->kv);
+		res->kview = r->kv;
+		r->kv = NULL;
+	}
 	trace = param_find_role(wl->params, wl->nparams, PARAM_ROLE_TRACE);
 	if (st == CONFIG_OK && (wl->caps & WL_CAP_TRACE) && trace >= 0 &&
 	    r->ctx.ps.v[trace] > 0)
@@ -700,5 +759,6 @@ void config_result_free(struct config_result *res)
 		hist_free(res->worker_hist[i]);
 	free(res->trace_ns);
 	free(res->trace_ticks);
+	kview_free(res->kview);
 	memset(res, 0, sizeof(*res));
 }

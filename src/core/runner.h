@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "core/workload.h"
+#include "kernel/kview.h"
 #include "stats/histogram.h"
 
 struct run_opts {
@@ -30,6 +31,12 @@ struct run_opts {
 	int cpus[CPU_SETSIZE];		/* allowed CPUs, in order */
 	int ncpus;
 	bool progress;			/* progress lines on stderr */
+	/*
+	 * --kernel: KVIEW_* bits (results/kernel.h).  Each kept sample is
+	 * followed by a traced sample of the same batch, recorded by
+	 * kernel/kview.c and never counted among the kept ones.
+	 */
+	unsigned kviews;
 };
 
 enum config_status {
@@ -90,6 +97,10 @@ struct config_result {
 	bool verified;
 	long verify_errors;
 	char verify_report[512];
+
+	/* --kernel: the traced samples, aggregated (kernel/kview.h), or
+	   NULL; its tracer is closed by runner_close() */
+	struct kview *kview;
 
 	double *trace_ns;		/* cold-call trace, or NULL */
 	double *trace_ticks;

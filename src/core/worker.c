@@ -152,6 +152,7 @@ static void worker_main(struct workers *ws, int idx)
 	struct swcount sc;
 	uint32_t seen = 0;
 
+	s->tid = gettid();
 	s->rc = pin_to(ws->ctx->worker_cpu[idx], s->err);
 	if (s->rc == 0 && timer_thread_init() != 0) {
 		snprintf(s->err, WL_ERR_LEN, "cannot open the cycle counter "

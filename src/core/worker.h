@@ -37,6 +37,7 @@ enum worker_cmd { CMD_NONE, CMD_RUN, CMD_VERIFY, CMD_HIST, CMD_EXIT };
 struct worker_slot {
 	uint64_t t0, t1;
 	int cpu_start, cpu_end;
+	pid_t tid;			/* the worker's kernel task id */
 	int rc;
 	bool idle_end;			/* run_batch returned WL_IDLE_END */
 	struct swcount_values sw0, sw1;

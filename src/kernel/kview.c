@@ -105,6 +105,7 @@ struct lock_row {
 	bool other;
 	uint32_t flags;			/* LCB_F_* as seen first */
 	uint64_t caller;		/* address; 0 for the other row */
+	char name[128];			/* the caller's symbol+offset */
 	uint64_t contended, total_ns, max_ns;
 	uint64_t hist[KV_LOG2_BUCKETS];
 };
@@ -265,6 +266,16 @@ struct kview *kview_open(unsigned views, const pid_t *tids, int ntids,
 	return kv;
 }
 
+void kview_stop(struct kview *kv)
+{
+	if (!kv || !kv->kt)
+		return;
+	ktrace_disable(kv->kt);
+	ktrace_close(kv->kt);
+	kv->kt = NULL;
+	kv->ks = NULL;
+}
+
 void kview_free(struct kview *kv)
 {
 	size_t i;
@@ -318,6 +329,20 @@ int kview_end(struct kview *kv, uint64_t nops, double window_ns,
 	return 0;
 }
 
+/* Named when the row is made: the symbols go with the tracer. */
+static void caller_name(const struct kview *kv, struct lock_row *r)
+{
+	if (r->other)
+		snprintf(r->name, sizeof(r->name), "[other tasks]");
+	else if (!r->caller)
+		snprintf(r->name, sizeof(r->name), "[unknown]");
+	else if (kv->ks)
+		ksyms_name(kv->ks, r->caller, r->name, sizeof(r->name));
+	else
+		snprintf(r->name, sizeof(r->name), "0x%llx",
+			 (unsigned long long)r->caller);
+}
+
 static struct lock_row *lock_row(struct kview *kv, bool other,
 				 uint32_t flags, uint64_t caller)
 {
@@ -345,6 +370,7 @@ static struct lock_row *lock_row(struct kview *kv, bool other,
 	kv->rows[kv->nrows].other = other;
 	kv->rows[kv->nrows].flags = flags;
 	kv->rows[kv->nrows].caller = other ? 0 : caller;
+	caller_name(kv, &kv->rows[kv->nrows]);
 	return &kv->rows[kv->nrows++];
 }
 
@@ -612,20 +638,10 @@ static int build_locks(const struct kview *kv, struct result_kernel *k)
 	for (i = 0; i < kv->nrows; i++) {
 		const struct lock_row *r = &kv->rows[i];
 		struct kv_lock_row *o = &k->locks[k->nlocks++];
-		char name[160];
 
-		if (r->other)
-			snprintf(name, sizeof(name), "[other tasks]");
-		else if (!r->caller)
-			snprintf(name, sizeof(name), "[unknown]");
-		else if (kv->ks)
-			ksyms_name(kv->ks, r->caller, name, sizeof(name));
-		else
-			snprintf(name, sizeof(name), "0x%llx",
-				 (unsigned long long)r->caller);
 		o->other = r->other;
 		o->type = strdup(r->other ? "-" : kview_lock_type(r->flags));
-		o->caller = strdup(name);
+		o->caller = strdup(r->name);
 		if (!o->type || !o->caller)
 			return -1;
 		o->contended = r->contended;

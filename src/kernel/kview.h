@@ -62,6 +62,9 @@ struct kview *kview_open(unsigned views, const pid_t *tids, int ntids,
 
 void kview_free(struct kview *kv);
 
+/* Close the tracer (the aggregate stays); kview_begin() no longer works. */
+void kview_stop(struct kview *kv);
+
 /* Start recording a traced sample.  0, or -1 with the reason in err. */
 int kview_begin(struct kview *kv, char *err, size_t errlen);
 

@@ -11,6 +11,7 @@
 
 #include "core/swcount.h"
 #include "stats/histogram.h"
+#include "stats/summary.h"
 
 static const char *status_name(enum config_status st)
 {
@@ -279,6 +280,68 @@ static struct result *new_result(struct result_set *out,
 	return r;
 }
 
+/* One metric of the traced samples from v[0..n), NAN values left out. */
+static int traced_result(struct result_set *out, struct result_config *c,
+			 const char *metric, const char *unit, int direction,
+			 const double *v, size_t n)
+{
+	struct result *r;
+	size_t k, nfinite = 0;
+
+	for (k = 0; k < n; k++)
+		nfinite += isfinite(v[k]) != 0;
+	if (nfinite == 0)
+		return 0;
+	r = new_result(out, c, metric, unit, direction, n);
+	if (!r)
+		return -1;
+	r->traced = true;
+	for (k = 0; k < n; k++)
+		if (isfinite(v[k]))
+			r->samples[r->nsamples++] = v[k];
+	return result_finalize(r);
+}
+
+/*
+ * --kernel: the views' record on the configuration, and the traced
+ * samples' metrics: their time per op (which carries the record), the
+ * workers' lock waits and wait per op, wake-up p99, in-kernel share.
+ */
+static int build_kernel(const struct config_result *cr,
+			struct result_config *c, struct result_set *out)
+{
+	const struct kview_samples *s = kview_samples(cr->kview);
+	double *per_op = malloc((cr->nsamples ? cr->nsamples : 1) *
+				sizeof(double));
+	double untraced = NAN;
+	size_t k, n = 0;
+
+	if (!per_op)
+		return -1;
+	for (k = 0; k < cr->nsamples && cr->batch_ops; k++)
+		if (cr->window_ns && cr->window_ns[k] > 0)
+			per_op[n++] = cr->window_ns[k] /
+				      (double)cr->batch_ops;
+	if (n)
+		untraced = stats_median(per_op, n);
+	free(per_op);
+	c->kernel = kview_result(cr->kview, untraced);
+	if (!c->kernel || s->n == 0)
+		return c->kernel ? 0 : -1;
+	if (traced_result(out, c, KVIEW_METRIC_TIME, "ns", METRIC_INFO,
+			  s->ns_per_op, s->n) != 0 ||
+	    traced_result(out, c, KVIEW_METRIC_WAITS, "count", METRIC_LOWER_BETTER,
+			  s->lock_waits_per_op, s->n) != 0 ||
+	    traced_result(out, c, KVIEW_METRIC_WAIT, "ns", METRIC_LOWER_BETTER,
+			  s->lock_wait_ns_per_op, s->n) != 0 ||
+	    traced_result(out, c, KVIEW_METRIC_WAKE, "ns", METRIC_LOWER_BETTER,
+			  s->wake_p99_ns, s->n) != 0 ||
+	    traced_result(out, c, KVIEW_METRIC_SYS, "%", METRIC_INFO,
+			  s->sys_share_pct, s->n) != 0)
+		return -1;
+	return 0;
+}
+
 int results_build(const struct config_result *cr, int job, bool want_hist,
 		  const struct result_interleave *il, struct result_set *out)
 {
@@ -330,5 +393,7 @@ int results_build(const struct config_result *cr, int job, bool want_hist,
 		if (result_finalize(r) != 0)
 			return -1;
 	}
+	if (cr->kview && build_kernel(cr, c, out) != 0)
+		return -1;
 	return 0;
 }

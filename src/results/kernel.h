@@ -75,6 +75,17 @@ struct result_kernel {
 	double thread_ns;
 };
 
+/*
+ * The metrics of the traced samples, one value per traced sample: their
+ * time per op (info: the overhead's numerator), and per view what
+ * compare judges.
+ */
+#define KVIEW_METRIC_TIME "traced time/op"
+#define KVIEW_METRIC_WAITS "lock waits/op"
+#define KVIEW_METRIC_WAIT "lock wait/op"
+#define KVIEW_METRIC_WAKE "wakeup p99"
+#define KVIEW_METRIC_SYS "in-kernel share"
+
 /* "lock,sched" for a mask, into buf; "" for 0. */
 void kview_mask_text(unsigned views, char *buf, size_t len);
 

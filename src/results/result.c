@@ -38,6 +38,7 @@ static void config_free(struct result_config *c)
 	free(c->migrations);
 	free(c->faults);
 	free(c->note);
+	result_kernel_free(c->kernel);
 	free(c->window_ns);
 	if (c->load) {
 		free(c->load->other_cpu_pct);

@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "results/kernel.h"
 #include "stats/modes.h"
 #include "stats/summary.h"
 
@@ -110,6 +111,8 @@ struct result_config {
 	int64_t *interleave_order;
 	size_t ninterleave_order;
 	int64_t interleave_of;
+	/* run --kernel: the kernel views of the traced samples, or NULL */
+	struct result_kernel *kernel;
 };
 
 /* One bucket of a per-op histogram; hi == -1 marks the overflow. */
@@ -137,6 +140,10 @@ struct result {
 	int direction;			/* +1 higher better, -1 lower, 0 info */
 	bool trace;			/* the cold-call trace: one value per
 					   call, not per sample */
+	bool traced;			/* from the --kernel traced samples,
+					   not the kept ones; the one named
+					   KVIEW_METRIC_TIME carries
+					   cfg->kernel in its info */
 	double *samples;
 	size_t nsamples;
 	struct result_hist *hist;	/* NULL: none */
