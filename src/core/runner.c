@@ -416,18 +416,30 @@ static void record_interference(struct config_result *res,
 static enum config_status traced_sample(struct runner *r,
 					struct config_result *res)
 {
+	uint64_t lo[WL_MAX_WORKERS], hi[WL_MAX_WORKERS];
+	struct kview_sample_info si = {
+		.nops = r->nops, .nworkers = r->ctx.nworkers,
+		.lo_ns = lo, .hi_ns = hi,
+	};
 	enum config_status st;
+	int i;
 
 	progress(r, "sample %zu/%d, traced", res->nsamples, r->opts->reps);
 	if (kview_begin(r->kv, res->msg, sizeof(res->msg)) != 0)
 		return CONFIG_FAILED;
+	r->ws.ctl->mono_marks = 1;
 	st = sample_cmd(r, r->nops, res->msg, sizeof(res->msg));
+	r->ws.ctl->mono_marks = 0;
 	if (st != CONFIG_OK) {
 		kview_stop(r->kv);	/* recording off; no more samples */
 		return st;
 	}
-	if (kview_end(r->kv, r->nops, last_window_ns(r), r->ctx.nworkers,
-		      res->msg, sizeof(res->msg)) != 0)
+	for (i = 0; i < r->ctx.nworkers; i++) {
+		lo[i] = r->ws.ctl->slot[i].mono0;
+		hi[i] = r->ws.ctl->slot[i].mono1;
+	}
+	si.window_ns = last_window_ns(r);
+	if (kview_end(r->kv, &si, res->msg, sizeof(res->msg)) != 0)
 		return CONFIG_FAILED;
 	return CONFIG_OK;
 }

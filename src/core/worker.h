@@ -38,6 +38,10 @@ struct worker_slot {
 	uint64_t t0, t1;
 	int cpu_start, cpu_end;
 	pid_t tid;			/* the worker's kernel task id */
+	/* CLOCK_MONOTONIC_RAW ns just outside t0 and t1, when the
+	   control block's mono_marks is set (--kernel's traced samples:
+	   the tracer's clock) */
+	uint64_t mono0, mono1;
 	int rc;
 	bool idle_end;			/* run_batch returned WL_IDLE_END */
 	struct swcount_values sw0, sw1;
@@ -54,6 +58,7 @@ struct control {
 	uint32_t nworkers;
 	uint64_t nops;
 	_Atomic uint32_t inject_on;	/* the injection on (inject.h) */
+	uint32_t mono_marks;		/* take slot mono0/mono1 */
 	struct worker_slot slot[WL_MAX_WORKERS];
 };
 

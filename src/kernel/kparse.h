@@ -35,7 +35,7 @@ extern const char *const kev_tracepoint[KEV_NKINDS];
 
 /* One tracepoint hit, typed. */
 struct kevent {
-	uint64_t ts_ns;			/* perf clock (local_clock) */
+	uint64_t ts_ns;			/* CLOCK_MONOTONIC_RAW */
 	uint64_t seq;			/* drain order: ties of ts_ns */
 	uint32_t cpu;
 	int32_t tid;			/* the task that hit it */

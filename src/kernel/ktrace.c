@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kernel/ksyms.h"
@@ -166,6 +167,9 @@ static void tp_attr(struct perf_event_attr *a, int id, int kind)
 	a->sample_period = 1;
 	a->sample_type = KPARSE_SAMPLE_TYPE;
 	a->disabled = 1;
+	/* the clock the workers mark their batches with (worker.h) */
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC_RAW;
 	a->watermark = 1;
 	a->wakeup_watermark = 1u << 30;	/* nobody polls: no wake-ups */
 	if (kind == KEV_LOCK_BEGIN) {

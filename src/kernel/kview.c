@@ -142,16 +142,36 @@ struct kview {
 	size_t nsys;			/* rows allocated (by nr) */
 	uint64_t sys_ns, s_sys_ns;
 	double thread_ns;
+	/* the sample being fed: each worker's batch, and their span */
+	const uint64_t *lo, *hi;
+	uint64_t span_lo, span_hi;
 };
 
-static bool is_worker(const struct kview *kv, int32_t tid)
+static int worker_idx(const struct kview *kv, int32_t tid)
 {
 	int i;
 
 	for (i = 0; i < kv->ntids; i++)
 		if (kv->tids[i] == tid)
-			return true;
-	return false;
+			return i;
+	return -1;
+}
+
+static bool is_worker(const struct kview *kv, int32_t tid)
+{
+	return worker_idx(kv, tid) >= 0;
+}
+
+/* Whether ts is inside task tid's batch (another task: the span). */
+static bool in_batch(const struct kview *kv, int32_t tid, uint64_t ts)
+{
+	int i = worker_idx(kv, tid);
+
+	if (!kv->lo)
+		return true;
+	if (i < 0)
+		return ts >= kv->span_lo && ts <= kv->span_hi;
+	return ts >= kv->lo[i] && ts <= kv->hi[i];
 }
 
 static size_t hash_tid(int32_t tid, size_t cap)
@@ -309,8 +329,8 @@ int kview_begin(struct kview *kv, char *err, size_t errlen)
 	return 0;
 }
 
-int kview_end(struct kview *kv, uint64_t nops, double window_ns,
-	      int nworkers, char *err, size_t errlen)
+int kview_end(struct kview *kv, const struct kview_sample_info *si,
+	      char *err, size_t errlen)
 {
 	const struct kevent *evs;
 	uint64_t lost;
@@ -322,7 +342,7 @@ int kview_end(struct kview *kv, uint64_t nops, double window_ns,
 		return -1;
 	}
 	if (ktrace_drain(kv->kt, &evs, &n, &lost) != 0 ||
-	    kview_feed(kv, evs, n, lost, nops, window_ns, nworkers) != 0) {
+	    kview_feed(kv, evs, n, lost, si) != 0) {
 		snprintf(err, errlen, "kernel views: %s", strerror(ENOMEM));
 		return -1;
 	}
@@ -382,6 +402,9 @@ static int on_lock_begin(struct kview *kv, const struct kevent *e)
 		return -1;
 	/* a mutex that spins then sleeps begins twice: keep the first */
 	if (t->lock_pending && t->lock_addr == e->lock_addr)
+		return 0;
+	t->lock_pending = false;
+	if (!in_batch(kv, e->tid, e->ts_ns))
 		return 0;
 	t->lock_pending = true;
 	t->lock_addr = e->lock_addr;
@@ -448,7 +471,8 @@ static int on_wakeup(struct kview *kv, const struct kevent *e)
 	t = task_of(kv, e->pid);
 	if (!t)
 		return -1;
-	if (!t->on_cpu && !t->wake_pending) {
+	if (!t->on_cpu && !t->wake_pending &&
+	    in_batch(kv, e->pid, e->ts_ns)) {
 		t->wake_pending = true;
 		t->wake_ts = e->ts_ns;
 	}
@@ -467,7 +491,8 @@ static int on_switch(struct kview *kv, const struct kevent *e)
 		if (!t)
 			return -1;
 		t->on_cpu = false;
-		if ((e->prev_state & KV_TASK_REPORT_MASK) == 0) {
+		if ((e->prev_state & KV_TASK_REPORT_MASK) == 0 &&
+		    in_batch(kv, e->prev_pid, e->ts_ns)) {
 			t->runnable = true;
 			t->runnable_ts = e->ts_ns;
 			kv->preemptions++;
@@ -524,7 +549,7 @@ static int on_sys(struct kview *kv, const struct kevent *e)
 	if (!t)
 		return -1;
 	if (e->kind == KEV_SYS_ENTER) {
-		t->sys_pending = true;
+		t->sys_pending = in_batch(kv, e->tid, e->ts_ns);
 		t->sys_nr = e->sys_id;
 		t->sys_ts = e->ts_ns;
 		return 0;
@@ -570,12 +595,24 @@ static int feed_one(struct kview *kv, const struct kevent *e)
 }
 
 int kview_feed(struct kview *kv, const struct kevent *evs, size_t n,
-	       uint64_t lost, uint64_t nops, double window_ns, int nworkers)
+	       uint64_t lost, const struct kview_sample_info *si)
 {
 	struct kview_samples *s = &kv->s;
-	double per = nops ? (double)nops : NAN;
+	uint64_t nops = si->nops;
+	double per = nops ? (double)nops : NAN, window_ns = si->window_ns;
+	int nworkers = si->nworkers, w;
 	size_t i;
 
+	kv->lo = si->lo_ns;
+	kv->hi = si->hi_ns;
+	kv->span_lo = UINT64_MAX;
+	kv->span_hi = 0;
+	for (w = 0; kv->lo && w < kv->ntids; w++) {
+		if (kv->lo[w] < kv->span_lo)
+			kv->span_lo = kv->lo[w];
+		if (kv->hi[w] > kv->span_hi)
+			kv->span_hi = kv->hi[w];
+	}
 	memset(kv->task, 0, kv->task_cap * sizeof(*kv->task));
 	kv->task_n = 0;
 	kv->s_waits = kv->s_wait_ns = kv->s_sys_ns = 0;
@@ -584,6 +621,7 @@ int kview_feed(struct kview *kv, const struct kevent *evs, size_t n,
 	for (i = 0; i < n; i++)
 		if (feed_one(kv, &evs[i]) != 0)
 			return -1;
+	kv->lo = kv->hi = NULL;
 	kv->lost += lost;
 	if (s->n >= kv->max_samples)
 		return 0;

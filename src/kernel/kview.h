@@ -17,8 +17,12 @@
  *            waits until it is switched in again.  Both are run-queue
  *            wait.  A wake-up of a worker that is on a CPU is no wake-up.
  *   syscall  sys_enter to sys_exit of the same number by a worker.
- * State never crosses a sample: a wait, wake-up or call that began
- * before the sample's recording started is not counted.
+ * Only what happens inside a worker's batch counts: each worker marks
+ * its batch with CLOCK_MONOTONIC_RAW (the tracer's clock) just outside
+ * its timer reads, and a worker's wait, wake-up or call counts when it
+ * began inside that worker's batch (another task's wait: inside the
+ * span of all batches).  The harness around the batch (the start
+ * barrier, counters) is left out.
  */
 #ifndef COPYSCOPE_KVIEW_H
 #define COPYSCOPE_KVIEW_H
@@ -68,12 +72,22 @@ void kview_stop(struct kview *kv);
 /* Start recording a traced sample.  0, or -1 with the reason in err. */
 int kview_begin(struct kview *kv, char *err, size_t errlen);
 
+/* One sample's shape: its ops, window, and each worker's batch. */
+struct kview_sample_info {
+	uint64_t nops;
+	double window_ns;		/* as the kept samples measure it */
+	int nworkers;
+	/* per worker (in tids' order), CLOCK_MONOTONIC_RAW ns around its
+	   batch; NULL: every event counts (tests) */
+	const uint64_t *lo_ns, *hi_ns;
+};
+
 /*
- * Stop recording, drain, and aggregate the sample (nops ops over
- * window_ns, nworkers workers).  0, or -1 with the reason in err.
+ * Stop recording, drain, and aggregate the sample.  0, or -1 with the
+ * reason in err.
  */
-int kview_end(struct kview *kv, uint64_t nops, double window_ns,
-	      int nworkers, char *err, size_t errlen);
+int kview_end(struct kview *kv, const struct kview_sample_info *si,
+	      char *err, size_t errlen);
 
 /*
  * Aggregate one sample's events (time order), then close the sample as
@@ -81,7 +95,7 @@ int kview_end(struct kview *kv, uint64_t nops, double window_ns,
  * ENOMEM.
  */
 int kview_feed(struct kview *kv, const struct kevent *evs, size_t n,
-	       uint64_t lost, uint64_t nops, double window_ns, int nworkers);
+	       uint64_t lost, const struct kview_sample_info *si);
 
 const struct kview_samples *kview_samples(const struct kview *kv);
 

@@ -28,6 +28,13 @@
 void report_results(FILE *out, const struct result *res, size_t n);
 
 /*
+ * The kernel views of configuration c (run --kernel), when it has them:
+ * the traced samples' overhead, the lock table in perf lock contention's
+ * layout, wake-up latency, in-kernel time per system call.
+ */
+void report_kernel(FILE *out, const struct result_config *c);
+
+/*
  * A per-op histogram as stats/histogram.c holds it, rebuilt from a
  * result's stored buckets (the overflow at the exact maximum), so that
  * every renderer reads the same percentiles; NULL on ENOMEM.  Free with

@@ -334,6 +334,7 @@ static void print_block(FILE *out, struct block *b)
 			else if (b->res[j].hist && b->res[j].hist->nbuckets)
 				print_hist(out, &b->res[j]);
 		}
+		report_kernel(out, b->res[i].cfg);
 		i = end;
 	}
 	fit_report_block(out, b->res + b->first, b->last - b->first);
