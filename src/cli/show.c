@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "results/kernel.h"
 #include "report/report.h"
 
 static void show_usage(FILE *out)
@@ -37,6 +38,12 @@ static void print_options(const struct run_info *run)
 	if (o->interleave)
 		printf("; interleaved, seed %llu",
 		       (unsigned long long)o->interleave_seed);
+	if (o->kviews) {
+		char views[32];
+
+		kview_mask_text(o->kviews, views, sizeof(views));
+		printf("; --kernel %s", views);
+	}
 	printf("\n");
 }
 

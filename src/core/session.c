@@ -464,6 +464,7 @@ static void fill_info(const struct session_spec *spec, struct run_info *ri,
 	o->interleave = spec->interleave;
 	o->interleave_seed = spec->interleave ? seed : 0;
 	o->perf_counters = spec->perf_counters;
+	o->kviews = spec->ro.kviews;
 }
 
 static const char *status_of(int exit_code)

@@ -4,6 +4,8 @@
  */
 #include "results/run.h"
 
+#include "results/kernel.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,5 +43,11 @@ int run_options_env(const struct run_info *run, struct env *out)
 	    env_set(out, "run.interleave", o->interleave ? "1" : "0") ||
 	    env_set(out, "run.perf_counters", o->perf_counters ? "1" : "0"))
 		return -1;
+	if (o->kviews) {
+		/* only when asked: runs without it stay alike */
+		kview_mask_text(o->kviews, b, sizeof(b));
+		if (env_set(out, "run.kernel_views", b))
+			return -1;
+	}
 	return 0;
 }

@@ -23,6 +23,8 @@ struct run_options {
 	bool interleave;		/* samples in shuffled round-robin */
 	uint64_t interleave_seed;
 	bool perf_counters;		/* counters from perf, not getrusage */
+	unsigned kviews;		/* --kernel: KVIEW_* bits
+					   (results/kernel.h), 0 none */
 };
 
 struct run_info {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "results/codec.h"
+#include "results/kernel.h"
 #include "store/db.h"
 
 #define RUN_COLUMNS "r.id, r.started_ns, r.finished_ns, r.tag, r.host, " \
@@ -17,13 +18,14 @@
 	"(SELECT e.value FROM environment e WHERE e.run_id = r.id " \
 	"AND e.key = 'kernel.release'), r.reps, r.sample_time_ns, " \
 	"r.warmup_ns, r.cpus, r.hist, r.interleave_seed, r.perf_counters, " \
-	"r.pid, r.uuid, r.group_id"
+	"r.pid, r.uuid, r.group_id, r.kernel_views"
 
 /* Fill run from a row of RUN_COLUMNS; -1 on ENOMEM. */
 static int row_to_run(struct db_stmt *s, struct run_info *run)
 {
 	struct run_options *o = &run->opts;
 	const char *seed;
+	char views_err[128];
 
 	memset(run, 0, sizeof(*run));
 	run->id = db_col_int64(s, 0);
@@ -52,6 +54,10 @@ static int row_to_run(struct db_stmt *s, struct run_info *run)
 	run->pid = db_col_int64(s, 19);
 	db_copy_str(run->uuid, sizeof(run->uuid), db_col_text(s, 20));
 	db_copy_str(run->group_id, sizeof(run->group_id), db_col_text(s, 21));
+	if (db_col_text(s, 22) && kview_parse(db_col_text(s, 22), &o->kviews,
+					      views_err,
+					      sizeof(views_err)) != 0)
+		o->kviews = 0;	/* a view this version does not know */
 	return db_col_dup(s, 8, &run->cmdline);
 }
 

@@ -126,16 +126,27 @@
 	"ALTER TABLE environment ADD COLUMN seq " D##_INT ";" \
 	"UPDATE environment SET seq = " D##_ADDED_ORDER ";"
 
+/*
+ * 3 -> 4: runs.kernel_views, the views `run --kernel` recorded ("lock,
+ * sched"; NULL: none).  What they recorded is in each configuration's
+ * results: the traced samples' metrics and the "kernel" member of the
+ * info of its "traced time/op" result (results/codec.h).
+ */
+#define MIGRATION_4(D) \
+	"ALTER TABLE runs ADD COLUMN kernel_views TEXT;"
+
 const char *const store_migrations[] = {
 	MIGRATION_1(SQLITE),
 	MIGRATION_2(SQLITE),
 	MIGRATION_3(SQLITE),
+	MIGRATION_4(SQLITE),
 };
 
 const char *const store_migrations_pg[] = {
 	MIGRATION_1(PG),
 	MIGRATION_2(PG),
 	MIGRATION_3(PG),
+	MIGRATION_4(PG),
 };
 
 _Static_assert(sizeof(store_migrations) / sizeof(store_migrations[0]) ==

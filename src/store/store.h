@@ -16,8 +16,8 @@
  *        build_flavour, cmdline, status,     status: running, complete,
  *        reps, sample_time_ns, warmup_ns,             interrupted, failed
  *        cpus, hist, interleave_seed,
- *        perf_counters, pid, uuid,           the run options, typed;
- *        group_id)                           the measuring process; a
+ *        perf_counters, kernel_views,        the run options, typed;
+ *        pid, uuid, group_id)                the measuring process; a
  *                                            globally unique id; the
  *                                            group of `run --runs N`
  *   environment(run_id, key, value, seq)     seq: the key's place
@@ -38,7 +38,7 @@
 #include "env/env.h"
 #include "results/run.h"
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 struct store;
 

@@ -12,6 +12,7 @@
 #include <sys/random.h>
 
 #include "results/codec.h"
+#include "results/kernel.h"
 #include "store/db.h"
 
 /* Fill empty identity fields of run from the environment. */
@@ -32,16 +33,16 @@ static void run_defaults(struct run_info *run, const struct env *env)
 		db_copy_str(run->build_flavour, sizeof(run->build_flavour), v);
 }
 
-/* Bind the run options to columns first.. first + 6. */
+/* Bind the run options to columns first.. first + 7. */
 static int bind_options(struct db_stmt *s, int first,
 			const struct run_info *run)
 {
 	const struct run_options *o = &run->opts;
-	char seed[32];
+	char seed[32], views[32];
 	int i = first;
 
 	if (!run->have_options) {
-		for (; i < first + 7; i++)
+		for (; i < first + 8; i++)
 			if (db_bind_null(s, i))
 				return -1;
 		return 0;
@@ -55,6 +56,9 @@ static int bind_options(struct db_stmt *s, int first,
 	    db_bind_int64(s, i++, o->hist) ||
 	    db_bind_text(s, i++, o->interleave ? seed : NULL, 0) ||
 	    db_bind_int64(s, i++, o->perf_counters))
+		return -1;
+	kview_mask_text(o->kviews, views, sizeof(views));
+	if (db_bind_text(s, i, o->kviews ? views : NULL, 0))
 		return -1;
 	return 0;
 }
@@ -121,9 +125,10 @@ static int insert_run_row(struct store *st, struct run_info *run,
 	if (db_prepare(st, "INSERT INTO runs (started_ns, finished_ns, tag, "
 		       "host, boot_id, tool_version, build_flavour, cmdline, "
 		       "status, reps, sample_time_ns, warmup_ns, cpus, hist, "
-		       "interleave_seed, perf_counters, pid, uuid, group_id) "
+		       "interleave_seed, perf_counters, kernel_views, pid, "
+		       "uuid, group_id) "
 		       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-		       "?, ?, ?, ?) ON CONFLICT (uuid) DO NOTHING RETURNING id",
+		       "?, ?, ?, ?, ?) ON CONFLICT (uuid) DO NOTHING RETURNING id",
 		       &ins, err, errlen))
 		return -1;
 	if (db_bind_int64(ins, 1, run->started_ns) ||
@@ -137,10 +142,10 @@ static int insert_run_row(struct store *st, struct run_info *run,
 	    db_bind_text(ins, 8, run->cmdline, 0) ||
 	    db_bind_text(ins, 9, status, 0) ||
 	    bind_options(ins, 10, run) != 0 ||
-	    (run->pid > 0 ? db_bind_int64(ins, 17, run->pid) :
-	     db_bind_null(ins, 17)) ||
-	    DB_BIND_STR(ins, 18, run->uuid) ||
-	    db_bind_text(ins, 19, run->group_id[0] ? run->group_id : NULL,
+	    (run->pid > 0 ? db_bind_int64(ins, 18, run->pid) :
+	     db_bind_null(ins, 18)) ||
+	    DB_BIND_STR(ins, 19, run->uuid) ||
+	    db_bind_text(ins, 20, run->group_id[0] ? run->group_id : NULL,
 			 sizeof(run->group_id))) {
 		db_err(st, err, errlen, "cannot bind run");
 		(void)db_finalize(ins);
