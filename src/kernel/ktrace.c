@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,18 +27,29 @@ static const char *const tracefs_dirs[] = {
 	"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
 };
 
-const char *ktrace_tracefs(void)
+/* The tracefs directory, or NULL; *denied: one was there but not ours. */
+static const char *find_tracefs(bool *denied)
 {
 	size_t i;
 	char p[128];
 	struct stat st;
 
+	*denied = false;
 	for (i = 0; i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++) {
 		snprintf(p, sizeof(p), "%s/events", tracefs_dirs[i]);
 		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
 			return tracefs_dirs[i];
+		if (errno == EACCES || errno == EPERM)
+			*denied = true;
 	}
 	return NULL;
+}
+
+const char *ktrace_tracefs(void)
+{
+	bool denied;
+
+	return find_tracefs(&denied);
 }
 
 const char *ktrace_tp_name(int kind, char *buf, size_t len)
@@ -87,6 +99,17 @@ static char *slurp(const char *path)
 	return s;
 }
 
+static int paranoid(void)
+{
+	char *s = slurp("/proc/sys/kernel/perf_event_paranoid");
+	int v = 2;
+
+	if (s && sscanf(s, "%d", &v) != 1)
+		v = 2;
+	free(s);
+	return v;
+}
+
 /*
  * The format text and id of kind's tracepoint.  Returns 0, or -1 with
  * what is missing in err.
@@ -94,10 +117,19 @@ static char *slurp(const char *path)
 static int tp_format(int kind, char **fmt, int *id, char *sys,
 		     size_t syslen, char *err, size_t errlen)
 {
-	const char *dir = ktrace_tracefs();
+	bool denied;
+	const char *dir = find_tracefs(&denied);
 	char name[128], path[512], *colon, *idtext;
 
 	ktrace_tp_name(kind, name, sizeof(name));
+	if (!dir && denied) {
+		snprintf(err, errlen, "tracefs (/sys/kernel/tracing) is "
+			 "readable by root only: run as root (recording the "
+			 "kernel system-wide also needs root, CAP_PERFMON, or "
+			 "kernel.perf_event_paranoid=-1; it is %d here)",
+			 paranoid());
+		return -1;
+	}
 	if (!dir) {
 		snprintf(err, errlen, "tracefs is not mounted (no "
 			 "/sys/kernel/tracing/events): mount it with "
@@ -177,17 +209,6 @@ static void tp_attr(struct perf_event_attr *a, int id, int kind)
 		a->exclude_callchain_user = 1;
 		a->sample_max_stack = KT_STACK_DEPTH;
 	}
-}
-
-static int paranoid(void)
-{
-	char *s = slurp("/proc/sys/kernel/perf_event_paranoid");
-	int v = 2;
-
-	if (s && sscanf(s, "%d", &v) != 1)
-		v = 2;
-	free(s);
-	return v;
 }
 
 static void open_error(const char *name, int e, char *err, size_t errlen)
