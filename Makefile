@@ -207,7 +207,7 @@ bench: deps
 # already filtered out) is dropped; the exit status is clang-tidy's.
 LINT_JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 TIDY_SRCS  := $(SRCS) $(UNIT_SRCS)
-TIDY_FLAGS := -std=gnu11 -D_GNU_SOURCE -Isrc -Itests/unit $(PQ_CFLAGS) \
+TIDY_FLAGS := -std=gnu11 -D_GNU_SOURCE -Isrc -Itests/unit $(PQ_CFLAGS) $(TEP_CFLAGS) \
               -DCOPYSCOPE_VERSION='"lint"' -DCOPYSCOPE_BUILD_FLAVOUR='"lint"' \
               -DCOPYSCOPE_CFLAGS='""'
 

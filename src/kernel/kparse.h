@@ -37,21 +37,20 @@ extern const char *const kev_tracepoint[KEV_NKINDS];
 struct kevent {
 	uint64_t ts_ns;			/* CLOCK_MONOTONIC_RAW */
 	uint64_t seq;			/* drain order: ties of ts_ns */
+	/* lock: its address, and the first callchain frame outside the
+	   locking code (0 unknown) */
+	uint64_t lock_addr, caller;
+	int64_t prev_state;		/* sched_switch */
+	/* raw_syscalls: syscall number, return value (exit) */
+	int64_t sys_id, sys_ret;
 	uint32_t cpu;
 	int32_t tid;			/* the task that hit it */
 	int kind;			/* enum kev_kind */
-	/* lock */
-	uint64_t lock_addr;
 	uint32_t lock_flags;		/* LCB_F_* */
-	uint64_t caller;		/* first callchain frame outside the
-					   locking code; 0 unknown */
 	/* sched_wakeup: the task woken and where */
 	int32_t pid, target_cpu;
 	/* sched_switch */
 	int32_t prev_pid, next_pid;
-	int64_t prev_state;
-	/* raw_syscalls: syscall number, return value (exit) */
-	int64_t sys_id, sys_ret;
 };
 
 /* Sample bits every kernel-view event uses (ktrace.c opens them so). */

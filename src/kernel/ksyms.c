@@ -19,11 +19,22 @@ static int cmp_sym(const void *a, const void *b)
 /* One line "ffffffff81000000 T _stext [module]"; 1 kept, 0 skipped. */
 static int parse_line(struct ksyms *ks, char *line, size_t *cap)
 {
-	char type, name[256];
+	char type, name[256], *p, *end;
 	uint64_t addr;
+	size_t l;
 
-	if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, name) != 3)
+	errno = 0;
+	addr = strtoull(line, &end, 16);
+	if (errno || end == line || end[0] != ' ' || !end[1] ||
+	    end[2] != ' ')
 		return 0;
+	type = end[1];
+	p = end + 3;
+	l = strcspn(p, " \t\n");
+	if (l == 0 || l >= sizeof(name))
+		return 0;
+	memcpy(name, p, l);
+	name[l] = 0;
 	if (!strcmp(name, "__lock_text_start"))
 		ks->lock_lo = addr;
 	else if (!strcmp(name, "__lock_text_end"))

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,15 +100,29 @@ static char *slurp(const char *path)
 	return s;
 }
 
+/* A whole decimal integer (leading blanks, a trailing newline) or -1. */
+static int read_int(const char *s, long *out)
+{
+	char *end;
+
+	if (!s)
+		return -1;
+	errno = 0;
+	*out = strtol(s, &end, 10);
+	if (errno || end == s || (*end && *end != '\n'))
+		return -1;
+	return 0;
+}
+
 static int paranoid(void)
 {
 	char *s = slurp("/proc/sys/kernel/perf_event_paranoid");
-	int v = 2;
+	long v;
 
-	if (s && sscanf(s, "%d", &v) != 1)
+	if (read_int(s, &v) != 0)
 		v = 2;
 	free(s);
-	return v;
+	return (int)v;
 }
 
 /*
@@ -120,6 +135,7 @@ static int tp_format(int kind, char **fmt, int *id, char *sys,
 	bool denied;
 	const char *dir = find_tracefs(&denied);
 	char name[128], path[512], *colon, *idtext;
+	long idv;
 
 	ktrace_tp_name(kind, name, sizeof(name));
 	if (!dir && denied) {
@@ -172,7 +188,7 @@ static int tp_format(int kind, char **fmt, int *id, char *sys,
 		 colon + 1);
 	*colon = ':';
 	idtext = slurp(path);
-	if (!idtext || sscanf(idtext, "%d", id) != 1) {
+	if (read_int(idtext, &idv) != 0 || idv < 0 || idv > INT32_MAX) {
 		snprintf(err, errlen, "cannot read the id of tracepoint %s "
 			 "(%s)", name, path);
 		free(idtext);
@@ -181,6 +197,7 @@ static int tp_format(int kind, char **fmt, int *id, char *sys,
 		return -1;
 	}
 	free(idtext);
+	*id = (int)idv;
 	return 0;
 }
 

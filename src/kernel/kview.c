@@ -176,7 +176,7 @@ static bool in_batch(const struct kview *kv, int32_t tid, uint64_t ts)
 
 static size_t hash_tid(int32_t tid, size_t cap)
 {
-	return ((uint32_t)tid * 2654435761u) & (cap - 1);
+	return (size_t)((uint32_t)tid * 2654435761u) & (cap - 1);
 }
 
 static int grow_tasks(struct kview *kv)

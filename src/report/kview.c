@@ -37,9 +37,9 @@ static void bound(uint64_t ns, char *buf, size_t len)
 {
 	if (ns < 1024)
 		snprintf(buf, len, "%llu", (unsigned long long)ns);
-	else if (ns < 1024 * 1024)
+	else if (ns < 1048576ULL)
 		snprintf(buf, len, "%lluK", (unsigned long long)(ns >> 10));
-	else if (ns < 1024ULL * 1024 * 1024)
+	else if (ns < 1073741824ULL)
 		snprintf(buf, len, "%lluM", (unsigned long long)(ns >> 20));
 	else
 		snprintf(buf, len, "%lluG", (unsigned long long)(ns >> 30));

@@ -564,10 +564,10 @@ static int decode_windows(struct result_config *c, json_t *a)
 
 static int log2_decode(uint64_t *h, json_t *a)
 {
-	json_t *pair;
 	size_t i;
 
-	json_array_foreach(a, i, pair) {
+	for (i = 0; i < json_array_size(a); i++) {
+		json_t *pair = json_array_get(a, i);
 		json_t *lo = json_array_get(pair, 0);
 
 		if (!json_is_integer(lo) || json_integer_value(lo) < 0)
@@ -580,14 +580,14 @@ static int log2_decode(uint64_t *h, json_t *a)
 
 static int kernel_lock_decode(struct result_kernel *k, json_t *a)
 {
-	json_t *it;
 	size_t i;
 
 	k->locks = calloc(json_array_size(a) ? json_array_size(a) : 1,
 			  sizeof(*k->locks));
 	if (!k->locks)
 		return -1;
-	json_array_foreach(a, i, it) {
+	for (i = 0; i < json_array_size(a); i++) {
+		json_t *it = json_array_get(a, i);
 		struct kv_lock_row *r = &k->locks[k->nlocks++];
 
 		r->type = dup_str(json_object_get(it, "type"));
@@ -606,7 +606,7 @@ static int kernel_lock_decode(struct result_kernel *k, json_t *a)
 
 static int kernel_sched_decode(struct result_kernel *k, json_t *s)
 {
-	json_t *cpus = json_object_get(s, "cpus"), *v;
+	json_t *cpus = json_object_get(s, "cpus");
 	size_t i;
 
 	k->wakeups = juint(json_object_get(s, "wakeups"));
@@ -623,15 +623,16 @@ static int kernel_sched_decode(struct result_kernel *k, json_t *s)
 				     sizeof(*k->wake_cpu));
 		if (!k->wake_cpu)
 			return -1;
-		json_array_foreach(cpus, i, v)
-			k->wake_cpu[k->nwake_cpu++] = juint(v);
+		for (i = 0; i < json_array_size(cpus); i++)
+			k->wake_cpu[k->nwake_cpu++] =
+				juint(json_array_get(cpus, i));
 	}
 	return 0;
 }
 
 static int kernel_sys_decode(struct result_kernel *k, json_t *s)
 {
-	json_t *a = json_object_get(s, "calls"), *it;
+	json_t *a = json_object_get(s, "calls");
 	size_t i;
 
 	k->sys_ns = juint(json_object_get(s, "sys_ns"));
@@ -640,7 +641,8 @@ static int kernel_sys_decode(struct result_kernel *k, json_t *s)
 			sizeof(*k->sys));
 	if (!k->sys)
 		return -1;
-	json_array_foreach(a, i, it) {
+	for (i = 0; i < json_array_size(a); i++) {
+		json_t *it = json_array_get(a, i);
 		struct kv_sys_row *r = &k->sys[k->nsys++];
 
 		r->nr = (int)json_integer_value(json_object_get(it, "nr"));
