@@ -434,9 +434,11 @@ static enum config_status traced_sample(struct runner *r,
 		kview_stop(r->kv);	/* recording off; no more samples */
 		return st;
 	}
+	si.op_workers = 0;
 	for (i = 0; i < r->ctx.nworkers; i++) {
 		lo[i] = r->ws.ctl->slot[i].mono0;
 		hi[i] = r->ws.ctl->slot[i].mono1;
+		si.op_workers += r->ctx.op_timed[i];
 	}
 	si.window_ns = last_window_ns(r);
 	if (kview_end(r->kv, &si, res->msg, sizeof(res->msg)) != 0)

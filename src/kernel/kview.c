@@ -123,6 +123,7 @@ struct kview {
 	struct ktrace *kt;
 	struct kview_samples s;
 	size_t max_samples;
+	int op_workers;			/* ops per batch op (kview.h) */
 	uint64_t ops, lost;
 	/* tasks of the current sample: open addressing by tid */
 	struct task *task;
@@ -245,6 +246,7 @@ struct kview *kview_new(unsigned views, const pid_t *tids, int ntids,
 		return NULL;
 	kv->views = views;
 	kv->ks = ks;
+	kv->op_workers = 1;
 	kv->max_samples = max_samples;
 	for (i = 0; i < ntids && i < KV_MAX_TIDS; i++)
 		kv->tids[kv->ntids++] = tids[i];
@@ -598,11 +600,13 @@ int kview_feed(struct kview *kv, const struct kevent *evs, size_t n,
 	       uint64_t lost, const struct kview_sample_info *si)
 {
 	struct kview_samples *s = &kv->s;
-	uint64_t nops = si->nops;
+	uint64_t nops = si->nops * (uint64_t)(si->op_workers > 1 ?
+					      si->op_workers : 1);
 	double per = nops ? (double)nops : NAN, window_ns = si->window_ns;
 	int nworkers = si->nworkers, w;
 	size_t i;
 
+	kv->op_workers = si->op_workers > 1 ? si->op_workers : 1;
 	kv->lo = si->lo_ns;
 	kv->hi = si->hi_ns;
 	kv->span_lo = UINT64_MAX;
@@ -724,9 +728,11 @@ static int build_sys(const struct kview *kv, struct result_kernel *k)
 }
 
 struct result_kernel *kview_result(const struct kview *kv,
-				   double untraced_ns_per_op)
+				   double untraced_ns_per_batch_op)
 {
 	struct result_kernel *k = calloc(1, sizeof(*k));
+	double untraced_ns_per_op = untraced_ns_per_batch_op /
+				    kv->op_workers;
 
 	if (!k)
 		return NULL;

@@ -36,7 +36,8 @@
 
 struct ksyms;
 
-/* Per traced sample (NAN where the view was not recorded). */
+/* Per traced sample (NAN where the view was not recorded); per op of
+   the workload (struct kview_sample_info). */
 struct kview_samples {
 	size_t n;
 	double *ns_per_op;		/* the traced sample's time per op */
@@ -72,9 +73,16 @@ void kview_stop(struct kview *kv);
 /* Start recording a traced sample.  0, or -1 with the reason in err. */
 int kview_begin(struct kview *kv, char *err, size_t errlen);
 
-/* One sample's shape: its ops, window, and each worker's batch. */
+/*
+ * One sample's shape: its batch, window, and each worker's batch.  The
+ * views count per op of the workload ("one write(2) by one writer"): a
+ * batch of nops is nops x op_workers ops when op_workers workers each
+ * make one op per batch op (the op-timed writers of pipe.matrix and
+ * pipe.mix), else nops.
+ */
 struct kview_sample_info {
-	uint64_t nops;
+	uint64_t nops;			/* the batch */
+	int op_workers;			/* >= 1 */
 	double window_ns;		/* as the kept samples measure it */
 	int nworkers;
 	/* per worker (in tids' order), CLOCK_MONOTONIC_RAW ns around its
@@ -101,11 +109,11 @@ const struct kview_samples *kview_samples(const struct kview *kv);
 
 /*
  * The configuration's views as a results-model record, with
- * untraced_ns_per_op (the untraced samples' median time per op, or NAN)
- * for the overhead.  NULL on ENOMEM.
+ * untraced_ns_per_batch_op (the untraced samples' median window over
+ * their batch, or NAN) for the overhead.  NULL on ENOMEM.
  */
 struct result_kernel *kview_result(const struct kview *kv,
-				   double untraced_ns_per_op);
+				   double untraced_ns_per_batch_op);
 
 /* The tracepoint kinds (1 << enum kev_kind) of a KVIEW_* mask. */
 unsigned kview_kinds(unsigned views);

@@ -50,7 +50,9 @@ struct kv_sys_row {
 struct result_kernel {
 	unsigned views;			/* KVIEW_* bits recorded */
 	size_t nsamples;		/* traced samples */
-	uint64_t ops;			/* ops of all traced samples */
+	uint64_t ops;			/* ops of all traced samples: of the
+					   workload ("one write by one
+					   writer"), not of the batch */
 	/* medians of the traced and the untraced samples' time per op
 	   (ns), and the overhead: traced / untraced - 1, in % */
 	double traced_ns_per_op, untraced_ns_per_op, overhead_pct;

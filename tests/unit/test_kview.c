@@ -337,6 +337,37 @@ static void test_batch_window(void **state)
 	kview_free(kv);
 }
 
+/* Two workers that each make one op per batch op: per op halves. */
+static void test_op_workers(void **state)
+{
+	static const pid_t tids[] = { W1, W2 };
+	struct kevent e[] = {
+		ev_lock(KEV_LOCK_BEGIN, 1000, W1, 0xa, 0x20, 0x1234),
+		ev_lock(KEV_LOCK_END, 2000, W1, 0xa, 0, 0),
+	};
+	struct kview_sample_info si = {
+		.nops = 10, .op_workers = 2, .window_ns = 10000,
+		.nworkers = 2,
+	};
+	struct kview *kv = kview_new(KVIEW_LOCK, tids, 2, 1, NULL);
+	struct result_kernel *k;
+
+	(void)state;
+	assert_non_null(kv);
+	assert_int_equal(kview_feed(kv, e, 2, 0, &si), 0);
+	assert_true(kview_samples(kv)->lock_waits_per_op[0] == 0.05);
+	assert_true(kview_samples(kv)->ns_per_op[0] == 500.0);
+	/* a second sample past max_samples is aggregated, not kept */
+	assert_int_equal(kview_feed(kv, e, 2, 0, &si), 0);
+	assert_int_equal(kview_samples(kv)->n, 1);
+	k = kview_result(kv, 1000.0);	/* per batch op: 500 per op */
+	assert_non_null(k);
+	assert_int_equal(k->ops, 20);
+	assert_true(k->overhead_pct == 0.0);
+	result_kernel_free(k);
+	kview_free(kv);
+}
+
 static void test_parse_views(void **state)
 {
 	unsigned v;
@@ -518,6 +549,7 @@ int main(void)
 		cmocka_unit_test(test_parse_refused),
 		cmocka_unit_test(test_aggregate),
 		cmocka_unit_test(test_batch_window),
+		cmocka_unit_test(test_op_workers),
 		cmocka_unit_test(test_parse_views),
 		cmocka_unit_test(test_build_store_print),
 	};
