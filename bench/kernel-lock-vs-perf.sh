@@ -93,7 +93,7 @@ for line in open(sys.argv[1]):
 perf_writes = int(sys.argv[3])
 
 d = json.load(open(sys.argv[2]))
-r = [x for x in d["results"] if x["metric"] == "traced time/op"][0]
+r = [x for x in d["results"] if x["metric"] == "traced t/op"][0]
 k = r["info"]["kernel"]
 cs_writes = k["ops"]	# ops of the workload: one write by one writer
 cs_n = cs_ns = 0

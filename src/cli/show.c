@@ -42,7 +42,8 @@ static void print_options(const struct run_info *run)
 		char views[32];
 
 		kview_mask_text(o->kviews, views, sizeof(views));
-		printf("; --kernel %s", views);
+		printf("\n  --kernel %s: a traced sample after each kept one",
+		       views);
 	}
 	printf("\n");
 }

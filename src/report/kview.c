@@ -147,6 +147,7 @@ static void print_sched(FILE *out, const struct result_kernel *k)
 	char p50[32], p99[32], mx[32], mean[32], rq[32];
 	uint64_t total = 0;
 	size_t i;
+	int col;
 
 	if (!k->wakeups) {
 		fprintf(out, "    sched: no wake-up of the workers\n");
@@ -160,16 +161,28 @@ static void print_sched(FILE *out, const struct result_kernel *k)
 		  "ns", rq, sizeof(rq));
 	fprintf(out, "    sched: %llu wake-ups of the workers, latency "
 		"p50 %s, p99 %s,\n      max %s, mean %s; run-queue wait %s "
-		"per op, %llu preemptions\n", (unsigned long long)k->wakeups,
-		p50, p99, mx, mean, rq, (unsigned long long)k->preemptions);
+		"per op,\n", (unsigned long long)k->wakeups, p50, p99, mx,
+		mean, rq);
+	/* the CPUs they landed on, wrapped at 80 columns */
+	col = fprintf(out, "      %llu preemptions; landed on:",
+		      (unsigned long long)k->preemptions);
 	for (i = 0; i < k->nwake_cpu; i++)
 		total += k->wake_cpu[i];
-	fprintf(out, "      landed on:");
-	for (i = 0; i < k->nwake_cpu && total; i++)
-		if (k->wake_cpu[i])
-			fprintf(out, " cpu%zu %.0f%%", i,
-				100.0 * (double)k->wake_cpu[i] /
-				(double)total);
+	for (i = 0; i < k->nwake_cpu && total; i++) {
+		char item[32];
+		int l;
+
+		if (!k->wake_cpu[i])
+			continue;
+		l = snprintf(item, sizeof(item), " cpu%zu %.0f%%", i,
+			     100.0 * (double)k->wake_cpu[i] / (double)total);
+		if (col + l > 80) {
+			fputs("\n       ", out);
+			col = 7;
+		}
+		fputs(item, out);
+		col += l;
+	}
 	fprintf(out, "\n      wake-up latency, ns:\n");
 	print_log2(out, k->wake_hist);
 }

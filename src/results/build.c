@@ -305,7 +305,7 @@ static int traced_result(struct result_set *out, struct result_config *c,
 /*
  * --kernel: the views' record on the configuration, and the traced
  * samples' metrics: their time per op (which carries the record), the
- * workers' lock waits and wait per op, wake-up p99, in-kernel share.
+ * workers' contended waits and wait per op, wake-up p99, in-kernel %.
  */
 static int build_kernel(const struct config_result *cr,
 			struct result_config *c, struct result_set *out)

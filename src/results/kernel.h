@@ -80,13 +80,15 @@ struct result_kernel {
 /*
  * The metrics of the traced samples, one value per traced sample: their
  * time per op (info: the overhead's numerator), and per view what
- * compare judges.
+ * compare judges: the workers' contended lock waits per op and their
+ * wait per op, their wake-up p99, and (info) the share of their wall
+ * time spent in system calls.  Names fit the tables' 12 columns.
  */
-#define KVIEW_METRIC_TIME "traced time/op"
-#define KVIEW_METRIC_WAITS "lock waits/op"
+#define KVIEW_METRIC_TIME "traced t/op"
+#define KVIEW_METRIC_WAITS "contended/op"
 #define KVIEW_METRIC_WAIT "lock wait/op"
 #define KVIEW_METRIC_WAKE "wakeup p99"
-#define KVIEW_METRIC_SYS "in-kernel share"
+#define KVIEW_METRIC_SYS "in-kernel %"
 
 /* "lock,sched" for a mask, into buf; "" for 0. */
 void kview_mask_text(unsigned views, char *buf, size_t len);

@@ -130,7 +130,7 @@
  * 3 -> 4: runs.kernel_views, the views `run --kernel` recorded ("lock,
  * sched"; NULL: none).  What they recorded is in each configuration's
  * results: the traced samples' metrics and the "kernel" member of the
- * info of its "traced time/op" result (results/codec.h).
+ * info of its "traced t/op" result (results/codec.h).
  */
 #define MIGRATION_4(D) \
 	"ALTER TABLE runs ADD COLUMN kernel_views TEXT;"

@@ -58,7 +58,7 @@ cs 0 run pipe.matrix writers=5 --kernel lock --quick
 contains "$OUT" " contended   total wait     max wait     avg wait         type   caller"
 contains "$OUT" "[other tasks]"
 contains_re "$OUT" "^ +[1-9][0-9]* +[0-9.]+ [mun]?s +[0-9.]+ [mun]?s +[0-9.]+ [mun]?s +mutex +[a-z_]"
-contains_re "$OUT" "^  lock waits/op +[0-9.]*[1-9]"
+contains_re "$OUT" "^  contended/op +[0-9.]*[1-9]"
 contains_re "$OUT" "overhead [-+][0-9.]+%"
 contains "$OUT" "kernel views (lock): 3 traced samples"
 matrix_run=$(run_id)
@@ -67,7 +67,7 @@ matrix_run=$(run_id)
 note "sys.null: no lock wait from its own thread"
 cs 0 run sys.null --kernel lock --quick --no-store
 contains "$OUT" "workers per op: 0 waits, 0 ns wait"
-contains_re "$OUT" "^  lock waits/op +0 "
+contains_re "$OUT" "^  contended/op +0 "
 
 note "pipe.lat place=same: wake-ups of the workers, latency > 0"
 cs 0 run pipe.lat place=same --kernel sched --quick --no-store
@@ -83,7 +83,7 @@ contains_re "$OUT" "syscall: in the kernel [0-9.]+% of the workers' wall time"
 
 note "stored: show prints the views again, show --json carries them"
 cs 0 show "$matrix_run"
-contains "$OUT" "--kernel lock"
+contains "$OUT" "--kernel lock: a traced sample after each kept one"
 contains "$OUT" " contended   total wait     max wait     avg wait         type   caller"
 need_python
 cs 0 show "$matrix_run" --json
@@ -91,7 +91,7 @@ python3 - "$OUT" <<'PY' || fail "show --json lacks the kernel views"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["run"]["options"]["kernel_views"] == "lock"
-r = [x for x in d["results"] if x["metric"] == "traced time/op"]
+r = [x for x in d["results"] if x["metric"] == "traced t/op"]
 assert len(r) == 1, r
 k = r[0]["info"]["kernel"]
 assert k["views"] == "lock" and k["samples"] == 3
