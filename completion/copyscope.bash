@@ -49,6 +49,11 @@ _copyscope()
 			mapfile -t cand < <("$bin" runs --tags "${db[@]}" \
 				2>/dev/null)
 			;;
+		--kernel)
+			# the views, as a comma list: complete the last item
+			local vh=${cur%"${cur##*,}"}
+			cand=("${vh}lock" "${vh}sched" "${vh}syscall")
+			;;
 		--reps | --sample-time | --warmup | --cpus | --seed | \
 			--threshold | --alpha | --noise | --new | \
 			--ignore-param)
@@ -112,6 +117,7 @@ _copyscope_run()
 		cand=(--reps --sample-time --warmup --quick --tag --cpus --hist
 			--interleave --seed --verify --explain --perf-counters
 			--json --no-store --db)
+		[[ ${words[1]} == run ]] && cand+=(--kernel)
 		[[ ${words[1]} == check ]] && cand+=(--threshold --new
 			--ignore-param --drop-noisy --alpha)
 	elif [[ $cur == *=* ]]; then

@@ -13,11 +13,13 @@ set -eu
 # tested in a real browser; groff and man-db: the man page rendered;
 # libpq-dev: the PostgreSQL store; postgresql: the tests start a
 # throw-away server (the packaged cluster is not used); openssl: the test
-# of a TLS connection.
+# of a TLS connection; libtraceevent-dev: run --kernel reads the kernel's
+# tracepoint records with it.  (linux-perf is not installed here: only
+# bench/kernel-lock-vs-perf.sh uses it, and it skips without it.)
 PKGS="build-essential pkg-config libsqlite3-dev libjansson-dev libgsl-dev \
 libcmocka-dev sqlite3 python3 cppcheck clang-tidy stress-ng clang \
 libclang-rt-dev xxd chromium fonts-liberation groff man-db libpq-dev \
-postgresql openssl"
+postgresql openssl libtraceevent-dev"
 
 missing=""
 for p in $PKGS; do

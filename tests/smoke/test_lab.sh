@@ -63,8 +63,8 @@ LAST_RC=$?
 contains "$OUT" "new:  tag check (run 3; 1 boot)"
 [ "$(pg_q "SELECT count(*) FROM runs WHERE status = 'complete'")" = 3 ] ||
 	fail "check's run is not stored in PostgreSQL"
-[ "$(pg_q "SELECT version FROM copyscope_schema")" = 3 ] ||
-	fail "the schema version is not 3"
+[ "$(pg_q "SELECT version FROM copyscope_schema")" = 4 ] ||
+	fail "the schema version is not 4"
 
 note "hosts measure into their own SQLite files"
 # three hosts' files: one real run each, copied (clone_run) to have many

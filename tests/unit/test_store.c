@@ -88,6 +88,7 @@ static void test_round_trip(void **state)
 	run.opts.hist = true;
 	run.opts.interleave = true;
 	run.opts.interleave_seed = UINT64_MAX;	/* beyond SQLite's int64 */
+	run.opts.kviews = KVIEW_LOCK | KVIEW_SYSCALL;
 	assert_int_equal(store_begin_run(st, &run, &env, err, sizeof(err)),
 			 0);
 	assert_true(run.id > 0);
@@ -151,6 +152,7 @@ static void test_round_trip(void **state)
 	assert_true(got.info.opts.interleave);
 	assert_true(got.info.opts.interleave_seed == UINT64_MAX);
 	assert_false(got.info.opts.perf_counters);
+	assert_int_equal(got.info.opts.kviews, KVIEW_LOCK | KVIEW_SYSCALL);
 
 	assert_int_equal(got.env.n, env.n);
 	for (i = 0; i < env.n; i++) {
@@ -388,8 +390,9 @@ static void test_migration_v2(const struct fixture *fx)
 	assert_int_equal(sqlite3_close(db), SQLITE_OK);
 
 	st = open_ok(path);
-	assert_int_equal(store_schema_version(st), 3);
+	assert_int_equal(store_schema_version(st), STORE_SCHEMA_VERSION);
 	assert_int_equal(store_load_run(st, 1, &got, err, sizeof(err)), 0);
+	assert_int_equal(got.info.opts.kviews, 0);	/* 3 -> 4: NULL */
 	assert_int_equal(got.env.n, 3);
 	for (i = 0; i < 3; i++)
 		assert_string_equal(got.env.items[i].key, keys[i]);
