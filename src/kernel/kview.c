@@ -21,13 +21,16 @@ extern const int kview_nsyscall_names;
 
 /*
  * Ring pages per CPU: a sample's records must fit, since nothing drains
- * inside a sample.  A lock record with its callchain is about 200 bytes,
- * a syscall record about 100; the syscall view of a fast call sees a
- * million events in a 100 ms sample.
+ * inside a sample.  A lock record with its callchain is about 150 bytes,
+ * its end 60: five writers on one pipe make about 70k waits a second
+ * (9 MiB/s over two CPUs), so 8 MiB a CPU hold samples of about a
+ * second; a syscall record is about 100 bytes, and a fast call makes
+ * millions a second (the ring holds some 100 ms of them).  What does not
+ * fit is counted as lost and reported.
  */
-#define KV_RING_PAGES_LOCK 512		/* 2 MiB */
-#define KV_RING_PAGES_SCHED 1024	/* 4 MiB */
-#define KV_RING_PAGES_SYSCALL 4096	/* 16 MiB */
+#define KV_RING_PAGES_LOCK 2048		/* 8 MiB */
+#define KV_RING_PAGES_SCHED 2048	/* 8 MiB */
+#define KV_RING_PAGES_SYSCALL 8192	/* 32 MiB */
 /* Latencies above this go to the histograms' overflow (10 s). */
 #define KV_HIST_MAX_NS 10000000000ULL
 #define KV_MAX_TIDS 64
@@ -233,6 +236,9 @@ static void alloc_samples(struct kview_samples *s, size_t n, bool *bad)
 		if (!*arr[i])
 			*bad = true;
 	}
+	s->span_ns = calloc(2 * (n ? n : 1), sizeof(uint64_t));
+	if (!s->span_ns)
+		*bad = true;
 }
 
 struct kview *kview_new(unsigned views, const pid_t *tids, int ntids,
@@ -310,6 +316,7 @@ void kview_free(struct kview *kv)
 	free(kv->s.lock_wait_ns_per_op);
 	free(kv->s.wake_p99_ns);
 	free(kv->s.sys_share_pct);
+	free(kv->s.span_ns);
 	free(kv->task);
 	free(kv->rows);
 	hist_free(kv->wake);
@@ -402,9 +409,17 @@ static int on_lock_begin(struct kview *kv, const struct kevent *e)
 
 	if (!t)
 		return -1;
-	/* a mutex that spins then sleeps begins twice: keep the first */
-	if (t->lock_pending && t->lock_addr == e->lock_addr)
+	/*
+	 * A mutex that spins then sleeps begins twice, first with
+	 * LCB_F_SPIN, then without: one wait, from the first begin.  Any
+	 * other second begin means the first one's end was lost (a full
+	 * ring): start again from this one.
+	 */
+	if (t->lock_pending && t->lock_addr == e->lock_addr &&
+	    (t->lock_flags & LCB_F_SPIN) && !(e->lock_flags & LCB_F_SPIN)) {
+		t->lock_flags = e->lock_flags;
 		return 0;
+	}
 	t->lock_pending = false;
 	if (!in_batch(kv, e->tid, e->ts_ns))
 		return 0;
@@ -630,6 +645,12 @@ int kview_feed(struct kview *kv, const struct kevent *evs, size_t n,
 	if (s->n >= kv->max_samples)
 		return 0;
 	kv->ops += nops;
+	s->span_ns[2 * s->n] = 0;
+	s->span_ns[2 * s->n + 1] = 0;
+	if (si->lo_ns && kv->span_hi) {
+		s->span_ns[2 * s->n] = kv->span_lo;
+		s->span_ns[2 * s->n + 1] = kv->span_hi;
+	}
 	s->ns_per_op[s->n] = window_ns / per;
 	s->lock_waits_per_op[s->n] = kv->views & KVIEW_LOCK ?
 				     (double)kv->s_waits / per : NAN;
@@ -747,6 +768,14 @@ struct result_kernel *kview_result(const struct kview *kv,
 			  untraced_ns_per_op > 0 ?
 			  100.0 * (k->traced_ns_per_op / untraced_ns_per_op -
 				   1.0) : NAN;
+	if (kv->s.n) {
+		k->windows = malloc(2 * kv->s.n * sizeof(*k->windows));
+		if (!k->windows)
+			goto fail;
+		memcpy(k->windows, kv->s.span_ns,
+		       2 * kv->s.n * sizeof(*k->windows));
+		k->nwindows = kv->s.n;
+	}
 	if ((kv->views & KVIEW_LOCK) && build_locks(kv, k) != 0)
 		goto fail;
 	if (kv->views & KVIEW_SCHED) {

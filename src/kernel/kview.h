@@ -45,6 +45,8 @@ struct kview_samples {
 	double *lock_wait_ns_per_op;	/* ... and their wait, ns */
 	double *wake_p99_ns;		/* the workers' wake-up p99 */
 	double *sys_share_pct;		/* in-kernel % of their wall time */
+	uint64_t *span_ns;		/* [2n]: the batches' first start and
+					   last end, CLOCK_MONOTONIC_RAW */
 };
 
 struct kview;

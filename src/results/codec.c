@@ -287,6 +287,16 @@ static json_t *kernel_json(const struct result_kernel *k)
 		      "untraced_ns_per_op",
 		      num_or_null(k->untraced_ns_per_op),
 		      "views", json_string(views));
+	if (o && k->nwindows) {
+		json_t *w = json_array();
+		size_t i;
+
+		for (i = 0; w && i < k->nwindows; i++)
+			json_array_append_new(w, json_pack(
+				"[I, I]", (json_int_t)k->windows[2 * i],
+				(json_int_t)k->windows[2 * i + 1]));
+		json_object_set_new(o, "windows", w);
+	}
 	if (o && (k->views & KVIEW_LOCK))
 		json_object_set_new(o, "lock", kernel_lock_json(k));
 	if (o && (k->views & KVIEW_SCHED))
@@ -684,6 +694,21 @@ static int kernel_decode(struct result_config *c, json_t *o)
 	k->untraced_ns_per_op = num_or_nan(json_object_get(
 		o, "untraced_ns_per_op"));
 	k->overhead_pct = num_or_nan(json_object_get(o, "overhead_pct"));
+	if (json_array_size(json_object_get(o, "windows"))) {
+		json_t *w = json_object_get(o, "windows");
+		size_t i, n = json_array_size(w);
+
+		k->windows = calloc(2 * n, sizeof(*k->windows));
+		if (!k->windows)
+			return -1;
+		for (i = 0; i < n; i++) {
+			k->windows[2 * i] = juint(json_array_get(
+				json_array_get(w, i), 0));
+			k->windows[2 * i + 1] = juint(json_array_get(
+				json_array_get(w, i), 1));
+		}
+		k->nwindows = n;
+	}
 	if (((k->views & KVIEW_LOCK) &&
 	     kernel_lock_decode(k, json_object_get(o, "lock"))) ||
 	    ((k->views & KVIEW_SCHED) &&

@@ -90,5 +90,6 @@ void result_kernel_free(struct result_kernel *k)
 		free(k->sys[i].name);
 	free(k->sys);
 	free(k->wake_cpu);
+	free(k->windows);
 	free(k);
 }

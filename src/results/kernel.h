@@ -57,6 +57,11 @@ struct result_kernel {
 	   (ns), and the overhead: traced / untraced - 1, in % */
 	double traced_ns_per_op, untraced_ns_per_op, overhead_pct;
 	uint64_t lost;			/* records the kernel dropped */
+	/* per traced sample, CLOCK_MONOTONIC_RAW ns: the first batch's
+	   start and the last one's end (to line up another tool's
+	   records); [2 * nwindows], 0 when unknown */
+	uint64_t *windows;
+	size_t nwindows;
 	/* lock: the workers' rows by total wait, then everything else */
 	struct kv_lock_row *locks;
 	size_t nlocks;

@@ -327,6 +327,10 @@ static void test_batch_window(void **state)
 
 	(void)state;
 	assert_non_null(k);
+	/* the span of the batches, for another tool's records */
+	assert_int_equal(k->nwindows, 1);
+	assert_int_equal(k->windows[0], 0);
+	assert_int_equal(k->windows[1], 20000);
 	assert_true(isnan(k->overhead_pct));
 	assert_int_equal(k->nlocks, 1);		/* W1's wait began before */
 	assert_true(k->locks[0].other);
@@ -364,6 +368,41 @@ static void test_op_workers(void **state)
 	assert_non_null(k);
 	assert_int_equal(k->ops, 20);
 	assert_true(k->overhead_pct == 0.0);
+	result_kernel_free(k);
+	kview_free(kv);
+}
+
+/* A second begin that is not the spin -> sleep of a mutex restarts. */
+static void test_lost_end(void **state)
+{
+	static const pid_t tids[] = { W1 };
+	struct kevent e[] = {
+		/* the end of this wait was lost */
+		ev_lock(KEV_LOCK_BEGIN, 1000, W1, 0xa, 0x20, 0x1234),
+		ev_lock(KEV_LOCK_BEGIN, 50000, W1, 0xa, 0x20, 0x1234),
+		ev_lock(KEV_LOCK_END, 50100, W1, 0xa, 0, 0),
+		/* a spinlock that begins twice: also a restart */
+		ev_lock(KEV_LOCK_BEGIN, 60000, W1, 0xb, 0x1, 0x1234),
+		ev_lock(KEV_LOCK_BEGIN, 70000, W1, 0xb, 0x1, 0x1234),
+		ev_lock(KEV_LOCK_END, 70200, W1, 0xb, 0, 0),
+	};
+	struct kview_sample_info si = {
+		.nops = 1, .op_workers = 1, .window_ns = 1e5, .nworkers = 1,
+	};
+	struct kview *kv = kview_new(KVIEW_LOCK, tids, 1, 1, NULL);
+	struct result_kernel *k;
+	size_t i;
+
+	(void)state;
+	assert_non_null(kv);
+	assert_int_equal(kview_feed(kv, e, sizeof(e) / sizeof(e[0]), 0, &si),
+			 0);
+	k = kview_result(kv, NAN);
+	assert_non_null(k);
+	assert_int_equal(k->nlocks, 2);
+	for (i = 0; i < 2; i++)
+		assert_int_equal(k->locks[i].contended, 1);
+	assert_int_equal(k->locks[0].total_ns + k->locks[1].total_ns, 300);
 	result_kernel_free(k);
 	kview_free(kv);
 }
@@ -520,6 +559,9 @@ static void test_build_store_print(void **state)
 	assert_true(b->thread_ns == a->thread_ns);
 	assert_true(b->overhead_pct == a->overhead_pct);
 	assert_int_equal(b->lost, a->lost);
+	assert_int_equal(b->nwindows, a->nwindows);
+	assert_memory_equal(b->windows, a->windows,
+			    2 * a->nwindows * sizeof(*a->windows));
 	for (i = 0; i < back.n; i++)
 		assert_int_equal(back.v[i].traced, set.v[i].traced);
 
@@ -550,6 +592,7 @@ int main(void)
 		cmocka_unit_test(test_aggregate),
 		cmocka_unit_test(test_batch_window),
 		cmocka_unit_test(test_op_workers),
+		cmocka_unit_test(test_lost_end),
 		cmocka_unit_test(test_parse_views),
 		cmocka_unit_test(test_build_store_print),
 	};
