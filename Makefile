@@ -153,7 +153,7 @@ $(BUILD)/bench/%: bench/%.c
 # differs), so no -Werror here.
 FUZZ_CC    ?= clang
 FUZZ_TIME  ?= 60
-FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Isrc $(PQ_CFLAGS) \
+FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Isrc $(PQ_CFLAGS) $(TEP_CFLAGS) \
 	      -DCOPYSCOPE_VERSION='"fuzz"' -DCOPYSCOPE_BUILD_FLAVOUR='"fuzz"' \
 	      -DCOPYSCOPE_CFLAGS='"fuzz"' -fno-omit-frame-pointer \
 	      -fsanitize=address,undefined

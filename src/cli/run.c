@@ -531,6 +531,11 @@ static int parse_args(struct run_cli *rc, int argc, char **argv)
 	}
 	if (rc->seed_set && !rc->interleave)
 		return cli_usage("run", "--seed: only with --interleave");
+	if (rc->ro.kviews && rc->interleave)
+		return cli_usage("run", "--kernel: not with --interleave (each "
+				 "configuration holds its tracer and rings "
+				 "while open; interleaved, all are open at "
+				 "once)");
 	if (rc->runs > 1 && rc->no_store)
 		return cli_usage("run", "--runs: the runs are stored to be "
 				 "compared; not with --no-store");

@@ -304,8 +304,7 @@ struct kt_ring {
 
 struct ktrace {
 	struct kparse *kp;
-	struct ksyms ks;
-	bool have_ks;
+	const struct ksyms *ks;		/* the cache below, or NULL */
 	struct kt_event *ev;
 	size_t nev;
 	struct kt_ring *ring;
@@ -315,6 +314,24 @@ struct ktrace {
 	struct kevent *out;
 	size_t nout, capout;
 };
+
+/*
+ * /proc/kallsyms, read once per process (a fifth of a second for its
+ * 120k lines here) and kept: every configuration of a sweep names its
+ * lock callers from it.  Reachable until exit, never freed.
+ */
+static struct ksyms ks_cache;
+static bool ks_cached;
+
+static const struct ksyms *kernel_symbols(char *err, size_t errlen)
+{
+	if (!ks_cached) {
+		if (ksyms_load(&ks_cache, "/proc/kallsyms", err, errlen) != 0)
+			return NULL;
+		ks_cached = true;
+	}
+	return &ks_cache;
+}
 
 /* A kernel filter of the workload's threads for kind, or "" for none. */
 static void make_filter(int kind, const pid_t *tids, int ntids, char *buf,
@@ -461,9 +478,9 @@ struct ktrace *ktrace_open(unsigned kinds, const pid_t *tids, int ntids,
 			goto fail;
 	}
 	if (kinds & (1u << KEV_LOCK_BEGIN)) {
-		if (ksyms_load(&kt->ks, "/proc/kallsyms", err, errlen) != 0)
+		kt->ks = kernel_symbols(err, errlen);
+		if (!kt->ks)
 			goto fail;
-		kt->have_ks = true;
 	}
 	for (cpu = 0; cpu < ncpu; cpu++)
 		if (open_cpu(kt, cpu, ids, kinds, tids, ntids, ring_pages, err,
@@ -550,8 +567,7 @@ static int take_record(struct ktrace *kt, const unsigned char *rec,
 	if (!ke)
 		return 0;
 	if (kparse_sample(kt->kp, rec + sizeof(h), h.size - sizeof(h),
-			  ke->sample_type, kt->have_ks ? &kt->ks : NULL,
-			  &e) != 0)
+			  ke->sample_type, kt->ks, &e) != 0)
 		return 0;
 	return push(kt, &e);
 }
@@ -621,7 +637,7 @@ int ktrace_drain(struct ktrace *kt, const struct kevent **evs, size_t *n,
 
 const struct ksyms *ktrace_ksyms(const struct ktrace *kt)
 {
-	return kt->have_ks ? &kt->ks : NULL;
+	return kt->ks;
 }
 
 void ktrace_close(struct ktrace *kt)
@@ -634,8 +650,6 @@ void ktrace_close(struct ktrace *kt)
 		close(kt->ev[i].fd);
 	for (i = 0; i < kt->nring; i++)
 		munmap(kt->ring[i].base, (kt->ring[i].data_bytes + kt->page));
-	if (kt->have_ks)
-		ksyms_free(&kt->ks);
 	kparse_free(kt->kp);
 	free(kt->ev);
 	free(kt->ring);

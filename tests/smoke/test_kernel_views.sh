@@ -102,6 +102,15 @@ w = [x for x in d["results"] if x["metric"] == "lock wait/op"][0]
 assert w["info"]["traced"] is True and w["direction"] == "lower"
 PY
 
+note "export and import carry the views whole"
+cs 0 export "$matrix_run" -o "$TMP/kv.jsonl"
+cs 0 import "$TMP/kv.jsonl" --db "$TMP/imported.db"
+cs 0 show last --db "$TMP/imported.db"
+contains "$OUT" " contended   total wait     max wait     avg wait         type   caller"
+cs 0 export last --db "$TMP/imported.db" -o "$TMP/kv2.jsonl"
+cmp -s "$TMP/kv.jsonl" "$TMP/kv2.jsonl" ||
+	fail "export, import, export gives another file"
+
 note "compare: lock wait/op and wakeup p99 judged like any metric"
 cs 0 run pipe.matrix writers=5 --kernel lock,sched --quick --tag kv-a
 cs 0 run pipe.matrix writers=5 --kernel lock,sched --quick --tag kv-b
