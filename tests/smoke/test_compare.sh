@@ -252,6 +252,31 @@ print({r["params"]["call"]: r["info"]["interleave"]["order"]
 PY
 cmp -s "$TMP/order1" "$TMP/order2" ||
 	fail "the same seed gave another order: $(cat "$TMP/order1" "$TMP/order2")"
+note "modes: the shares of two modes move, the modes stay: compare says so"
+for k in 1 2 3; do
+	cs 0 run sys.null --quick --tag mix-a
+	inject_bimodal "$(run_id)" time/call "$k" 1000 1500 3
+	cs 0 run sys.null --quick --tag mix-b
+	inject_bimodal "$(run_id)" time/call "$((k + 10))" 1000 1500 7
+done
+cs 0 compare mix-a mix-b
+contains_flat "$OUT" "holds 30% of base and 70% of new samples: the shares changed"
+contains_flat "$OUT" "Welch's t over the runs' shares"
+contains_flat "$OUT" "the median's change comes from the shares, not from either mode"
+cs 0 compare mix-a mix-b --json
+python3 - "$OUT" <<'PY' || fail "compare --json: modes of the mixture wrong"
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = [r for r in d["rows"] if r["metric"] == "time/call"][0]
+m = r["modes"]
+assert m["share_changed"] is True, m
+assert abs(m["share_high_base"] - 0.3) < 1e-9 and abs(m["share_high_new"] - 0.7) < 1e-9, m
+assert m["p_share_method"] == "welch-t-run-shares", m
+assert abs(m["low_change_pct"]) < 2 and abs(m["high_change_pct"]) < 2, m
+PY
+cs 0 compare mix-a mix-a
+contains_flat "$OUT" "no change of the shares"
+
 cs 0 run sys.null call=gettid,getppid --interleave --seed 7 --quick
 contains "$OUT" "interleaved: the samples of all configurations"
 contains "$OUT" "seed 7"
