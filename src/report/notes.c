@@ -177,9 +177,13 @@ void report_notes(const struct result *res, size_t n,
 			continue;
 		fmt_value(md->median_lo, res[i].unit, a, sizeof(a));
 		fmt_value(md->median_hi, res[i].unit, b, sizeof(b));
-		snprintf(text, sizeof(text), "%s is bimodal: %zu samples near "
-			 "%s, %zu near %s; the median describes neither",
-			 res[i].metric, md->n_lo, a, md->n_hi, b);
+		snprintf(text, sizeof(text), "%s is bimodal: %zu samples "
+			 "(%.0f%%) near %s, %zu (%.0f%%) near %s; the median "
+			 "describes neither", res[i].metric, md->n_lo,
+			 100.0 * (double)md->n_lo / (double)(md->n_lo + md->n_hi),
+			 a, md->n_hi,
+			 100.0 * (double)md->n_hi / (double)(md->n_lo + md->n_hi),
+			 b);
 		emit(arg, NOTE_BIMODAL, &res[i], text);
 	}
 }
