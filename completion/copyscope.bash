@@ -120,6 +120,8 @@ _copyscope_run()
 		[[ ${words[1]} == run ]] && cand+=(--kernel)
 		[[ ${words[1]} == check ]] && cand+=(--threshold --new
 			--ignore-param --drop-noisy --alpha)
+		[[ ${words[1]} == run ]] && cand+=(--runs --precision
+			--max-time)
 	elif [[ $cur == *=* ]]; then
 		key=${cur%%=*}
 		head=${cur%"${cur##*[=,]}"}
