@@ -7,6 +7,12 @@
 #   make bench      harness-overhead benchmark (bench/)
 #   make fuzz       libFuzzer harnesses (tests/fuzz/), FUZZ_TIME s each
 #   make lint       cppcheck and clang-tidy
+#   make static     build/copyscope-static: linked statically, without the
+#                   PostgreSQL store (Debian ships no static libpq
+#                   dependencies) and without `boot`; what `copyscope boot`
+#                   puts into the guest's initramfs
+#   make test-boot  boot Debian's kernel in qemu (TCG here) with and
+#                   without clearcpuid=smap: tests/boot/test_boot.sh
 #   make install    install the binary, man page and bash completion under
 #                   $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall
 #   make clean
@@ -31,7 +37,12 @@ BASEFLAGS := -std=gnu11 -g $(WARN) -D_GNU_SOURCE -Isrc $(PQ_CFLAGS) \
 CFLAGS_release  := -O2
 CFLAGS_sanitize := -O1 -fno-omit-frame-pointer \
                    -fsanitize=address,undefined -fno-sanitize-recover=all
-LIBS    := -lsqlite3 -lpq -ljansson -lgsl -lgslcblas -lpthread -lm
+CFLAGS_static   := -O2 -DCOPYSCOPE_STATIC
+# libarchive: the initramfs of `copyscope boot` (a cpio archive).
+LIBS    := -lsqlite3 -lpq -ljansson -lgsl -lgslcblas -larchive -lpthread -lm
+# The static binary: no libpq (its static dependencies - Kerberos, LDAP -
+# are not packaged as .a files) and no libarchive (boot is not in it).
+LIBS_static := -static -lsqlite3 -ljansson -lgsl -lgslcblas -lpthread -lm
 
 ifeq ($(V),1)
 Q :=
@@ -50,11 +61,15 @@ objs = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
 
 BIN            := $(BUILD)/copyscope
 BIN_SANITIZE   := $(BUILD)/copyscope-sanitize
+BIN_STATIC     := $(BUILD)/copyscope-static
+# What the static binary leaves out (see LIBS_static).
+STATIC_SRCS    := $(filter-out src/store/db_pg.c src/cli/boot.c src/boot/%.c,\
+		  $(SRCS)) $(GEN_SRCS)
 UNIT_BINS      := $(patsubst tests/unit/%.c,$(BUILD)/release/unit/%,$(UNIT_SRCS))
 UNIT_BINS_SAN  := $(patsubst tests/unit/%.c,$(BUILD)/sanitize/unit/%,$(UNIT_SRCS))
 BENCH_BINS     := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
-.PHONY: all run test unit unit-sanitize smoke bench lint install uninstall \
+.PHONY: all static test-boot run test unit unit-sanitize smoke bench lint install uninstall \
 	clean deps fuzz fuzz-build web-deps
 
 all: $(BIN)
@@ -77,10 +92,19 @@ $(BUILD)/$(1)/unit/%: tests/unit/%.c $(call objs,$(1),$(LIB_SRCS))
 endef
 $(eval $(call flavour_rules,release))
 $(eval $(call flavour_rules,sanitize))
+$(eval $(call flavour_rules,static))
 
 $(BIN): $(call objs,release,$(SRCS) $(GEN_SRCS))
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS_release) $^ -o $@ $(LIBS)
+
+# The linker warns that sqlite3 calls dlopen (for extensions, which
+# copyscope never loads): expected in a static binary.
+$(BIN_STATIC): $(call objs,static,$(STATIC_SRCS))
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS_static) $^ -o $@ $(LIBS_static)
+
+static: $(BIN_STATIC)
 
 $(BIN_SANITIZE): $(call objs,sanitize,$(SRCS) $(GEN_SRCS))
 	@$(if $(Q),echo "  LD      $@")
