@@ -625,8 +625,15 @@ static int import_boot(struct store *st, struct boot_side *sd,
 		return -1;
 	}
 	rc = store_add_run(st, &runs[0], e2, sizeof(e2));
-	if (rc < 0) {
-		snprintf(err, errlen, "%s", e2);
+	if (rc != 0) {
+		if (rc > 0)
+			snprintf(err, errlen, "its run %s is already in the "
+				 "database as run %lld (a guest's run is new "
+				 "at every boot: was the initramfs reused?)",
+				 runs[0].info.uuid,
+				 (long long)runs[0].info.id);
+		else
+			snprintf(err, errlen, "%s", e2);
 		exchange_free(runs, n);
 		return -1;
 	}
@@ -1111,12 +1118,11 @@ int cmd_boot(int argc, char **argv)
 		goto out;
 	}
 	if (keys.emulated)
-		cli_error("warning: no KVM that can boot this kernel: %s.  The "
-			  "guests run under TCG, qemu's emulator: their "
-			  "timings measure the emulator, not the kernel.  "
-			  "Every run is marked virt.emulated=yes and compare "
-			  "gives no verdicts on them (--allow-emulated to "
-			  "force).", why);
+		cli_error("warning: the guests run under TCG, qemu's "
+			  "emulator (%s): their timings measure the emulator, "
+			  "not the kernel.  Every run is marked "
+			  "virt.emulated=yes and compare gives no verdicts on "
+			  "them (--allow-emulated to force).", why);
 	total = bc.boots * bc.nsides;
 	printf("copyscope boot: %d side%s x %d boot%s%s, %s; accel %s\n",
 	       bc.nsides, bc.nsides == 1 ? "" : "s", bc.boots,

@@ -491,7 +491,7 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 	if (ne)
 		fprintf(out, ", %zu empty", ne);
 	if (nwh)
-		fprintf(out, ", %zu without a verdict (emulated)", nwh);
+		fprintf(out, ", %zu emul", nwh);
 	fputc('\n', out);
 	snprintf(text, sizeof(text), "(a verdict needs p < %g and the whole "
 		 "95%% CI of the %%change of medians beyond ±%g%%; '~' is no "
