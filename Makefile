@@ -189,9 +189,17 @@ unit: $(UNIT_BINS)
 unit-sanitize: $(UNIT_BINS_SAN)
 
 test: deps
-	$(Q)$(MAKE) --no-print-directory $(BIN) $(BIN_SANITIZE) unit unit-sanitize \
-		$(FUZZ_BINS)
+	$(Q)$(MAKE) --no-print-directory $(BIN) $(BIN_SANITIZE) $(BIN_STATIC) \
+		unit unit-sanitize $(FUZZ_BINS)
 	$(Q)tests/run-tests.sh
+
+# Four real boots of Debian's kernel in qemu (TCG here: about 25 s each
+# with the quick suite; BOOT_WORK=sys.null for a faster try); the kernel
+# is fetched into build/kernel/ by scripts/fetch-kernel.sh.
+BOOT_TIMEOUT ?= 900
+test-boot: deps
+	$(Q)$(MAKE) --no-print-directory $(BIN) $(BIN_STATIC)
+	$(Q)timeout -k 10 $(BOOT_TIMEOUT) sh tests/boot/test_boot.sh
 
 run: deps
 	$(Q)$(MAKE) --no-print-directory $(BIN)

@@ -13,11 +13,14 @@ set -eu
 # tested in a real browser; groff and man-db: the man page rendered;
 # libpq-dev: the PostgreSQL store; postgresql: the tests start a
 # throw-away server (the packaged cluster is not used); openssl: the test
-# of a TLS connection.
+# of a TLS connection; libarchive-dev: the initramfs of copyscope boot;
+# qemu-system-x86 and busybox-static: the guests of copyscope boot
+# (make test-boot), whose kernel scripts/fetch-kernel.sh unpacks from
+# Debian's linux-image-amd64 with apt-get download and dpkg-deb (dpkg).
 PKGS="build-essential pkg-config libsqlite3-dev libjansson-dev libgsl-dev \
 libcmocka-dev sqlite3 python3 cppcheck clang-tidy stress-ng clang \
 libclang-rt-dev xxd chromium fonts-liberation groff man-db libpq-dev \
-postgresql openssl"
+postgresql openssl libarchive-dev qemu-system-x86 busybox-static"
 
 missing=""
 for p in $PKGS; do

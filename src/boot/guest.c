@@ -23,6 +23,15 @@ static void copy_line(const char *p, const char *end, char *out, size_t len)
 	snprintf(out, len, "%.*s", (int)n, p);
 }
 
+/* An exit status reported as text: 0 .. 255, else -1. */
+static int parse_rc(const char *text)
+{
+	char *end;
+	long v = strtol(text, &end, 10);
+
+	return end != text && !*end && v >= 0 && v <= 255 ? (int)v : -1;
+}
+
 /* Whether the line at p begins with prefix. */
 static bool starts(const char *p, const char *end, const char *prefix)
 {
@@ -45,7 +54,7 @@ void boot_parse_report(const char *buf, size_t len, struct boot_report *r)
 		if (exp) {
 			if (starts(p, end, "copyscope-export-end ")) {
 				copy_line(p + 21, end, line, sizeof(line));
-				r->export_rc = atoi(line);
+				r->export_rc = parse_rc(line);
 				r->export_text = exp;
 				r->export_len = (size_t)(p - exp);
 				exp = NULL;
@@ -67,7 +76,7 @@ void boot_parse_report(const char *buf, size_t len, struct boot_report *r)
 			boot_unknown_params(l, r->unknown, sizeof(r->unknown));
 		} else if (starts(p, end, "run-rc: ")) {
 			copy_line(p + 8, end, line, sizeof(line));
-			r->run_rc = atoi(line);
+			r->run_rc = parse_rc(line);
 		} else if (starts(p, end, "copyscope-export-begin")) {
 			exp = next;
 		} else if (starts(p, end, "copyscope-boot-end")) {

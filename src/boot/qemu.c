@@ -175,7 +175,7 @@ static double now_s(void)
 
 static void nap(void)
 {
-	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	struct timespec ts = { 0, 20L * 1000 * 1000 };	/* 20 ms */
 
 	nanosleep(&ts, NULL);
 }

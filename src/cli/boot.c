@@ -282,8 +282,8 @@ static int parse_args(struct boot_cli *bc, int argc, char **argv)
 		} else if (OPT("--accel")) {
 			if (missing)
 				goto no_value;
-			if (strcmp(v, "auto") && strcmp(v, "kvm") &&
-			    strcmp(v, "tcg"))
+			if (strcmp(v, "auto") != 0 && strcmp(v, "kvm") != 0 &&
+			    strcmp(v, "tcg") != 0)
 				return cli_usage("boot", "--accel: '%s' is not "
 						 "one of auto, kvm, tcg", v);
 			bc->accel = v;
