@@ -344,8 +344,11 @@ static int parse_args(struct boot_cli *bc, int argc, char **argv)
 				 "guest run? (e.g. quick; 'copyscope list' "
 				 "names them)");
 	e = cli_run_check_args((int)bc->nrun_args, bc->run_args);
-	if (e)
+	if (e) {
+		cli_error("boot: (the workloads, key=value and options after "
+			  "'--' are for the guest's 'copyscope run')");
 		return e;
+	}
 	if (bc->print_script)
 		return 0;
 	if (!bc->side[0].kernel)

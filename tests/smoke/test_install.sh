@@ -51,6 +51,12 @@ comp "run --tag "
 comp "compare "
 comp "report --com"
 comp "list sys.n"
+comp "bo"
+comp "boot --acc"
+comp "boot --accel "
+comp "boot --kernel k --side a sys.n"
+comp "boot --side a sys.null -- --re"
+comp "compare a b --allow"
 SH
 	BIN=$BIN bash "$TMP/comp.bash" >"$TMP/comp.out" 2>"$TMP/comp.err" ||
 		fail "the completion script failed: $(cat "$TMP/comp.err")"
@@ -62,7 +68,11 @@ SH
 		"run pipe.bw place=split,s|split,split|split,same|" \
 		"run de|default|" "run --hi|--hist|" \
 		"run --tag |before-x|after-y|" "compare |last|before-x|after-y|" \
-		"report --com|--compare|" "list sys.n|sys.null|"; do
+		"report --com|--compare|" "list sys.n|sys.null|" \
+		"bo|boot|" "boot --acc|--accel|" "boot --accel |auto|kvm|tcg|" \
+		"boot --kernel k --side a sys.n|sys.null|" \
+		"boot --side a sys.null -- --re|--reps|" \
+		"compare a b --allow|--allow-emulated|"; do
 		grep -qxF "$want" "$TMP/comp.out" ||
 			fail "completion: no line '$want' in: $(cat "$TMP/comp.out")"
 	done
