@@ -1139,6 +1139,9 @@ int cmd_boot(int argc, char **argv)
 	fflush(stdout);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
+	/* the store's writes go on; the waits of boot_run_qemu (nanosleep,
+	   waitpid WNOHANG) see the flag within 20 ms */
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	boot_stop = 0;
 	sigaction(SIGINT, &sa, &old_int);
