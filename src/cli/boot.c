@@ -535,6 +535,30 @@ static void last_line(const char *text, size_t len, char *out, size_t olen)
 	cli_clean_text(out, out, olen);
 }
 
+/*
+ * The last line of the console that the guest's copyscope wrote (its
+ * error, when it failed: "copyscope run: ..."), else the last line.
+ */
+static void telling_line(const char *text, size_t len, char *out,
+			 size_t olen)
+{
+	const char *p = text, *best = NULL;
+
+	while ((p = memmem(p, len - (size_t)(p - text), "copyscope",
+			   9)) != NULL) {
+		best = p;
+		p += 9;
+	}
+	if (!best) {
+		last_line(text, len, out, olen);
+		return;
+	}
+	while (best > text && best[-1] != '\n')
+		best--;
+	snprintf(out, olen, "%.*s", (int)strcspn(best, "\r\n"), best);
+	cli_clean_text(out, out, olen);
+}
+
 /* What every run of a side's boot gets in its environment. */
 struct boot_keys {
 	const char *accel;		/* "tcg: why" or "kvm" */
@@ -961,9 +985,9 @@ static void one_boot(struct boot_cli *bc, struct store *st,
 	}
 	if (!rep.begun || !rep.ended || !rep.export_text ||
 	    rep.export_rc != 0) {
-		last_line(console, clen, last, sizeof(last));
+		telling_line(console, clen, last, sizeof(last));
 		snprintf(why, sizeof(why), "%s (qemu exit status %d); the "
-			 "console's last line: %s", !rep.begun ?
+			 "console says: %s", !rep.begun ?
 			 "the guest never reported (no /init output)" :
 			 !rep.export_text || rep.export_rc != 0 ?
 			 "the guest's copyscope stored no run to send" :

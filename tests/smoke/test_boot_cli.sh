@@ -5,7 +5,8 @@
 # guest that goes wrong, played by a fake qemu (a shell script given as
 # --qemu that reads the -serial file: paths from its arguments): a guest
 # that hangs (killed at --timeout-s, recorded as a failed run, the next
-# boot still made), one that panics (the panic line recorded), one that
+# boot still made), one that panics (the panic line recorded), one whose
+# copyscope stored nothing (its error shown), one that
 # sends a good report (imported, tagged, marked emulated, with boot.*
 # keys), Ctrl-C (qemu stopped, exit 130, what was imported kept); no
 # temporary files left.  Then compare on emulated runs: numbers, no
@@ -93,6 +94,11 @@ hang)	echo "[    1.0] Run /init as init process" >"\$console"
 panic)	echo "[    1.5] Kernel panic - not syncing: Attempted to kill init!" \
 		>"\$console"
 	exit 0 ;;
+norun)	{ echo "[    1.0] Run /init as init process"
+	  echo "copyscope run: /var/tmp: No space left on device"
+	  echo "[    2.0] reboot: Restarting system"; } >"\$console"
+	printf 'copyscope-boot-begin 1\nrun-rc: 1\ncopyscope-export-begin\ncopyscope-export-end 1\ncopyscope-boot-end\n' >"\$data"
+	exit 0 ;;
 good)	echo "[    1.0] booted" >"\$console"
 	{
 		echo 'copyscope-boot-begin 1'
@@ -131,6 +137,9 @@ id=$(sed -n 's/.*recorded as run \([0-9]*\) .*/\1/p' "$OUT")
 cs 0 show "$id"
 contains "$OUT" "boot.failure"
 contains "$OUT" "Kernel panic"
+echo norun >"$TMP/mode"
+cs 1 $BOOT --qemu "$FAKE" --side on --boots 1 sys.null
+contains "$OUT" "the guest's copyscope stored no run to send (qemu exit status 0); the console says: copyscope run: /var/tmp: No space left on device"
 # no qemu left behind, no temporary directory left
 for p in $(cat "$TMP/fake.pids"); do
 	! kill -0 "$p" 2>/dev/null || fail "fake qemu $p still running"
