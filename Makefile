@@ -231,15 +231,20 @@ lint:
 		 [ -z "$$o" ] || printf "%s\n" "$$o"; exit $$r' {} $(TIDY_FLAGS)
 
 # The binary (the report's script inside it), copyscope(1) and the bash
-# completion; DESTDIR for staging, PREFIX for where it will live.
-install: $(BIN)
+# completion; DESTDIR for staging, PREFIX for where it will live.  The
+# static binary goes to libexec, where `copyscope boot` looks for the
+# one it puts into its guests (../libexec/copyscope/ from the binary).
+install: $(BIN) $(BIN_STATIC)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/copyscope
+	install -D -m 0755 $(BIN_STATIC) \
+		$(DESTDIR)$(PREFIX)/libexec/copyscope/copyscope-static
 	install -D -m 0644 man/copyscope.1 $(DESTDIR)$(MANDIR)/man1/copyscope.1
 	install -D -m 0644 completion/copyscope.bash \
 		$(DESTDIR)$(BASHCOMPDIR)/copyscope
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/copyscope \
+		$(DESTDIR)$(PREFIX)/libexec/copyscope/copyscope-static \
 		$(DESTDIR)$(MANDIR)/man1/copyscope.1 \
 		$(DESTDIR)$(BASHCOMPDIR)/copyscope
 

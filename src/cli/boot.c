@@ -132,7 +132,8 @@ static void boot_usage(FILE *out)
 "  --busybox PATH     a static busybox (default /bin/busybox, from Debian's\n"
 "                     busybox-static)\n"
 "  --copyscope-static PATH  the static copyscope for the guest (default:\n"
-"                     copyscope-static beside this binary; make static)\n"
+"                     copyscope-static beside this binary, else\n"
+"                     ../libexec/copyscope/ from it; make static)\n"
 "  --print-init       print the guest's /init script and exit\n"
 "  --db PATH          database (default $COPYSCOPE_DB, else\n"
 "                     $XDG_DATA_HOME/copyscope/results.db)\n"
@@ -417,12 +418,16 @@ static int check_guest_binaries(struct boot_cli *bc, char *cs, size_t cslen,
 		}
 		self[n] = '\0';
 		*strrchr(self, '/') = '\0';
+		/* the build directory, then as make install puts it */
 		snprintf(cs, cslen, "%s/copyscope-static", self);
 		if (access(cs, R_OK) != 0)
+			snprintf(cs, cslen, "%s/../libexec/copyscope/"
+				 "copyscope-static", self);
+		if (access(cs, R_OK) != 0)
 			return cli_usage("boot", "no static copyscope beside "
-					 "this one (%s: %s): run 'make "
-					 "static', or give --copyscope-static "
-					 "PATH", cs, strerror(errno));
+					 "this one (%s/copyscope-static) nor "
+					 "in %s: run 'make static', or give "
+					 "--copyscope-static PATH", self, cs);
 	} else {
 		e = check_file("--copyscope-static", bc->cstatic, cs, cslen);
 		if (e)

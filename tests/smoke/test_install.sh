@@ -89,6 +89,14 @@ for f in bin/copyscope share/man/man1/copyscope.1 \
 	[ -f "$D/opt/cs/$f" ] || fail "make install did not install $f"
 done
 [ -x "$D/opt/cs/bin/copyscope" ] || fail "the installed binary is not executable"
+[ -x "$D/opt/cs/libexec/copyscope/copyscope-static" ] ||
+	fail "make install did not install the static binary for boot"
+# boot finds it there: --print-init needs nothing, so ask for a missing
+# busybox to see how far it gets
+"$D/opt/cs/bin/copyscope" boot --kernel "$TMP/out" --side a \
+	--busybox "$TMP/nonexistent" sys.null >"$TMP/inst.out" 2>&1
+grep -q "busybox: cannot read" "$TMP/inst.out" ||
+	fail "the installed boot did not find its static binary: $(cat "$TMP/inst.out")"
 note "the installed binary writes a whole report away from the source tree"
 (cd / && env -i PATH=/usr/bin:/bin COPYSCOPE_DB="$COPYSCOPE_DB" \
 	"$D/opt/cs/bin/copyscope" report last -o "$TMP/installed.html") \
