@@ -138,6 +138,8 @@ _copyscope_run()
 			--json --no-store --db)
 		[[ ${words[1]} == check ]] && cand+=(--threshold --new
 			--ignore-param --drop-noisy --alpha --allow-emulated)
+		[[ ${words[1]} == run ]] && cand+=(--runs --precision
+			--max-time)
 	elif [[ $cur == *=* ]]; then
 		key=${cur%%=*}
 		head=${cur%"${cur##*[=,]}"}

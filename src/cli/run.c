@@ -25,7 +25,7 @@ struct run_cli {
 	struct run_opts ro;
 	int runs;			/* --runs N (0: one run) */
 	const char *group;		/* --group ID (set by --runs) */
-	bool reps_set, sample_set, warmup_set, quick;
+	bool reps_set, sample_set, warmup_set, quick, max_time_set;
 	const char *tag;
 	const char *db;
 	bool json, no_store, verify, explain, perf_counters;
@@ -62,6 +62,11 @@ static void run_usage(FILE *out)
 "  --tag TAG         label the run (for runs, show, compare)\n"
 "  --cpus LIST       CPUs workers may use, in order (e.g. 0,1 or 2-5)\n"
 "  --hist            per-op latency histogram (a separate pass)\n"
+"  --precision PCT   after --reps samples, keep adding samples until the\n"
+"                    95%% CI of every metric's median is within ±PCT of it\n"
+"                    (e.g. 1%%); prints the precision reached and the time\n"
+"  --max-time T      with --precision: at most T of samples a\n"
+"                    configuration (default 60s)\n"
 "  --interleave      take the samples of all configurations in a shuffled\n"
 "                    round-robin order (spreads drift evenly; the order is\n"
 "                    recorded); at most 64 configurations\n"
@@ -478,6 +483,24 @@ static int parse_args(struct run_cli *rc, int argc, char **argv)
 						 "a group id (32 hex digits; "
 						 "--runs sets it)", v);
 			rc->group = v;
+		} else if (OPT("--precision")) {
+			if (missing)
+				goto no_value;
+			if (cmp_parse_pct(v, &rc->ro.precision_pct) != 0 ||
+			    !(rc->ro.precision_pct >= 0.01) ||
+			    rc->ro.precision_pct > 100)
+				return cli_usage("run", "--precision: '%s' is "
+						 "not a percentage in 0.01%% .. "
+						 "100%% (e.g. 1%%)", v);
+		} else if (OPT("--max-time")) {
+			if (missing)
+				goto no_value;
+			e = parse_time_opt("--max-time", v, 1000000,
+					   86400000000000LL,
+					   &rc->ro.max_time_ns);
+			if (e)
+				return e;
+			rc->max_time_set = true;
 		} else if (strcmp(a, "--interleave") == 0) {
 			rc->interleave = true;
 		} else if (strcmp(a, "--explain") == 0) {
@@ -514,6 +537,15 @@ static int parse_args(struct run_cli *rc, int argc, char **argv)
 	}
 	if (rc->seed_set && !rc->interleave)
 		return cli_usage("run", "--seed: only with --interleave");
+	if (rc->max_time_set && !(rc->ro.precision_pct > 0))
+		return cli_usage("run", "--max-time: only with --precision");
+	if (rc->ro.precision_pct > 0 && rc->interleave)
+		return cli_usage("run", "--precision: not with --interleave "
+				 "(an interleaved run takes the same number "
+				 "of samples of every configuration, round by "
+				 "round)");
+	if (rc->ro.precision_pct > 0 && !rc->max_time_set)
+		rc->ro.max_time_ns = RUN_DEFAULT_PRECISION_MAX_NS;
 	if (rc->runs > 1 && rc->no_store)
 		return cli_usage("run", "--runs: the runs are stored to be "
 				 "compared; not with --no-store");
@@ -605,8 +637,16 @@ static void print_preamble(void *arg, const struct run_info *run,
 		printf("copyscope run (not stored)");
 	if (run->tag[0])
 		printf(" [%s]", run->tag);
-	printf(": %d samples of >= %.0fms each after %.0fms warm-up\n",
-	       o->reps, o->sample_time_ns / 1e6, o->warmup_ns / 1e6);
+	if (rc->ro.precision_pct > 0)
+		printf(": samples of >= %.0fms each after %.0fms warm-up, at "
+		       "least %d and more until each\nmedian's 95%% CI is "
+		       "within ±%g%% (at most %.0fs of samples a "
+		       "configuration)\n", o->sample_time_ns / 1e6,
+		       o->warmup_ns / 1e6, o->reps, rc->ro.precision_pct,
+		       rc->ro.max_time_ns / 1e9);
+	else
+		printf(": %d samples of >= %.0fms each after %.0fms warm-up\n",
+		       o->reps, o->sample_time_ns / 1e6, o->warmup_ns / 1e6);
 	printf("timer: %s", ti->unit);
 	if (ti->source != TIMER_CLOCK_NS)
 		printf(" (TSC %.3f GHz)", ti->tsc_hz / 1e9);

@@ -40,6 +40,7 @@ struct runner {
 	struct workers ws;		/* worker.h; ws.ctl is mapped here */
 	struct optime ot;		/* per-op times (optime.h) */
 	uint64_t nops;			/* batch size after growth */
+	int cap;			/* kept samples room was made for */
 	bool ctx_setup;
 };
 
@@ -412,9 +413,13 @@ enum config_status runner_sample(struct runner *r, struct config_result *res)
 	struct interference_mark m0, m1;
 	enum config_status st;
 
-	if (res->nsamples >= (size_t)r->opts->reps)
+	if (res->nsamples >= (size_t)r->cap)
 		return CONFIG_OK;
-	progress(r, "sample %zu/%d", res->nsamples + 1, r->opts->reps);
+	if (r->opts->precision_pct > 0 && res->nsamples >= (size_t)r->opts->reps)
+		progress(r, "sample %zu (precision %s)", res->nsamples + 1,
+			 res->precision_metric);
+	else
+		progress(r, "sample %zu/%d", res->nsamples + 1, r->opts->reps);
 	interference_mark(&m0, r->ws.pid, r->ws.nstarted);
 	st = sample_cmd(r, r->nops, res->msg, sizeof(res->msg));
 	if (st != CONFIG_OK)
@@ -533,6 +538,25 @@ static void runner_free(struct runner *r)
 	free(r);
 }
 
+/*
+ * --precision: the room to make for kept samples: enough for max_time_ns
+ * of samples a quarter of the target long (a batch is sized so a sample
+ * lasts the target; shorter ones are rare), at least reps, at most
+ * RUN_PRECISION_MAX_SAMPLES.
+ */
+static int precision_cap(const struct run_opts *o)
+{
+	int64_t q = o->sample_time_ns / 4 > 0 ? o->sample_time_ns / 4 : 1;
+	int64_t n;
+
+	if (o->precision_pct <= 0)
+		return o->reps;
+	n = o->max_time_ns / q + o->reps;
+	if (n > RUN_PRECISION_MAX_SAMPLES)
+		n = RUN_PRECISION_MAX_SAMPLES;
+	return n < o->reps ? o->reps : (int)n;
+}
+
 struct runner *runner_open(const struct workload *wl,
 			   const struct param_set *ps,
 			   const struct run_opts *opts,
@@ -561,6 +585,9 @@ struct runner *runner_open(const struct workload *wl,
 	}
 	r->wl = wl;
 	r->opts = opts;
+	r->cap = precision_cap(opts);
+	res->precision_asked_pct = opts->precision_pct;
+	res->precision_pct = NAN;
 	rc = wl_ctx_setup(&r->ctx, wl, ps, opts->cpus, opts->ncpus);
 	if (rc != WL_OK) {
 		/* a set-up that gave up on a signal (pipe.matrix waiting
@@ -592,7 +619,7 @@ struct runner *runner_open(const struct workload *wl,
 		r->ctx.shared = map_shared(r->ctx.shared_bytes);
 	if (!r->ws.ctl || (r->ctx.shared_bytes && !r->ctx.shared) ||
 	    optime_open(&r->ot, &r->ctx, opts->hist, res) ||
-	    alloc_result(res, wl->nmetrics, opts->reps, r->ctx.nworkers)) {
+	    alloc_result(res, wl->nmetrics, r->cap, r->ctx.nworkers)) {
 		st = CONFIG_FAILED;
 		snprintf(res->msg, sizeof(res->msg), "%s: out of memory",
 			 wl->name);
@@ -659,6 +686,44 @@ enum config_status runner_close(struct runner *r, struct config_result *res,
 	return st;
 }
 
+/*
+ * The precision of the samples so far: the worst metric's (% of its
+ * median) into res->precision_pct and _metric; metrics whose median is 0
+ * have no relative precision and are left out.  Returns whether every
+ * other metric is within the asked precision, -1 on allocation failure.
+ */
+static int precision_check(const struct runner *r, struct config_result *res)
+{
+	double worst = NAN, pct;
+	const char *which = "";
+	size_t m;
+
+	for (m = 0; m < r->wl->nmetrics; m++) {
+		if (stats_median_precision_pct(res->values[m], res->nsamples,
+					       &pct))
+			return -1;
+		if (!isnan(pct) && (isnan(worst) || pct > worst)) {
+			worst = pct;
+			which = r->wl->metrics[m].name;
+		}
+	}
+	res->precision_pct = worst;
+	snprintf(res->precision_metric, sizeof(res->precision_metric), "%s",
+		 which);
+	return !isnan(worst) && worst <= r->opts->precision_pct;
+}
+
+/*
+ * Whether to check the precision after sample n: after every sample up to
+ * 50, then every n/20 (a check costs a bootstrap of every metric).
+ */
+static bool precision_due(size_t n, size_t reps)
+{
+	if (n < reps)
+		return false;
+	return n < 50 || n % (n / 20) == 0;
+}
+
 enum config_status runner_run_config(const struct workload *wl,
 				     const struct param_set *ps,
 				     const struct run_opts *opts,
@@ -666,12 +731,36 @@ enum config_status runner_run_config(const struct workload *wl,
 {
 	struct runner *r = runner_open(wl, ps, opts, res);
 	enum config_status st = CONFIG_OK;
-	int i;
+	bool precise = opts->precision_pct > 0;
+	int64_t t0;
+	int i, ok = 0;
 
 	if (!r)
 		return res->status;
+	t0 = (int64_t)timer_mono_raw_ns();
 	for (i = 0; i < opts->reps && st == CONFIG_OK; i++)
 		st = runner_sample(r, res);
+	while (precise && st == CONFIG_OK) {
+		if (precision_due(res->nsamples, (size_t)opts->reps)) {
+			ok = precision_check(r, res);
+			if (ok != 0)
+				break;
+		}
+		if ((int64_t)timer_mono_raw_ns() - t0 >= opts->max_time_ns ||
+		    res->nsamples >= (size_t)r->cap)
+			break;
+		st = runner_sample(r, res);
+	}
+	if (precise) {
+		if (ok == 0 && st == CONFIG_OK)
+			ok = precision_check(r, res);
+		if (ok < 0) {
+			snprintf(res->msg, sizeof(res->msg), "out of memory");
+			st = CONFIG_FAILED;
+		}
+		res->precision_met = ok > 0;
+		res->precision_time_ns = (int64_t)timer_mono_raw_ns() - t0;
+	}
 	if (st == CONFIG_OK)
 		st = runner_finish(r, res);
 	return runner_close(r, res, st);

@@ -30,7 +30,18 @@ struct run_opts {
 	int cpus[CPU_SETSIZE];		/* allowed CPUs, in order */
 	int ncpus;
 	bool progress;			/* progress lines on stderr */
+	/*
+	 * --precision: after the reps kept samples, keep adding samples
+	 * until the 95% CI of every metric's median is within
+	 * +-precision_pct of it, or max_time_ns of kept samples have run
+	 * (0: off).
+	 */
+	double precision_pct;
+	int64_t max_time_ns;
 };
+
+/* The most kept samples a --precision configuration may take. */
+#define RUN_PRECISION_MAX_SAMPLES 100000
 
 enum config_status {
 	CONFIG_OK = 0,
@@ -62,6 +73,16 @@ struct config_result {
 	 */
 	int64_t inject_ns;
 	double inject_added_ns, inject_err_ns, inject_base_ns;
+	/*
+	 * --precision: what was asked, the precision reached (the worst
+	 * metric's, % of its median; NAN: none had a non-zero median), that
+	 * metric, whether every metric reached it, and how long the kept
+	 * samples took, ns.
+	 */
+	double precision_asked_pct, precision_pct;
+	char precision_metric[32];
+	bool precision_met;
+	int64_t precision_time_ns;
 	int nworkers;
 	char worker_names[WL_MAX_WORKERS][16];
 	cpu_set_t *cpus_seen;		/* per worker: CPUs it ran on */
@@ -107,8 +128,9 @@ extern volatile sig_atomic_t runner_signal;
 void runner_install_signals(void);
 
 /*
- * Run one configuration: runner_open(), opts->reps x runner_sample(),
- * runner_finish(), runner_close().  Never exits; always fills res (free it
+ * Run one configuration: runner_open(), opts->reps x runner_sample()
+ * (with opts->precision_pct, more until the precision is reached or the
+ * time is up), runner_finish(), runner_close().  Never exits; always fills res (free it
  * with config_result_free()).  Returns res->status.
  */
 enum config_status runner_run_config(const struct workload *wl,
@@ -121,7 +143,8 @@ enum config_status runner_run_config(const struct workload *wl,
  * interleaved.  runner_open() sets up the workload, starts its workers,
  * grows the batch and warms up; it returns NULL with res->status set when
  * the configuration cannot go on (then do not call the others).
- * runner_sample() takes one kept sample (at most opts->reps in all).
+ * runner_sample() takes one kept sample (at most opts->reps in all, or
+ * the --precision cap).
  * runner_finish() runs the histogram and verify passes.  runner_close()
  * stops the workers, runs the cold-call trace if asked and the status is
  * CONFIG_OK, tears down, frees r, and sets and returns res->status.

@@ -29,6 +29,9 @@
 #define RUN_DEFAULT_REPS 10
 #define RUN_DEFAULT_SAMPLE_NS 100000000LL	/* 100 ms */
 #define RUN_DEFAULT_WARMUP_NS 200000000LL	/* 200 ms */
+/* run --precision without --max-time: the most time of kept samples a
+   configuration may take */
+#define RUN_DEFAULT_PRECISION_MAX_NS 60000000000LL	/* 60 s */
 /* --quick (and quick suites): for tests, not for numbers */
 #define RUN_QUICK_REPS 3
 #define RUN_QUICK_SAMPLE_NS 10000000LL		/* 10 ms */

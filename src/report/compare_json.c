@@ -82,6 +82,26 @@ static const char *dir_name(int d)
 	return d > 0 ? "higher" : d < 0 ? "lower" : "info";
 }
 
+/* A row's modes when a side is bimodal (comparison.h: struct cmp_modes). */
+static json_t *modes_json(const struct cmp_modes *m)
+{
+	return json_pack("{s:o, s:f, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+			 "s:s, s:b}",
+		"split", jnum(m->split),
+		"share_high_base", m->share_hi_b,
+		"share_high_new", m->share_hi_n,
+		"median_low_base", jnum(m->med_lo_b),
+		"median_high_base", jnum(m->med_hi_b),
+		"median_low_new", jnum(m->med_lo_n),
+		"median_high_new", jnum(m->med_hi_n),
+		"low_change_pct", jnum(m->lo_change_pct),
+		"high_change_pct", jnum(m->hi_change_pct),
+		"p_share", jnum(m->p_share),
+		"p_share_method", m->by_run ? "welch-t-run-shares" :
+					      "fisher-exact-samples",
+		"share_changed", m->share_changed);
+}
+
 int cmp_print_json(FILE *out, const struct cmp *c)
 {
 	json_t *doc = json_object(), *rows = json_array();
@@ -152,6 +172,9 @@ int cmp_print_json(FILE *out, const struct cmp *c)
 					"t", jnum(r->welch.t),
 					"df", jnum(r->welch.df),
 					"se_log", jnum(r->welch.se_log)));
+			if (r->modes.shown)
+				json_object_set_new(o, "modes", modes_json(
+					&r->modes));
 			json_object_set_new(o, "verdict", json_string(
 				r->verdict == VERDICT_INFO ? "info" :
 				r->verdict == VERDICT_SAME ? "same" :

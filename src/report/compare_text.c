@@ -229,9 +229,59 @@ static void print_power_note(FILE *out, const struct cmp_row *r)
 		fmt_wrap(out, 4, 6, text);
 }
 
+/* "+1.2%", or "-" for a mode too thin on a side. */
+static void fmt_mode_change(double pct, char *buf, size_t len)
+{
+	if (isnan(pct))
+		snprintf(buf, len, "- (too few samples)");
+	else
+		snprintf(buf, len, "%+.1f%%", pct);
+}
+
+/*
+ * When a side is bimodal: where the modes are, the share of the high one
+ * on each side and whether it changed, and each mode's own change, so a
+ * median that moved because the shares moved is told apart from a mode
+ * that moved.
+ */
+static void print_modes_note(FILE *out, const struct cmp_row *r, double noise)
+{
+	const struct cmp_modes *m = &r->modes;
+	double lo = !isnan(m->med_lo_b) ? m->med_lo_b : m->med_lo_n;
+	double hi = !isnan(m->med_hi_b) ? m->med_hi_b : m->med_hi_n;
+	char a[32], b[32], sp[32], cl[32], ch[32], text[1024], p[16];
+	size_t used;
+
+	if (!m->shown)
+		return;
+	fmt_value(lo, r->ref->unit, a, sizeof(a));
+	fmt_value(hi, r->ref->unit, b, sizeof(b));
+	fmt_value(m->split, r->ref->unit, sp, sizeof(sp));
+	fmt_mode_change(m->lo_change_pct, cl, sizeof(cl));
+	fmt_mode_change(m->hi_change_pct, ch, sizeof(ch));
+	if (m->p_share < 0.001)
+		snprintf(p, sizeof(p), "<0.001");
+	else
+		snprintf(p, sizeof(p), "%.3f", m->p_share);
+	used = (size_t)snprintf(text, sizeof(text), "modes near %s and %s "
+		"(split at %s): the mode near %s holds %.0f%% of base and "
+		"%.0f%% of new samples: %s (p %s, %s); within each mode: %s "
+		"and %s", a, b, sp, b, 100.0 * m->share_hi_b,
+		100.0 * m->share_hi_n, m->share_changed ? "the shares changed"
+		: "no change of the shares", p, m->by_run ? "Welch's t over "
+		"the runs' shares" : "Fisher's exact test over the samples",
+		cl, ch);
+	if (m->share_changed && !isnan(m->lo_change_pct) &&
+	    !isnan(m->hi_change_pct) && fabs(m->lo_change_pct) < noise &&
+	    fabs(m->hi_change_pct) < noise && used < sizeof(text))
+		snprintf(text + used, sizeof(text) - used, "; the median's "
+			 "change comes from the shares, not from either mode");
+	fmt_wrap(out, 4, 6, text);
+}
+
 /* Extra lines under a row: per-boot medians, bimodality, drops. */
 static void print_row_notes(FILE *out, const struct cmp_row *r,
-			    const char *label, double div)
+			    const char *label, double div, double noise)
 {
 	const struct cmp_val *sides[2] = { &r->b, &r->n };
 	const char *names[2] = { "base", "new" };
@@ -284,6 +334,7 @@ static void print_row_notes(FILE *out, const struct cmp_row *r,
 			fmt_wrap(out, 4, 6, text);
 		}
 	}
+	print_modes_note(out, r, noise);
 }
 
 static size_t metric_width(const struct cmp *c)
@@ -296,7 +347,8 @@ static size_t metric_width(const struct cmp *c)
 	return w > 24 ? 24 : w;
 }
 
-static void print_row(FILE *out, const struct cmp_row *r, size_t mw)
+static void print_row(FILE *out, const struct cmp_row *r, size_t mw,
+		      double noise)
 {
 	char bm[32], nm[32], bsd[16], nsd[16], chg[16], p[16], ci[40];
 	const char *label;
@@ -322,7 +374,7 @@ static void print_row(FILE *out, const struct cmp_row *r, size_t mw)
 	fprintf(out, "  %-*s %6s %5s %7s %6s %5s %-5s %6s %-11s %s\n",
 		(int)mw, r->ref->metric, bm, bsd, chg, nm, nsd, label, p, ci,
 		stats_verdict_name(r->verdict));
-	print_row_notes(out, r, label, div);
+	print_row_notes(out, r, label, div, noise);
 }
 
 static void print_one_side(FILE *out, const struct cmp *c, bool base)
@@ -478,7 +530,7 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 				"95% CI", "verdict");
 		}
 		last = r->ref;
-		print_row(out, r, mw);
+		print_row(out, r, mw, c->opts.noise_pct);
 	}
 	if (!keep) {
 		print_one_side(out, c, true);

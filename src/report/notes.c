@@ -20,6 +20,8 @@ const char *note_kind_name(enum note_kind k)
 		return "workload";
 	case NOTE_INJECT:
 		return "inject";
+	case NOTE_PRECISION:
+		return "precision";
 	case NOTE_VERIFY:
 		return "verify";
 	case NOTE_STATUS:
@@ -55,6 +57,47 @@ static double known_median(const double *v, size_t n, double *max)
 	return m;
 }
 
+/*
+ * run --precision: "precision: +-0.42% (time/call) reached +-1% after 37
+ * samples in 4.1 s", or, when the time ran out first, what was reached
+ * and about how many samples the asked precision needs (a CI of a median
+ * narrows as 1/sqrt(n)).
+ */
+static void precision_note(const struct result_config *c, char *text,
+			   size_t len,
+			   void (*emit)(void *arg, enum note_kind kind,
+					const struct result *r,
+					const char *text),
+			   void *arg)
+{
+	char t[32];
+	double more;
+
+	fmt_value((double)c->precision_time_ns, "ns", t, sizeof(t));
+	if (isnan(c->precision_pct)) {
+		snprintf(text, len, "precision: no metric has a non-zero "
+			 "median, so none has a relative precision (±%g%% "
+			 "asked); %zu samples in %s", c->precision_asked_pct,
+			 c->nsamples, t);
+	} else if (c->precision_met) {
+		snprintf(text, len, "precision: ±%.2f%% (%s, the widest 95%% "
+			 "CI of a median) reached ±%g%% after %zu samples in "
+			 "%s", c->precision_pct, c->precision_metric,
+			 c->precision_asked_pct, c->nsamples, t);
+	} else {
+		more = (double)c->nsamples *
+		       pow(c->precision_pct / c->precision_asked_pct, 2.0);
+		snprintf(text, len, "precision: ±%.2f%% (%s) after %zu samples "
+			 "in %s, NOT the ±%g%% asked: %s; about %.0f samples "
+			 "would reach it (a median's CI narrows as 1/sqrt(n))",
+			 c->precision_pct, c->precision_metric, c->nsamples, t,
+			 c->precision_asked_pct,
+			 c->status ? "the configuration stopped early"
+				   : "--max-time ran out first", more);
+	}
+	emit(arg, NOTE_PRECISION, NULL, text);
+}
+
 void report_notes(const struct result *res, size_t n,
 		  void (*emit)(void *arg, enum note_kind kind,
 			       const struct result *r, const char *text),
@@ -84,6 +127,8 @@ void report_notes(const struct result *res, size_t n,
 			 100.0 * c->inject_err_ns / c->inject_base_ns, base);
 		emit(arg, NOTE_INJECT, NULL, text);
 	}
+	if (c->precision_asked_pct > 0)
+		precision_note(c, text, sizeof(text), emit, arg);
 	if (c->verified) {
 		snprintf(text, sizeof(text), "verify: %s: %s",
 			 c->verify_errors ? "FAILED" : "ok",
@@ -132,9 +177,13 @@ void report_notes(const struct result *res, size_t n,
 			continue;
 		fmt_value(md->median_lo, res[i].unit, a, sizeof(a));
 		fmt_value(md->median_hi, res[i].unit, b, sizeof(b));
-		snprintf(text, sizeof(text), "%s is bimodal: %zu samples near "
-			 "%s, %zu near %s; the median describes neither",
-			 res[i].metric, md->n_lo, a, md->n_hi, b);
+		snprintf(text, sizeof(text), "%s is bimodal: %zu samples "
+			 "(%.0f%%) near %s, %zu (%.0f%%) near %s; the median "
+			 "describes neither", res[i].metric, md->n_lo,
+			 100.0 * (double)md->n_lo / (double)(md->n_lo + md->n_hi),
+			 a, md->n_hi,
+			 100.0 * (double)md->n_hi / (double)(md->n_lo + md->n_hi),
+			 b);
 		emit(arg, NOTE_BIMODAL, &res[i], text);
 	}
 }

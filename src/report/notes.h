@@ -1,7 +1,7 @@
 /*
  * notes.h - the notes printed under a configuration's rows: the
- * workload's note, what inject_ns added, the verify outcome, a status other than finished,
- * samples shorter than asked for, the outside load, and each metric whose
+ * workload's note, what inject_ns added, the precision --precision
+ * reached, the verify outcome, a status other than finished, samples shorter than asked for, the outside load, and each metric whose
  * samples form two clusters.  One wording for the table (report/table.c),
  * the JSON document (report/json.c) and the HTML report.
  */
@@ -16,6 +16,7 @@
 enum note_kind {
 	NOTE_WORKLOAD,		/* the workload's own or a placement note */
 	NOTE_INJECT,		/* inject_ns: what the delay added, measured */
+	NOTE_PRECISION,		/* run --precision: what was reached, when */
 	NOTE_VERIFY,		/* verify: ok / FAILED and the report */
 	NOTE_STATUS,		/* the configuration did not finish */
 	NOTE_SHORT,		/* samples shorter than the target */
@@ -23,7 +24,8 @@ enum note_kind {
 	NOTE_BIMODAL,		/* one metric's samples in two clusters */
 };
 
-/* "workload", "inject", "verify", "status", "short", "load", "bimodal". */
+/* "workload", "inject", "precision", "verify", "status", "short", "load",
+   "bimodal". */
 const char *note_kind_name(enum note_kind k);
 
 /*

@@ -189,6 +189,15 @@ static int build_config(struct result_config *c,
 	c->inject_added_ns = cr->inject_added_ns;
 	c->inject_err_ns = cr->inject_err_ns;
 	c->inject_base_ns = cr->inject_base_ns;
+	if (cr->precision_asked_pct > 0) {
+		c->precision_asked_pct = cr->precision_asked_pct;
+		c->precision_pct = cr->precision_pct;
+		c->precision_met = cr->precision_met;
+		c->precision_time_ns = cr->precision_time_ns;
+		c->precision_metric = strdup(cr->precision_metric);
+		if (!c->precision_metric)
+			return -1;
+	}
 	if (cr->window_ns && cr->nsamples) {
 		c->window_ns = dup_doubles(cr->window_ns, cr->nsamples);
 		if (!c->window_ns)

@@ -237,6 +237,14 @@ json_t *result_info_json(const struct result *r)
 	json_object_set_new(o, "note", codec_json_text(c->note));
 	if (c->nper_worker)
 		json_object_set_new(o, "per_worker", per_worker_json(c));
+	if (c->precision_asked_pct > 0)
+		json_object_set_new(o, "precision", json_pack(
+			"{s:f, s:b, s:o, s:o, s:I}",
+			"asked_pct", c->precision_asked_pct,
+			"met", c->precision_met,
+			"metric", codec_json_text(c->precision_metric),
+			"reached_pct", num_or_null(c->precision_pct),
+			"time_ns", (json_int_t)c->precision_time_ns));
 	if (c->status)
 		json_object_set_new(o, "status", codec_json_text(c->status));
 	if (c->target_ns > 0)
@@ -501,6 +509,20 @@ static int config_decode(struct result_config *c, json_t *info)
 		c->inject_err_ns = num_or_nan(json_object_get(in, "err_ns"));
 		c->inject_base_ns = num_or_nan(json_object_get(in,
 							       "base_ns"));
+	}
+	if (json_is_object(json_object_get(info, "precision"))) {
+		json_t *pr = json_object_get(info, "precision");
+
+		c->precision_asked_pct = json_number_value(
+			json_object_get(pr, "asked_pct"));
+		c->precision_met = json_is_true(json_object_get(pr, "met"));
+		c->precision_metric = dup_str(json_object_get(pr, "metric"));
+		c->precision_pct = num_or_nan(json_object_get(pr,
+							     "reached_pct"));
+		c->precision_time_ns = json_integer_value(
+			json_object_get(pr, "time_ns"));
+		if (!c->precision_metric)
+			return -1;
 	}
 	if (decode_windows(c, json_object_get(info, "window_ns")))
 		return -1;

@@ -50,6 +50,7 @@ static void config_free(struct result_config *c)
 		free(c->per_worker[i].name);
 	free(c->per_worker);
 	free(c->verify_report);
+	free(c->precision_metric);
 	free(c->status);
 	free(c->message);
 	free(c->interleave_order);

@@ -88,6 +88,16 @@ struct result_config {
 	   measured in place, its 95% error and the time per op without */
 	int64_t inject_ns;
 	double inject_added_ns, inject_err_ns, inject_base_ns;
+	/*
+	 * run --precision (precision_asked_pct > 0): the precision reached
+	 * (the worst metric's 95% CI half-width, % of its median; NAN: none
+	 * known), that metric, whether every metric reached the asked
+	 * precision and how long the kept samples took
+	 */
+	double precision_asked_pct, precision_pct;
+	char *precision_metric;
+	bool precision_met;
+	int64_t precision_time_ns;
 	struct result_worker *workers;
 	size_t nworkers;
 	size_t nsamples;		/* kept samples taken */

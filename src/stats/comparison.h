@@ -64,6 +64,29 @@ struct cmp_val {
 					   between boots */
 };
 
+/*
+ * When either side of a row is bimodal: both sides cut at one split (the
+ * bimodal side's; the base's when both are), the share of each side's
+ * samples in the high mode, each mode's median per side, and a test of
+ * the share: over the runs' shares (Welch's t) with CMP_MIN_RUNS runs a
+ * side, else Fisher's exact test over the samples.  A median of a mixture
+ * moves when the shares move even if neither mode does; this says which.
+ */
+struct cmp_modes {
+	bool shown;			/* either side bimodal */
+	double split;
+	size_t n_hi_b, n_hi_n;		/* samples above the split */
+	double share_hi_b, share_hi_n;	/* of each side's samples, 0..1 */
+	double med_lo_b, med_hi_b, med_lo_n, med_hi_n;	/* NAN: empty */
+	double lo_change_pct, hi_change_pct;	/* NAN: a mode too thin */
+	double p_share;
+	bool by_run;			/* p over run shares */
+	bool share_changed;		/* p < alpha, shift >= 10 points */
+};
+
+/* A mode's share must move by this many percentage points to count. */
+#define CMP_MODE_SHIFT_MIN_PCT 10.0
+
 struct cmp_row {
 	const struct result *ref;	/* workload, params, metric, unit */
 	const struct result *ref_new;	/* the same on the new side */
@@ -92,6 +115,7 @@ struct cmp_row {
 	 */
 	double mde_pct;
 	int runs_needed;
+	struct cmp_modes modes;
 	enum verdict verdict;
 };
 

@@ -215,3 +215,20 @@ int summary_compute(const double *x, size_t n, struct summary *out)
 		memset(out, 0, sizeof(*out));
 	return ret;
 }
+
+int stats_median_precision_pct(const double *x, size_t n, double *pct)
+{
+	double med, lo, hi;
+
+	*pct = NAN;
+	if (n == 0)
+		return 0;
+	med = stats_median(x, n);
+	if (med == 0.0)
+		return 0;
+	if (stats_bootstrap_median_ci(x, n, SUMMARY_BOOTSTRAP_ITERS,
+				      SUMMARY_BOOTSTRAP_SEED, 0.95, &lo, &hi))
+		return -1;
+	*pct = 100.0 * fmax(med - lo, hi - med) / fabs(med);
+	return 0;
+}

@@ -50,6 +50,15 @@ int stats_bootstrap_median_ci(const double *x, size_t n, unsigned iters,
 			      uint64_t seed, double level, double *lo,
 			      double *hi);
 
+/*
+ * How precisely x[0..n-1] pins its median: the larger distance from the
+ * median to either end of the summary's 95% CI (the same bootstrap, seed
+ * and resamples as summary_compute(), so it matches the printed CI), as %
+ * of |median|.  NAN when the median is 0 (no relative precision) or n is
+ * 0.  Returns 0, or -1 on allocation failure.
+ */
+int stats_median_precision_pct(const double *x, size_t n, double *pct);
+
 /* Small deterministic PRNG (splitmix64) shared by the stats code. */
 uint64_t stats_rng_next(uint64_t *state);
 

@@ -216,6 +216,31 @@ print(" ".join("%.6f" % (m * (1 + r.gauss(0, 0.02)))
 		fail "inject: sqlite3 failed on run $1 metric $2"
 }
 
+# inject_bimodal RUN METRIC SEED LOW HIGH NHIGH: as inject, 10 values of
+# which NHIGH are drawn around HIGH and the others around LOW (1% spread):
+# a two-mode sample set with known shares.
+inject_bimodal() {
+	_vals=$(python3 -c '
+import random, sys
+r = random.Random(int(sys.argv[1]))
+lo, hi, nhi = float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
+v = [lo * (1 + r.gauss(0, 0.01)) for _ in range(10 - nhi)]
+v += [hi * (1 + r.gauss(0, 0.01)) for _ in range(nhi)]
+print(" ".join("%.6f" % x for x in v))' "$3" "$4" "$5" "$6") ||
+		fail "inject_bimodal: python3 failed"
+	_sql="BEGIN; DELETE FROM samples WHERE result_id = (SELECT id FROM
+		results WHERE run_id = $1 AND metric = '$2');"
+	_i=0
+	for _v in $_vals; do
+		_sql="$_sql INSERT INTO samples (result_id, idx, value) SELECT
+			id, $_i, $_v FROM results WHERE run_id = $1 AND
+			metric = '$2';"
+		_i=$((_i + 1))
+	done
+	sqlite3 "$COPYSCOPE_DB" "$_sql COMMIT;" ||
+		fail "inject_bimodal: sqlite3 failed on run $1 metric $2"
+}
+
 # need_pg: a fresh PostgreSQL database for this test: PG_URL names it,
 # PG_DIR is the server's socket directory, PGBIN holds psql.  The server
 # is the one the test runner started (COPYSCOPE_TEST_PG_HOST), else one

@@ -56,14 +56,28 @@ struct side_fx {
  * boot; flags marks which of its NS samples are flagged (a bit each),
  * params the canonical parameters.
  */
+static void add_run_x(struct side_fx *s, const char *boot, const double *xs,
+		      unsigned flags, const char *params);
+
 static void add_run(struct side_fx *s, const char *boot, double median,
 		    uint64_t seed, unsigned flags, const char *params)
+{
+	double x[NS];
+
+	draw(x, median, 0.02, seed);
+	add_run_x(s, boot, x, flags, params);
+}
+
+/* A run of the NS values x (the samples of time/call). */
+static void add_run_x(struct side_fx *s, const char *boot, const double *xs,
+		      unsigned flags, const char *params)
 {
 	struct run_data *r = &s->runs[s->n++];
 	char info[1024], *p;
 	double x[NS];
 	int i;
 
+	memcpy(x, xs, sizeof(x));
 	assert_true(s->n <= MAXRUNS);
 	memset(r, 0, sizeof(*r));
 	result_set_init(&r->results);
@@ -71,7 +85,6 @@ static void add_run(struct side_fx *s, const char *boot, double median,
 	snprintf(r->info.boot_id, sizeof(r->info.boot_id), "%s", boot);
 	r->info.have_options = true;
 	r->info.opts.reps = NS;
-	draw(x, median, 0.02, seed);
 	p = info + sprintf(info, "{\"batch_ops\":1000,\"interference\":{"
 			   "\"flagged\":[");
 	for (i = 0; i < NS; i++)
@@ -376,6 +389,84 @@ static void test_env_and_options(void **state)
 	free_side(&n);
 }
 
+/* A run with nhi of its NS samples near hi, the others near lo. */
+static void add_bimodal_run(struct side_fx *s, double lo, double hi, int nhi,
+			    uint64_t seed)
+{
+	double x[NS], y[NS];
+	int i;
+
+	draw(x, lo, 0.01, seed);
+	draw(y, hi, 0.01, seed + 1000);
+	for (i = NS - nhi; i < NS; i++)
+		x[i] = y[i];
+	add_run_x(s, "boot-1", x, 0, P0);
+}
+
+/*
+ * A mixture whose modes stay put while their shares move: the median
+ * moves, and the modes line says the shares changed and neither mode did;
+ * the same shares on both sides: no change of the shares.
+ */
+static void test_mode_shares(void **state)
+{
+	struct side_fx b = { .n = 0 }, n = { .n = 0 };
+	const struct cmp_row *r;
+	struct cmp c;
+	uint64_t k;
+
+	(void)state;
+	for (k = 0; k < 5; k++) {
+		add_bimodal_run(&b, 1000, 1500, 3, 10 + k);
+		add_bimodal_run(&n, 1000, 1500, 7, 20 + k);
+	}
+	build(&c, &b, &n, &defaults);
+	r = row(&c, "time/call");
+	assert_true(r->modes.shown);
+	assert_true(r->modes.by_run);
+	assert_true(r->modes.split > 1050 && r->modes.split < 1450);
+	assert_float_equal(r->modes.share_hi_b, 0.3, 1e-9);
+	assert_float_equal(r->modes.share_hi_n, 0.7, 1e-9);
+	assert_true(r->modes.p_share < 0.001);
+	assert_true(r->modes.share_changed);
+	assert_true(fabs(r->modes.lo_change_pct) < 2);
+	assert_true(fabs(r->modes.hi_change_pct) < 2);
+	assert_int_equal(r->verdict, VERDICT_WORSE);
+	cmp_free(&c);
+	free_side(&b);
+	free_side(&n);
+
+	/* A/A: the same shares */
+	for (k = 0; k < 5; k++) {
+		add_bimodal_run(&b, 1000, 1500, 4, 30 + k);
+		add_bimodal_run(&n, 1000, 1500, 4, 40 + k);
+	}
+	build(&c, &b, &n, &defaults);
+	r = row(&c, "time/call");
+	assert_true(r->modes.shown);
+	assert_false(r->modes.share_changed);
+	assert_true(r->modes.p_share > 0.5);
+	cmp_free(&c);
+	free_side(&b);
+	free_side(&n);
+
+	/* two runs a side: Fisher's exact test over the samples */
+	for (k = 0; k < 2; k++) {
+		add_bimodal_run(&b, 1000, 1500, 2, 50 + k);
+		add_bimodal_run(&n, 1000, 1500, 9, 60 + k);
+	}
+	build(&c, &b, &n, &defaults);
+	r = row(&c, "time/call");
+	assert_false(r->modes.by_run);
+	/* 4 of 20 against 18 of 20: two-sided p = 1.664e-5 (the sum of the
+	   hypergeometric tables no likelier than this one, as R fisher.test) */
+	assert_float_equal(r->modes.p_share, 1.664e-5, 0.001e-5);
+	assert_true(r->modes.share_changed);
+	cmp_free(&c);
+	free_side(&b);
+	free_side(&n);
+}
+
 /*
  * Emulated runs (virt.emulated, copyscope boot under TCG): a 10%
  * slowdown keeps its numbers but gets VERDICT_WITHHELD, and is judged
@@ -441,6 +532,7 @@ int main(void)
 		cmocka_unit_test(test_drop_noisy),
 		cmocka_unit_test(test_one_side_and_ignore),
 		cmocka_unit_test(test_env_and_options),
+		cmocka_unit_test(test_mode_shares),
 		cmocka_unit_test(test_emulated_and_failed_boot),
 	};
 

@@ -242,6 +242,42 @@ static void test_summary_ci_uses_fixed_seed(void **state)
 	assert_true(a.ci_hi < 30.0);
 }
 
+/* --precision's measure: the printed CI's wider half, % of the median */
+static void test_median_precision(void **state)
+{
+	double x[40], flat[5] = { 7, 7, 7, 7, 7 }, zero[3] = { -1, 0, 1 };
+	struct summary s;
+	double pct;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 40; i++)
+		x[i] = 100.0 + (double)((i * 7) % 13);
+	assert_int_equal(summary_compute(x, 40, &s), 0);
+	assert_int_equal(stats_median_precision_pct(x, 40, &pct), 0);
+	assert_true(pct > 0);
+	assert_float_equal(pct, 100.0 * fmax(s.median - s.ci_lo,
+					      s.ci_hi - s.median) / s.median,
+			    1e-12);
+	/* more of the same spread: a narrower CI */
+	{
+		double y[400], pct400;
+
+		for (i = 0; i < 400; i++)
+			y[i] = x[i % 40];
+		assert_int_equal(stats_median_precision_pct(y, 400, &pct400),
+				 0);
+		assert_true(pct400 < pct);
+	}
+	assert_int_equal(stats_median_precision_pct(flat, 5, &pct), 0);
+	assert_float_equal(pct, 0.0, 0.0);
+	/* a median of 0 has no relative precision */
+	assert_int_equal(stats_median_precision_pct(zero, 3, &pct), 0);
+	assert_true(isnan(pct));
+	assert_int_equal(stats_median_precision_pct(x, 0, &pct), 0);
+	assert_true(isnan(pct));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -257,6 +293,7 @@ int main(void)
 		cmocka_unit_test(test_bootstrap_two_points),
 		cmocka_unit_test(test_bootstrap_degenerate),
 		cmocka_unit_test(test_summary_ci_uses_fixed_seed),
+		cmocka_unit_test(test_median_precision),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
