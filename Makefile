@@ -7,6 +7,12 @@
 #   make bench      harness-overhead benchmark (bench/)
 #   make fuzz       libFuzzer harnesses (tests/fuzz/), FUZZ_TIME s each
 #   make lint       cppcheck and clang-tidy
+#   make static     build/copyscope-static: linked statically, without the
+#                   PostgreSQL store (Debian ships no static libpq
+#                   dependencies) and without `boot`; what `copyscope boot`
+#                   puts into the guest's initramfs
+#   make test-boot  boot Debian's kernel in qemu (TCG here) with and
+#                   without clearcpuid=smap: tests/boot/test_boot.sh
 #   make install    install the binary, man page and bash completion under
 #                   $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall
 #   make clean
@@ -35,7 +41,15 @@ BASEFLAGS := -std=gnu11 -g $(WARN) -D_GNU_SOURCE -Isrc $(PQ_CFLAGS) \
 CFLAGS_release  := -O2
 CFLAGS_sanitize := -O1 -fno-omit-frame-pointer \
                    -fsanitize=address,undefined -fno-sanitize-recover=all
-LIBS    := -lsqlite3 -lpq -ljansson -ltraceevent -lgsl -lgslcblas -lpthread -lm
+CFLAGS_static   := -O2 -DCOPYSCOPE_STATIC
+# libarchive: the initramfs of `copyscope boot` (a cpio archive);
+# libtraceevent: run --kernel reads the kernel's tracepoint records.
+LIBS    := -lsqlite3 -lpq -ljansson -ltraceevent -lgsl -lgslcblas -larchive \
+	   -lpthread -lm
+# The static binary: no libpq (its static dependencies - Kerberos, LDAP -
+# are not packaged as .a files) and no libarchive (boot is not in it).
+LIBS_static := -static -lsqlite3 -ljansson -ltraceevent -lgsl -lgslcblas \
+	       -lpthread -lm
 
 ifeq ($(V),1)
 Q :=
@@ -54,11 +68,15 @@ objs = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
 
 BIN            := $(BUILD)/copyscope
 BIN_SANITIZE   := $(BUILD)/copyscope-sanitize
+BIN_STATIC     := $(BUILD)/copyscope-static
+# What the static binary leaves out (see LIBS_static).
+STATIC_SRCS    := $(filter-out src/store/db_pg.c src/cli/boot.c src/boot/%.c,\
+		  $(SRCS)) $(GEN_SRCS)
 UNIT_BINS      := $(patsubst tests/unit/%.c,$(BUILD)/release/unit/%,$(UNIT_SRCS))
 UNIT_BINS_SAN  := $(patsubst tests/unit/%.c,$(BUILD)/sanitize/unit/%,$(UNIT_SRCS))
 BENCH_BINS     := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
-.PHONY: all run test unit unit-sanitize smoke bench lint install uninstall \
+.PHONY: all static test-boot run test unit unit-sanitize smoke bench lint install uninstall \
 	clean deps fuzz fuzz-build web-deps
 
 all: $(BIN)
@@ -81,10 +99,19 @@ $(BUILD)/$(1)/unit/%: tests/unit/%.c $(call objs,$(1),$(LIB_SRCS))
 endef
 $(eval $(call flavour_rules,release))
 $(eval $(call flavour_rules,sanitize))
+$(eval $(call flavour_rules,static))
 
 $(BIN): $(call objs,release,$(SRCS) $(GEN_SRCS))
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS_release) $^ -o $@ $(LIBS)
+
+# The linker warns that sqlite3 calls dlopen (for extensions, which
+# copyscope never loads): expected in a static binary.
+$(BIN_STATIC): $(call objs,static,$(STATIC_SRCS))
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS_static) $^ -o $@ $(LIBS_static)
+
+static: $(BIN_STATIC)
 
 $(BIN_SANITIZE): $(call objs,sanitize,$(SRCS) $(GEN_SRCS))
 	@$(if $(Q),echo "  LD      $@")
@@ -187,9 +214,17 @@ unit: $(UNIT_BINS)
 unit-sanitize: $(UNIT_BINS_SAN)
 
 test: deps
-	$(Q)$(MAKE) --no-print-directory $(BIN) $(BIN_SANITIZE) unit unit-sanitize \
-		$(FUZZ_BINS)
+	$(Q)$(MAKE) --no-print-directory $(BIN) $(BIN_SANITIZE) $(BIN_STATIC) \
+		unit unit-sanitize $(FUZZ_BINS)
 	$(Q)tests/run-tests.sh
+
+# Four real boots of Debian's kernel in qemu (TCG here: about 25 s each
+# with the quick suite; BOOT_WORK=sys.null for a faster try); the kernel
+# is fetched into build/kernel/ by scripts/fetch-kernel.sh.
+BOOT_TIMEOUT ?= 900
+test-boot: deps
+	$(Q)$(MAKE) --no-print-directory $(BIN) $(BIN_STATIC)
+	$(Q)timeout -k 10 $(BOOT_TIMEOUT) sh tests/boot/test_boot.sh
 
 run: deps
 	$(Q)$(MAKE) --no-print-directory $(BIN)
@@ -221,15 +256,20 @@ lint:
 		 [ -z "$$o" ] || printf "%s\n" "$$o"; exit $$r' {} $(TIDY_FLAGS)
 
 # The binary (the report's script inside it), copyscope(1) and the bash
-# completion; DESTDIR for staging, PREFIX for where it will live.
-install: $(BIN)
+# completion; DESTDIR for staging, PREFIX for where it will live.  The
+# static binary goes to libexec, where `copyscope boot` looks for the
+# one it puts into its guests (../libexec/copyscope/ from the binary).
+install: $(BIN) $(BIN_STATIC)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/copyscope
+	install -D -m 0755 $(BIN_STATIC) \
+		$(DESTDIR)$(PREFIX)/libexec/copyscope/copyscope-static
 	install -D -m 0644 man/copyscope.1 $(DESTDIR)$(MANDIR)/man1/copyscope.1
 	install -D -m 0644 completion/copyscope.bash \
 		$(DESTDIR)$(BASHCOMPDIR)/copyscope
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/copyscope \
+		$(DESTDIR)$(PREFIX)/libexec/copyscope/copyscope-static \
 		$(DESTDIR)$(MANDIR)/man1/copyscope.1 \
 		$(DESTDIR)$(BASHCOMPDIR)/copyscope
 

@@ -1,6 +1,7 @@
 # copyscope.bash - bash completion for copyscope(1): commands, workloads,
 # suites, parameter names and their allowed values (read from `copyscope
-# list`), options, and tags from the database (`copyscope runs --tags`).
+# list`), options, and tags from the database (`copyscope runs --tags`);
+# for boot, kernel images and binaries as files and the accelerators.
 # Installed by `make install` as share/bash-completion/completions/
 # copyscope; tested by tests/smoke/test_install.sh.
 
@@ -38,14 +39,22 @@ _copyscope()
 
 	if ((${#words[@]} == 2)); then
 		cand=(list run runs show compare check export import report env
-			--help --version)
+			boot --help --version)
 	else
 		case $prev in
-		--db | -o)
+		--db | -o | --kernel | --kernel-b | --busybox | \
+			--copyscope-static | --qemu)
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 			return
 			;;
-		--tag)
+		--accel)
+			cand=(auto kvm tcg)
+			;;
+		--append | --append-b | --boots | --timeout-s | --smp | \
+			--memory-mib | --qemu-arg)
+			return
+			;;
+		--tag | --side | --side-b)
 			mapfile -t cand < <("$bin" runs --tags "${db[@]}" \
 				2>/dev/null)
 			;;
@@ -65,6 +74,21 @@ _copyscope()
 				_copyscope_run "$bin" "$cur"
 				return
 				;;
+			boot)
+				# boot's options, until '--' hands over to run
+				if [[ $cur == -* && " ${words[*]} " != *" -- "* ]]
+				then
+					cand=(--kernel --side --append --side-b
+						--append-b --kernel-b --boots
+						--timeout-s --accel --smp
+						--memory-mib --qemu --qemu-arg
+						--busybox --copyscope-static
+						--print-init --db --help --)
+				else
+					_copyscope_run "$bin" "$cur"
+					return
+				fi
+				;;
 			show | export | report | compare)
 				if [[ $cur == -* ]]; then
 					case $sub in
@@ -74,7 +98,7 @@ _copyscope()
 						--ignore-param --db) ;;
 					compare) cand=(--json --csv --drop-noisy
 						--alpha --noise --ignore-param
-						--db) ;;
+						--allow-emulated --db) ;;
 					esac
 				else
 					cand=(last)
@@ -119,7 +143,7 @@ _copyscope_run()
 			--json --no-store --db)
 		[[ ${words[1]} == run ]] && cand+=(--kernel)
 		[[ ${words[1]} == check ]] && cand+=(--threshold --new
-			--ignore-param --drop-noisy --alpha)
+			--ignore-param --drop-noisy --alpha --allow-emulated)
 		[[ ${words[1]} == run ]] && cand+=(--runs --precision
 			--max-time)
 	elif [[ $cur == *=* ]]; then

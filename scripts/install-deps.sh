@@ -16,10 +16,15 @@ set -eu
 # of a TLS connection; libtraceevent-dev: run --kernel reads the kernel's
 # tracepoint records with it.  (linux-perf is not installed here: only
 # bench/kernel-lock-vs-perf.sh uses it, and it skips without it.)
+# libarchive-dev: the initramfs of copyscope boot; qemu-system-x86 and
+# busybox-static: the guests of copyscope boot (make test-boot), whose
+# kernel scripts/fetch-kernel.sh unpacks from Debian's linux-image-amd64
+# with apt-get download and dpkg-deb (dpkg).
 PKGS="build-essential pkg-config libsqlite3-dev libjansson-dev libgsl-dev \
 libcmocka-dev sqlite3 python3 cppcheck clang-tidy stress-ng clang \
 libclang-rt-dev xxd chromium fonts-liberation groff man-db libpq-dev \
-postgresql openssl libtraceevent-dev"
+postgresql openssl libtraceevent-dev libarchive-dev qemu-system-x86 \
+busybox-static"
 
 missing=""
 for p in $PKGS; do

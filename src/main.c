@@ -34,6 +34,11 @@ static const struct subcommand subcommands[] = {
 	{ "push", cmd_push, "copy runs to a shared store (PostgreSQL), "
 	  "each once" },
 	{ "env", cmd_env, "the environment as it would be stored" },
+#ifndef COPYSCOPE_STATIC
+	/* not in the static build, which is what boot puts into a guest */
+	{ "boot", cmd_boot, "A/B across boots: boot a kernel in qemu per "
+	  "side, run inside, store" },
+#endif
 };
 
 #define NSUB (sizeof(subcommands) / sizeof(subcommands[0]))

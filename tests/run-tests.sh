@@ -19,9 +19,10 @@ cd "$(dirname "$0")/.."
 UNIT_TIMEOUT=${UNIT_TIMEOUT:-120}
 SMOKE_TIMEOUT=${SMOKE_TIMEOUT:-300}
 # Smoke tests that also run against build/copyscope-sanitize: bad input,
-# compare/check, a multi-process workload, signals, the PostgreSQL store.
+# compare/check, a multi-process workload, signals, the PostgreSQL store,
+# boot (with a fake qemu).
 SANITIZE_SMOKE="test_bad_input test_compare test_run_pipe_bw test_interrupt \
-test_lab"
+test_lab test_boot_cli"
 # Each libFuzzer harness runs this long from its seed corpus (make fuzz
 # runs them longer).
 FUZZ_SMOKE_SECONDS=${FUZZ_SMOKE_SECONDS:-10}

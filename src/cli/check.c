@@ -29,7 +29,7 @@ struct check_cli {
 	double threshold_pct;
 	int reps;
 	int runs;			/* --runs N; 0: as many as BASE has */
-	bool json, drop_noisy;
+	bool json, drop_noisy, allow_emulated;
 	double alpha;
 	const char *filter[MAX_FILTER];
 	size_t nfilter;
@@ -62,6 +62,8 @@ static void check_usage(FILE *out)
 "                   has 3 or more, so the run is the unit on both sides;\n"
 "                   else 1)\n"
 "  --drop-noisy     leave out samples flagged as disturbed\n"
+"  --allow-emulated judge runs measured under an emulator (virt.emulated)\n"
+"                   too; without it they make check exit 1\n"
 "  --alpha A        significance level (default 0.05)\n"
 "  --json           the comparison as JSON\n"
 "  --db PATH|URL    database: a SQLite file or postgresql://... (default\n"
@@ -185,6 +187,8 @@ static int parse_args(struct check_cli *cc, int argc, char **argv)
 			cc->json = true;
 		} else if (strcmp(arg, "--drop-noisy") == 0) {
 			cc->drop_noisy = true;
+		} else if (strcmp(arg, "--allow-emulated") == 0) {
+			cc->allow_emulated = true;
 		} else if (arg[0] == '-') {
 			return cli_usage("check", "unknown option '%s'", arg);
 		} else if (!cc->base) {
@@ -417,7 +421,7 @@ int cmd_check(int argc, char **argv)
 	char path[4096], newspec[CHECK_MAX_RUNS * 24];
 	int64_t ids[CHECK_MAX_RUNS];
 	size_t nids = 0, used;
-	size_t i, nreg = 0, ncmp = 0, nempty = 0;
+	size_t i, nreg = 0, ncmp = 0, nempty = 0, nwh = 0;
 	int e;
 
 	memset(&cc, 0, sizeof(cc));
@@ -466,6 +470,7 @@ int cmd_check(int argc, char **argv)
 	o.alpha = cc.alpha;
 	o.noise_pct = 1.0;
 	o.drop_noisy = cc.drop_noisy;
+	o.allow_emulated = cc.allow_emulated;
 	o.ignore = cc.ig.keys;
 	o.nignore = cc.ig.n;
 	if (cc.nfilter) {
@@ -483,6 +488,7 @@ int cmd_check(int argc, char **argv)
 		ncmp++;
 		nreg += regression(&c.rows[i], &cc.threshold_pct);
 		nempty += c.rows[i].verdict == VERDICT_EMPTY;
+		nwh += c.rows[i].verdict == VERDICT_WITHHELD;
 	}
 	if (cc.json) {
 		if (cmp_print_json(stdout, &c) != 0) {
@@ -503,6 +509,13 @@ int cmd_check(int argc, char **argv)
 			       "by more than %g%% (p < %g)\n", nreg, ncmp,
 			       cc.threshold_pct, cc.alpha);
 		e = EXIT_REGRESSION;
+	} else if (nwh) {
+		cli_error("check: %zu of %zu metrics could not be checked: "
+			  "%zu BASE and %zu NEW runs were measured under an "
+			  "emulator (virt.emulated), whose timings are not the "
+			  "kernel's; --allow-emulated judges them anyway", nwh,
+			  ncmp, c.emulated_base, c.emulated_new);
+		e = EXIT_FAIL;
 	} else if (nempty) {
 		cli_error("check: %zu of %zu metrics could not be checked: "
 			  "every sample of a side was flagged and left out "

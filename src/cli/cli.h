@@ -31,6 +31,7 @@ int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_push(int argc, char **argv);
+int cmd_boot(int argc, char **argv);
 
 /*
  * The command line to store with a run: "copyscope" and argv[0 .. argc)
@@ -39,6 +40,14 @@ int cmd_push(int argc, char **argv);
  * memory.
  */
 char *cli_join_cmdline(int argc, char **argv);
+
+/*
+ * Check the arguments of `copyscope run` (argv[0] is "run") as run reads
+ * them, without running anything (boot checks what its guests will run
+ * before booting them).  Returns 0, or prints the usage error (as run's)
+ * and returns 2; --help counts as a usage error here.
+ */
+int cli_run_check_args(int argc, char **argv);
 
 /* Print "copyscope: <message>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -16,7 +16,8 @@ static void compare_usage(FILE *out)
 {
 	fprintf(out,
 "usage: copyscope compare BASE NEW [--json|--csv] [--drop-noisy]\n"
-"                         [--alpha A] [--target PCT] [--db PATH|URL]\n"
+"                         [--alpha A] [--target PCT] [--allow-emulated]\n"
+"                         [--db PATH|URL]\n"
 "\n"
 "Compares two sets of stored runs.  BASE and NEW are each a run id, a tag\n"
 "(every run with that tag), 'last', a selector - host:PATTERN,\n"
@@ -33,7 +34,9 @@ static void compare_usage(FILE *out)
 "what a '~' rules out (\"no change larger than X%%\"), the smallest change\n"
 "the comparison sees 80%% of the time, and the spread within a run,\n"
 "between runs and between boots.  Environment keys and run options that\n"
-"differ between the sides are listed first.\n"
+"differ between the sides are listed first.  Runs measured under an\n"
+"emulator (virt.emulated: copyscope boot under qemu TCG) time the emulator,\n"
+"not the kernel: their rows show the numbers and the verdict 'emul'.\n"
 "\n"
 "options:\n"
 "  --json         the comparison as JSON\n"
@@ -45,6 +48,8 @@ static void compare_usage(FILE *out)
 "                 +-PCT (default 1%%): smaller changes count as noise\n"
 "  --target PCT   say how many runs per side a change of PCT needs to be\n"
 "                 seen 80%% of the time (from the spread between runs)\n"
+"  --allow-emulated\n"
+"                 give verdicts on emulated runs too\n"
 "  --ignore-param KEY[,KEY...]\n"
 "                 leave these parameters out of the matching, to compare\n"
 "                 e.g. io=write on one side with io=vmsplice on the other\n"
@@ -126,6 +131,8 @@ static int compare_args(int argc, char **argv, struct cmp_opts *o,
 			*csv = true;
 		} else if (strcmp(argv[a], "--drop-noisy") == 0) {
 			o->drop_noisy = true;
+		} else if (strcmp(argv[a], "--allow-emulated") == 0) {
+			o->allow_emulated = true;
 		} else if (argv[a][0] == '-' || nsides == 2) {
 			return cli_usage("compare", "unknown argument '%s'",
 					 argv[a]);

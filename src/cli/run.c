@@ -590,6 +590,37 @@ no_value:
 	return cli_usage("run", "%s needs a value", argv[i]);
 }
 
+int cli_run_check_args(int argc, char **argv)
+{
+	struct run_cli *rc = calloc(1, sizeof(*rc));
+	struct session_spec spec;
+	char err[512];
+	int e;
+
+	if (!rc) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	session_spec_init(&spec);
+	rc->ro = spec.ro;
+	e = parse_args(rc, argc, argv);
+	if (!e) {
+		spec.jobs = rc->jobs;
+		spec.njobs = rc->njobs;
+		spec.ro = rc->ro;
+		spec.interleave = rc->interleave;
+		spec.seed_set = rc->seed_set;
+		spec.seed = rc->seed;
+		spec.perf_counters = rc->perf_counters;
+		/* only a usage error is this machine's business: what the
+		   guest can run is the guest's */
+		if (session_check(&spec, err, sizeof(err)) == EXIT_USAGE)
+			e = cli_usage("run", "%s", err);
+	}
+	free(rc);
+	return e < 0 ? EXIT_USAGE : e;
+}
+
 char *cli_join_cmdline(int argc, char **argv)
 {
 	size_t len = 16, i;

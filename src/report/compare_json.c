@@ -124,6 +124,11 @@ int cmp_print_json(FILE *out, const struct cmp *c)
 	json_object_set_new(doc, "environment_differences", env);
 	json_object_set_new(doc, "build_flavour_differs",
 			    json_boolean(c->flavour_differs));
+	json_object_set_new(doc, "emulated", json_pack("{s:I, s:I, s:b}",
+		"base_runs", (json_int_t)c->emulated_base,
+		"new_runs", (json_int_t)c->emulated_new,
+		"verdicts_withheld", (c->emulated_base || c->emulated_new) &&
+				     !c->opts.allow_emulated));
 	for (i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
 		json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:s}",
@@ -173,6 +178,7 @@ int cmp_print_json(FILE *out, const struct cmp *c)
 			json_object_set_new(o, "verdict", json_string(
 				r->verdict == VERDICT_INFO ? "info" :
 				r->verdict == VERDICT_SAME ? "same" :
+				r->verdict == VERDICT_WITHHELD ? "withheld" :
 				stats_verdict_name(r->verdict)));
 			json_array_append_new(rows, o);
 		} else if (r->in_base) {
@@ -230,6 +236,7 @@ void cmp_print_csv(FILE *out, const struct cmp *c)
 		fprintf(out, ",%s", !(r->in_base && r->in_new) ? "" :
 			r->verdict == VERDICT_INFO ? "info" :
 			r->verdict == VERDICT_SAME ? "same" :
+			r->verdict == VERDICT_WITHHELD ? "withheld" :
 			stats_verdict_name(r->verdict));
 		fprintf(out, ",%s", !(r->in_base && r->in_new) ? "" :
 			r->by_run ? "run" : "sample");

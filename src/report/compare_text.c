@@ -70,6 +70,20 @@ static void print_envdiffs(FILE *out, const struct cmp *c)
 			"(copyscope.build_flavour): a sanitizer or debug\n"
 			"build is several times slower; never compare it "
 			"with a release build.\n");
+	if (c->emulated_base || c->emulated_new) {
+		char text[512];
+
+		snprintf(text, sizeof(text), "WARNING: %zu base and %zu new "
+			 "runs were measured under an emulator (virt.emulated: "
+			 "e.g. qemu TCG): their timings measure the emulator, "
+			 "not the kernel. %s", c->emulated_base,
+			 c->emulated_new, c->opts.allow_emulated ?
+			 "Verdicts are given all the same (--allow-emulated)." :
+			 "The numbers are shown; verdicts are withheld "
+			 "('emul'; --allow-emulated gives them).");
+		fputc('\n', out);
+		fmt_wrap(out, 0, 0, text);
+	}
 	if (c->nenvd == 0) {
 		fprintf(out, "environment: no differences (boot ids and "
 			"timer jitter aside)\n");
@@ -470,6 +484,7 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 {
 	const struct result *last = NULL;
 	size_t i, mw = metric_width(c), nb = 0, nw = 0, ns = 0, ni = 0, ne = 0;
+	size_t nwh = 0;
 	size_t fb = 0, fn = 0, tb = 0, tn = 0;
 	char text[1024];
 
@@ -503,6 +518,7 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 		ns += r->verdict == VERDICT_SAME;
 		ni += r->verdict == VERDICT_INFO;
 		ne += r->verdict == VERDICT_EMPTY;
+		nwh += r->verdict == VERDICT_WITHHELD;
 		if (keep && !keep(r, arg))
 			continue;
 		if (!last || !same_config(last, r->ref)) {
@@ -523,9 +539,11 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 	print_unit_note(out, c);
 	print_target(out, c);
 	fprintf(out, "\n%zu compared: %zu worse, %zu better, %zu ~, %zu "
-		"informational", nb + nw + ns + ni + ne, nw, nb, ns, ni);
+		"informational", nb + nw + ns + ni + ne + nwh, nw, nb, ns, ni);
 	if (ne)
 		fprintf(out, ", %zu empty", ne);
+	if (nwh)
+		fprintf(out, ", %zu emul", nwh);
 	fputc('\n', out);
 	snprintf(text, sizeof(text), "(a verdict needs p < %g and the whole "
 		 "95%% CI of the %%change of medians beyond ±%g%%; '~' is no "

@@ -1000,6 +1000,8 @@ static const char *verdict_key(const struct cmp_row *r)
 		return "info";
 	case VERDICT_EMPTY:
 		return "empty";
+	case VERDICT_WITHHELD:
+		return "withheld";
 	default:
 		return "same";
 	}

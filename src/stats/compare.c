@@ -304,6 +304,8 @@ const char *stats_verdict_name(enum verdict v)
 		return "~";
 	case VERDICT_EMPTY:
 		return "empty";
+	case VERDICT_WITHHELD:
+		return "emul";
 	case VERDICT_INFO:
 	default:
 		return "";

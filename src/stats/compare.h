@@ -86,6 +86,8 @@ enum verdict {
 	VERDICT_INFO,		/* informational metric: no verdict */
 	VERDICT_EMPTY,		/* a side has no samples left: every one
 				   flagged and left out (--drop-noisy) */
+	VERDICT_WITHHELD,	/* a side's runs ran under an emulator
+				   (virt.emulated): numbers, no verdict */
 };
 
 /*
@@ -101,7 +103,7 @@ enum verdict stats_verdict(int direction, double change_pct, double p,
 			   double ci_lo, double ci_hi, double alpha,
 			   double noise_pct);
 
-/* "better", "worse", "~", "empty" or "" (info). */
+/* "better", "worse", "~", "empty", "emul" (withheld) or "" (info). */
 const char *stats_verdict_name(enum verdict v);
 
 #endif

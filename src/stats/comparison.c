@@ -28,8 +28,11 @@ void cmp_side_count_boots(struct cmp_side *side)
 	for (i = 0; i < side->nruns; i++) {
 		bool seen = false;
 
+		if (!side->runs[i].results.n)
+			continue;
 		for (j = 0; j < i; j++)
-			seen |= strcmp(side->runs[i].info.boot_id,
+			seen |= side->runs[j].results.n &&
+				strcmp(side->runs[i].info.boot_id,
 				       side->runs[j].info.boot_id) == 0;
 		side->nboots += !seen;
 	}
@@ -347,6 +350,8 @@ static struct env *side_envs(const struct cmp_side *side)
 	for (i = 0; i < side->nruns; i++) {
 		const struct env *src = &side->runs[i].env;
 
+		if (!side->runs[i].results.n)
+			continue;	/* stays empty: left out */
 		for (k = 0; k < src->n; k++)
 			if (env_set(&e[i], src->items[k].key,
 				    src->items[k].value))
@@ -362,7 +367,10 @@ fail:
 	return NULL;
 }
 
-/* The distinct values of key over a side's runs, " | " between them. */
+/*
+ * The distinct values of key over a side's runs, " | " between them;
+ * runs left out (an empty environment: no results) count for nothing.
+ */
 static char *side_values(const struct env *envs, size_t n, const char *key)
 {
 	size_t i, j, len = 1, used = 0;
@@ -380,11 +388,15 @@ static char *side_values(const struct env *envs, size_t n, const char *key)
 		const char *v = env_get(&envs[i], key);
 		bool dup = false;
 
+		if (!envs[i].n)
+			continue;
 		if (!v)
 			v = "(absent)";
 		for (j = 0; j < i; j++) {
 			const char *w = env_get(&envs[j], key);
 
+			if (!envs[j].n)
+				continue;
 			dup |= strcmp(w ? w : "(absent)", v) == 0;
 		}
 		if (dup)
@@ -689,6 +701,23 @@ static int judge(struct cmp_row *r, const struct cmp_opts *opts)
 	return 0;
 }
 
+bool cmp_run_emulated(const struct run_data *run)
+{
+	const char *v = env_get(&run->env, "virt.emulated");
+
+	return v && strncmp(v, "yes", 3) == 0;
+}
+
+static size_t count_emulated(const struct cmp_side *side)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < side->nruns; i++)
+		n += side->runs[i].results.n && cmp_run_emulated(
+			&side->runs[i]);
+	return n;
+}
+
 double cmp_no_change_beyond(const struct cmp_row *row)
 {
 	if (isnan(row->ci_lo) || isnan(row->ci_hi))
@@ -711,6 +740,8 @@ int cmp_build(struct cmp *c, const struct cmp_opts *opts)
 	    collect_keys(c, &c->new, c->match_new, false, &cap) != 0)
 		return -1;
 	sort_rows(c);
+	c->emulated_base = count_emulated(&c->base);
+	c->emulated_new = count_emulated(&c->new);
 	for (i = 0; i < c->nrows; i++) {
 		struct cmp_row *r = &c->rows[i];
 
@@ -732,6 +763,10 @@ int cmp_build(struct cmp *c, const struct cmp_opts *opts)
 		}
 		if (judge(r, opts) != 0)
 			return -1;
+		/* the numbers stay; the verdict would judge the emulator */
+		if ((c->emulated_base || c->emulated_new) &&
+		    !opts->allow_emulated && r->verdict != VERDICT_INFO)
+			r->verdict = VERDICT_WITHHELD;
 	}
 	return env_diff(c);
 }
@@ -785,5 +820,6 @@ void cmp_count(const struct cmp *c, struct cmp_counts *out)
 		out->same += r->verdict == VERDICT_SAME;
 		out->info += r->verdict == VERDICT_INFO;
 		out->empty += r->verdict == VERDICT_EMPTY;
+		out->withheld += r->verdict == VERDICT_WITHHELD;
 	}
 }

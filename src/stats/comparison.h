@@ -119,6 +119,9 @@ struct cmp_row {
 	enum verdict verdict;
 };
 
+/* Whether run ran under an emulator (its virt.emulated says "yes"). */
+bool cmp_run_emulated(const struct run_data *run);
+
 /*
  * With at least this many runs on each side, the p-value and the CI treat
  * the run as the unit that repeats (Mann-Whitney over run medians, a
@@ -142,6 +145,7 @@ struct cmp_opts {
 					   e.g. 0.8 (0: 0.8) */
 	double target_pct;		/* runs needed to see this (0: no) */
 	bool drop_noisy;		/* leave flagged samples out */
+	bool allow_emulated;		/* verdicts on emulated runs too */
 	const char *const *workloads;	/* only these (NULL: all) */
 	size_t nworkloads;
 	/* parameters left out of the matching (e.g. the one under test) */
@@ -158,12 +162,21 @@ struct cmp {
 	struct cmp_envdiff *envd;
 	size_t nenvd;
 	bool flavour_differs;
+	/* runs of each side measured under an emulator (environment key
+	   virt.emulated "yes ..."; copyscope boot under qemu TCG): their
+	   timings measure the emulator, so their rows get
+	   VERDICT_WITHHELD unless opts.allow_emulated */
+	size_t emulated_base, emulated_new;
 	struct cmp_opts opts;
 	/* [run][result]: parameters less the ignored ones (owned) */
 	char ***match_base, ***match_new;
 };
 
-/* The number of distinct boot ids of side's runs, into side->nboots. */
+/*
+ * The number of distinct boot ids of side's runs, into side->nboots.
+ * Runs without results (a boot that failed before measuring) count for
+ * nothing here, nor in the environment differences.
+ */
 void cmp_side_count_boots(struct cmp_side *side);
 
 /*
@@ -184,6 +197,7 @@ double cmp_no_change_beyond(const struct cmp_row *row);
 /* Rows compared (present on both sides), and those of each verdict. */
 struct cmp_counts {
 	size_t compared, worse, better, same, info;
+	size_t withheld;	/* emulated runs: no verdict */
 	size_t empty;		/* a side with no samples left */
 };
 void cmp_count(const struct cmp *c, struct cmp_counts *out);

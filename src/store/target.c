@@ -50,8 +50,19 @@ int target_ops(const char *target, const struct db_ops **ops, char *err,
 	if (!store_is_url(target))
 		return 0;
 	if (p && strncmp(target + p, "//", 2) == 0) {
+#ifdef COPYSCOPE_STATIC
+		name = store_mask_secrets(target);
+		db_set_err(err, errlen, "cannot open database '%s': this "
+			   "copyscope is the static build (make static), "
+			   "which has no PostgreSQL store; use a SQLite file "
+			   "here and push its runs with a full build",
+			   name ? name : "?");
+		free(name);
+		return -1;
+#else
 		*ops = &db_pg_ops;
 		return 0;
+#endif
 	}
 	name = store_mask_secrets(target);
 	if (p)

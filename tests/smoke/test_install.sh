@@ -51,6 +51,12 @@ comp "run --tag "
 comp "compare "
 comp "report --com"
 comp "list sys.n"
+comp "bo"
+comp "boot --acc"
+comp "boot --accel "
+comp "boot --kernel k --side a sys.n"
+comp "boot --side a sys.null -- --re"
+comp "compare a b --allow"
 SH
 	BIN=$BIN bash "$TMP/comp.bash" >"$TMP/comp.out" 2>"$TMP/comp.err" ||
 		fail "the completion script failed: $(cat "$TMP/comp.err")"
@@ -62,7 +68,11 @@ SH
 		"run pipe.bw place=split,s|split,split|split,same|" \
 		"run de|default|" "run --hi|--hist|" \
 		"run --tag |before-x|after-y|" "compare |last|before-x|after-y|" \
-		"report --com|--compare|" "list sys.n|sys.null|"; do
+		"report --com|--compare|" "list sys.n|sys.null|" \
+		"bo|boot|" "boot --acc|--accel|" "boot --accel |auto|kvm|tcg|" \
+		"boot --kernel k --side a sys.n|sys.null|" \
+		"boot --side a sys.null -- --re|--reps|" \
+		"compare a b --allow|--allow-emulated|"; do
 		grep -qxF "$want" "$TMP/comp.out" ||
 			fail "completion: no line '$want' in: $(cat "$TMP/comp.out")"
 	done
@@ -79,6 +89,14 @@ for f in bin/copyscope share/man/man1/copyscope.1 \
 	[ -f "$D/opt/cs/$f" ] || fail "make install did not install $f"
 done
 [ -x "$D/opt/cs/bin/copyscope" ] || fail "the installed binary is not executable"
+[ -x "$D/opt/cs/libexec/copyscope/copyscope-static" ] ||
+	fail "make install did not install the static binary for boot"
+# boot finds it there: --print-init needs nothing, so ask for a missing
+# busybox to see how far it gets
+"$D/opt/cs/bin/copyscope" boot --kernel "$TMP/out" --side a \
+	--busybox "$TMP/nonexistent" sys.null >"$TMP/inst.out" 2>&1
+grep -q "busybox: cannot read" "$TMP/inst.out" ||
+	fail "the installed boot did not find its static binary: $(cat "$TMP/inst.out")"
 note "the installed binary writes a whole report away from the source tree"
 (cd / && env -i PATH=/usr/bin:/bin COPYSCOPE_DB="$COPYSCOPE_DB" \
 	"$D/opt/cs/bin/copyscope" report last -o "$TMP/installed.html") \

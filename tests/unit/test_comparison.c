@@ -467,6 +467,60 @@ static void test_mode_shares(void **state)
 	free_side(&n);
 }
 
+/*
+ * Emulated runs (virt.emulated, copyscope boot under TCG): a 10%
+ * slowdown keeps its numbers but gets VERDICT_WITHHELD, and is judged
+ * with allow_emulated; a run without results (a failed boot) is no boot
+ * and no environment.
+ */
+static void test_emulated_and_failed_boot(void **state)
+{
+	struct side_fx b = { 0 }, n = { 0 };
+	struct cmp_opts allow = defaults;
+	struct cmp_counts k;
+	struct run_data *f;
+	struct cmp c;
+	size_t i;
+
+	(void)state;
+	add_run(&b, "boot1", 100.0, 7, 0, P0);
+	add_run(&n, "boot2", 110.0, 8, 0, P0);
+	assert_int_equal(env_set(&n.runs[0].env, "virt.emulated",
+				 "yes (qemu TCG)"), 0);
+	assert_int_equal(env_set(&b.runs[0].env, "virt.emulated",
+				 "no (qemu KVM)"), 0);
+	build(&c, &b, &n, &defaults);
+	assert_int_equal(c.emulated_base, 0);
+	assert_int_equal(c.emulated_new, 1);
+	assert_int_equal(row(&c, "time/call")->verdict, VERDICT_WITHHELD);
+	assert_true(row(&c, "time/call")->change_pct > 5);
+	assert_true(row(&c, "time/call")->mw.p < 0.05);
+	cmp_count(&c, &k);
+	assert_int_equal(k.withheld, 2);
+	assert_string_equal(stats_verdict_name(VERDICT_WITHHELD), "emul");
+	cmp_free(&c);
+	allow.allow_emulated = true;
+	build(&c, &b, &n, &allow);
+	assert_int_equal(row(&c, "time/call")->verdict, VERDICT_WORSE);
+	cmp_free(&c);
+	/* a failed boot: a run with no results, other environment */
+	f = &n.runs[n.n++];
+	memset(f, 0, sizeof(*f));
+	result_set_init(&f->results);
+	f->info.id = 99;
+	snprintf(f->info.boot_id, sizeof(f->info.boot_id), "boot3");
+	assert_int_equal(env_set(&f->env, "boot.failure", "timeout"), 0);
+	assert_int_equal(env_set(&f->env, "virt.emulated", "yes"), 0);
+	build(&c, &b, &n, &allow);
+	assert_int_equal(c.new.nboots, 1);
+	assert_int_equal(c.emulated_new, 1);
+	for (i = 0; i < c.nenvd; i++)
+		assert_string_not_equal(c.envd[i].key, "boot.failure");
+	cmp_free(&c);
+	free_side(&b);
+	free_side(&n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -479,6 +533,7 @@ int main(void)
 		cmocka_unit_test(test_one_side_and_ignore),
 		cmocka_unit_test(test_env_and_options),
 		cmocka_unit_test(test_mode_shares),
+		cmocka_unit_test(test_emulated_and_failed_boot),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

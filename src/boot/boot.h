@@ -1,0 +1,227 @@
+/*
+ * boot.h - boot A/B (`copyscope boot`): the guest's initramfs and /init
+ * script, the qemu process and its accelerator, the channel that brings a
+ * boot's results home, and the checks that a side's kernel setting took
+ * effect.  The command itself is src/cli/boot.c.
+ *
+ * The guest: busybox-static and a static copyscope (make static) in a cpio
+ * archive; /init mounts /proc, /sys, /dev and /tmp, runs the suite into a
+ * database in /tmp, and writes to the second serial port (ttyS1, raw):
+ *
+ *   copyscope-boot-begin 1
+ *   release: RELEASE            uname -r
+ *   cmdline: CMDLINE            /proc/cmdline
+ *   boot_id: ID                 /proc/sys/kernel/random/boot_id
+ *   unknown: LINE               the kernel's "Unknown kernel command line
+ *                               parameters" line ("" when none)
+ *   run-rc: N                   exit status of copyscope run
+ *   copyscope-export-begin
+ *   ...                         copyscope export of the run (JSON lines)
+ *   copyscope-export-end N      exit status of copyscope export
+ *   copyscope-boot-end
+ *
+ * then reboots (qemu runs with -no-reboot, so it exits).  The kernel's
+ * console is the first serial port (ttyS0), kept to tell a panic from a
+ * hang and to show what went wrong.
+ */
+#ifndef COPYSCOPE_BOOT_H
+#define COPYSCOPE_BOOT_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "env/env.h"
+
+/* ---- the initramfs (initramfs.c) ---- */
+
+/*
+ * The guest's /init: a busybox sh script that runs
+ * `copyscope run --db /tmp/guest.db ARGS...` (run_args[0..nargs), each
+ * quoted for the shell) and reports on /dev/ttyS1 as above.  Returns a
+ * malloc'ed string, NULL when out of memory.
+ */
+char *boot_init_script(char *const *run_args, size_t nargs);
+
+/*
+ * Quote s for a POSIX shell: '...' with each ' written as '\''.  Returns
+ * a malloc'ed string, NULL when out of memory.
+ */
+char *boot_shell_quote(const char *s);
+
+/*
+ * Write the initramfs to path: a cpio (newc) archive, written with
+ * libarchive, holding /init (script), /bin/busybox (from busybox, which
+ * must be a static executable), /bin/copyscope (from copyscope_static),
+ * /dev/console and the empty directories the script mounts on.  Returns
+ * 0, or -1 with a message in err naming the file at fault.
+ */
+int boot_write_initramfs(const char *path, const char *script,
+			 const char *busybox, const char *copyscope_static,
+			 char *err, size_t errlen);
+
+/*
+ * Whether the ELF executable at path is statically linked (no program
+ * interpreter): 1 yes, 0 no, -1 not readable or not ELF (message in err).
+ */
+int boot_elf_is_static(const char *path, char *err, size_t errlen);
+
+/* ---- the accelerator and the qemu process (qemu.c) ---- */
+
+enum boot_accel { BOOT_ACCEL_KVM, BOOT_ACCEL_TCG };
+
+/* What the host offers for KVM, as probed (or given by a test). */
+struct boot_kvm_probe {
+	bool dev_present;		/* /dev/kvm exists */
+	int dev_errno;			/* 0: opened read-write, else why not */
+	bool cpu_virt;			/* vmx or svm in /proc/cpuinfo */
+	bool pvm;			/* /sys/module/kvm_pvm: a PVM
+					   hypervisor, not hardware KVM */
+};
+
+/* Probe this machine into p. */
+void boot_kvm_probe(struct boot_kvm_probe *p);
+
+/*
+ * Choose the accelerator for want ("auto", "kvm" or "tcg") given probe p.
+ * "auto": KVM when /dev/kvm opens and is hardware KVM (vmx/svm, not PVM),
+ * else TCG with the reason in why.  "kvm": KVM when /dev/kvm opens, else
+ * -1 with the reason in why.  "tcg": TCG.  Returns 0 with *out set, or
+ * -1.
+ */
+int boot_pick_accel(const char *want, const struct boot_kvm_probe *p,
+		    enum boot_accel *out, char *why, size_t whylen);
+
+/* One qemu invocation. */
+struct boot_qemu {
+	const char *qemu;		/* binary, searched in PATH */
+	enum boot_accel accel;
+	int smp;
+	int memory_mib;
+	const char *kernel;		/* bzImage */
+	const char *initramfs;
+	const char *append;		/* the whole kernel command line */
+	const char *console_path;	/* ttyS0 goes here */
+	const char *data_path;		/* ttyS1 goes here */
+	const char *log_path;		/* qemu's own stdout and stderr */
+	char *const *extra;		/* --qemu-arg values */
+	size_t nextra;
+};
+
+/*
+ * The argument vector of q, NULL-terminated, in a malloc'ed array of
+ * malloc'ed strings (free with boot_free_argv); NULL when out of memory.
+ */
+char **boot_qemu_argv(const struct boot_qemu *q);
+void boot_free_argv(char **argv);
+
+/* How a qemu process ended. */
+enum boot_end {
+	BOOT_END_EXITED,		/* it exited by itself (status) */
+	BOOT_END_TIMEOUT,		/* killed after the timeout */
+	BOOT_END_INTERRUPTED,		/* killed because *stop was set */
+	BOOT_END_SPAWN_FAILED,		/* it could not be started */
+};
+
+/*
+ * Run argv (argv[0] searched in PATH) in its own process group, stdin
+ * from /dev/null, stdout and stderr to log_path, and wait for it for at
+ * most timeout_s seconds, watching *stop (set by a signal handler): on
+ * the timeout or a stop it is sent SIGTERM, then SIGKILL after 2 s, and
+ * always reaped.  *status gets the wait status when it exited by itself;
+ * *wall_s the seconds it ran.  A failure to start is BOOT_END_SPAWN_FAILED
+ * with the errno text in err.
+ */
+enum boot_end boot_run_qemu(char *const *argv, const char *log_path,
+			    double timeout_s,
+			    const volatile sig_atomic_t *stop, int *status,
+			    double *wall_s, char *err, size_t errlen);
+
+/* ---- what comes back (guest.c) ---- */
+
+/* A boot's report, parsed from the data channel (pointers into it). */
+struct boot_report {
+	bool begun;			/* the begin line arrived */
+	bool ended;			/* the end line arrived */
+	char release[128];
+	char cmdline[2048];
+	char boot_id[64];
+	char unknown[1024];		/* the unknown parameters, as the
+					   kernel quoted them ("" none) */
+	int run_rc;			/* -1 not reported */
+	int export_rc;			/* -1 not reported */
+	const char *export_text;	/* the export lines, NULL none */
+	size_t export_len;
+};
+
+/*
+ * Parse the data channel's bytes buf[0..len) into r (whose export_text
+ * points into buf).  Never fails: what did not arrive stays unset
+ * (begun/ended false, rc -1, export_text NULL).
+ */
+void boot_parse_report(const char *buf, size_t len, struct boot_report *r);
+
+/*
+ * From the "Unknown kernel command line parameters "a b", will be passed
+ * to user space." line (with or without the dmesg time stamp), the
+ * quoted list into out ("a b"); "" when line is not that message.
+ */
+void boot_unknown_params(const char *line, char *out, size_t outlen);
+
+/*
+ * The words of asked (a side's --append) that are not words of the
+ * guest's cmdline, space separated, into missing ("" when all are
+ * there).
+ */
+void boot_cmdline_missing(const char *asked, const char *cmdline,
+			  char *missing, size_t len);
+
+/*
+ * Why the console log says the guest died, from its text: the kernel's
+ * "Kernel panic - not syncing: ..." line (or an Oops/BUG line) into why;
+ * returns true when found.
+ */
+bool boot_console_failure(const char *console, size_t len, char *why,
+			  size_t whylen);
+
+/* ---- did the setting take effect (guest.c) ---- */
+
+/* The settings whose effect can be seen in the environment. */
+enum boot_setting {
+	BOOT_SET_SMAP,		/* cpu.flags: smap */
+	BOOT_SET_SMEP,		/* cpu.flags: smep */
+	BOOT_SET_PTI,		/* cpu.flags: pti; cpu.vuln.meltdown */
+	BOOT_SET_MITIGATIONS,	/* cpu.vuln.* */
+	BOOT_NSETTINGS
+};
+
+/* "smap", "smep", "pti", "mitigations". */
+const char *boot_setting_name(enum boot_setting s);
+
+/*
+ * The words of append that ask for setting s, space separated, into out
+ * ("" when none): nosmap, clearcpuid=...smap..., nosmep, nopti, pti=...,
+ * mitigations=... .  Returns true when there is any.
+ */
+bool boot_setting_words(const char *append, enum boot_setting s, char *out,
+			size_t len);
+
+/*
+ * What setting s looks like in one guest environment, as a string into
+ * out: for smap/smep/pti "flag present"/"flag absent" (from cpu.flags),
+ * plus for pti the meltdown file; for mitigations the cpu.vuln.* values
+ * joined.  "" when the environment does not say (no cpu.flags).
+ */
+void boot_setting_state(const struct env *env, enum boot_setting s,
+			char *out, size_t len);
+
+/*
+ * A check for one side alone: when append asks to remove smap or smep
+ * and the guest's cpu.flags still has it, a message into msg and true.
+ */
+bool boot_setting_not_applied(const char *append, const struct env *env,
+			      enum boot_setting s, char *msg, size_t len);
+
+#endif

@@ -1,0 +1,270 @@
+/*
+ * qemu.c - the qemu side of `copyscope boot`: which accelerator can boot
+ * a stock kernel here (hardware KVM, else TCG, said out loud), the qemu
+ * command line, and one qemu process run to its end, a timeout or an
+ * interrupt, always reaped.
+ *
+ * Why not KVM whenever /dev/kvm exists: a PVM hypervisor (module kvm_pvm,
+ * no vmx/svm in the CPU flags) also offers /dev/kvm, but a stock kernel
+ * cannot boot under it (qemu -enable-kvm -cpu host aborts setting MSR
+ * 0x10a; without arch-capabilities the guest dies on int3).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "boot/boot.h"
+
+extern char **environ;
+
+/* Whether word is a whole word of the space separated list s. */
+static bool has_word(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = s;
+
+	while ((p = strstr(p, word)) != NULL) {
+		if ((p == s || p[-1] == ' ' || p[-1] == '\t') &&
+		    (p[n] == '\0' || p[n] == ' ' || p[n] == '\t' ||
+		     p[n] == '\n'))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+void boot_kvm_probe(struct boot_kvm_probe *p)
+{
+	char line[8192];
+	struct stat sb;
+	FILE *f;
+	int fd;
+
+	memset(p, 0, sizeof(*p));
+	p->dev_present = stat("/dev/kvm", &sb) == 0;
+	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+	else
+		p->dev_errno = errno;
+	p->pvm = stat("/sys/module/kvm_pvm", &sb) == 0;
+	f = fopen("/proc/cpuinfo", "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "flags", 5) != 0)
+			continue;
+		p->cpu_virt = has_word(line, "vmx") || has_word(line, "svm");
+		break;
+	}
+	fclose(f);
+}
+
+int boot_pick_accel(const char *want, const struct boot_kvm_probe *p,
+		    enum boot_accel *out, char *why, size_t whylen)
+{
+	bool opens = p->dev_present && p->dev_errno == 0;
+
+	why[0] = '\0';
+	if (strcmp(want, "tcg") == 0) {
+		*out = BOOT_ACCEL_TCG;
+		snprintf(why, whylen, "asked for (--accel tcg)");
+		return 0;
+	}
+	if (!opens) {
+		snprintf(why, whylen, "/dev/kvm: %s",
+			 !p->dev_present ? "not present (no KVM here)" :
+			 strerror(p->dev_errno));
+	} else if (strcmp(want, "kvm") == 0) {
+		*out = BOOT_ACCEL_KVM;
+		return 0;
+	} else if (p->pvm) {
+		snprintf(why, whylen, "/dev/kvm is a PVM hypervisor (module "
+			 "kvm_pvm), under which a stock kernel does not boot");
+	} else if (!p->cpu_virt) {
+		snprintf(why, whylen, "/dev/kvm opens but the CPU shows no "
+			 "vmx or svm flag (not hardware KVM; --accel kvm to "
+			 "try it anyway)");
+	} else {
+		*out = BOOT_ACCEL_KVM;
+		return 0;
+	}
+	if (strcmp(want, "kvm") == 0)
+		return -1;
+	*out = BOOT_ACCEL_TCG;
+	return 0;
+}
+
+void boot_free_argv(char **argv)
+{
+	size_t i;
+
+	if (!argv)
+		return;
+	for (i = 0; argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+char **boot_qemu_argv(const struct boot_qemu *q)
+{
+	size_t cap = 40 + q->nextra, n = 0, i;
+	char **v = calloc(cap, sizeof(*v));
+	bool ok = v != NULL;
+
+#define ARG(...)							\
+	do {								\
+		if (ok && asprintf(&v[n], __VA_ARGS__) < 0) {		\
+			v[n] = NULL;					\
+			ok = false;					\
+		}							\
+		if (ok)							\
+			n++;						\
+	} while (0)
+
+	ARG("%s", q->qemu);
+	ARG("-nodefaults");
+	ARG("-no-user-config");
+	ARG("-display");
+	ARG("none");
+	ARG("-no-reboot");
+	ARG("-accel");
+	ARG("%s", q->accel == BOOT_ACCEL_KVM ? "kvm" : "tcg");
+	ARG("-cpu");
+	ARG("%s", q->accel == BOOT_ACCEL_KVM ? "host" : "max");
+	ARG("-smp");
+	ARG("%d", q->smp);
+	ARG("-m");
+	ARG("%dM", q->memory_mib);
+	ARG("-kernel");
+	ARG("%s", q->kernel);
+	ARG("-initrd");
+	ARG("%s", q->initramfs);
+	ARG("-append");
+	ARG("%s", q->append);
+	ARG("-serial");
+	ARG("file:%s", q->console_path);
+	ARG("-serial");
+	ARG("file:%s", q->data_path);
+	for (i = 0; i < q->nextra; i++)
+		ARG("%s", q->extra[i]);
+#undef ARG
+	if (!ok) {
+		boot_free_argv(v);
+		return NULL;
+	}
+	v[n] = NULL;
+	return v;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void nap(void)
+{
+	struct timespec ts = { 0, 20L * 1000 * 1000 };	/* 20 ms */
+
+	nanosleep(&ts, NULL);
+}
+
+/* SIGTERM to pid's group, SIGKILL after 2 s; reaped. */
+static void stop_group(pid_t pid)
+{
+	double until = now_s() + 2.0;
+	int st;
+
+	kill(-pid, SIGTERM);
+	while (now_s() < until) {
+		pid_t r = waitpid(pid, &st, WNOHANG);
+
+		if (r == pid || (r < 0 && errno != EINTR))
+			return;
+		nap();
+	}
+	kill(-pid, SIGKILL);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+}
+
+enum boot_end boot_run_qemu(char *const *argv, const char *log_path,
+			    double timeout_s,
+			    const volatile sig_atomic_t *stop, int *status,
+			    double *wall_s, char *err, size_t errlen)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	double t0 = now_s();
+	pid_t pid;
+	int rc;
+
+	*status = 0;
+	*wall_s = 0;
+	if (posix_spawn_file_actions_init(&fa) != 0) {
+		snprintf(err, errlen, "out of memory");
+		return BOOT_END_SPAWN_FAILED;
+	}
+	if (posix_spawnattr_init(&at) != 0) {
+		posix_spawn_file_actions_destroy(&fa);
+		snprintf(err, errlen, "out of memory");
+		return BOOT_END_SPAWN_FAILED;
+	}
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, log_path,
+					 O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	/* its own group: Ctrl-C reaches copyscope, which stops qemu */
+	posix_spawnattr_setpgroup(&at, 0);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+	rc = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	if (rc != 0) {
+		snprintf(err, errlen, "cannot start %s: %s", argv[0],
+			 strerror(rc));
+		return BOOT_END_SPAWN_FAILED;
+	}
+	for (;;) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+
+		if (r == pid) {
+			*wall_s = now_s() - t0;
+			/* posix_spawnp reports a missing binary this way */
+			if (WIFEXITED(*status) && WEXITSTATUS(*status) == 127) {
+				snprintf(err, errlen, "cannot start %s (exit "
+					 "127: not found?)", argv[0]);
+				return BOOT_END_SPAWN_FAILED;
+			}
+			return BOOT_END_EXITED;
+		}
+		if (r < 0 && errno != EINTR) {
+			snprintf(err, errlen, "waitpid: %s", strerror(errno));
+			stop_group(pid);
+			*wall_s = now_s() - t0;
+			return BOOT_END_INTERRUPTED;
+		}
+		if (*stop) {
+			stop_group(pid);
+			*wall_s = now_s() - t0;
+			return BOOT_END_INTERRUPTED;
+		}
+		if (now_s() - t0 > timeout_s) {
+			stop_group(pid);
+			*wall_s = now_s() - t0;
+			return BOOT_END_TIMEOUT;
+		}
+		nap();
+	}
+}

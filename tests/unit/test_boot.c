@@ -1,0 +1,338 @@
+/*
+ * test_boot.c - unit tests for src/boot/: the guest's report parsed from
+ * the data channel (whole, cut short, with noise and \r), the kernel's
+ * unknown-parameter line, the command-line check, panic detection, the
+ * settings asked for and seen (smap via clearcpuid, nosmap, pti,
+ * mitigations), the accelerator choice (KVM, PVM, none), shell quoting
+ * and the qemu argument vector, the initramfs written and the ELF check.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "boot/boot.h"
+
+static const char report_ok[] =
+	"garbage before\n"
+	"copyscope-boot-begin 1\n"
+	"release: 6.1.0-57-amd64\n"
+	"cmdline: console=ttyS0 panic=-1 clearcpuid=smap nosmap\n"
+	"boot_id: 0b1c2d3e-aaaa-bbbb-cccc-123456789abc\n"
+	"unknown: [    0.000000] Unknown kernel command line parameters "
+	"\"nosmap\", will be passed to user space.\n"
+	"run-rc: 1\n"
+	"copyscope-export-begin\n"
+	"{\"format\":\"copyscope-export\"}\n"
+	"{\"type\":\"end\",\"runs\":1,\"results\":0}\n"
+	"copyscope-export-end 0\n"
+	"copyscope-boot-end\n";
+
+static void test_report_whole(void **state)
+{
+	struct boot_report r;
+	const char *exp = strstr(report_ok, "{\"format\"");
+
+	(void)state;
+	boot_parse_report(report_ok, strlen(report_ok), &r);
+	assert_true(r.begun);
+	assert_true(r.ended);
+	assert_string_equal(r.release, "6.1.0-57-amd64");
+	assert_string_equal(r.cmdline,
+			    "console=ttyS0 panic=-1 clearcpuid=smap nosmap");
+	assert_string_equal(r.boot_id,
+			    "0b1c2d3e-aaaa-bbbb-cccc-123456789abc");
+	assert_string_equal(r.unknown, "nosmap");
+	assert_int_equal(r.run_rc, 1);
+	assert_int_equal(r.export_rc, 0);
+	assert_ptr_equal(r.export_text, exp);
+	assert_int_equal(r.export_len,
+			 strstr(report_ok, "copyscope-export-end") - exp);
+}
+
+static void test_report_cut_short(void **state)
+{
+	struct boot_report r;
+	size_t cut = (size_t)(strstr(report_ok, "{\"type\"") - report_ok);
+
+	(void)state;
+	boot_parse_report(report_ok, cut, &r);
+	assert_true(r.begun);
+	assert_false(r.ended);
+	assert_null(r.export_text);
+	assert_int_equal(r.export_rc, -1);
+	boot_parse_report("", 0, &r);
+	assert_false(r.begun);
+	assert_int_equal(r.run_rc, -1);
+	/* lines before the begin line are noise */
+	boot_parse_report("release: x\n", 11, &r);
+	assert_string_equal(r.release, "");
+}
+
+static void test_report_crlf(void **state)
+{
+	static const char t[] = "copyscope-boot-begin 1\r\nrelease: 6.1\r\n"
+		"unknown: \r\ncopyscope-boot-end\r\n";
+	struct boot_report r;
+
+	(void)state;
+	boot_parse_report(t, strlen(t), &r);
+	assert_string_equal(r.release, "6.1");
+	assert_string_equal(r.unknown, "");
+	assert_true(r.ended);
+}
+
+static void test_unknown_params(void **state)
+{
+	char out[128];
+
+	(void)state;
+	boot_unknown_params("Unknown kernel command line parameters "
+			    "\"nosmap foo=1\", will be passed to user space.",
+			    out, sizeof(out));
+	assert_string_equal(out, "nosmap foo=1");
+	boot_unknown_params("something else", out, sizeof(out));
+	assert_string_equal(out, "");
+}
+
+static void test_cmdline_missing(void **state)
+{
+	char m[128];
+
+	(void)state;
+	boot_cmdline_missing("clearcpuid=smap  nosmap", "console=ttyS0 "
+			     "clearcpuid=smap nosmap", m, sizeof(m));
+	assert_string_equal(m, "");
+	boot_cmdline_missing("clearcpuid=smap pti=off", "console=ttyS0 "
+			     "clearcpuid=smap,smep", m, sizeof(m));
+	assert_string_equal(m, "clearcpuid=smap pti=off");
+	boot_cmdline_missing("", "x", m, sizeof(m));
+	assert_string_equal(m, "");
+	/* a prefix of a word is not the word */
+	boot_cmdline_missing("pti", "nopti pti=on", m, sizeof(m));
+	assert_string_equal(m, "pti");
+}
+
+static void test_console_failure(void **state)
+{
+	static const char c[] = "[ 1.0] ok\n[ 2.0] Kernel panic - not "
+		"syncing: VFS: Unable to mount root\n[ 2.1] more\n";
+	char why[128];
+
+	(void)state;
+	assert_true(boot_console_failure(c, strlen(c), why, sizeof(why)));
+	assert_string_equal(why, "Kernel panic - not syncing: VFS: Unable "
+			    "to mount root");
+	assert_false(boot_console_failure("all fine\n", 9, why,
+					   sizeof(why)));
+}
+
+static void test_setting_words(void **state)
+{
+	char w[128];
+
+	(void)state;
+	assert_true(boot_setting_words("quiet clearcpuid=smep,smap nosmap",
+				       BOOT_SET_SMAP, w, sizeof(w)));
+	assert_string_equal(w, "clearcpuid=smep,smap nosmap");
+	assert_true(boot_setting_words("clearcpuid=smep,smap", BOOT_SET_SMEP,
+				       w, sizeof(w)));
+	/* clearcpuid=smapx names another flag */
+	assert_false(boot_setting_words("clearcpuid=smapx", BOOT_SET_SMAP, w,
+					sizeof(w)));
+	assert_true(boot_setting_words("mitigations=off", BOOT_SET_PTI, w,
+				       sizeof(w)));
+	assert_true(boot_setting_words("mitigations=off",
+				       BOOT_SET_MITIGATIONS, w, sizeof(w)));
+	assert_true(boot_setting_words("pti=on", BOOT_SET_PTI, w,
+				       sizeof(w)));
+	assert_false(boot_setting_words("", BOOT_SET_PTI, w, sizeof(w)));
+	assert_false(boot_setting_words(NULL, BOOT_SET_SMAP, w, sizeof(w)));
+	assert_string_equal(boot_setting_name(BOOT_SET_MITIGATIONS),
+			    "mitigations");
+}
+
+static void test_setting_state(void **state)
+{
+	struct env on = { 0 }, off = { 0 };
+	char s1[256], s2[256], msg[256];
+
+	(void)state;
+	assert_int_equal(env_set(&on, "cpu.flags", "smap smep erms"), 0);
+	assert_int_equal(env_set(&on, "cpu.vuln.meltdown", "Not affected"),
+			 0);
+	assert_int_equal(env_set(&off, "cpu.flags", "smep erms"), 0);
+	assert_int_equal(env_set(&off, "cpu.vuln.meltdown", "Not affected"),
+			 0);
+	boot_setting_state(&on, BOOT_SET_SMAP, s1, sizeof(s1));
+	boot_setting_state(&off, BOOT_SET_SMAP, s2, sizeof(s2));
+	assert_string_equal(s1, "smap present");
+	assert_string_equal(s2, "smap absent");
+	boot_setting_state(&on, BOOT_SET_PTI, s1, sizeof(s1));
+	assert_string_equal(s1, "pti absent; meltdown: Not affected");
+	boot_setting_state(&on, BOOT_SET_MITIGATIONS, s1, sizeof(s1));
+	boot_setting_state(&off, BOOT_SET_MITIGATIONS, s2, sizeof(s2));
+	assert_string_equal(s1, s2);
+	assert_non_null(strstr(s1, "meltdown"));
+	/* nosmap on a kernel without it: the flag stays, said so */
+	assert_true(boot_setting_not_applied("nosmap", &on, BOOT_SET_SMAP,
+					     msg, sizeof(msg)));
+	assert_non_null(strstr(msg, "smap"));
+	assert_false(boot_setting_not_applied("clearcpuid=smap", &off,
+					      BOOT_SET_SMAP, msg,
+					      sizeof(msg)));
+	assert_false(boot_setting_not_applied("", &on, BOOT_SET_SMAP, msg,
+					      sizeof(msg)));
+	env_free(&on);
+	env_free(&off);
+}
+
+static void test_accel(void **state)
+{
+	struct boot_kvm_probe p;
+	enum boot_accel a;
+	char why[256];
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	/* no /dev/kvm */
+	assert_int_equal(boot_pick_accel("auto", &p, &a, why, sizeof(why)),
+			 0);
+	assert_int_equal(a, BOOT_ACCEL_TCG);
+	assert_non_null(strstr(why, "not present"));
+	assert_int_equal(boot_pick_accel("kvm", &p, &a, why, sizeof(why)),
+			 -1);
+	/* PVM: /dev/kvm opens, no vmx/svm */
+	p.dev_present = true;
+	p.pvm = true;
+	assert_int_equal(boot_pick_accel("auto", &p, &a, why, sizeof(why)),
+			 0);
+	assert_int_equal(a, BOOT_ACCEL_TCG);
+	assert_non_null(strstr(why, "PVM"));
+	/* asked for: tried */
+	assert_int_equal(boot_pick_accel("kvm", &p, &a, why, sizeof(why)),
+			 0);
+	assert_int_equal(a, BOOT_ACCEL_KVM);
+	/* hardware KVM */
+	p.pvm = false;
+	p.cpu_virt = true;
+	assert_int_equal(boot_pick_accel("auto", &p, &a, why, sizeof(why)),
+			 0);
+	assert_int_equal(a, BOOT_ACCEL_KVM);
+	assert_int_equal(boot_pick_accel("tcg", &p, &a, why, sizeof(why)),
+			 0);
+	assert_int_equal(a, BOOT_ACCEL_TCG);
+	/* present but not openable */
+	p.dev_errno = 13;
+	assert_int_equal(boot_pick_accel("auto", &p, &a, why, sizeof(why)),
+			 0);
+	assert_int_equal(a, BOOT_ACCEL_TCG);
+}
+
+static void test_quote_and_script(void **state)
+{
+	char *q = boot_shell_quote("it's $HOME");
+	char *args[] = { "pipe.bw", "size=4k,64k", "--reps", "3" };
+	char *s;
+
+	(void)state;
+	assert_non_null(q);
+	assert_string_equal(q, "'it'\\''s $HOME'");
+	free(q);
+	s = boot_init_script(args, 4);
+	assert_non_null(s);
+	assert_non_null(strstr(s, "/bin/copyscope run --db /tmp/guest.db "
+			       "'pipe.bw' 'size=4k,64k' '--reps' '3' "));
+	assert_non_null(strstr(s, "copyscope-export-begin"));
+	assert_non_null(strstr(s, "reboot -f"));
+	free(s);
+}
+
+static void test_qemu_argv(void **state)
+{
+	char *extra[] = { "-machine", "q35" };
+	struct boot_qemu q = {
+		.qemu = "qemu-system-x86_64", .accel = BOOT_ACCEL_TCG,
+		.smp = 2, .memory_mib = 512, .kernel = "/k", .initramfs = "/i",
+		.append = "console=ttyS0 a=b", .console_path = "/c",
+		.data_path = "/d", .extra = extra, .nextra = 2,
+	};
+	char **v = boot_qemu_argv(&q);
+	size_t n, i;
+	bool tcg = false, cpu = false, ser = false;
+
+	(void)state;
+	assert_non_null(v);
+	for (n = 0; v[n]; n++) {
+		if (n && strcmp(v[n - 1], "-accel") == 0)
+			tcg = strcmp(v[n], "tcg") == 0;
+		if (n && strcmp(v[n - 1], "-cpu") == 0)
+			cpu = strcmp(v[n], "max") == 0;
+		ser |= strcmp(v[n], "file:/d") == 0;
+	}
+	assert_true(tcg && cpu && ser);
+	assert_string_equal(v[n - 2], "-machine");
+	assert_string_equal(v[n - 1], "q35");
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i], "-append") == 0)
+			assert_string_equal(v[i + 1], "console=ttyS0 a=b");
+	boot_free_argv(v);
+}
+
+static void test_initramfs(void **state)
+{
+	char dir[] = "/tmp/copyscope-test-boot.XXXXXX", path[128], err[256];
+	char self[4096];
+	FILE *f;
+	ssize_t n;
+	unsigned char magic[6];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/i.cpio", dir);
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	assert_true(n > 0);
+	self[n] = '\0';
+	assert_int_equal(boot_write_initramfs(path, "#!/bin/sh\n", self, self,
+					      err, sizeof(err)), 0);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	assert_int_equal(fread(magic, 1, 6, f), 6);
+	fclose(f);
+	assert_memory_equal(magic, "070701", 6);	/* newc */
+	assert_int_equal(boot_write_initramfs(path, "x", "/nonexistent",
+					      self, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/nonexistent"));
+	unlink(path);
+	rmdir(dir);
+	/* a test binary is dynamically linked; /nonexistent is nothing */
+	assert_int_equal(boot_elf_is_static(self, err, sizeof(err)), 0);
+	assert_int_equal(boot_elf_is_static("/nonexistent", err,
+					    sizeof(err)), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_report_whole),
+		cmocka_unit_test(test_report_cut_short),
+		cmocka_unit_test(test_report_crlf),
+		cmocka_unit_test(test_unknown_params),
+		cmocka_unit_test(test_cmdline_missing),
+		cmocka_unit_test(test_console_failure),
+		cmocka_unit_test(test_setting_words),
+		cmocka_unit_test(test_setting_state),
+		cmocka_unit_test(test_accel),
+		cmocka_unit_test(test_quote_and_script),
+		cmocka_unit_test(test_qemu_argv),
+		cmocka_unit_test(test_initramfs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
