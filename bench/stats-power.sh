@@ -9,10 +9,12 @@
 #   bench/stats-power.sh [PAIRS]          (default 40 pairs)
 #   WORKLOADS="sys.null" PCTS="3" RUNS=5 bench/stats-power.sh 10
 #
-# For every workload and pair i it measures five groups of RUNS runs, each
-# in fresh processes (run --runs RUNS): A, A' (the A/A partner) and one B
-# per slowdown in PCTS, in the order A, B.., A' so that drift within a
-# pair falls on both kinds.  It then compares A with A' and with each B,
+# For every workload and pair i it measures RUNS rounds; each round takes
+# one run (a fresh process) of A, of each B (one per slowdown in PCTS) and
+# of A' (the A/A partner), in that order, so that the sides alternate run
+# by run (A B A' A B A' ...) and drift of the machine falls on every side
+# alike, as docs/comparing.md recommends.  It then compares A with A' and
+# with each B,
 # once with every run of each group (runs as the unit: Welch's t on the
 # log run medians) and once with the first run of each group only (the
 # samples as the unit: Mann-Whitney).  The injection is sized from a
@@ -105,7 +107,8 @@ while pos < len(text.rstrip()):
 }
 
 echo "stats-power: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
-echo "stats-power: $PAIRS pairs, $RUNS runs a side, slowdowns $PCTS%, run options: $OPTS"
+echo "stats-power: $PAIRS pairs, $RUNS runs a side (alternating), slowdowns $PCTS%, run options: $OPTS"
+echo "stats-power: load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 for w in $WORKLOADS; do
 	m=$(wl_metric "$w")
 	# shellcheck disable=SC2046
@@ -114,16 +117,20 @@ for w in $WORKLOADS; do
 	echo "stats-power: $w $m median $cost ns (calibration)"
 	i=1
 	while [ "$i" -le "$PAIRS" ]; do
-		# shellcheck disable=SC2046
-		$B run $(wl_args "$w") $OPTS --runs "$RUNS" --tag "$w-$i-a" >/dev/null 2>&1 || true
-		for p in $PCTS; do
-			inj=$(python3 -c "print(max(1, round($cost * $p / 100)))")
+		k=1
+		while [ "$k" -le "$RUNS" ]; do
 			# shellcheck disable=SC2046
-			$B run $(wl_args "$w") inject_ns="$inj" $OPTS --runs "$RUNS" \
-				--tag "$w-$i-b$p" >/dev/null 2>&1 || true
+			$B run $(wl_args "$w") $OPTS --tag "$w-$i-a" >/dev/null 2>&1 || true
+			for p in $PCTS; do
+				inj=$(python3 -c "print(max(1, round($cost * $p / 100)))")
+				# shellcheck disable=SC2046
+				$B run $(wl_args "$w") inject_ns="$inj" $OPTS \
+					--tag "$w-$i-b$p" >/dev/null 2>&1 || true
+			done
+			# shellcheck disable=SC2046
+			$B run $(wl_args "$w") $OPTS --tag "$w-$i-aa" >/dev/null 2>&1 || true
+			k=$((k + 1))
 		done
-		# shellcheck disable=SC2046
-		$B run $(wl_args "$w") $OPTS --runs "$RUNS" --tag "$w-$i-aa" >/dev/null 2>&1 || true
 		printf '\rstats-power: %s pair %d/%d' "$w" "$i" "$PAIRS" >&2
 		i=$((i + 1))
 	done
@@ -170,3 +177,4 @@ print('%.1f%%' % statistics.median(v) if v else '?')" $all)"
 	done
 	echo "$inj_line"
 done
+echo "stats-power: load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
