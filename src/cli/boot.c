@@ -155,21 +155,6 @@ static void boot_usage(FILE *out)
 		BOOT_DEFAULT_MEMORY_MIB);
 }
 
-static int parse_int(const char *opt, const char *v, long lo, long hi,
-		     int *out)
-{
-	char *end;
-	long x;
-
-	errno = 0;
-	x = strtol(v, &end, 10);
-	if (errno || end == v || *end || x < lo || x > hi)
-		return cli_usage("boot", "%s: '%s' is not an integer in %ld .. "
-				 "%ld", opt, v, lo, hi);
-	*out = (int)x;
-	return 0;
-}
-
 /* Options of run the guest's command line owns. */
 static const char *owned_run_option(const char *a)
 {
@@ -263,8 +248,8 @@ static int parse_args(struct boot_cli *bc, int argc, char **argv)
 		} else if (OPT("--boots")) {
 			if (missing)
 				goto no_value;
-			e = parse_int("--boots", v, 1, BOOT_MAX_BOOTS,
-				      &bc->boots);
+			e = cli_parse_int("boot", "--boots", v, 1,
+					  BOOT_MAX_BOOTS, &bc->boots);
 			if (e)
 				return e;
 		} else if (OPT("--timeout-s")) {
@@ -291,14 +276,15 @@ static int parse_args(struct boot_cli *bc, int argc, char **argv)
 		} else if (OPT("--smp")) {
 			if (missing)
 				goto no_value;
-			e = parse_int("--smp", v, 1, 64, &bc->smp);
+			e = cli_parse_int("boot", "--smp", v, 1, 64,
+					  &bc->smp);
 			if (e)
 				return e;
 		} else if (OPT("--memory-mib")) {
 			if (missing)
 				goto no_value;
-			e = parse_int("--memory-mib", v, 128, 65536,
-				      &bc->memory_mib);
+			e = cli_parse_int("boot", "--memory-mib", v, 128,
+					  65536, &bc->memory_mib);
 			if (e)
 				return e;
 		} else if (OPT("--qemu")) {

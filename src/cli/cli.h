@@ -146,6 +146,14 @@ void cmp_ignore_free(struct cmp_ignore *ig);
 int cmp_ignore_check(const char *cmd, const struct cmp_ignore *ig,
 		     const struct cmp_side *a, const struct cmp_side *b);
 
+/*
+ * An integer option of command cmd: v must be a whole decimal number in
+ * lo .. hi; else "OPT: 'V' is not an integer in LO .. HI" and exit 2
+ * (cli_usage's return).  0 on success.
+ */
+int cli_parse_int(const char *cmd, const char *opt, const char *v, long lo,
+		  long hi, int *out);
+
 /* "5%" or "5" into 5.0 (0 .. 1000); 0 or -1. */
 int cmp_parse_pct(const char *v, double *out);
 

@@ -390,3 +390,18 @@ void cli_warn_noisy(size_t nsamples, size_t nflagged, size_t n_other,
 	snprintf(line, sizeof(line), "copyscope: %s", text);
 	fmt_wrap(stderr, 0, 2, line);
 }
+
+int cli_parse_int(const char *cmd, const char *opt, const char *v, long lo,
+		  long hi, int *out)
+{
+	char *end;
+	long x;
+
+	errno = 0;
+	x = strtol(v, &end, 10);
+	if (errno || end == v || *end || x < lo || x > hi)
+		return cli_usage(cmd, "%s: '%s' is not an integer in %ld .. %ld",
+				 opt, v, lo, hi);
+	*out = (int)x;
+	return 0;
+}

@@ -113,21 +113,6 @@ static void run_usage(FILE *out)
 "  copyscope run pipe.matrix writers=5 --kernel lock,sched\n");
 }
 
-static int parse_int_opt(const char *name, const char *v, long lo, long hi,
-			 int *out)
-{
-	char *end;
-	long x;
-
-	errno = 0;
-	x = strtol(v, &end, 10);
-	if (errno || end == v || *end || x < lo || x > hi)
-		return cli_usage("run", "%s: '%s' is not an integer in "
-				 "%ld .. %ld", name, v, lo, hi);
-	*out = (int)x;
-	return 0;
-}
-
 static int parse_time_opt(const char *name, const char *v, int64_t lo,
 			  int64_t hi, int64_t *out)
 {
@@ -427,7 +412,7 @@ static int parse_args(struct run_cli *rc, int argc, char **argv)
 		} else if (OPT("--reps")) {
 			if (missing)
 				goto no_value;
-			e = parse_int_opt("--reps", v, 1, 100000,
+			e = cli_parse_int("run", "--reps", v, 1, 100000,
 					  &rc->ro.reps);
 			if (e)
 				return e;
@@ -482,7 +467,8 @@ static int parse_args(struct run_cli *rc, int argc, char **argv)
 		} else if (OPT("--runs")) {
 			if (missing)
 				goto no_value;
-			e = parse_int_opt("--runs", v, 1, 1000, &rc->runs);
+			e = cli_parse_int("run", "--runs", v, 1, 1000,
+					  &rc->runs);
 			if (e)
 				return e;
 		} else if (OPT("--group")) {

@@ -28,7 +28,8 @@ extern const char *const file_target_choices[];
  * already covers).
  */
 #define FILE_TMPDIR_DEFAULT "/var/tmp"
-#define FILE_TMPDIR_MAX 1024		/* longest tmpdir accepted */
+#define FILE_TMPDIR_MAX 255		/* longest tmpdir accepted: a value of
+					   key=value fits the parser's 256 */
 
 /* target (enum, binds an int): memfd or file, default both. */
 #define FILE_PARAM_TARGET(st, member, dflt)				\

@@ -203,17 +203,7 @@ m = float(sys.argv[2])
 print(" ".join("%.6f" % (m * (1 + r.gauss(0, 0.02)))
                for _ in range(int(sys.argv[3]))))' "$3" "$4" "${5:-10}") ||
 		fail "inject: python3 failed"
-	_sql="BEGIN; DELETE FROM samples WHERE result_id = (SELECT id FROM
-		results WHERE run_id = $1 AND metric = '$2');"
-	_i=0
-	for _v in $_vals; do
-		_sql="$_sql INSERT INTO samples (result_id, idx, value) SELECT
-			id, $_i, $_v FROM results WHERE run_id = $1 AND
-			metric = '$2';"
-		_i=$((_i + 1))
-	done
-	sqlite3 "$COPYSCOPE_DB" "$_sql COMMIT;" ||
-		fail "inject: sqlite3 failed on run $1 metric $2"
+	store_samples "$1" "$2" "$_vals"
 }
 
 # inject_bimodal RUN METRIC SEED LOW HIGH NHIGH: as inject, 10 values of
@@ -228,17 +218,23 @@ v = [lo * (1 + r.gauss(0, 0.01)) for _ in range(10 - nhi)]
 v += [hi * (1 + r.gauss(0, 0.01)) for _ in range(nhi)]
 print(" ".join("%.6f" % x for x in v))' "$3" "$4" "$5" "$6") ||
 		fail "inject_bimodal: python3 failed"
+	store_samples "$1" "$2" "$_vals"
+}
+
+# store_samples RUN METRIC "V1 V2 ...": replace the samples of a stored
+# result with these values, in one transaction.
+store_samples() {
 	_sql="BEGIN; DELETE FROM samples WHERE result_id = (SELECT id FROM
 		results WHERE run_id = $1 AND metric = '$2');"
 	_i=0
-	for _v in $_vals; do
+	for _v in $3; do
 		_sql="$_sql INSERT INTO samples (result_id, idx, value) SELECT
 			id, $_i, $_v FROM results WHERE run_id = $1 AND
 			metric = '$2';"
 		_i=$((_i + 1))
 	done
 	sqlite3 "$COPYSCOPE_DB" "$_sql COMMIT;" ||
-		fail "inject_bimodal: sqlite3 failed on run $1 metric $2"
+		fail "store_samples: sqlite3 failed on run $1 metric $2"
 }
 
 # need_pg: a fresh PostgreSQL database for this test: PG_URL names it,
