@@ -6,7 +6,8 @@
 #   make test       unit tests (also under ASan+UBSan) and smoke tests
 #   make bench      harness-overhead benchmark (bench/)
 #   make fuzz       libFuzzer harnesses (tests/fuzz/), FUZZ_TIME s each
-#   make lint       cppcheck and clang-tidy
+#   make lint       the layering and size rules of docs/architecture.md
+#                   (scripts/check-structure.py), cppcheck and clang-tidy
 #   make static     build/copyscope-static: linked statically, without the
 #                   PostgreSQL store (Debian ships no static libpq
 #                   dependencies) and without `boot`; what `copyscope boot`
@@ -247,6 +248,7 @@ TIDY_FLAGS := -std=gnu11 -D_GNU_SOURCE -Isrc -Itests/unit $(PQ_CFLAGS) $(TEP_CFL
               -DCOPYSCOPE_CFLAGS='""'
 
 lint:
+	$(Q)python3 scripts/check-structure.py
 	$(Q)cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr --std=c11 -D_GNU_SOURCE -Isrc $(PQ_CFLAGS) \
 		--suppress=missingIncludeSystem src tests/unit bench

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/trace.h"
+#include "runner/trace.h"
 #include "core/workload.h"
 
 #ifndef COPYSCOPE_VERSION

@@ -4,7 +4,7 @@
  * metric got worse by more than the threshold with significance, so that
  * it can drive `git bisect run` (docs/comparing.md).
  *
- * The new run goes through the same run session as `run` (core/session.c:
+ * The new run goes through the same run session as `run` (session/session.c:
  * validation, runner, interference, storage) with BASE's reps, sample
  * time, warm-up, CPUs and interleaving as stored with it, and is stored
  * tagged "check" (or --tag).
@@ -16,8 +16,8 @@
 #include <sys/random.h>
 
 #include "cli/cli.h"
-#include "core/session.h"
-#include "report/compare.h"
+#include "session/session.h"
+#include "report/comparison_print.h"
 #include "workloads/workloads.h"
 
 #define MAX_FILTER 128

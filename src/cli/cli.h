@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stats/comparison.h"
+#include "comparison/comparison.h"
 #include "store/store.h"
 
 /* Exit codes (README.md, "Command line"). */

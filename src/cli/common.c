@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/msg.h"
+#include "util/msg.h"
 #include "core/param.h"
 #include "results/codec.h"
 #include "report/format.h"

@@ -2,15 +2,15 @@
  * compare.c - `copyscope compare BASE NEW`: what changed between two sets
  * of stored runs.  This file reads the command line; the runs are selected
  * and loaded by the store (store_select_runs, via cli_load_side), judged
- * by the comparison engine (stats/comparison.c) and printed by
- * report/compare_text.c and report/compare_json.c.
+ * by the comparison engine (comparison/comparison.c) and printed by
+ * report/comparison_text.c and report/comparison_json.c.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "report/compare.h"
+#include "report/comparison_print.h"
 
 static void compare_usage(FILE *out)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/timer.h"
+#include "runner/timer.h"
 #include "env/env.h"
 
 int cmd_env(int argc, char **argv)

@@ -2,7 +2,7 @@
  * report.c - `copyscope report RUN|TAG|LIST ... [-o FILE.html]` and
  * `copyscope report --compare BASE NEW`: one self-contained HTML file
  * with plots (report/html.c), from stored runs or a comparison of two
- * sets of them (stats/comparison.c, as `compare` judges them).
+ * sets of them (comparison/comparison.c, as `compare` judges them).
  */
 #include <errno.h>
 #include <stdio.h>

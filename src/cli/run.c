@@ -1,7 +1,7 @@
 /*
  * run.c - `copyscope run`: the command line of run (workloads, suites,
  * key=value parameters, options) into a run specification for the
- * session (core/session.c), and the output as the session goes: the
+ * session (session/session.c), and the output as the session goes: the
  * preamble, each job's tables, the noisy-machine warning, --explain, the
  * JSON document.
  */
@@ -12,13 +12,13 @@
 
 #include "cli/cli.h"
 #include "cli/run_group.h"
-#include "core/session.h"
+#include "session/session.h"
 #include "kernel/ktrace.h"
 #include "kernel/kview.h"
 #include "report/explain.h"
 #include "report/format.h"
 #include "report/report.h"
-#include "report/summary.h"
+#include "report/headline.h"
 #include "workloads/workloads.h"
 
 #define MAX_JOBS 256

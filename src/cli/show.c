@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "results/kernel.h"
+#include "results/kernel_records.h"
 #include "report/report.h"
 
 static void show_usage(FILE *out)

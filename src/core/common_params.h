@@ -71,7 +71,7 @@ extern const char *const wl_place_choices[];
 #define WL_INJECT_MAX_NS 10000000LL
 
 /* inject_ns (time, binds an int64_t), default 0; goes with WL_CAP_INJECT
-   and a wl_inject() after each op (core/inject.h). */
+   and a wl_inject() after each op (runner/inject.h). */
 #define WL_PARAM_INJECT(st, member)					\
 	{ .name = "inject_ns", .type = PARAM_TIME, .def = "0", .min = 0,	\
 	  .max = WL_INJECT_MAX_NS, .role = PARAM_ROLE_INJECT,		\

@@ -120,7 +120,7 @@ struct wl_worker {
 	char *err;		/* WL_ERR_LEN bytes, shared with the runner */
 };
 
-/* One configuration as the hooks see it (set up by core/context.c). */
+/* One configuration as the hooks see it (set up by runner/context.c). */
 struct wl_ctx {
 	const struct workload *wl;
 	/* the workload's parameter struct, bound from ps (read-only) */
@@ -157,7 +157,7 @@ struct wl_ctx {
 	/* provided by the core: */
 	void *shared;			/* shared_bytes, zeroed, before fork */
 	/* WL_CAP_INJECT: busy-wait iterations after each op (0: none), and
-	   whether the injection is on now (shared; core/inject.h) */
+	   whether the injection is on now (shared; runner/inject.h) */
 	uint64_t inject_iters;
 	_Atomic uint32_t *inject_on;
 	const int *cpus;		/* CPUs the user allows (--cpus) */

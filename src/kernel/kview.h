@@ -1,7 +1,7 @@
 /*
  * kview.h - the kernel-side views of one configuration: its traced
  * samples recorded (kernel/ktrace.c) and the events of each aggregated
- * into the lock, sched and syscall views (results/kernel.h).
+ * into the lock, sched and syscall views (results/kernel_records.h).
  *
  * What each view counts, from the events of one traced sample in time
  * order:
@@ -32,7 +32,7 @@
 #include <sys/types.h>
 
 #include "kernel/kparse.h"
-#include "results/kernel.h"
+#include "results/kernel_records.h"
 
 struct ksyms;
 

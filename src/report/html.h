@@ -6,7 +6,7 @@
  * comparison's forest plot and table with the environment differences.
  *
  * Renderers take the results model (results/run.h) and the comparison
- * (stats/comparison.h), never the store or JSON text.
+ * (comparison/comparison.h), never the store or JSON text.
  */
 #ifndef COPYSCOPE_HTML_H
 #define COPYSCOPE_HTML_H
@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 #include "results/run.h"
-#include "stats/comparison.h"
+#include "comparison/comparison.h"
 
 /*
  * Write the report of runs[0..n-1] to out.  Returns the number of plots

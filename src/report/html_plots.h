@@ -6,7 +6,7 @@
  * The figures come from the results model through the renderers that
  * print the text: grids (grid.c), fits (fit_report.c), --explain
  * (explain.c), notes and histogram percentiles (notes.c, table.c), the
- * comparison (stats/comparison.c).
+ * comparison (comparison/comparison.c).
  */
 #ifndef COPYSCOPE_HTML_PLOTS_H
 #define COPYSCOPE_HTML_PLOTS_H
@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 #include "results/result.h"
-#include "stats/comparison.h"
+#include "comparison/comparison.h"
 
 /* s as HTML text: &<>"' escaped, bytes that are not UTF-8 as \xNN. */
 void html_text(FILE *f, const char *s);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/interference.h"
+#include "results/sample_flags.h"
 #include "report/format.h"
 #include "stats/summary.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/interference.h"
+#include "results/sample_flags.h"
 #include "core/workload.h"
 #include "results/run.h"
 
@@ -271,7 +271,7 @@ static json_t *kernel_sys_json(const struct result_kernel *k)
 			 "thread_ns", num_or_null(k->thread_ns));
 }
 
-/* The kernel views of a configuration (results/kernel.h). */
+/* The kernel views of a configuration (results/kernel_records.h). */
 static json_t *kernel_json(const struct result_kernel *k)
 {
 	json_t *o;

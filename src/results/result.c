@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/interference.h"
+#include "results/sample_flags.h"
 
 void result_set_init(struct result_set *set)
 {

@@ -11,11 +11,11 @@
  * spread) and bimodality, both computed once by result_finalize().
  *
  * Where a result comes from and goes:
- *   made      results/build.c    from the runner's config_result
+ *   made      session/build_results.c    from the runner's config_result
  *   stored    store/             saved and loaded as these records
  *   decoded   results/codec.c    the one place the stored text form
  *                                (parameters and info JSON) is read
- *   judged    stats/comparison.c compare and check
+ *   judged    comparison/comparison.c compare and check
  *   printed   report/            tables, grids, fits, explain, JSON
  * Renderers take these records, never the store or JSON text.
  */
@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "results/kernel.h"
+#include "results/kernel_records.h"
 #include "stats/modes.h"
 #include "stats/summary.h"
 
@@ -34,7 +34,7 @@ struct workload;
 
 /*
  * A flagged sample whose reason was not recorded (load flags are
- * INTERF_FLAG_* bits, core/interference.h).
+ * INTERF_FLAG_* bits, runner/interference.h).
  */
 #define RESULT_FLAG_UNKNOWN 0x100u
 
@@ -60,7 +60,7 @@ struct result_worker_ops {
 	uint64_t p50_ns, p99_ns, max_ns;
 };
 
-/* What else ran during each kept sample (core/interference.h). */
+/* What else ran during each kept sample (runner/interference.h). */
 struct result_load {
 	double *other_cpu_pct;		/* [nsamples]; NAN: unknown */
 	double *steal_pct;		/* [nsamples]; NAN: unknown */

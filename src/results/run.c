@@ -4,7 +4,7 @@
  */
 #include "results/run.h"
 
-#include "results/kernel.h"
+#include "results/kernel_records.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -24,7 +24,7 @@ struct run_options {
 	uint64_t interleave_seed;
 	bool perf_counters;		/* counters from perf, not getrusage */
 	unsigned kviews;		/* --kernel: KVIEW_* bits
-					   (results/kernel.h), 0 none */
+					   (results/kernel_records.h), 0 none */
 };
 
 struct run_info {

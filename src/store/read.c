@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "results/codec.h"
-#include "results/kernel.h"
+#include "results/kernel_records.h"
 #include "store/db.h"
 
 #define RUN_COLUMNS "r.id, r.started_ns, r.finished_ns, r.tag, r.host, " \

@@ -12,7 +12,7 @@
 #include <sys/random.h>
 
 #include "results/codec.h"
-#include "results/kernel.h"
+#include "results/kernel_records.h"
 #include "store/db.h"
 
 /* Fill empty identity fields of run from the environment. */

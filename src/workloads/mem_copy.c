@@ -22,7 +22,7 @@
 #include <sys/mman.h>
 
 #include "core/common_params.h"
-#include "core/timer.h"
+#include "runner/timer.h"
 #include "workloads/copy_engines.h"
 #include "workloads/pattern.h"
 #include "workloads/workloads.h"

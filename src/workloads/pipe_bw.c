@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "core/common_params.h"
-#include "core/inject.h"
+#include "runner/inject.h"
 #include "workloads/pattern.h"
 #include "workloads/wl_util.h"
 #include "workloads/pipe_common.h"

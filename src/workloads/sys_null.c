@@ -11,7 +11,7 @@
  * against the steady state.
  *
  * inject_ns=N is for testing the comparison statistics only: the core's
- * calibrated injection (core/inject.h) adds a busy wait of about N ns
+ * calibrated injection (runner/inject.h) adds a busy wait of about N ns
  * after each call, and measures and stores what it really added, a known
  * slowdown that `copyscope compare` must detect.  Never use it to measure
  * anything.
@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "core/common_params.h"
-#include "core/inject.h"
+#include "runner/inject.h"
 #include "workloads/workloads.h"
 
 /* Coordinator state, read by the caller thread. */

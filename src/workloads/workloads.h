@@ -32,7 +32,7 @@ struct suite_entry {
 };
 
 /*
- * How a suite's closing summary (report/summary.c) names an entry: the
+ * How a suite's closing summary (report/headline.c) names an entry: the
  * experiment it reproduces and the metric it is known by.
  */
 struct suite_headline {

@@ -1,0 +1,825 @@
+/*
+ * comparison.c - the comparison engine (see comparison.h): matching rows
+ * across two sides of runs, gathering each side's samples per run and
+ * per boot, the test, the CI of the change and the verdict, and the
+ * environment differences.
+ */
+#include "comparison/comparison.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+
+#include "results/codec.h"
+
+static void *xcalloc(size_t n, size_t size)
+{
+	return calloc(n ? n : 1, size);
+}
+
+void cmp_side_count_boots(struct cmp_side *side)
+{
+	size_t i, j;
+
+	side->nboots = 0;
+	for (i = 0; i < side->nruns; i++) {
+		bool seen = false;
+
+		if (!side->runs[i].results.n)
+			continue;
+		for (j = 0; j < i; j++)
+			seen |= side->runs[j].results.n &&
+				strcmp(side->runs[i].info.boot_id,
+				       side->runs[j].info.boot_id) == 0;
+		side->nboots += !seen;
+	}
+}
+
+/* Does result r (matching parameters m) belong to row? */
+static bool same_key(const struct cmp_row *row, const struct result *r,
+		     const char *m)
+{
+	return strcmp(row->ref->cfg->workload, r->cfg->workload) == 0 &&
+	       strcmp(row->ref->metric, r->metric) == 0 &&
+	       strcmp(row->ref->unit, r->unit) == 0 &&
+	       strcmp(row->match, m) == 0;
+}
+
+/* The matching key of every result of a side: its parameters' canonical
+   JSON less the ignored parameters.  0 or -1. */
+static int prepare_side(const struct cmp_side *side, const struct cmp_opts *o,
+			char ****out)
+{
+	char ***m = xcalloc(side->nruns, sizeof(*m));
+	size_t i, j;
+
+	*out = m;
+	if (!m)
+		return -1;
+	for (i = 0; i < side->nruns; i++) {
+		const struct result_set *rs = &side->runs[i].results;
+
+		m[i] = xcalloc(rs->n, sizeof(char *));
+		if (!m[i])
+			return -1;
+		for (j = 0; j < rs->n; j++) {
+			const char *pj = rs->v[j].cfg->params_json;
+
+			m[i][j] = o->nignore ?
+				  result_params_without(pj, o->ignore,
+							o->nignore) : NULL;
+			if (!m[i][j])
+				m[i][j] = strdup(pj ? pj : "");
+			if (!m[i][j])
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static void free_matches(const struct cmp_side *side, char ***m)
+{
+	size_t i, j;
+
+	for (i = 0; m && i < side->nruns; i++) {
+		for (j = 0; m[i] && j < side->runs[i].results.n; j++)
+			free(m[i][j]);
+		free(m[i]);
+	}
+	free(m);
+}
+
+static bool wanted(const struct cmp_opts *o, const char *workload)
+{
+	size_t i;
+
+	if (!o->workloads)
+		return true;
+	for (i = 0; i < o->nworkloads; i++)
+		if (strcmp(o->workloads[i], workload) == 0)
+			return true;
+	return false;
+}
+
+/* The samples of r that count (all, or the quiet ones with drop_noisy)
+   appended to v; the flagged/dropped counts updated.  0 or -1. */
+static int add_samples(struct cmp_val *v, const struct result *r,
+		       bool drop_noisy)
+{
+	double *x = realloc(v->x, (v->n + r->nsamples + 1) * sizeof(*x));
+	size_t i;
+
+	if (!x)
+		return -1;
+	v->x = x;
+	for (i = 0; i < r->nsamples; i++) {
+		bool fl = result_value_flagged(r, i);
+
+		v->flagged += fl;
+		if (fl && drop_noisy) {
+			v->dropped++;
+			continue;
+		}
+		v->x[v->n++] = r->samples[i];
+	}
+	return 0;
+}
+
+static double variance(const double *x, size_t n)
+{
+	double m = 0, s = 0;
+	size_t i;
+
+	if (n < 2)
+		return 0;
+	for (i = 0; i < n; i++)
+		m += x[i];
+	m /= (double)n;
+	for (i = 0; i < n; i++)
+		s += (x[i] - m) * (x[i] - m);
+	return s / (double)(n - 1);
+}
+
+/*
+ * Per boot: the median of the medians of its runs that kept samples
+ * (run_med[i] is NAN for a run without any).  Boots disagree when the
+ * boot medians' standard deviation is more than twice the pooled
+ * standard deviation of run medians within a boot (at least one boot must
+ * have two runs to tell).
+ */
+static int boot_medians(struct cmp_val *v, const struct cmp_side *side,
+			const double *run_med)
+{
+	double *m = xcalloc(side->nruns, sizeof(double));
+	double within = 0, *bm = xcalloc(v->nboots, sizeof(double));
+	size_t nwithin = 0, b, i;
+
+	if (!m || !bm) {
+		free(m);
+		free(bm);
+		return -1;
+	}
+	for (b = 0; b < v->nboots; b++) {
+		size_t k = 0;
+
+		for (i = 0; i < side->nruns; i++)
+			if (!isnan(run_med[i]) &&
+			    strcmp(side->runs[i].info.boot_id,
+				   v->boots[b].boot_id) == 0)
+				m[k++] = run_med[i];
+		v->boots[b].median = stats_median(m, k);
+		bm[b] = v->boots[b].median;
+		if (k >= 2) {
+			within += variance(m, k) * (double)(k - 1);
+			nwithin += k - 1;
+		}
+	}
+	if (v->nboots >= 2 && nwithin > 0)
+		v->boots_disagree = sqrt(variance(bm, v->nboots)) >
+				    2.0 * sqrt(within / (double)nwithin);
+	free(m);
+	free(bm);
+	return 0;
+}
+
+/*
+ * Gather one side of a row: pool the samples of every run's matching
+ * results; per run its median (runs whose samples were all dropped count
+ * for nothing: no median, no boot); per boot the median of its runs'
+ * medians.
+ */
+static int gather(struct cmp_val *v, const struct cmp_side *side,
+		  char ***match, const struct cmp_row *key, bool drop_noisy)
+{
+	double *run_med = xcalloc(side->nruns, sizeof(double));
+	size_t i, j, b;
+	int ret = -1;
+
+	v->boots = xcalloc(side->nruns, sizeof(*v->boots));
+	v->run_med = xcalloc(side->nruns, sizeof(double));
+	v->run_start = xcalloc(side->nruns, sizeof(size_t));
+	v->run_len = xcalloc(side->nruns, sizeof(size_t));
+	v->run_boot = xcalloc(side->nruns, sizeof(size_t));
+	if (!run_med || !v->boots || !v->run_med || !v->run_start ||
+	    !v->run_len || !v->run_boot)
+		goto out;
+	for (i = 0; i < side->nruns; i++) {
+		const struct run_data *r = &side->runs[i];
+		size_t start = v->n;
+
+		run_med[i] = NAN;
+		for (j = 0; j < r->results.n; j++)
+			if (same_key(key, &r->results.v[j], match[i][j]) &&
+			    add_samples(v, &r->results.v[j], drop_noisy) != 0)
+				goto out;
+		if (v->n == start)
+			continue;
+		run_med[i] = stats_median(v->x + start, v->n - start);
+		v->run_med[v->nruns] = run_med[i];
+		v->run_start[v->nruns] = start;
+		v->run_len[v->nruns] = v->n - start;
+		for (b = 0; b < v->nboots; b++)
+			if (strcmp(v->boots[b].boot_id, r->info.boot_id) == 0)
+				break;
+		if (b == v->nboots) {
+			snprintf(v->boots[b].boot_id,
+				 sizeof(v->boots[b].boot_id), "%s",
+				 r->info.boot_id);
+			v->nboots++;
+		}
+		v->boots[b].nruns++;
+		v->run_boot[v->nruns] = b;
+		v->nruns++;
+	}
+	if (v->nruns) {
+		struct hier_side hs = {
+			v->x, v->run_start, v->run_len, v->run_boot,
+			v->nruns, v->nboots,
+		};
+
+		if (hier_spread(&hs, &v->spread) != 0)
+			goto out;
+	}
+	if (boot_medians(v, side, run_med) != 0 ||
+	    summary_compute(v->x, v->n, &v->s) != 0 ||
+	    modes_detect(v->x, v->n, &v->md) != 0)
+		goto out;
+	ret = 0;
+out:
+	free(run_med);
+	return ret;
+}
+
+static struct cmp_row *find_row(struct cmp *c, const struct result *r,
+				const char *m)
+{
+	size_t i;
+
+	for (i = 0; i < c->nrows; i++)
+		if (same_key(&c->rows[i], r, m))
+			return &c->rows[i];
+	return NULL;
+}
+
+static int collect_keys(struct cmp *c, const struct cmp_side *side,
+			char ***match, bool is_base, size_t *cap)
+{
+	size_t i, j;
+
+	for (i = 0; i < side->nruns; i++) {
+		const struct result_set *rs = &side->runs[i].results;
+
+		for (j = 0; j < rs->n; j++) {
+			const struct result *res = &rs->v[j];
+			struct cmp_row *row;
+
+			if (!wanted(&c->opts, res->cfg->workload))
+				continue;
+			row = find_row(c, res, match[i][j]);
+			if (!row) {
+				if (c->nrows == *cap) {
+					size_t nc = *cap ? *cap * 2 : 32;
+					struct cmp_row *v = realloc(c->rows,
+						nc * sizeof(*v));
+
+					if (!v)
+						return -1;
+					c->rows = v;
+					*cap = nc;
+				}
+				row = &c->rows[c->nrows++];
+				memset(row, 0, sizeof(*row));
+				row->ref = res;
+				row->match = match[i][j];
+				row->direction = res->direction;
+			}
+			if (is_base) {
+				row->in_base = true;
+			} else {
+				if (!row->in_new)
+					row->ref_new = res;
+				row->in_new = true;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Rows on both sides first (in base order), then base only, new only. */
+static int row_rank(const struct cmp_row *r)
+{
+	return r->in_base && r->in_new ? 0 : r->in_base ? 1 : 2;
+}
+
+static void sort_rows(struct cmp *c)
+{
+	size_t i, j;
+
+	/* stable insertion sort by rank */
+	for (i = 1; i < c->nrows; i++) {
+		struct cmp_row t = c->rows[i];
+
+		for (j = i; j > 0 && row_rank(&c->rows[j - 1]) > row_rank(&t);
+		     j--)
+			c->rows[j] = c->rows[j - 1];
+		c->rows[j] = t;
+	}
+}
+
+/* ---- environment differences ---- */
+
+/* Environment keys whose differences mean nothing. */
+static bool env_ignored(const char *key)
+{
+	return strcmp(key, "boot_id") == 0 ||
+	       strcmp(key, "timer.overhead_ns") == 0 ||
+	       strcmp(key, "timer.tsc_hz") == 0;
+}
+
+/* Each run's environment with its options as run.* keys. */
+static struct env *side_envs(const struct cmp_side *side)
+{
+	struct env *e = xcalloc(side->nruns, sizeof(*e));
+	size_t i, k;
+
+	if (!e)
+		return NULL;
+	for (i = 0; i < side->nruns; i++) {
+		const struct env *src = &side->runs[i].env;
+
+		if (!side->runs[i].results.n)
+			continue;	/* stays empty: left out */
+		for (k = 0; k < src->n; k++)
+			if (env_set(&e[i], src->items[k].key,
+				    src->items[k].value))
+				goto fail;
+		if (run_options_env(&side->runs[i].info, &e[i]))
+			goto fail;
+	}
+	return e;
+fail:
+	for (i = 0; i < side->nruns; i++)
+		env_free(&e[i]);
+	free(e);
+	return NULL;
+}
+
+/*
+ * The distinct values of key over a side's runs, " | " between them;
+ * runs left out (an empty environment: no results) count for nothing.
+ */
+static char *side_values(const struct env *envs, size_t n, const char *key)
+{
+	size_t i, j, len = 1, used = 0;
+	char *s;
+
+	for (i = 0; i < n; i++) {
+		const char *v = env_get(&envs[i], key);
+
+		len += strlen(v ? v : "(absent)") + 3;
+	}
+	s = calloc(1, len);
+	if (!s)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		const char *v = env_get(&envs[i], key);
+		bool dup = false;
+
+		if (!envs[i].n)
+			continue;
+		if (!v)
+			v = "(absent)";
+		for (j = 0; j < i; j++) {
+			const char *w = env_get(&envs[j], key);
+
+			if (!envs[j].n)
+				continue;
+			dup |= strcmp(w ? w : "(absent)", v) == 0;
+		}
+		if (dup)
+			continue;
+		used += (size_t)snprintf(s + used, len - used, "%s%s",
+					 used ? " | " : "", v);
+	}
+	return s;
+}
+
+static bool have_envd(const struct cmp *c, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < c->nenvd; i++)
+		if (strcmp(c->envd[i].key, key) == 0)
+			return true;
+	return false;
+}
+
+static int add_envd(struct cmp *c, const char *key, char *b, char *n,
+		    size_t *cap)
+{
+	if (c->nenvd == *cap) {
+		size_t nc = *cap ? *cap * 2 : 16;
+		struct cmp_envdiff *v = realloc(c->envd, nc * sizeof(*v));
+
+		if (!v)
+			return -1;
+		c->envd = v;
+		*cap = nc;
+	}
+	snprintf(c->envd[c->nenvd].key, sizeof(c->envd[c->nenvd].key), "%s",
+		 key);
+	c->envd[c->nenvd].base = b;
+	c->envd[c->nenvd].new = n;
+	c->nenvd++;
+	if (strcmp(key, "copyscope.build_flavour") == 0)
+		c->flavour_differs = true;
+	return 0;
+}
+
+/* Keys of one side's environments that differ from the other side. */
+static int env_diff_from(struct cmp *c, const struct env *from, size_t nfrom,
+			 const struct env *be, const struct env *ne,
+			 size_t *cap)
+{
+	size_t i, k;
+
+	for (i = 0; i < nfrom; i++) {
+		for (k = 0; k < from[i].n; k++) {
+			const char *key = from[i].items[k].key;
+			char *b, *n;
+
+			if (env_ignored(key) || have_envd(c, key))
+				continue;
+			b = side_values(be, c->base.nruns, key);
+			n = side_values(ne, c->new.nruns, key);
+			if (b && n && strcmp(b, n) != 0 &&
+			    add_envd(c, key, b, n, cap) == 0)
+				continue;	/* the diff owns b and n */
+			if (!b || !n || strcmp(b, n) != 0) {
+				free(b);
+				free(n);
+				return -1;
+			}
+			free(b);
+			free(n);
+		}
+	}
+	return 0;
+}
+
+static void free_envs(struct env *e, size_t n)
+{
+	size_t i;
+
+	for (i = 0; e && i < n; i++)
+		env_free(&e[i]);
+	free(e);
+}
+
+static int env_diff(struct cmp *c)
+{
+	struct env *be = side_envs(&c->base), *ne = side_envs(&c->new);
+	size_t cap = 0;
+	int rc = -1;
+
+	if (be && ne &&
+	    env_diff_from(c, be, c->base.nruns, be, ne, &cap) == 0 &&
+	    env_diff_from(c, ne, c->new.nruns, be, ne, &cap) == 0)
+		rc = 0;
+	free_envs(be, c->base.nruns);
+	free_envs(ne, c->new.nruns);
+	return rc;
+}
+
+/* ---- rows ---- */
+
+static void hier_of(const struct cmp_val *v, struct hier_side *hs)
+{
+	hs->x = v->x;
+	hs->run_start = v->run_start;
+	hs->run_len = v->run_len;
+	hs->run_boot = v->run_boot;
+	hs->nruns = v->nruns;
+	hs->nboots = v->nboots;
+}
+
+/*
+ * The smallest visible change and the runs a target needs, from the
+ * spread of what the test compares: the run medians, or the samples.
+ */
+static void power_of(struct cmp_row *r, const struct cmp_opts *opts)
+{
+	double power = opts->power > 0 ? opts->power : 0.8, sd;
+	struct welch_result w;
+
+	r->mde_pct = NAN;
+	r->runs_needed = -1;
+	if (r->by_run) {
+		r->mde_pct = stats_mde_pct(r->welch.se_log, r->welch.df,
+					   opts->alpha, power);
+	} else if (stats_welch_log(r->b.x, r->b.n, r->n.x, r->n.n, &w) ==
+		   0) {
+		r->mde_pct = stats_mde_pct(w.se_log, w.df, opts->alpha,
+					   power);
+	}
+	if (!(opts->target_pct > 0) || !r->by_run)
+		return;
+	/* the larger side's spread of log run medians */
+	sd = stats_sd_log(r->b.run_med, r->b.nruns);
+	if (stats_sd_log(r->n.run_med, r->n.nruns) > sd)
+		sd = stats_sd_log(r->n.run_med, r->n.nruns);
+	if (!isnan(sd))
+		r->runs_needed = stats_runs_needed(sd, opts->target_pct,
+						   opts->alpha, power,
+						   CMP_MAX_RUNS_NEEDED);
+}
+
+/* Median of the samples of x[0..n-1] at or below (hi false) or above
+   split; NAN when fewer than MODES_MIN_CLUSTER. */
+static double mode_median(const double *x, size_t n, double split, bool hi,
+			  double *buf)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if ((x[i] > split) == hi)
+			buf[k++] = x[i];
+	return k >= MODES_MIN_CLUSTER ? stats_median(buf, k) : NAN;
+}
+
+/* Each run's share of samples above split, into out[0..v->nruns-1]. */
+static void run_shares(const struct cmp_val *v, double split, double *out)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < v->nruns; i++) {
+		for (k = 0, j = 0; j < v->run_len[i]; j++)
+			k += v->x[v->run_start[i] + j] > split;
+		out[i] = v->run_len[i] ? (double)k / (double)v->run_len[i]
+				       : 0.0;
+	}
+}
+
+/* Two-sided Welch's t of the means of x and y (plain values). */
+static double welch_plain_p(const double *x, size_t nx, const double *y,
+			    size_t ny)
+{
+	double mx = 0, my = 0, vx = 0, vy = 0, se2, t, df;
+	size_t i;
+
+	for (i = 0; i < nx; i++)
+		mx += x[i] / (double)nx;
+	for (i = 0; i < ny; i++)
+		my += y[i] / (double)ny;
+	for (i = 0; i < nx; i++)
+		vx += (x[i] - mx) * (x[i] - mx) / (double)(nx - 1);
+	for (i = 0; i < ny; i++)
+		vy += (y[i] - my) * (y[i] - my) / (double)(ny - 1);
+	se2 = vx / (double)nx + vy / (double)ny;
+	if (!(se2 > 0))
+		return mx == my ? 1.0 : 0.0;
+	t = (mx - my) / sqrt(se2);
+	df = se2 * se2 / (vx * vx / ((double)nx * nx * (double)(nx - 1)) +
+			  vy * vy / ((double)ny * ny * (double)(ny - 1)));
+	return 2.0 * gsl_cdf_tdist_Q(fabs(t), df);
+}
+
+/* Two-sided Fisher's exact test of a 2x2 table: k1 of n1 against k2 of
+   n2 (the sum of the tables no more likely than the one seen). */
+static double fisher_p(size_t k1, size_t n1, size_t k2, size_t n2)
+{
+	unsigned t = (unsigned)(k1 + k2), lo, hi, k;
+	double seen, p = 0;
+
+	lo = t > n2 ? t - (unsigned)n2 : 0;
+	hi = t < n1 ? t : (unsigned)n1;
+	seen = gsl_ran_hypergeometric_pdf((unsigned)k1, (unsigned)n1,
+					  (unsigned)n2, t);
+	for (k = lo; k <= hi; k++) {
+		double q = gsl_ran_hypergeometric_pdf(k, (unsigned)n1,
+						      (unsigned)n2, t);
+
+		if (q <= seen * (1 + 1e-7))
+			p += q;
+	}
+	return p > 1 ? 1 : p;
+}
+
+/* cmp_modes of a row whose sides both have samples. */
+static int modes_of(struct cmp_row *r, const struct cmp_opts *opts)
+{
+	struct cmp_modes *m = &r->modes;
+	size_t i, nmax = r->b.n > r->n.n ? r->b.n : r->n.n;
+	double *buf;
+
+	memset(m, 0, sizeof(*m));
+	if (!r->b.md.bimodal && !r->n.md.bimodal)
+		return 0;
+	buf = malloc(nmax * sizeof(*buf));
+	if (!buf)
+		return -1;
+	m->shown = true;
+	m->split = r->b.md.bimodal ? r->b.md.split : r->n.md.split;
+	for (i = 0; i < r->b.n; i++)
+		m->n_hi_b += r->b.x[i] > m->split;
+	for (i = 0; i < r->n.n; i++)
+		m->n_hi_n += r->n.x[i] > m->split;
+	m->share_hi_b = (double)m->n_hi_b / (double)r->b.n;
+	m->share_hi_n = (double)m->n_hi_n / (double)r->n.n;
+	m->med_lo_b = mode_median(r->b.x, r->b.n, m->split, false, buf);
+	m->med_hi_b = mode_median(r->b.x, r->b.n, m->split, true, buf);
+	m->med_lo_n = mode_median(r->n.x, r->n.n, m->split, false, buf);
+	m->med_hi_n = mode_median(r->n.x, r->n.n, m->split, true, buf);
+	m->lo_change_pct = 100.0 * (m->med_lo_n / m->med_lo_b - 1.0);
+	m->hi_change_pct = 100.0 * (m->med_hi_n / m->med_hi_b - 1.0);
+	free(buf);
+	m->by_run = r->b.nruns >= CMP_MIN_RUNS && r->n.nruns >= CMP_MIN_RUNS;
+	if (m->by_run) {
+		double *sb = malloc(r->b.nruns * sizeof(*sb));
+		double *sn = malloc(r->n.nruns * sizeof(*sn));
+
+		if (!sb || !sn) {
+			free(sb);
+			free(sn);
+			return -1;
+		}
+		run_shares(&r->b, m->split, sb);
+		run_shares(&r->n, m->split, sn);
+		m->p_share = welch_plain_p(sb, r->b.nruns, sn, r->n.nruns);
+		free(sb);
+		free(sn);
+	} else {
+		m->p_share = fisher_p(m->n_hi_b, r->b.n, m->n_hi_n, r->n.n);
+	}
+	m->share_changed = m->p_share < opts->alpha &&
+			   100.0 * fabs(m->share_hi_n - m->share_hi_b) >=
+			   CMP_MODE_SHIFT_MIN_PCT;
+	return 0;
+}
+
+static int judge(struct cmp_row *r, const struct cmp_opts *opts)
+{
+	if (r->b.s.median != 0.0)
+		r->change_pct = 100.0 * (r->n.s.median / r->b.s.median - 1.0);
+	r->by_run = r->b.nruns >= CMP_MIN_RUNS && r->n.nruns >= CMP_MIN_RUNS;
+	r->welch.p = NAN;
+	if (r->by_run) {
+		struct hier_side hb, hn;
+
+		hier_of(&r->b, &hb);
+		hier_of(&r->n, &hn);
+		if (stats_welch_log(r->b.run_med, r->b.nruns, r->n.run_med,
+				    r->n.nruns, &r->welch) != 0) {
+			/* a median <= 0: no log; the run medians by rank */
+			r->by_run = false;
+		} else if (hier_change_ci(&hb, &hn, COMPARE_BOOTSTRAP_ITERS,
+					  COMPARE_BOOTSTRAP_SEED, 0.95,
+					  &r->ci_lo, &r->ci_hi) != 0) {
+			return -1;
+		}
+		r->p = r->welch.p;
+	}
+	if (!r->by_run) {
+		if (stats_mann_whitney(r->b.x, r->b.n, r->n.x, r->n.n,
+				       &r->mw) != 0 ||
+		    stats_change_ci(r->b.x, r->b.n, r->n.x, r->n.n,
+				    COMPARE_BOOTSTRAP_ITERS,
+				    COMPARE_BOOTSTRAP_SEED, 0.95, &r->ci_lo,
+				    &r->ci_hi) != 0)
+			return -1;
+		r->p = r->mw.p;
+	}
+	power_of(r, opts);
+	if (modes_of(r, opts) != 0)
+		return -1;
+	r->verdict = stats_verdict(r->direction, r->change_pct, r->p,
+				   r->ci_lo, r->ci_hi, opts->alpha,
+				   opts->noise_pct);
+	return 0;
+}
+
+bool cmp_run_emulated(const struct run_data *run)
+{
+	const char *v = env_get(&run->env, "virt.emulated");
+
+	return v && strncmp(v, "yes", 3) == 0;
+}
+
+static size_t count_emulated(const struct cmp_side *side)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < side->nruns; i++)
+		n += side->runs[i].results.n && cmp_run_emulated(
+			&side->runs[i]);
+	return n;
+}
+
+double cmp_no_change_beyond(const struct cmp_row *row)
+{
+	if (isnan(row->ci_lo) || isnan(row->ci_hi))
+		return NAN;
+	return fabs(row->ci_lo) > fabs(row->ci_hi) ? fabs(row->ci_lo)
+						   : fabs(row->ci_hi);
+}
+
+int cmp_build(struct cmp *c, const struct cmp_opts *opts)
+{
+	size_t cap = 0, i;
+
+	c->opts = *opts;
+	cmp_side_count_boots(&c->base);
+	cmp_side_count_boots(&c->new);
+	if (prepare_side(&c->base, opts, &c->match_base) != 0 ||
+	    prepare_side(&c->new, opts, &c->match_new) != 0)
+		return -1;
+	if (collect_keys(c, &c->base, c->match_base, true, &cap) != 0 ||
+	    collect_keys(c, &c->new, c->match_new, false, &cap) != 0)
+		return -1;
+	sort_rows(c);
+	c->emulated_base = count_emulated(&c->base);
+	c->emulated_new = count_emulated(&c->new);
+	for (i = 0; i < c->nrows; i++) {
+		struct cmp_row *r = &c->rows[i];
+
+		r->change_pct = r->ci_lo = r->ci_hi = NAN;
+		r->mw.p = r->p = r->welch.p = r->mde_pct = NAN;
+		r->runs_needed = -1;
+		r->verdict = r->direction ? VERDICT_SAME : VERDICT_INFO;
+		if (r->in_base && gather(&r->b, &c->base, c->match_base, r,
+					 opts->drop_noisy) != 0)
+			return -1;
+		if (r->in_new && gather(&r->n, &c->new, c->match_new, r,
+					opts->drop_noisy) != 0)
+			return -1;
+		if (!r->in_base || !r->in_new)
+			continue;
+		if (!r->b.n || !r->n.n) {
+			r->verdict = VERDICT_EMPTY;
+			continue;
+		}
+		if (judge(r, opts) != 0)
+			return -1;
+		/* the numbers stay; the verdict would judge the emulator */
+		if ((c->emulated_base || c->emulated_new) &&
+		    !opts->allow_emulated && r->verdict != VERDICT_INFO)
+			r->verdict = VERDICT_WITHHELD;
+	}
+	return env_diff(c);
+}
+
+static void val_free(struct cmp_val *v)
+{
+	free(v->x);
+	free(v->boots);
+	free(v->run_med);
+	free(v->run_start);
+	free(v->run_len);
+	free(v->run_boot);
+}
+
+void cmp_free(struct cmp *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nrows; i++) {
+		val_free(&c->rows[i].b);
+		val_free(&c->rows[i].n);
+	}
+	free(c->rows);
+	for (i = 0; i < c->nenvd; i++) {
+		free(c->envd[i].base);
+		free(c->envd[i].new);
+	}
+	free(c->envd);
+	free_matches(&c->base, c->match_base);
+	free_matches(&c->new, c->match_new);
+	c->rows = NULL;
+	c->nrows = 0;
+	c->envd = NULL;
+	c->nenvd = 0;
+	c->match_base = c->match_new = NULL;
+}
+
+void cmp_count(const struct cmp *c, struct cmp_counts *out)
+{
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+
+		if (!r->in_base || !r->in_new)
+			continue;
+		out->compared++;
+		out->better += r->verdict == VERDICT_BETTER;
+		out->worse += r->verdict == VERDICT_WORSE;
+		out->same += r->verdict == VERDICT_SAME;
+		out->info += r->verdict == VERDICT_INFO;
+		out->empty += r->verdict == VERDICT_EMPTY;
+		out->withheld += r->verdict == VERDICT_WITHHELD;
+	}
+}

@@ -1,0 +1,554 @@
+/*
+ * comparison_text.c - a comparison as 80-column text (see report/comparison_print.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/comparison_print.h"
+#include "report/format.h"
+#include "results/codec.h"
+
+#define LINE 80
+
+/* Do two results share workload and parameters (one heading)? */
+static bool same_config(const struct result *a, const struct result *b)
+{
+	return strcmp(a->cfg->workload, b->cfg->workload) == 0 &&
+	       strcmp(a->cfg->params_json, b->cfg->params_json) == 0;
+}
+
+/* "tag a, b (runs 1, 2, 5; 2 boots)" */
+static void side_text(const struct cmp_side *side, char *buf, size_t len)
+{
+	size_t i, j, used = 0;
+	bool any_tag = false;
+
+	for (i = 0; i < side->nruns && used < len; i++) {
+		const char *t = side->runs[i].info.tag;
+		bool dup = false;
+
+		if (!*t)
+			continue;
+		for (j = 0; j < i; j++)
+			dup |= strcmp(side->runs[j].info.tag, t) == 0;
+		if (dup)
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 any_tag ? ", " : "tag ", t);
+		any_tag = true;
+	}
+	if (used < len)
+		used += (size_t)snprintf(buf + used, len - used, "%srun%s",
+					 any_tag ? " (" : "",
+					 side->nruns > 1 ? "s" : "");
+	for (i = 0; i < side->nruns && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%lld",
+					 i ? ", " : " ",
+					 (long long)side->runs[i].info.id);
+	if (used < len)
+		snprintf(buf + used, len - used, "; %zu boot%s%s",
+			 side->nboots, side->nboots == 1 ? "" : "s",
+			 any_tag ? ")" : "");
+}
+
+/* A line of label and text from outside (tags), control bytes escaped. */
+static void print_clean(FILE *out, const char *label, const char *text)
+{
+	char *clean = codec_clean_text(text, true);
+
+	fprintf(out, "%s%s\n", label, clean ? clean : "?");
+	free(clean);
+}
+
+static void print_envdiffs(FILE *out, const struct cmp *c)
+{
+	size_t i;
+
+	if (c->flavour_differs)
+		fprintf(out, "\nWARNING: the build flavours differ "
+			"(copyscope.build_flavour): a sanitizer or debug\n"
+			"build is several times slower; never compare it "
+			"with a release build.\n");
+	if (c->emulated_base || c->emulated_new) {
+		char text[512];
+
+		snprintf(text, sizeof(text), "WARNING: %zu base and %zu new "
+			 "runs were measured under an emulator (virt.emulated: "
+			 "e.g. qemu TCG): their timings measure the emulator, "
+			 "not the kernel. %s", c->emulated_base,
+			 c->emulated_new, c->opts.allow_emulated ?
+			 "Verdicts are given all the same (--allow-emulated)." :
+			 "The numbers are shown; verdicts are withheld "
+			 "('emul'; --allow-emulated gives them).");
+		fputc('\n', out);
+		fmt_wrap(out, 0, 0, text);
+	}
+	if (c->nenvd == 0) {
+		fprintf(out, "environment: no differences (boot ids and "
+			"timer jitter aside)\n");
+		return;
+	}
+	fprintf(out, "environment differences (base -> new):\n");
+	for (i = 0; i < c->nenvd; i++) {
+		const struct cmp_envdiff *d = &c->envd[i];
+		char text[8192];
+
+		if (strlen(d->key) + strlen(d->base) + strlen(d->new) + 10 <=
+		    LINE) {
+			fprintf(out, "  %s: %s -> %s\n", d->key, d->base,
+				d->new);
+			continue;
+		}
+		fprintf(out, "  %s:\n", d->key);
+		snprintf(text, sizeof(text), "base: %s", d->base);
+		fmt_wrap(out, 4, 10, text);
+		snprintf(text, sizeof(text), "new:  %s", d->new);
+		fmt_wrap(out, 4, 10, text);
+	}
+}
+
+/*
+ * "workload  key=value ..." wrapped at 80 columns, keys in canonical
+ * (name) order; a parameter that differs between base (r) and new (rn,
+ * may be NULL) shows as key=a->b.
+ */
+static void print_heading(FILE *out, const struct result *r,
+			  const struct result *rn)
+{
+	const struct result_config *c = r->cfg;
+	/* an array of pointers (sizeof(void *): clang-tidy 14 takes
+	   sizeof(*p) of a pointer to a struct for a mistake) */
+	const struct result_param **p = calloc(c->nparams ? c->nparams : 1,
+					       sizeof(void *));
+	struct fmt_items line;
+	size_t k;
+
+	fmt_items_begin(&line, out, c->workload);
+	if (p)
+		result_params_sorted(c, p);
+	for (k = 0; p && k < c->nparams; k++) {
+		const char *a = p[k]->value;
+		const char *b = rn ? result_param(rn->cfg, p[k]->name) : NULL;
+		char kv[200];
+
+		if (b && strcmp(a, b) != 0)
+			snprintf(kv, sizeof(kv), "%s=%s->%s", p[k]->name, a, b);
+		else
+			snprintf(kv, sizeof(kv), "%s=%s", p[k]->name, a);
+		fmt_items_add(&line, kv);
+	}
+	fmt_items_end(&line);
+	free(p);
+}
+
+static void fmt_pct_sd(const struct cmp_val *v, char *buf, size_t len)
+{
+	if (v->n < 2)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "±%.0f%%", v->s.cv * 100.0);
+}
+
+static void fmt_p(double p, char *buf, size_t len)
+{
+	if (isnan(p))
+		snprintf(buf, len, "-");
+	else if (p < 0.001)
+		snprintf(buf, len, "<0.001");
+	else
+		snprintf(buf, len, "%.3f", p);
+}
+
+static void fmt_ci(double lo, double hi, char *buf, size_t len)
+{
+	if (isnan(lo) || isnan(hi))
+		snprintf(buf, len, "-");
+	else if (fabs(lo) < 10 && fabs(hi) < 10)
+		snprintf(buf, len, "%+.1f..%+.1f", lo, hi);
+	else
+		snprintf(buf, len, "%+.0f..%+.0f", lo, hi);
+}
+
+static void fmt_change(double c, char *buf, size_t len)
+{
+	if (isnan(c))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.1f%%", c);
+}
+
+/* "1.2%" of a CV (a fraction), "-" when not known. */
+static void fmt_cv(double cv, char *buf, size_t len)
+{
+	if (isnan(cv))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.1f%%", cv * 100.0);
+}
+
+/*
+ * Under a row: what a '~' rules out ("no change larger than 3.1%"), the
+ * smallest change the comparison would have seen, and (over runs) the
+ * spread at each level, which says where the noise lives.
+ */
+static void print_power_note(FILE *out, const struct cmp_row *r)
+{
+	char text[512], w1[16], w2[16], b1[16], b2[16], n1[16], n2[16];
+	size_t used = 0;
+	double beyond = cmp_no_change_beyond(r);
+
+	if (r->verdict == VERDICT_SAME && !isnan(beyond))
+		used += (size_t)snprintf(text + used, sizeof(text) - used,
+					 "~: no change larger than %.1f%%; ",
+					 beyond);
+	if (!isnan(r->mde_pct))
+		used += (size_t)snprintf(text + used, sizeof(text) - used,
+					 "smallest change seen 80%% of the "
+					 "time: %.1f%%", r->mde_pct);
+	if (r->by_run && used < sizeof(text)) {
+		fmt_cv(r->b.spread.within_run, w1, sizeof(w1));
+		fmt_cv(r->n.spread.within_run, w2, sizeof(w2));
+		fmt_cv(r->b.spread.between_runs, b1, sizeof(b1));
+		fmt_cv(r->n.spread.between_runs, n1, sizeof(n1));
+		fmt_cv(r->b.spread.between_boots, b2, sizeof(b2));
+		fmt_cv(r->n.spread.between_boots, n2, sizeof(n2));
+		used += (size_t)snprintf(text + used, sizeof(text) - used,
+					 "; spread (base/new): %s/%s in a run, "
+					 "%s/%s between runs, %s/%s between "
+					 "boots", w1, w2, b1, n1, b2, n2);
+	}
+	if (r->runs_needed > 0 && used < sizeof(text))
+		snprintf(text + used, sizeof(text) - used, "; %d runs a side "
+			 "to see the target", r->runs_needed);
+	else if (r->runs_needed == 0 && used < sizeof(text))
+		snprintf(text + used, sizeof(text) - used, "; the target "
+			 "needs more than %d runs a side",
+			 CMP_MAX_RUNS_NEEDED);
+	if (used)
+		fmt_wrap(out, 4, 6, text);
+}
+
+/* "+1.2%", or "-" for a mode too thin on a side. */
+static void fmt_mode_change(double pct, char *buf, size_t len)
+{
+	if (isnan(pct))
+		snprintf(buf, len, "- (too few samples)");
+	else
+		snprintf(buf, len, "%+.1f%%", pct);
+}
+
+/*
+ * When a side is bimodal: where the modes are, the share of the high one
+ * on each side and whether it changed, and each mode's own change, so a
+ * median that moved because the shares moved is told apart from a mode
+ * that moved.
+ */
+static void print_modes_note(FILE *out, const struct cmp_row *r, double noise)
+{
+	const struct cmp_modes *m = &r->modes;
+	double lo = !isnan(m->med_lo_b) ? m->med_lo_b : m->med_lo_n;
+	double hi = !isnan(m->med_hi_b) ? m->med_hi_b : m->med_hi_n;
+	char a[32], b[32], sp[32], cl[32], ch[32], text[1024], p[16];
+	size_t used;
+
+	if (!m->shown)
+		return;
+	fmt_value(lo, r->ref->unit, a, sizeof(a));
+	fmt_value(hi, r->ref->unit, b, sizeof(b));
+	fmt_value(m->split, r->ref->unit, sp, sizeof(sp));
+	fmt_mode_change(m->lo_change_pct, cl, sizeof(cl));
+	fmt_mode_change(m->hi_change_pct, ch, sizeof(ch));
+	if (m->p_share < 0.001)
+		snprintf(p, sizeof(p), "<0.001");
+	else
+		snprintf(p, sizeof(p), "%.3f", m->p_share);
+	used = (size_t)snprintf(text, sizeof(text), "modes near %s and %s "
+		"(split at %s): the mode near %s holds %.0f%% of base and "
+		"%.0f%% of new samples: %s (p %s, %s); within each mode: %s "
+		"and %s", a, b, sp, b, 100.0 * m->share_hi_b,
+		100.0 * m->share_hi_n, m->share_changed ? "the shares changed"
+		: "no change of the shares", p, m->by_run ? "Welch's t over "
+		"the runs' shares" : "Fisher's exact test over the samples",
+		cl, ch);
+	if (m->share_changed && !isnan(m->lo_change_pct) &&
+	    !isnan(m->hi_change_pct) && fabs(m->lo_change_pct) < noise &&
+	    fabs(m->hi_change_pct) < noise && used < sizeof(text))
+		snprintf(text + used, sizeof(text) - used, "; the median's "
+			 "change comes from the shares, not from either mode");
+	fmt_wrap(out, 4, 6, text);
+}
+
+/* Extra lines under a row: per-boot medians, bimodality, drops. */
+static void print_row_notes(FILE *out, const struct cmp_row *r,
+			    const char *label, double div, double noise)
+{
+	const struct cmp_val *sides[2] = { &r->b, &r->n };
+	const char *names[2] = { "base", "new" };
+	char text[1024], a[32], b[32];
+	int s;
+
+	print_power_note(out, r);
+	if (r->verdict == VERDICT_EMPTY) {
+		snprintf(text, sizeof(text), "%s%s%s: every sample was flagged "
+			 "and left out (--drop-noisy): nothing to compare; "
+			 "rerun on a quiet machine or compare without "
+			 "--drop-noisy", !r->b.n ? "base" : "",
+			 !r->b.n && !r->n.n ? " and " : "",
+			 !r->n.n ? "new" : "");
+		fmt_wrap(out, 4, 6, text);
+	}
+	for (s = 0; s < 2; s++) {
+		const struct cmp_val *v = sides[s];
+		size_t k, used;
+
+		if (!v->n)
+			continue;
+		if (v->nboots >= 2) {
+			used = (size_t)snprintf(text, sizeof(text),
+						"%s per boot:", names[s]);
+			for (k = 0; k < v->nboots && used < sizeof(text);
+			     k++) {
+				fmt_number(v->boots[k].median / div, a,
+					   sizeof(a));
+				used += (size_t)snprintf(text + used,
+					sizeof(text) - used,
+					"%s %s%s%s (%.8s, %zu run%s)",
+					k ? "," : "", a, *label ? " " : "",
+					label, v->boots[k].boot_id,
+					v->boots[k].nruns,
+					v->boots[k].nruns == 1 ? "" : "s");
+			}
+			if (v->boots_disagree && used < sizeof(text))
+				snprintf(text + used, sizeof(text) - used,
+					 "; the boots disagree more than runs "
+					 "within a boot: take more boots");
+			fmt_wrap(out, 4, 6, text);
+		}
+		if (v->md.bimodal) {
+			fmt_value(v->md.median_lo, r->ref->unit, a, sizeof(a));
+			fmt_value(v->md.median_hi, r->ref->unit, b, sizeof(b));
+			snprintf(text, sizeof(text), "%s is bimodal: %zu "
+				 "samples near %s, %zu near %s", names[s],
+				 v->md.n_lo, a, v->md.n_hi, b);
+			fmt_wrap(out, 4, 6, text);
+		}
+	}
+	print_modes_note(out, r, noise);
+}
+
+static size_t metric_width(const struct cmp *c)
+{
+	size_t i, w = 11;
+
+	for (i = 0; i < c->nrows; i++)
+		if (strlen(c->rows[i].ref->metric) > w)
+			w = strlen(c->rows[i].ref->metric);
+	return w > 24 ? 24 : w;
+}
+
+static void print_row(FILE *out, const struct cmp_row *r, size_t mw,
+		      double noise)
+{
+	char bm[32], nm[32], bsd[16], nsd[16], chg[16], p[16], ci[40];
+	const char *label;
+	double div;
+
+	label = fmt_scale(r->b.n ? r->b.s.median : r->n.s.median,
+			  r->ref->unit, &div);
+	/* a side with no samples left has no median: "-", never 0 */
+	if (r->b.n)
+		fmt_number(r->b.s.median / div, bm, sizeof(bm));
+	else
+		snprintf(bm, sizeof(bm), "-");
+	if (r->n.n)
+		fmt_number(r->n.s.median / div, nm, sizeof(nm));
+	else
+		snprintf(nm, sizeof(nm), "-");
+	fmt_pct_sd(&r->b, bsd, sizeof(bsd));
+	fmt_pct_sd(&r->n, nsd, sizeof(nsd));
+	fmt_change(r->change_pct, chg, sizeof(chg));
+	fmt_p(r->p, p, sizeof(p));
+	fmt_ci(r->ci_lo, r->ci_hi, ci, sizeof(ci));
+	/* "±" is two bytes and one column: widths of those cells + 1 */
+	fprintf(out, "  %-*s %6s %5s %7s %6s %5s %-5s %6s %-11s %s\n",
+		(int)mw, r->ref->metric, bm, bsd, chg, nm, nsd, label, p, ci,
+		stats_verdict_name(r->verdict));
+	print_row_notes(out, r, label, div, noise);
+}
+
+static void print_one_side(FILE *out, const struct cmp *c, bool base)
+{
+	const struct result *last = NULL;
+	size_t i;
+	bool any = false;
+
+	for (i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+		const struct cmp_val *v = base ? &r->b : &r->n;
+		char val[32], sd[16];
+
+		if (r->in_base && r->in_new)
+			continue;
+		if (r->in_base != base)
+			continue;
+		if (!any)
+			fprintf(out, "\nonly in %s:\n", base ? "base" : "new");
+		any = true;
+		if (!last || !same_config(last, r->ref)) {
+			fprintf(out, "  ");
+			print_heading(out, base ? r->ref : r->ref_new, NULL);
+		}
+		last = r->ref;
+		fmt_value(v->s.median, r->ref->unit, val, sizeof(val));
+		fmt_pct_sd(v, sd, sizeof(sd));
+		fprintf(out, "    %-20s %12s %6s  n=%zu\n", r->ref->metric, val,
+			sd, v->n);
+	}
+}
+
+/* Say what the p-values were computed over. */
+static void print_unit_note(FILE *out, const struct cmp *c)
+{
+	size_t i, by_run = 0, by_sample = 0;
+
+	for (i = 0; i < c->nrows; i++) {
+		if (!c->rows[i].in_base || !c->rows[i].in_new)
+			continue;
+		if (c->rows[i].by_run)
+			by_run++;
+		else
+			by_sample++;
+	}
+	if (by_run)
+		fmt_wrap(out, 0, 0, "p over runs (at least 3 on each side): "
+			 "Welch's t test on the logarithms of the run medians; "
+			 "the 95% CI of the change by a bootstrap that "
+			 "resamples boots, runs within them and samples within "
+			 "those.");
+	if (by_sample)
+		fmt_wrap(out, 0, 0, "p and CI over samples (Mann-Whitney U, a "
+			 "bootstrap of the samples): fewer than 3 runs on a "
+			 "side, so they cannot see how much separate runs of "
+			 "one configuration differ (on a VM often more than the "
+			 "samples of one run); take 5 or more runs per side "
+			 "(run --runs 5; docs/comparing.md).");
+}
+
+/* With --target: the runs per side the noisiest row needs. */
+static void print_target(FILE *out, const struct cmp *c)
+{
+	const struct cmp_row *worst = NULL;
+	char text[320];
+	size_t i;
+
+	if (!(c->opts.target_pct > 0))
+		return;
+	for (i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+
+		if (!r->in_base || !r->in_new || r->runs_needed < 0)
+			continue;
+		if (!worst || r->runs_needed == 0 ||
+		    (worst->runs_needed > 0 &&
+		     r->runs_needed > worst->runs_needed))
+			worst = r;
+		if (worst->runs_needed == 0)
+			break;
+	}
+	if (!worst) {
+		snprintf(text, sizeof(text), "--target %g%%: needs runs on each "
+			 "side to estimate the spread between runs (3 or more: "
+			 "run --runs N)", c->opts.target_pct);
+	} else if (worst->runs_needed == 0) {
+		snprintf(text, sizeof(text), "to see a change of %g%% with 80%% "
+			 "power: more than %d runs per side (%s of %s spreads "
+			 "too much between runs)", c->opts.target_pct,
+			 CMP_MAX_RUNS_NEEDED, worst->ref->metric,
+			 worst->ref->cfg->workload);
+	} else {
+		snprintf(text, sizeof(text), "to see a change of %g%% with 80%% "
+			 "power: %d runs per side (for %s of %s, the row whose "
+			 "runs spread most; now %zu and %zu)",
+			 c->opts.target_pct, worst->runs_needed,
+			 worst->ref->metric, worst->ref->cfg->workload,
+			 worst->b.nruns, worst->n.nruns);
+	}
+	fputc('\n', out);
+	fmt_wrap(out, 0, 0, text);
+}
+
+void cmp_print_text(FILE *out, const struct cmp *c,
+		    bool (*keep)(const struct cmp_row *row, void *arg),
+		    void *arg)
+{
+	const struct result *last = NULL;
+	size_t i, mw = metric_width(c), nb = 0, nw = 0, ns = 0, ni = 0, ne = 0;
+	size_t nwh = 0;
+	size_t fb = 0, fn = 0, tb = 0, tn = 0;
+	char text[1024];
+
+	fprintf(out, "%s\n", c->title ? c->title : "copyscope compare");
+	side_text(&c->base, text, sizeof(text));
+	print_clean(out, "  base: ", text);
+	side_text(&c->new, text, sizeof(text));
+	print_clean(out, "  new:  ", text);
+	for (i = 0; i < c->nrows; i++) {
+		fb += c->rows[i].b.flagged;
+		fn += c->rows[i].n.flagged;
+		tb += c->rows[i].b.n + c->rows[i].b.dropped;
+		tn += c->rows[i].n.n + c->rows[i].n.dropped;
+	}
+	if (fb || fn) {
+		snprintf(text, sizeof(text), "interference: %zu of %zu base "
+			 "and %zu of %zu new sample values flagged; %s", fb,
+			 tb, fn, tn, c->opts.drop_noisy ?
+			 "left out (--drop-noisy)" :
+			 "kept (--drop-noisy leaves them out)");
+		fmt_wrap(out, 2, 4, text);
+	}
+	print_envdiffs(out, c);
+	for (i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+
+		if (!r->in_base || !r->in_new)
+			continue;
+		nb += r->verdict == VERDICT_BETTER;
+		nw += r->verdict == VERDICT_WORSE;
+		ns += r->verdict == VERDICT_SAME;
+		ni += r->verdict == VERDICT_INFO;
+		ne += r->verdict == VERDICT_EMPTY;
+		nwh += r->verdict == VERDICT_WITHHELD;
+		if (keep && !keep(r, arg))
+			continue;
+		if (!last || !same_config(last, r->ref)) {
+			fputc('\n', out);
+			print_heading(out, r->ref, r->ref_new);
+			fprintf(out, "  %-*s %6s %5s %7s %6s %5s %-5s %6s "
+				"%-11s %s\n", (int)mw, "metric", "base",
+				"±sd", "%change", "new", "±sd", "unit", "p",
+				"95% CI", "verdict");
+		}
+		last = r->ref;
+		print_row(out, r, mw, c->opts.noise_pct);
+	}
+	if (!keep) {
+		print_one_side(out, c, true);
+		print_one_side(out, c, false);
+	}
+	print_unit_note(out, c);
+	print_target(out, c);
+	fprintf(out, "\n%zu compared: %zu worse, %zu better, %zu ~, %zu "
+		"informational", nb + nw + ns + ni + ne + nwh, nw, nb, ns, ni);
+	if (ne)
+		fprintf(out, ", %zu empty", ne);
+	if (nwh)
+		fprintf(out, ", %zu emul", nwh);
+	fputc('\n', out);
+	snprintf(text, sizeof(text), "(a verdict needs p < %g and the whole "
+		 "95%% CI of the %%change of medians beyond ±%g%%; '~' is no "
+		 "verdict, not \"no change\": read the line under the row)",
+		 c->opts.alpha, c->opts.noise_pct);
+	fmt_wrap(out, 0, 0, text);
+}
+

@@ -1,0 +1,232 @@
+/*
+ * kernel_text.c - the kernel views of a configuration as text (run --kernel,
+ * show): the overhead of the traced samples, the lock table in the
+ * layout of `perf lock contention` (so that it pastes beside theirs)
+ * with the workers' waits per op and a log2 histogram of the callers
+ * that waited most, the workers' wake-up latency and run-queue wait, and
+ * their time in the kernel per system call.  Everything comes from the
+ * results model (results/kernel_records.h).
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/format.h"
+#include "report/report.h"
+
+/* Callers whose wait histogram is printed. */
+#define HIST_CALLERS 2
+#define BAR_WIDTH 32
+
+/* perf lock's time column: "%.2f" and a unit of ns, us, ms or s. */
+static void perf_time(double ns, char *buf, size_t len)
+{
+	if (ns < 1e3)
+		snprintf(buf, len, "%.2f ns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, len, "%.2f us", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, len, "%.2f ms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.2f s ", ns / 1e9);
+}
+
+/* A log2 bucket's lower bound as "512ns", "1us", "16ms". */
+static void bound(uint64_t ns, char *buf, size_t len)
+{
+	if (ns < 1024)
+		snprintf(buf, len, "%llu", (unsigned long long)ns);
+	else if (ns < 1048576ULL)
+		snprintf(buf, len, "%lluK", (unsigned long long)(ns >> 10));
+	else if (ns < 1073741824ULL)
+		snprintf(buf, len, "%lluM", (unsigned long long)(ns >> 20));
+	else
+		snprintf(buf, len, "%lluG", (unsigned long long)(ns >> 30));
+}
+
+/* A log2 histogram of ns, bpftrace's hist() layout. */
+static void print_log2(FILE *out, const uint64_t *h)
+{
+	size_t b, lo = KV_LOG2_BUCKETS, hi = 0;
+	uint64_t mx = 0;
+
+	for (b = 0; b < KV_LOG2_BUCKETS; b++)
+		if (h[b]) {
+			if (lo == KV_LOG2_BUCKETS)
+				lo = b;
+			hi = b;
+			if (h[b] > mx)
+				mx = h[b];
+		}
+	if (!mx)
+		return;
+	for (b = lo; b <= hi; b++) {
+		char l[16], u[16], range[40];
+		int bar = (int)((double)h[b] * BAR_WIDTH / (double)mx + 0.5);
+
+		bound(b ? 1ULL << b : 0, l, sizeof(l));
+		bound(1ULL << (b + 1), u, sizeof(u));
+		snprintf(range, sizeof(range), "[%s, %s)", l, u);
+		fprintf(out, "      %-14s %9llu |%-*.*s|\n", range,
+			(unsigned long long)h[b], BAR_WIDTH, bar,
+			"@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@");
+	}
+}
+
+static void print_overhead(FILE *out, const struct result_kernel *k)
+{
+	char t[32], u[32], views[32];
+
+	kview_mask_text(k->views, views, sizeof(views));
+	fmt_value(k->traced_ns_per_op, "ns", t, sizeof(t));
+	fmt_value(k->untraced_ns_per_op, "ns", u, sizeof(u));
+	fprintf(out, "    kernel views (%s): %zu traced samples, %llu ops",
+		views, k->nsamples, (unsigned long long)k->ops);
+	if (isfinite(k->overhead_pct))
+		fprintf(out, ";\n      overhead %+.1f%%: %s per op traced, "
+			"%s untraced (medians)", k->overhead_pct, t, u);
+	fprintf(out, "\n");
+	if (k->lost)
+		fprintf(out, "      %llu kernel records lost (the ring was "
+			"full): the counts below are short by about that "
+			"many; use a shorter --sample-time\n",
+			(unsigned long long)k->lost);
+}
+
+static void print_lock(FILE *out, const struct result_kernel *k)
+{
+	uint64_t waits = 0, wait_ns = 0;
+	size_t i, shown = 0;
+	bool other = false;
+
+	fprintf(out, "    lock: contended waits of the workers by caller, "
+		"then of every other task\n");
+	fprintf(out, "%10s   %10s   %10s   %10s   %10s   %s\n", "contended",
+		"total wait", "max wait", "avg wait", "type", "caller");
+	for (i = 0; i < k->nlocks; i++) {
+		const struct kv_lock_row *r = &k->locks[i];
+		char tot[32], mx[32], avg[32];
+
+		perf_time((double)r->total_ns, tot, sizeof(tot));
+		perf_time((double)r->max_ns, mx, sizeof(mx));
+		perf_time(r->contended ? (double)r->total_ns /
+			  (double)r->contended : 0, avg, sizeof(avg));
+		fprintf(out, "%10llu   %10s   %10s   %10s   %10s   %s\n",
+			(unsigned long long)r->contended, tot, mx, avg,
+			r->type, r->caller);
+		if (!r->other) {
+			waits += r->contended;
+			wait_ns += r->total_ns;
+		}
+		other |= r->other;
+	}
+	if (!other)
+		fprintf(out, "%10d   %10s   %10s   %10s   %10s   %s\n", 0,
+			"0.00 ns", "0.00 ns", "0.00 ns", "-", "[other tasks]");
+	if (k->ops) {
+		char w[32];
+
+		fmt_value((double)wait_ns / (double)k->ops, "ns", w,
+			  sizeof(w));
+		fprintf(out, "      workers per op: %.4g waits, %s wait\n",
+			(double)waits / (double)k->ops, w);
+	}
+	for (i = 0; i < k->nlocks && shown < HIST_CALLERS; i++) {
+		if (k->locks[i].other)
+			continue;
+		fprintf(out, "      wait of %s (%s), ns:\n", k->locks[i].caller,
+			k->locks[i].type);
+		print_log2(out, k->locks[i].hist);
+		shown++;
+	}
+}
+
+static void print_sched(FILE *out, const struct result_kernel *k)
+{
+	char p50[32], p99[32], mx[32], mean[32], rq[32];
+	uint64_t total = 0;
+	size_t i;
+	int col;
+
+	if (!k->wakeups) {
+		fprintf(out, "    sched: no wake-up of the workers\n");
+		return;
+	}
+	fmt_value((double)k->wake_p50_ns, "ns", p50, sizeof(p50));
+	fmt_value((double)k->wake_p99_ns, "ns", p99, sizeof(p99));
+	fmt_value((double)k->wake_max_ns, "ns", mx, sizeof(mx));
+	fmt_value(k->wake_mean_ns, "ns", mean, sizeof(mean));
+	fmt_value(k->ops ? (double)k->rq_wait_ns / (double)k->ops : NAN,
+		  "ns", rq, sizeof(rq));
+	fprintf(out, "    sched: %llu wake-ups of the workers, latency "
+		"p50 %s, p99 %s,\n      max %s, mean %s; run-queue wait %s "
+		"per op,\n", (unsigned long long)k->wakeups, p50, p99, mx,
+		mean, rq);
+	/* the CPUs they landed on, wrapped at 80 columns */
+	col = fprintf(out, "      %llu preemptions; landed on:",
+		      (unsigned long long)k->preemptions);
+	for (i = 0; i < k->nwake_cpu; i++)
+		total += k->wake_cpu[i];
+	for (i = 0; i < k->nwake_cpu && total; i++) {
+		char item[32];
+		int l;
+
+		if (!k->wake_cpu[i])
+			continue;
+		l = snprintf(item, sizeof(item), " cpu%zu %.0f%%", i,
+			     100.0 * (double)k->wake_cpu[i] / (double)total);
+		if (col + l > 80) {
+			fputs("\n       ", out);
+			col = 7;
+		}
+		fputs(item, out);
+		col += l;
+	}
+	fprintf(out, "\n      wake-up latency, ns:\n");
+	print_log2(out, k->wake_hist);
+}
+
+static void print_sys(FILE *out, const struct result_kernel *k)
+{
+	size_t i;
+
+	if (!k->nsys) {
+		fprintf(out, "    syscall: no system call of the workers\n");
+		return;
+	}
+	fprintf(out, "    syscall: in the kernel %.1f%% of the workers' wall "
+		"time (window x workers)\n",
+		k->thread_ns > 0 ? 100.0 * (double)k->sys_ns / k->thread_ns :
+		NAN);
+	fprintf(out, "      %-16s %10s %10s %10s %10s %7s\n", "syscall",
+		"calls/op", "mean", "p99", "max", "share");
+	for (i = 0; i < k->nsys; i++) {
+		const struct kv_sys_row *r = &k->sys[i];
+		char mean[32], p99[32], mx[32];
+
+		fmt_value((double)r->total_ns / (double)r->count, "ns", mean,
+			  sizeof(mean));
+		fmt_value((double)r->p99_ns, "ns", p99, sizeof(p99));
+		fmt_value((double)r->max_ns, "ns", mx, sizeof(mx));
+		fprintf(out, "      %-16.16s %10.4g %10s %10s %10s %6.1f%%\n",
+			r->name, k->ops ? (double)r->count / (double)k->ops :
+			NAN, mean, p99, mx, k->thread_ns > 0 ?
+			100.0 * (double)r->total_ns / k->thread_ns : NAN);
+	}
+}
+
+void report_kernel(FILE *out, const struct result_config *c)
+{
+	const struct result_kernel *k = c->kernel;
+
+	if (!k)
+		return;
+	print_overhead(out, k);
+	if (k->views & KVIEW_LOCK)
+		print_lock(out, k);
+	if (k->views & KVIEW_SCHED)
+		print_sched(out, k);
+	if (k->views & KVIEW_SYSCALL)
+		print_sys(out, k);
+}

@@ -1,0 +1,113 @@
+/*
+ * kernel_records.h - the results model of the kernel-side views (run --kernel):
+ * what the kernel did for one configuration's workers during its traced
+ * samples, aggregated once (kernel/kview.c) and then stored, decoded
+ * (results/codec.c) and printed (report/kernel_text.c) as these records.
+ *
+ * The traced samples are a pass of their own beside the kept samples
+ * (each kept sample is followed by a traced one of the same batch), so
+ * the untraced figures never carry the tracer's cost; the cost is the
+ * traced samples' time per op against the untraced ones'.
+ */
+#ifndef COPYSCOPE_RESULTS_KERNEL_RECORDS_H
+#define COPYSCOPE_RESULTS_KERNEL_RECORDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The views, as bits of a mask. */
+#define KVIEW_LOCK	0x1u	/* lock:contention_begin/end */
+#define KVIEW_SCHED	0x2u	/* sched:sched_wakeup, sched_switch */
+#define KVIEW_SYSCALL	0x4u	/* raw_syscalls:sys_enter/sys_exit */
+#define KVIEW_ALL	0x7u
+
+/*
+ * Log2 buckets of a wait: bucket 0 holds [0, 2) ns, bucket b >= 1 holds
+ * [2^b, 2^(b+1)) ns; the last holds everything from 2^47 ns (39 hours).
+ */
+#define KV_LOG2_BUCKETS 48
+
+/* One row of the lock table: a lock type and the caller that waited. */
+struct kv_lock_row {
+	char *type;			/* perf lock's names: "mutex",
+					   "spinlock", "rwsem:W", ... */
+	char *caller;			/* "ksys_write+0xc3"; for the row of
+					   everything else "[other tasks]" */
+	bool other;			/* tasks other than the workers */
+	uint64_t contended, total_ns, max_ns;
+	uint64_t hist[KV_LOG2_BUCKETS];	/* waits by log2 bucket */
+};
+
+/* In-kernel time of one system call number, of the workers. */
+struct kv_sys_row {
+	int nr;
+	char *name;			/* "write", or "nr 452" */
+	uint64_t count, total_ns, p99_ns, max_ns;
+};
+
+/* Everything the views recorded for one configuration. */
+struct result_kernel {
+	unsigned views;			/* KVIEW_* bits recorded */
+	size_t nsamples;		/* traced samples */
+	uint64_t ops;			/* ops of all traced samples: of the
+					   workload ("one write by one
+					   writer"), not of the batch */
+	/* medians of the traced and the untraced samples' time per op
+	   (ns), and the overhead: traced / untraced - 1, in % */
+	double traced_ns_per_op, untraced_ns_per_op, overhead_pct;
+	uint64_t lost;			/* records the kernel dropped */
+	/* per traced sample, CLOCK_MONOTONIC_RAW ns: the first batch's
+	   start and the last one's end (to line up another tool's
+	   records); [2 * nwindows], 0 when unknown */
+	uint64_t *windows;
+	size_t nwindows;
+	/* lock: the workers' rows by total wait, then everything else */
+	struct kv_lock_row *locks;
+	size_t nlocks;
+	/* sched: wake-up latency of the workers (sched_wakeup to the
+	   sched_switch that ran them), the CPU each landed on, and the
+	   time they spent runnable but not running (ns) */
+	uint64_t wakeups, wake_p50_ns, wake_p99_ns, wake_max_ns;
+	double wake_mean_ns;
+	uint64_t wake_hist[KV_LOG2_BUCKETS];
+	uint64_t *wake_cpu;		/* [nwake_cpu] wake-ups per CPU */
+	size_t nwake_cpu;
+	uint64_t rq_wait_ns, preemptions;
+	/* syscall: per number, by total time; the workers' in-kernel time
+	   and their wall time (window x workers) over the traced samples */
+	struct kv_sys_row *sys;
+	size_t nsys;
+	uint64_t sys_ns;
+	double thread_ns;
+};
+
+/*
+ * The metrics of the traced samples, one value per traced sample: their
+ * time per op (info: the overhead's numerator), and per view what
+ * compare judges: the workers' contended lock waits per op and their
+ * wait per op, their wake-up p99, and (info) the share of their wall
+ * time spent in system calls.  Names fit the tables' 12 columns.
+ */
+#define KVIEW_METRIC_TIME "traced t/op"
+#define KVIEW_METRIC_WAITS "contended/op"
+#define KVIEW_METRIC_WAIT "lock wait/op"
+#define KVIEW_METRIC_WAKE "wakeup p99"
+#define KVIEW_METRIC_SYS "in-kernel %"
+
+/* "lock,sched" for a mask, into buf; "" for 0. */
+void kview_mask_text(unsigned views, char *buf, size_t len);
+
+/*
+ * Parse "lock,sched,syscall" (any order, no repeats) into *views.
+ * Returns 0, or -1 with the reason in err naming --kernel and the views
+ * allowed.
+ */
+int kview_parse(const char *text, unsigned *views, char *err, size_t errlen);
+
+/* The log2 bucket of a wait of ns. */
+size_t kv_log2_bucket(uint64_t ns);
+
+void result_kernel_free(struct result_kernel *k);
+
+#endif

@@ -1,0 +1,13 @@
+/*
+ * sample_flags.h - why a kept sample was flagged as disturbed: the bits
+ * the runner sets (runner/interference.c decides them) and the results
+ * model stores, decodes and prints.
+ */
+#ifndef COPYSCOPE_SAMPLE_FLAGS_H
+#define COPYSCOPE_SAMPLE_FLAGS_H
+
+#define INTERF_FLAG_OTHER 1u	/* other CPU time above the threshold */
+#define INTERF_FLAG_STEAL 2u	/* steal time above the threshold */
+#define INTERF_FLAG_CANARY 4u	/* the canary loop ran slow */
+
+#endif

@@ -1,0 +1,104 @@
+/*
+ * interference.h - what else happened on the machine during a sample.
+ *
+ * Around every kept sample the runner takes a mark before and after:
+ *   - /proc/stat's "cpu" line: busy time (user, nice, system, irq,
+ *     softirq), steal and the total of all CPUs, in USER_HZ ticks;
+ *   - this run's own CPU time in ns: the coordinator process with all its
+ *     threads (CLOCK_PROCESS_CPUTIME_ID) plus each worker process
+ *     (clock_getcpuclockid);
+ *   - a canary: a short fixed-work loop (CANARY_ITERS dependent
+ *     multiply-adds, about 20 us here) timed with CLOCK_MONOTONIC_RAW, run
+ *     three times, the median kept.  A guest cannot always see its host's
+ *     load (steal can stay 0), but the same fixed work running slower
+ *     than calibrated shows it.
+ * From two marks: other CPU = busy - own CPU time, as a percentage of the
+ * machine's total CPU time in the sample; steal as a percentage of the
+ * same; the canary time is the slower of the two ends.
+ *
+ * A sample is flagged when
+ *   - other CPU > INTERF_OTHER_PCT of the machine AND more than
+ *     INTERF_RES_TICKS ticks (the /proc/stat resolution: tick accounting
+ *     attributes whole ticks, so shorter samples only catch heavy load), or
+ *   - steal > INTERF_STEAL_PCT of the machine, or
+ *   - the canary ran more than INTERF_CANARY_SLOW times its calibrated
+ *     median (taken when the configuration started).
+ */
+#ifndef COPYSCOPE_INTERFERENCE_H
+#define COPYSCOPE_INTERFERENCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "results/sample_flags.h"
+
+#define INTERF_OTHER_PCT 10.0
+#define INTERF_STEAL_PCT 5.0
+#define INTERF_RES_TICKS 2
+#define INTERF_CANARY_SLOW 1.5
+/* Dependent multiply-adds of one canary run (about 4 cycles each). */
+#define CANARY_ITERS 12000
+
+/* Why a sample was flagged: INTERF_FLAG_* bits (results/sample_flags.h). */
+
+/* The machine-wide counters of /proc/stat's "cpu" line, in ticks. */
+struct proc_stat_cpu {
+	uint64_t busy;		/* user + nice + system + irq + softirq */
+	uint64_t steal;
+	uint64_t total;		/* every field but guest (inside user) */
+};
+
+struct interference_mark {
+	struct proc_stat_cpu cpu;
+	bool have_cpu;		/* /proc/stat was readable */
+	double self_ns;		/* own CPU time: process + worker processes */
+	bool have_self;
+	double canary_ns;
+};
+
+struct interference_sample {
+	double other_cpu_pct;	/* NAN when unknown */
+	double steal_pct;	/* NAN when unknown */
+	double canary_ns;	/* slower end of the sample */
+	unsigned flags;		/* INTERF_FLAG_* */
+};
+
+/*
+ * Parse the "cpu " line of /proc/stat text.  Returns 0, or -1 when the
+ * text has no such line with at least 4 numbers.
+ */
+int interference_parse_stat(const char *text, struct proc_stat_cpu *out);
+
+/*
+ * One canary run: the median of three timed runs of the fixed-work loop,
+ * in ns.
+ */
+double interference_canary_ns(void);
+
+/* The canary's reference: the median of 15 canary runs, in ns. */
+double interference_canary_calibrate(void);
+
+/*
+ * Take a mark: /proc/stat, the CPU time of this process and of the worker
+ * processes pids[0..npids-1] (0 entries skipped), and a canary run.
+ * Never fails: what cannot be read is marked missing.
+ */
+void interference_mark(struct interference_mark *m, const pid_t *pids,
+		       int npids);
+
+/*
+ * The interference of the sample between marks a and b, flagged against
+ * canary_ref_ns (<= 0: no canary check) and the tick length tick_ns of
+ * /proc/stat (from sysconf(_SC_CLK_TCK)).
+ */
+void interference_between(const struct interference_mark *a,
+			  const struct interference_mark *b,
+			  double canary_ref_ns, double tick_ns,
+			  struct interference_sample *out);
+
+/* The length of one /proc/stat tick in ns (USER_HZ). */
+double interference_tick_ns(void);
+
+#endif
