@@ -308,6 +308,41 @@ static void close_slot(struct session *s, struct slot *sl, int64_t total)
 	sl->done = true;
 }
 
+/* The caller's hook before a configuration is opened or sampled: false
+   when it failed (the run stops as failed). */
+static bool before_config(struct session *s, size_t config)
+{
+	const struct session_spec *spec = s->spec;
+
+	if (!spec->before_config ||
+	    spec->before_config(spec->hook_arg, config) == 0)
+		return true;
+	s->out->exit_code = SESSION_FAIL;
+	s->stop = true;
+	return false;
+}
+
+/* The caller's hook after a round: true when no more rounds are wanted. */
+static bool round_done(struct session *s, const struct slot *sl, size_t n,
+		       int rounds)
+{
+	const struct session_spec *spec = s->spec;
+	const struct config_result **cr;
+	bool stop;
+	size_t i;
+
+	if (!spec->round_done)
+		return false;
+	cr = calloc(n, sizeof(*cr));
+	if (!cr)
+		return false;
+	for (i = 0; i < n; i++)
+		cr[i] = sl[i].r ? &sl[i].cr : NULL;
+	stop = spec->round_done(spec->hook_arg, rounds, cr, n);
+	free(cr);
+	return stop;
+}
+
 /* Fisher-Yates over perm[0..m-1] from the run's generator. */
 static void shuffle(size_t *perm, size_t m, uint64_t *rng)
 {
@@ -360,6 +395,8 @@ static void run_interleaved(struct session *s)
 		}
 	total = (int64_t)n * spec->ro.reps;
 	for (i = 0; i < n && !s->stop; i++) {
+		if (!before_config(s, i))
+			break;
 		sl[i].r = runner_open(spec->jobs[sl[i].job].wl, &sl[i].ps,
 				      &spec->ro, &sl[i].cr);
 		if (!sl[i].r) {
@@ -382,11 +419,15 @@ static void run_interleaved(struct session *s)
 		for (i = 0; i < m && !s->stop; i++) {
 			struct slot *x = &sl[perm[i]];
 
+			if (!before_config(s, perm[i]))
+				break;
 			x->cs = runner_sample(x->r, &x->cr);
 			x->order[x->norder++] = seq++;
 			if (x->cs == CONFIG_INTERRUPTED)
 				s->stop = true;
 		}
+		if (!s->stop && round_done(s, sl, n, round + 1))
+			break;
 	}
 	/* finish, close and store in job order (the tables print so) */
 	for (j = 0, i = 0; j < spec->njobs; j++) {

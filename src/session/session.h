@@ -69,6 +69,19 @@ struct session_spec {
 	struct store *store;		/* NULL: nothing stored */
 	const struct session_output *out;
 	void *out_arg;
+	/*
+	 * Interleaved runs only (any may be NULL; hook_arg is passed):
+	 * before_config is called before configuration `config` (0-based
+	 * over every job's configurations, in job order) is opened and
+	 * before each of its kept samples, outside the timed window;
+	 * non-zero stops the run as failed.  round_done is called after each
+	 * round with every configuration's results so far (cr[config], NULL
+	 * where a configuration is closed); true stops taking rounds.
+	 */
+	int (*before_config)(void *arg, size_t config);
+	bool (*round_done)(void *arg, int rounds,
+			   const struct config_result *const *cr, size_t n);
+	void *hook_arg;
 };
 
 /* What a session produced. */
