@@ -25,6 +25,8 @@ static const struct subcommand subcommands[] = {
 	{ "show", cmd_show, "one stored run: results and environment" },
 	{ "compare", cmd_compare, "compare two sets of runs: %change, "
 	  "p-value, verdict" },
+	{ "ab", cmd_ab, "paired A/B in one run: A, B and a control A' in "
+	  "shuffled rounds" },
 	{ "check", cmd_check, "rerun BASE's workloads; exit 3 on a "
 	  "significant regression" },
 	{ "export", cmd_export, "stored runs as JSON lines, for import "

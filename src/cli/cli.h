@@ -32,6 +32,7 @@ int cmd_import(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_push(int argc, char **argv);
 int cmd_boot(int argc, char **argv);
+int cmd_ab(int argc, char **argv);
 
 /*
  * The command line to store with a run: "copyscope" and argv[0 .. argc)

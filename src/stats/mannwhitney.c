@@ -302,6 +302,8 @@ const char *stats_verdict_name(enum verdict v)
 		return "worse";
 	case VERDICT_SAME:
 		return "~";
+	case VERDICT_CANNOT_TELL:
+		return "cannot tell";
 	case VERDICT_EMPTY:
 		return "empty";
 	case VERDICT_WITHHELD:

@@ -88,6 +88,10 @@ enum verdict {
 				   flagged and left out (--drop-noisy) */
 	VERDICT_WITHHELD,	/* a side's runs ran under an emulator
 				   (virt.emulated): numbers, no verdict */
+	VERDICT_CANNOT_TELL,	/* the test cannot decide at the sizes
+				   given (too few samples, rounds or runs
+				   to reach alpha, a control that moved):
+				   "cannot tell", never "no change" */
 };
 
 /*

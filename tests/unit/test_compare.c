@@ -1,6 +1,6 @@
 /*
  * test_compare.c - unit tests of the comparison statistics
- * (stats/compare.c): Mann-Whitney U exact and normal approximation with
+ * (stats/mannwhitney.c): Mann-Whitney U exact and normal approximation with
  * ties, the bootstrap CI of the %change, verdicts with directions.
  *
  * Reference values: R's own outputs where published (the wilcox.test help
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "stats/compare.h"
+#include "stats/mannwhitney.h"
 
 static void test_mw_cdf_small(void **state)
 {

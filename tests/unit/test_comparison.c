@@ -1,6 +1,6 @@
 /*
  * test_comparison.c - unit tests of the comparison engine
- * (src/stats/comparison.c) on injected data with a known answer: A/A
+ * (src/comparison/comparison.c) on injected data with a known answer: A/A
  * sides drawn from one seeded distribution are '~', a 10% slowdown is
  * 'worse' (and 'better' by the metric's direction), several runs per
  * side make the run the unit of the test, --drop-noisy leaves flagged
@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "result_fixture.h"
-#include "stats/comparison.h"
+#include "comparison/comparison.h"
 
 #define MAXRUNS 8
 #define NS 10			/* samples per run */

@@ -1,6 +1,6 @@
 /*
  * test_interference.c - unit tests of the interference accounting
- * (core/interference.c): /proc/stat parsing, the flag rules, the canary.
+ * (runner/interference.c): /proc/stat parsing, the flag rules, the canary.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/interference.h"
-#include "core/timer.h"
+#include "runner/interference.h"
+#include "runner/timer.h"
 
 static const char stat_text[] =
 	"cpu  65964 10 54823 224085 538 7 131 278 40 0\n"

@@ -1,6 +1,6 @@
 /*
  * test_kview.c - unit tests of the kernel views (src/kernel/,
- * results/kernel.c, their part of results/codec.c and report/kview.c):
+ * results/kernel_records.c, their part of results/codec.c and report/kernel_text.c):
  * tracepoint records recorded on a real kernel (kview_records.h) read
  * through libtraceevent into the fields their format files give, the
  * lock's caller found past the locking code in the callchain and named
@@ -29,9 +29,9 @@
 #include "kernel/kview.h"
 #include "kview_records.h"
 #include "report/report.h"
-#include "results/build.h"
+#include "session/build_results.h"
 #include "results/codec.h"
-#include "results/kernel.h"
+#include "results/kernel_records.h"
 #include "workloads/workloads.h"
 
 static struct kparse *parser(void)

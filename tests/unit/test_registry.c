@@ -4,7 +4,7 @@
  * each kind of broken descriptor is reported naming its workload (bad
  * field bindings and capability flags included), a configuration binds
  * into the right fields, every WL_CAP_TRACE workload sets up one worker
- * (src/core/context.c), every suite names existing workloads with
+ * (src/runner/context.c), every suite names existing workloads with
  * arguments that parse, explain recipes (kind, floors, their one shared
  * size) are checked, and lookups.
  */
@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "core/common_params.h"
-#include "core/context.h"
+#include "runner/context.h"
 #include "core/param.h"
 #include "core/workload.h"
 #include "workloads/workloads.h"

@@ -1,6 +1,6 @@
 /*
  * test_results.c - unit tests of the results model (src/results/): a
- * runner output made by hand turned into records (results/build.c): one
+ * runner output made by hand turned into records (session/build_results.c): one
  * configuration shared by its metrics, samples without a value left out,
  * a metric without any left out, the histogram on the first time metric,
  * the cold-call trace as its own result, unknown counters, status and
@@ -19,11 +19,11 @@
 
 #include <cmocka.h>
 
-#include "core/interference.h"
-#include "core/swcount.h"
+#include "runner/interference.h"
+#include "runner/swcount.h"
 #include "result_fixture.h"
 #include "report/report.h"
-#include "results/build.h"
+#include "session/build_results.h"
 #include "stats/histogram.h"
 #include "workloads/workloads.h"
 

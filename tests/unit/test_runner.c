@@ -1,5 +1,5 @@
 /*
- * test_runner.c - unit tests of the runner (src/core/runner.c) with
+ * test_runner.c - unit tests of the runner (src/runner/runner.c) with
  * synthetic workloads defined here: every kept sample taken and recorded
  * (its window, counters, CPUs), metrics consistent with the window and
  * the batch, a first sizing sample that stalls does not size the batch,
@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "core/runner.h"
+#include "runner/runner.h"
 
 /* What the synthetic workloads do, set per test. */
 static struct {

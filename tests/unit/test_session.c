@@ -1,5 +1,5 @@
 /*
- * test_session.c - unit tests of the run session (src/core/session.c):
+ * test_session.c - unit tests of the run session (src/session/session.c):
  * a real (tiny) run of sys.null measured, turned into the results model
  * and stored, read back the same; the output hooks called once per job in
  * order; an interleaved run's seeded order; the checks before measuring
@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "core/session.h"
+#include "session/session.h"
 #include "workloads/workloads.h"
 
 struct calls {

@@ -1,5 +1,5 @@
 /*
- * test_swcount.c - unit tests for src/core/swcount.c.
+ * test_swcount.c - unit tests for src/runner/swcount.c.
  *
  * Opens the counters for this thread, provokes context switches (yield and
  * short sleeps) and page faults (touching fresh anonymous pages), and checks
@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/swcount.h"
+#include "runner/swcount.h"
 
 #define FAULT_PAGES 32
 

@@ -1,5 +1,5 @@
 /*
- * test_timer.c - unit tests for src/core/timer.c.
+ * test_timer.c - unit tests for src/runner/timer.c.
  *
  * The rdpmc read protocol is tested against a synthetic perf_event_mmap_page
  * with a fake counter read (no machine here has a PMU).  The live clock tests
@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/timer.h"
+#include "runner/timer.h"
 
 /* ---- fake counter for the rdpmc protocol ---- */
 

@@ -1,0 +1,104 @@
+/*
+ * ab.h - the paired A/B analysis of one run (`copyscope ab`): A, B and a
+ * control A' (a second copy of A) measured together, one kept sample of
+ * each per round, the order shuffled every round.
+ *
+ * Per round r and metric: d_r = ln B_r - (ln A_r + ln A'_r) / 2, the log
+ * ratio of B to the two copies of A of the same round, and the control
+ * c_r = ln A'_r - ln A_r.  Drift between rounds moves A, A' and B alike
+ * and cancels in d_r; what is left is tested over the rounds with the
+ * Wilcoxon signed-rank test, and estimated with the Hodges-Lehmann
+ * estimate and its interval (stats/paired.h), reported as %change
+ * (e^x - 1).
+ *
+ * A verdict (better/worse by the metric's direction) needs all three of
+ *   - p < alpha (alpha / looks when rounds were added until a precision
+ *     was reached: a Bonferroni correction over the looks taken),
+ *   - the whole CI beyond the noise band (+-noise_pct),
+ *   - the whole CI beyond what the control shows: the control's own
+ *     estimate (the shift seen between A and its identical copy), when
+ *     that is larger than the noise band.
+ * Otherwise "~" with the largest change the CI allows, or "cannot tell"
+ * where the rounds cannot decide: too few to reach alpha, values that
+ * cannot be put in a ratio, or a control that itself moved (A and its
+ * copy differ beyond noise: the pairing did not hold).
+ *
+ * Metrics derived from one timed window (time per op, cycles per op,
+ * bytes/s, ops/s) are one reading: the first of them carries the
+ * verdict; the others name it in same_reading_as, so that one change
+ * counts once.
+ */
+#ifndef COPYSCOPE_COMPARISON_AB_H
+#define COPYSCOPE_COMPARISON_AB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "results/result.h"
+#include "stats/mannwhitney.h"
+
+/* The job index of each configuration of an ab run. */
+enum ab_role { AB_ROLE_A = 0, AB_ROLE_B = 1, AB_ROLE_A2 = 2, AB_NROLES };
+
+/* Noise band default, %: as compare's. */
+#define AB_DEFAULT_NOISE_PCT 1.0
+
+struct ab_opts {
+	double alpha;		/* e.g. 0.05 */
+	double noise_pct;	/* the band a change must clear, % */
+	int looks;		/* times the rounds were tested while taking
+				   them (precision mode), >= 1 */
+	bool drop_noisy;	/* leave out rounds with a flagged sample */
+};
+
+/* One metric of the paired comparison. */
+struct ab_row {
+	const struct result *res[AB_NROLES];	/* A, B, A' */
+	const char *metric, *unit;
+	int direction;
+	size_t rounds;		/* rounds tested */
+	size_t disturbed;	/* rounds with a flagged sample */
+	size_t dropped;		/* of those, left out (drop_noisy) */
+	double median[AB_NROLES];
+	double change_pct, ci_lo_pct, ci_hi_pct, p;	/* B against A, A' */
+	double ctl_change_pct, ctl_ci_lo_pct, ctl_ci_hi_pct, ctl_p;
+	double band_pct;	/* what the CI must clear: the larger of
+				   the noise band and |ctl_change_pct| */
+	double bound_pct;	/* "~": no change larger than this */
+	double alpha_used;	/* alpha / looks */
+	enum verdict verdict;
+	const char *same_reading_as;	/* a metric of the same window, or
+					   NULL: this row's verdict counts */
+	char reason[200];	/* why "cannot tell" or "~", or "" */
+	double *ratio_pct;	/* [rounds]: B/A per round, % change */
+	double *ctl_ratio_pct;	/* [rounds]: A'/A per round, % change */
+};
+
+struct ab_analysis {
+	struct ab_row *rows;
+	size_t n;
+	size_t worse, better, same, cannot_tell;	/* counting rows whose
+							   verdict counts */
+};
+
+/*
+ * Pair the results of an ab run (configurations of jobs 0, 1, 2: A, B,
+ * A') metric by metric and judge each.  Trace and traced results are
+ * left out.  Returns 0, or -1 when the set has no configuration of one
+ * of the roles (with a message in err), or on ENOMEM.  Free with
+ * ab_analysis_free().
+ */
+int ab_analyze(const struct result_set *set, const struct ab_opts *o,
+	       struct ab_analysis *out, char *err, size_t errlen);
+
+void ab_analysis_free(struct ab_analysis *a);
+
+/*
+ * The half-width, in %, of the 95%..(1-alpha) CI of metric m's paired
+ * change after `rounds` rounds of A, B, A' values (each [rounds]), for
+ * --precision's stopping rule; NAN when it cannot be computed yet.
+ */
+double ab_ci_halfwidth_pct(const double *a, const double *b,
+			   const double *a2, size_t rounds, double conf);
+
+#endif

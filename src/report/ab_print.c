@@ -1,0 +1,198 @@
+/*
+ * ab_print.c - a paired A/B run as text and JSON (see ab_print.h).
+ */
+#include "report/ab_print.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "report/format.h"
+
+static void fmt_p(double p, char *buf, size_t len)
+{
+	if (isnan(p))
+		snprintf(buf, len, "-");
+	else if (p < 0.001)
+		snprintf(buf, len, "<0.001");
+	else
+		snprintf(buf, len, "%.3f", p);
+}
+
+static void fmt_ci(double lo, double hi, char *buf, size_t len)
+{
+	if (isnan(lo) || isnan(hi))
+		snprintf(buf, len, "-");
+	else if (fabs(lo) < 10 && fabs(hi) < 10)
+		snprintf(buf, len, "%+.1f..%+.1f", lo, hi);
+	else
+		snprintf(buf, len, "%+.0f..%+.0f", lo, hi);
+}
+
+static void fmt_change(double c, char *buf, size_t len)
+{
+	if (isnan(c))
+		snprintf(buf, len, "-");
+	else if (fabs(c) < 10)
+		snprintf(buf, len, "%+.1f%%", c);
+	else
+		snprintf(buf, len, "%+.0f%%", c);
+}
+
+static const char *verdict_word(const struct ab_row *r)
+{
+	return r->verdict == VERDICT_INFO ? "info" :
+	       stats_verdict_name(r->verdict);
+}
+
+static void print_row(FILE *out, const struct ab_row *r)
+{
+	char am[32], bm[32], chg[16], p[16], ci[40];
+	char cchg[16], cp[16], cci[40];
+	const char *label;
+	double div;
+
+	label = fmt_scale(r->median[AB_ROLE_A], r->unit, &div);
+	fmt_number(r->median[AB_ROLE_A] / div, am, sizeof(am));
+	fmt_number(r->median[AB_ROLE_B] / div, bm, sizeof(bm));
+	fmt_change(r->change_pct, chg, sizeof(chg));
+	fmt_p(r->p, p, sizeof(p));
+	fmt_ci(r->ci_lo_pct, r->ci_hi_pct, ci, sizeof(ci));
+	fprintf(out, "  %-13.13s %7s %7s %7s %-6s %6s %-11s %s\n", r->metric,
+		am, chg, bm, label, p, ci, verdict_word(r));
+	fmt_change(r->ctl_change_pct, cchg, sizeof(cchg));
+	fmt_p(r->ctl_p, cp, sizeof(cp));
+	fmt_ci(r->ctl_ci_lo_pct, r->ctl_ci_hi_pct, cci, sizeof(cci));
+	fprintf(out, "    A'/A control        %7s %7s %-6s %6s %s\n", cchg, "",
+		"", cp, cci);
+	if (r->same_reading_as)
+		fprintf(out, "    the same reading as %s: counted once\n",
+			r->same_reading_as);
+	else if (r->reason[0]) {
+		char line[300];
+
+		snprintf(line, sizeof(line), "%s: %s",
+			 r->verdict == VERDICT_CANNOT_TELL ? "cannot tell" :
+			 "~", r->reason);
+		fmt_wrap(out, 4, 6, line);
+	}
+	if (r->disturbed)
+		fprintf(out, "    %zu of %zu rounds had a disturbed sample%s\n",
+			r->disturbed, r->rounds + r->dropped,
+			r->dropped ? " (left out: --drop-noisy)" : "");
+}
+
+void ab_print_text(FILE *out, const struct ab_header *h,
+		   const struct ab_analysis *a)
+{
+	size_t rounds = a->n ? a->rows[0].rounds + a->rows[0].dropped : 0;
+	size_t i;
+
+	fprintf(out, "copyscope ab %s", h->workload);
+	if (h->run_id > 0)
+		fprintf(out, " (run %lld)", (long long)h->run_id);
+	fprintf(out, ": %zu rounds of A, B, A' in shuffled order (seed %s)\n",
+		rounds, h->seed ? h->seed : "?");
+	fprintf(out, "  A:  %s\n", h->a && *h->a ? h->a : "(defaults)");
+	if (h->a_settings && *h->a_settings)
+		fmt_wrap(out, 6, 6, h->a_settings);
+	fprintf(out, "  B:  %s\n", h->b && *h->b ? h->b : "(defaults)");
+	if (h->b_settings && *h->b_settings)
+		fmt_wrap(out, 6, 6, h->b_settings);
+	if (h->precision_pct > 0)
+		fprintf(out, "  precision: +-%.1f%% asked, +-%.1f%% reached; "
+			"%d looks, each at alpha %.3g\n", h->precision_pct,
+			h->precision_reached_pct, h->looks,
+			h->alpha / (h->looks > 0 ? h->looks : 1));
+	fprintf(out, "\n  %-13s %7s %7s %7s %-6s %6s %-11s %s\n", "metric",
+		"A", "%change", "B", "unit", "p", "95% CI", "verdict");
+	for (i = 0; i < a->n; i++)
+		print_row(out, &a->rows[i]);
+	fprintf(out, "\n%zu judged: %zu worse, %zu better, %zu ~, %zu cannot "
+		"tell", a->worse + a->better + a->same + a->cannot_tell,
+		a->worse, a->better, a->same, a->cannot_tell);
+	if (!isnan(h->elapsed_s))
+		fprintf(out, "; %.1f s", h->elapsed_s);
+	fprintf(out, "\n");
+	{
+		char line[400];
+
+		snprintf(line, sizeof(line), "(B against the A and A' of its "
+			 "own round, Wilcoxon signed-rank over the rounds, "
+			 "Hodges-Lehmann %%change and its CI; a verdict needs "
+			 "p < %g, the CI beyond +-%g%% and beyond the A'/A "
+			 "control's own change)",
+			 h->alpha / (h->looks > 0 ? h->looks : 1),
+			 h->noise_pct);
+		fmt_wrap(out, 0, 1, line);
+	}
+}
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *ratios(const double *v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && v && i < n; i++)
+		json_array_append_new(a, num(v[i]));
+	return a;
+}
+
+static json_t *row_json(const struct ab_row *r)
+{
+	return json_pack("{s:s,s:s,s:i,s:I,s:I,s:I,s:o,s:o,s:o,s:o,s:[o,o],"
+			 "s:o,s:s,s:s,s:s?,s:{s:o,s:[o,o],s:o},s:o,s:o,s:o}",
+		"metric", r->metric, "unit", r->unit,
+		"direction", r->direction,
+		"rounds", (json_int_t)r->rounds,
+		"disturbed", (json_int_t)r->disturbed,
+		"dropped", (json_int_t)r->dropped,
+		"a_median", num(r->median[AB_ROLE_A]),
+		"b_median", num(r->median[AB_ROLE_B]),
+		"a2_median", num(r->median[AB_ROLE_A2]),
+		"change_pct", num(r->change_pct),
+		"ci", num(r->ci_lo_pct), num(r->ci_hi_pct),
+		"p", num(r->p),
+		"verdict", r->verdict == VERDICT_INFO ? "info" :
+			   stats_verdict_name(r->verdict),
+		"reason", r->reason,
+		"same_reading_as", r->same_reading_as,
+		"control", "change_pct", num(r->ctl_change_pct),
+			   "ci", num(r->ctl_ci_lo_pct), num(r->ctl_ci_hi_pct),
+			   "p", num(r->ctl_p),
+		"band_pct", num(r->band_pct),
+		"ratios_pct", ratios(r->ratio_pct, r->rounds),
+		"control_ratios_pct", ratios(r->ctl_ratio_pct, r->rounds));
+}
+
+json_t *ab_json(const struct ab_header *h, const struct ab_analysis *a)
+{
+	json_t *o, *rows = json_array();
+	size_t i;
+
+	if (!rows)
+		return NULL;
+	for (i = 0; i < a->n; i++)
+		json_array_append_new(rows, row_json(&a->rows[i]));
+	o = json_pack("{s:s,s:I,s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:i,s:o,s:o,"
+		      "s:{s:I,s:I,s:I,s:I},s:o}",
+		"workload", h->workload, "run", (json_int_t)h->run_id,
+		"a", h->a ? h->a : "", "b", h->b ? h->b : "",
+		"a_settings", h->a_settings ? h->a_settings : "",
+		"b_settings", h->b_settings ? h->b_settings : "",
+		"seed", h->seed ? h->seed : "",
+		"alpha", num(h->alpha), "noise_pct", num(h->noise_pct),
+		"looks", h->looks,
+		"precision_pct", num(h->precision_pct),
+		"elapsed_s", num(h->elapsed_s),
+		"counts", "worse", (json_int_t)a->worse,
+			  "better", (json_int_t)a->better,
+			  "same", (json_int_t)a->same,
+			  "cannot_tell", (json_int_t)a->cannot_tell,
+		"rows", rows);
+	return o;
+}

@@ -1,0 +1,44 @@
+/*
+ * ab_print.h - a paired A/B run (comparison/ab.h) as 80-column text, in
+ * compare's layout (one row per metric: A's median, %change, B's median,
+ * unit, p, the 95% CI of the change, the verdict, with the A'/A control's
+ * row under it), and as JSON.  `ab` prints it as it ends and `show`
+ * prints it again from the stored run.
+ */
+#ifndef COPYSCOPE_REPORT_AB_PRINT_H
+#define COPYSCOPE_REPORT_AB_PRINT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "comparison/ab.h"
+
+/* What the analysis does not hold: the run's identity and its sides. */
+struct ab_header {
+	const char *workload;
+	int64_t run_id;			/* 0: not stored */
+	const char *a, *b;		/* the sides' parameters, "segs=8" */
+	const char *a_settings, *b_settings;	/* "vm.x=1 (was 0)" or "" */
+	const char *seed;
+	int looks;			/* > 1: --precision's tests */
+	double alpha, noise_pct;
+	double precision_pct;		/* asked, 0: none */
+	double precision_reached_pct;	/* NAN: unknown */
+	double elapsed_s;		/* NAN: unknown (a stored run) */
+};
+
+/* Print the header, the rows and the counts. */
+void ab_print_text(FILE *out, const struct ab_header *h,
+		   const struct ab_analysis *a);
+
+/*
+ * The same as a JSON object: header fields and "rows", each with at
+ * least metric, unit, direction, rounds, a_median, b_median, change_pct,
+ * ci [lo, hi], p, verdict, reason, same_reading_as, control
+ * {change_pct, ci, p} and the per-round ratios.  NULL on ENOMEM.
+ */
+json_t *ab_json(const struct ab_header *h, const struct ab_analysis *a);
+
+#endif

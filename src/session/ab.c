@@ -1,0 +1,588 @@
+/*
+ * ab.c - a paired A/B run: the two sides' parameters and kernel
+ * settings, the rounds, the settings written and restored, the
+ * precision stopping rule, the analysis (see ab.h).
+ */
+#include "session/ab.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runner/runner.h"
+#include "stats/paired.h"
+#include "util/msg.h"
+
+static const char *const side_name[2] = { "A", "B" };
+
+int ab_spec_init(struct ab_spec *spec, const struct workload *wl, char *err,
+		 size_t errlen)
+{
+	int i;
+
+	memset(spec, 0, sizeof(*spec));
+	spec->wl = wl;
+	for (i = 0; i < 2; i++)
+		if (param_request_init(&spec->req[i], wl->params,
+				       wl->nparams, err, errlen) != 0)
+			return -1;
+	session_spec_init(&spec->session);
+	spec->session.ro.sample_time_ns = AB_DEFAULT_SAMPLE_NS;
+	spec->session.ro.warmup_ns = AB_DEFAULT_WARMUP_NS;
+	spec->session.interleave = true;
+	spec->rounds = AB_DEFAULT_ROUNDS;
+	spec->max_time_ns = AB_DEFAULT_MAX_NS;
+	spec->stats.alpha = 0.05;
+	spec->stats.noise_pct = AB_DEFAULT_NOISE_PCT;
+	spec->stats.looks = 1;
+	return 0;
+}
+
+/* Apply one "KEY=VALUE" to req; the key's index into *idx. */
+static int apply_one(struct ab_spec *spec, struct param_request *req,
+		     const char *text, int *idx, char *err, size_t errlen)
+{
+	const char *eq = strchr(text, '=');
+	char name[64];
+	size_t len = eq ? (size_t)(eq - text) : strlen(text);
+
+	if (!eq || len == 0 || len >= sizeof(name)) {
+		snprintf(err, errlen, "'%s' is not KEY=VALUE", text);
+		return -1;
+	}
+	memcpy(name, text, len);
+	name[len] = '\0';
+	if (param_request_apply(req, spec->wl->name, text, err, errlen) != 0)
+		return -1;
+	*idx = param_find(spec->wl->params, spec->wl->nparams, name);
+	if (*idx < 0) {
+		snprintf(err, errlen, "unknown parameter '%s' for %s", name,
+			 spec->wl->name);
+		return -1;
+	}
+	if (req->nvals[*idx] != 1) {
+		snprintf(err, errlen, "%s: %zu values; each side of ab is one "
+			 "configuration: give one value", name,
+			 req->nvals[*idx]);
+		return -1;
+	}
+	return 0;
+}
+
+/* "k=v" for both sides. */
+static int apply_common(struct ab_spec *spec, const char *text, char *err,
+			size_t errlen)
+{
+	int idx, s;
+
+	for (s = 0; s < 2; s++)
+		if (apply_one(spec, &spec->req[s], text, &idx, err,
+			      errlen) != 0)
+			return -1;
+	if (spec->common_set[idx]) {
+		snprintf(err, errlen, "%s is given twice",
+			 spec->wl->params[idx].name);
+		return -1;
+	}
+	spec->common_set[idx] = true;
+	return 0;
+}
+
+int ab_spec_apply(struct ab_spec *spec, int side, const char *text,
+		  char *err, size_t errlen)
+{
+	char buf[1024], *tok, *next;
+	int idx;
+
+	if (side < 0)
+		return apply_common(spec, text, err, errlen);
+	if (strlen(text) >= sizeof(buf)) {
+		snprintf(err, errlen, "--%c: at most %zu characters",
+			 side ? 'b' : 'a', sizeof(buf) - 1);
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%s", text);
+	/*
+	 * "k=v,k=v": a comma starts a new assignment when what follows it
+	 * has a '=' before the next comma; otherwise it is a second value
+	 * (refused below: a side is one configuration).
+	 */
+	for (tok = buf; tok && *tok; tok = next) {
+		char *c = tok;
+
+		next = NULL;
+		while ((c = strchr(c, ',')) != NULL) {
+			char *eq = strchr(c + 1, '='), *cm = strchr(c + 1, ',');
+
+			if (eq && (!cm || eq < cm)) {
+				*c = '\0';
+				next = c + 1;
+				break;
+			}
+			c++;
+		}
+		if (apply_one(spec, &spec->req[side], tok, &idx, err,
+			      errlen) != 0)
+			return -1;
+		if (spec->side_set[side][idx] || spec->common_set[idx]) {
+			snprintf(err, errlen, "%s is given twice for side %s",
+				 spec->wl->params[idx].name, side_name[side]);
+			return -1;
+		}
+		spec->side_set[side][idx] = true;
+	}
+	return 0;
+}
+
+/* A key made of [A-Za-z0-9_.-/], without "..", not starting with '/'. */
+static bool key_ok(const char *k)
+{
+	const char *p;
+
+	if (!*k || *k == '/' || *k == '.' || strstr(k, ".."))
+		return false;
+	for (p = k; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' ||
+		      *p == '-' || *p == '/'))
+			return false;
+	return true;
+}
+
+int ab_setting_add(struct ab_spec *spec, enum ab_setting_kind kind, int side,
+		   const char *text, char *err, size_t errlen)
+{
+	const char *opt = kind == AB_SYSCTL ? "sysctl" : "thp";
+	const char *eq = strchr(text, '=');
+	char key[96], *p;
+	struct ab_setting *st = NULL;
+	size_t len = eq ? (size_t)(eq - text) : 0, i;
+
+	if (!eq || len == 0 || len >= sizeof(key) || !eq[1]) {
+		snprintf(err, errlen, "--%c-%s: '%s' is not KEY=VALUE",
+			 side ? 'b' : 'a', opt, text);
+		return -1;
+	}
+	memcpy(key, text, len);
+	key[len] = '\0';
+	if (!key_ok(key) || strlen(eq + 1) >= AB_VALUE_MAX ||
+	    strpbrk(eq + 1, "\n\r")) {
+		snprintf(err, errlen, "--%c-%s: '%s': a key of letters, "
+			 "digits, '_', '-', '.' and '/' and a one-line value "
+			 "of at most %d characters", side ? 'b' : 'a', opt,
+			 text, AB_VALUE_MAX - 1);
+		return -1;
+	}
+	for (i = 0; i < spec->nsettings; i++)
+		if (spec->settings[i].kind == kind &&
+		    strcmp(spec->settings[i].key, key) == 0)
+			st = &spec->settings[i];
+	if (!st) {
+		if (spec->nsettings == AB_MAX_SETTINGS) {
+			snprintf(err, errlen, "at most %d settings",
+				 AB_MAX_SETTINGS);
+			return -1;
+		}
+		st = &spec->settings[spec->nsettings++];
+		st->kind = kind;
+		st->written = -1;
+		snprintf(st->key, sizeof(st->key), "%s", key);
+		if (kind == AB_SYSCTL) {
+			snprintf(st->path, sizeof(st->path), "/proc/sys/%s",
+				 key);
+			for (p = st->path + 10; *p; p++)
+				if (*p == '.')
+					*p = '/';
+		} else {
+			snprintf(st->path, sizeof(st->path),
+				 "/sys/kernel/mm/transparent_hugepage/%s",
+				 key);
+		}
+	}
+	if (st->set[side]) {
+		snprintf(err, errlen, "--%c-%s: %s is given twice",
+			 side ? 'b' : 'a', opt, key);
+		return -1;
+	}
+	st->set[side] = true;
+	snprintf(st->value[side], AB_VALUE_MAX, "%s", eq + 1);
+	return 0;
+}
+
+/*
+ * The current value of a setting's file: one line without its newline;
+ * of a THP choice list ("always [madvise] never") the chosen word.
+ */
+static int read_setting(const struct ab_setting *st, char *buf, size_t len)
+{
+	FILE *f = fopen(st->path, "re");
+	char line[512], *o, *c;
+
+	if (!f)
+		return -1;
+	if (!fgets(line, sizeof(line), f)) {
+		fclose(f);
+		errno = EIO;
+		return -1;
+	}
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	o = strchr(line, '[');
+	c = o ? strchr(o, ']') : NULL;
+	if (st->kind == AB_THP && o && c) {
+		*c = '\0';
+		snprintf(buf, len, "%s", o + 1);
+	} else {
+		snprintf(buf, len, "%s", line);
+	}
+	return 0;
+}
+
+/* Write value to the setting's file; 0 or -1 with errno. */
+static int write_setting(const struct ab_setting *st, const char *value)
+{
+	int fd = open(st->path, O_WRONLY | O_CLOEXEC);
+	size_t len = strlen(value);
+	ssize_t w;
+	int e;
+
+	if (fd < 0)
+		return -1;
+	w = write(fd, value, len);
+	e = w < 0 ? errno : EIO;	/* a short write is an error too */
+	close(fd);
+	if (w == (ssize_t)len)
+		return 0;
+	errno = e;
+	return -1;
+}
+
+/* The spec whose settings are restored at exit. */
+static struct ab_spec *restore_at_exit;
+
+static void restore_atexit(void)
+{
+	if (restore_at_exit)
+		ab_restore(restore_at_exit);
+}
+
+void ab_restore(struct ab_spec *spec)
+{
+	size_t i;
+
+	for (i = 0; i < spec->nsettings; i++) {
+		struct ab_setting *st = &spec->settings[i];
+
+		if (st->written == -1 || st->written == 2)
+			continue;
+		if (write_setting(st, st->original) != 0)
+			msg_error("ab: could not restore %s to '%s' (%s): set "
+				  "it back by hand", st->path, st->original,
+				  strerror(errno));
+		else
+			st->written = 2;
+	}
+}
+
+int ab_settings_check(struct ab_spec *spec, char *err, size_t errlen)
+{
+	size_t i;
+	int s;
+
+	for (i = 0; i < spec->nsettings; i++) {
+		struct ab_setting *st = &spec->settings[i];
+		const char *opt = st->kind == AB_SYSCTL ? "sysctl" : "thp";
+
+		if (read_setting(st, st->original,
+				 sizeof(st->original)) != 0) {
+			snprintf(err, errlen, "--%s %s: %s: %s%s", opt,
+				 st->key, st->path, strerror(errno),
+				 errno == ENOENT ? " (no such setting in this "
+				 "kernel)" : "");
+			return -1;
+		}
+		if (write_setting(st, st->original) != 0) {
+			snprintf(err, errlen, "--%s %s: %s cannot be written: "
+				 "%s%s", opt, st->key, st->path,
+				 strerror(errno), geteuid() != 0 ?
+				 " (run as root)" : "");
+			return -1;
+		}
+		if (!restore_at_exit) {
+			restore_at_exit = spec;
+			atexit(restore_atexit);
+		}
+		for (s = 0; s < 2; s++) {
+			if (!st->set[s])
+				continue;
+			st->written = s;
+			if (write_setting(st, st->value[s]) != 0) {
+				int e = errno;
+
+				ab_restore(spec);
+				snprintf(err, errlen, "--%c-%s %s=%s: the "
+					 "kernel refused it: %s",
+					 s ? 'b' : 'a', opt, st->key,
+					 st->value[s], strerror(e));
+				return -1;
+			}
+		}
+		ab_restore(spec);
+	}
+	return 0;
+}
+
+/* Write side's values (the original where the side sets none). */
+static int apply_side(struct ab_spec *spec, int side)
+{
+	size_t i;
+
+	for (i = 0; i < spec->nsettings; i++) {
+		struct ab_setting *st = &spec->settings[i];
+		int want = st->set[side] ? side : 2;
+
+		if (st->written == want)
+			continue;
+		if (write_setting(st, want == 2 ? st->original :
+				  st->value[side]) != 0) {
+			msg_error("ab: writing %s for side %s: %s", st->path,
+				  side_name[side], strerror(errno));
+			return -1;
+		}
+		st->written = want;
+	}
+	return 0;
+}
+
+void ab_settings_text(const struct ab_spec *spec, int side, char *buf,
+		      size_t len)
+{
+	size_t i, o = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < spec->nsettings && o < len; i++) {
+		const struct ab_setting *st = &spec->settings[i];
+		int n;
+
+		if (!st->set[side])
+			continue;
+		n = snprintf(buf + o, len - o, "%s%s%s=%s (was %s)",
+			     o ? ", " : "", st->kind == AB_THP ? "thp:" : "",
+			     st->key, st->value[side], st->original);
+		if (n < 0)
+			break;
+		o += (size_t)n;
+	}
+}
+
+void ab_side_text(const struct ab_spec *spec, int side, char *buf,
+		  size_t len)
+{
+	const struct workload *wl = spec->wl;
+	size_t i, o = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < wl->nparams && o < len; i++) {
+		char v[64];
+		int n;
+
+		if (!spec->side_set[side][i])
+			continue;
+		param_format_value(&wl->params[i], spec->req[side].vals[i][0],
+				   v, sizeof(v));
+		n = snprintf(buf + o, len - o, "%s%s=%s", o ? " " : "",
+			     wl->params[i].name, v);
+		if (n < 0)
+			break;
+		o += (size_t)n;
+	}
+}
+
+char *ab_spec_json(const struct ab_spec *spec, uint64_t seed, int looks)
+{
+	json_t *o = json_object(), *sides = json_array(), *set = json_array();
+	char buf[512], seedtxt[32];
+	size_t i;
+	int s;
+	char *text;
+
+	if (!o || !sides || !set) {
+		json_decref(o);
+		json_decref(sides);
+		json_decref(set);
+		return NULL;
+	}
+	for (s = 0; s < 2; s++) {
+		ab_side_text(spec, s, buf, sizeof(buf));
+		json_array_append_new(sides, json_string(buf));
+	}
+	for (i = 0; i < spec->nsettings; i++) {
+		const struct ab_setting *st = &spec->settings[i];
+
+		for (s = 0; s < 2; s++)
+			if (st->set[s])
+				json_array_append_new(set, json_pack(
+					"{s:s,s:s,s:s,s:s,s:s}",
+					"side", side_name[s],
+					"kind", st->kind == AB_SYSCTL ?
+						"sysctl" : "thp",
+					"key", st->key, "value", st->value[s],
+					"original", st->original));
+	}
+	snprintf(seedtxt, sizeof(seedtxt), "%llu", (unsigned long long)seed);
+	json_object_set_new(o, "roles", json_pack("[s,s,s]", "A", "B", "A'"));
+	json_object_set_new(o, "a", json_incref(json_array_get(sides, 0)));
+	json_object_set_new(o, "b", json_incref(json_array_get(sides, 1)));
+	json_object_set_new(o, "settings", set);
+	json_object_set_new(o, "seed", json_string(seedtxt));
+	json_object_set_new(o, "alpha", json_real(spec->stats.alpha));
+	json_object_set_new(o, "noise_pct", json_real(spec->stats.noise_pct));
+	json_object_set_new(o, "looks", json_integer(looks));
+	json_object_set_new(o, "drop_noisy",
+			    json_boolean(spec->stats.drop_noisy));
+	json_object_set_new(o, "precision_pct",
+			    json_real(spec->precision_pct));
+	json_decref(sides);
+	text = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(o);
+	return text;
+}
+
+/* What the session's hooks carry. */
+struct ab_hooks {
+	struct ab_spec *spec;
+	struct ab_outcome *out;
+	int64_t start_ns;
+	int max_rounds;
+	int looks_planned;	/* K of the Bonferroni correction */
+	int next_look;
+	int metric;		/* the primary metric's index */
+};
+
+static int64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static int hook_before(void *arg, size_t config)
+{
+	struct ab_hooks *h = arg;
+
+	return apply_side(h->spec, config == AB_ROLE_B ? 1 : 0);
+}
+
+/*
+ * --precision: at the planned looks (AB_PRECISION_FIRST_LOOK rounds,
+ * then doubling, and the last round), stop when the primary metric's
+ * CI at the corrected level is within +-precision_pct, or when the time
+ * is up.
+ */
+static bool hook_round(void *arg, int rounds,
+		       const struct config_result *const *cr, size_t n)
+{
+	struct ab_hooks *h = arg;
+	struct ab_spec *spec = h->spec;
+	double conf, hw;
+	int m = h->metric;
+
+	if (n != AB_NROLES || !cr[0] || !cr[1] || !cr[2])
+		return true;
+	if (mono_ns() - h->start_ns >= spec->max_time_ns)
+		return true;
+	if (rounds != h->next_look && rounds != h->max_rounds)
+		return false;
+	while (h->next_look <= rounds)
+		h->next_look *= 2;
+	h->out->looks++;
+	conf = 1 - spec->stats.alpha / h->looks_planned;
+	hw = ab_ci_halfwidth_pct(cr[0]->values[m], cr[1]->values[m],
+				 cr[2]->values[m], (size_t)rounds, conf);
+	h->out->precision_reached_pct = hw;
+	if (isfinite(hw) && hw <= spec->precision_pct) {
+		h->out->precision_met = true;
+		return true;
+	}
+	return false;
+}
+
+/* The rounds' plan for --precision: the most rounds and the looks. */
+static void plan_precision(struct ab_spec *spec, struct ab_hooks *h,
+			   bool rounds_given)
+{
+	int64_t per_round = 3 * spec->session.ro.sample_time_ns;
+	int64_t most = per_round > 0 ? spec->max_time_ns / per_round : 0;
+	int r;
+
+	if (!rounds_given)
+		spec->rounds = most > PAIRED_MAX_N ? PAIRED_MAX_N :
+			       most < AB_PRECISION_FIRST_LOOK ?
+			       AB_PRECISION_FIRST_LOOK : (int)most;
+	h->max_rounds = spec->rounds;
+	h->next_look = AB_PRECISION_FIRST_LOOK;
+	h->looks_planned = 0;
+	for (r = AB_PRECISION_FIRST_LOOK; r < h->max_rounds; r *= 2)
+		h->looks_planned++;
+	h->looks_planned++;	/* the last round */
+}
+
+int ab_run(struct ab_spec *spec, struct ab_outcome *out, char *err,
+	   size_t errlen)
+{
+	struct session_job jobs[AB_NROLES];
+	struct ab_hooks h = { .spec = spec, .out = out };
+	struct session_spec *ss = &spec->session;
+	const struct workload *wl = spec->wl;
+	int rc, k;
+	size_t m;
+
+	memset(out, 0, sizeof(*out));
+	out->precision_reached_pct = NAN;
+	for (k = 0; k < AB_NROLES; k++) {
+		jobs[k].wl = wl;
+		jobs[k].req = spec->req[k == AB_ROLE_B ? 1 : 0];
+	}
+	ss->jobs = jobs;
+	ss->njobs = AB_NROLES;
+	ss->interleave = true;
+	ss->before_config = hook_before;
+	ss->hook_arg = &h;
+	for (m = 0; m < wl->nmetrics && wl->metrics[m].dir == METRIC_INFO;
+	     m++)
+		;
+	h.metric = m < wl->nmetrics ? (int)m : 0;
+	if (spec->precision_pct > 0) {
+		plan_precision(spec, &h, spec->rounds_given);
+		ss->round_done = hook_round;
+	}
+	ss->ro.reps = spec->rounds;
+	rc = session_check(ss, err, errlen);
+	if (rc != 0)
+		return rc;
+	if (spec->nsettings && ab_settings_check(spec, err, errlen) != 0)
+		return 2;
+	h.start_ns = mono_ns();
+	rc = session_run(ss, &out->session);
+	ab_restore(spec);
+	out->elapsed_ns = mono_ns() - h.start_ns;
+	spec->stats.looks = spec->precision_pct > 0 ? h.looks_planned : 1;
+	if (out->session.run.results.n > 0 &&
+	    ab_analyze(&out->session.run.results, &spec->stats,
+		       &out->analysis, err, errlen) != 0 && rc == 0)
+		rc = 1;
+	return rc;
+}
+
+void ab_outcome_free(struct ab_outcome *out)
+{
+	ab_analysis_free(&out->analysis);
+	session_result_free(&out->session);
+}

@@ -1,0 +1,149 @@
+/*
+ * ab.h - a paired A/B run (`copyscope ab`): A, B and a control A' of one
+ * workload opened together (workers started, batch sized, warmed up),
+ * then kept samples in rounds, each round in a freshly shuffled order
+ * (the session's interleaved mode; the seed is stored), judged pair by
+ * pair over the rounds (comparison/ab.h).
+ *
+ * Runtime kernel settings can differ between the sides: files under
+ * /proc/sys (--a-sysctl vm.swappiness=10) and under
+ * /sys/kernel/mm/transparent_hugepage (--a-thp enabled=never).  A side's
+ * values are written before its configuration is opened and before each
+ * of its samples whenever the side changes, outside the timed window;
+ * keys only one side sets keep their original value on the other side.
+ * Every setting is checked before anything is measured (it exists, it
+ * can be written, both sides' values are accepted: each is written once
+ * and the original put back), and the original values are restored at
+ * the end, on error, on SIGINT/SIGTERM/SIGHUP (any number of them: the
+ * handler only sets a flag) and at exit.
+ */
+#ifndef COPYSCOPE_SESSION_AB_H
+#define COPYSCOPE_SESSION_AB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "comparison/ab.h"
+#include "core/param.h"
+#include "session/session.h"
+
+#define AB_MAX_SETTINGS 16
+#define AB_VALUE_MAX 128
+
+/* Defaults: one call takes a few seconds. */
+#define AB_DEFAULT_ROUNDS 40
+#define AB_DEFAULT_SAMPLE_NS 10000000LL		/* 10 ms */
+#define AB_DEFAULT_WARMUP_NS 100000000LL	/* 100 ms */
+/* --precision: the first look, and the default time limit */
+#define AB_PRECISION_FIRST_LOOK 20
+#define AB_DEFAULT_MAX_NS 60000000000LL		/* 60 s */
+
+enum ab_setting_kind { AB_SYSCTL, AB_THP };
+
+/* One runtime setting that a side changes. */
+struct ab_setting {
+	enum ab_setting_kind kind;
+	char key[96];			/* as given: "vm.swappiness",
+					   "enabled" (THP) */
+	char path[256];
+	bool set[2];			/* side A, side B */
+	char value[2][AB_VALUE_MAX];
+	char original[AB_VALUE_MAX];
+	int written;			/* -1 none yet, 0 A's, 1 B's, 2 the
+					   original */
+};
+
+struct ab_spec {
+	const struct workload *wl;
+	struct param_request req[2];	/* A (and A'), B */
+	bool side_set[2][PARAM_MAX];	/* keys given for a side */
+	bool common_set[PARAM_MAX];	/* keys given for both */
+	struct ab_setting settings[AB_MAX_SETTINGS];
+	size_t nsettings;
+	int rounds;			/* fixed rounds, or the most with
+					   --precision */
+	bool rounds_given;		/* --rounds was given */
+	double precision_pct;		/* 0: off */
+	int64_t max_time_ns;		/* --precision's limit */
+	struct ab_opts stats;
+	struct session_spec session;	/* reps, times, CPUs, store, tag */
+};
+
+/*
+ * Start a spec for workload wl with its defaults (AB_DEFAULT_*, alpha
+ * 0.05, the noise band of AB_DEFAULT_NOISE_PCT).  Returns 0, or -1 with
+ * the reason in err.
+ */
+int ab_spec_init(struct ab_spec *spec, const struct workload *wl, char *err,
+		 size_t errlen);
+
+/*
+ * Apply "KEY=VALUE" to both sides (side -1), or a comma list
+ * "K=V[,K=V...]" to side 0 (A) or 1 (B).  A key the workload does not
+ * know, a key given twice for one side (also once for both and once for
+ * the side), or a value that is not one value, gives -1 with a message
+ * naming the key.
+ */
+int ab_spec_apply(struct ab_spec *spec, int side, const char *text,
+		  char *err, size_t errlen);
+
+/*
+ * Add "KEY=VALUE" as a setting of side (0 A, 1 B): a sysctl key
+ * (vm.swappiness, or vm/swappiness) or a THP file name (enabled,
+ * defrag, shmem_enabled, khugepaged/defrag).  Checks the key's form only;
+ * ab_settings_check() checks the files.  Returns 0 or -1 with err.
+ */
+int ab_setting_add(struct ab_spec *spec, enum ab_setting_kind kind, int side,
+		   const char *text, char *err, size_t errlen);
+
+/*
+ * Check every setting against the running kernel before measuring: the
+ * file exists, its current value is read (the original), and each side's
+ * value is written once and the original written back.  Nothing is left
+ * changed.  Returns 0, or -1 with the reason in err (a key that does not
+ * exist, cannot be written, or a value the kernel refuses).
+ */
+int ab_settings_check(struct ab_spec *spec, char *err, size_t errlen);
+
+/* The settings as "vm.swappiness=10 (was 60)" for one side, into buf. */
+void ab_settings_text(const struct ab_spec *spec, int side, char *buf,
+		      size_t len);
+
+/* A side's parameters that differ from the other's, "segs=9", into buf. */
+void ab_side_text(const struct ab_spec *spec, int side, char *buf,
+		  size_t len);
+
+/*
+ * The ab run's description as JSON (roles, sides, settings with their
+ * original values, rounds, seed, alpha, noise, looks): what `show` needs
+ * to print the run as ab again.  malloc'ed, or NULL.
+ */
+char *ab_spec_json(const struct ab_spec *spec, uint64_t seed, int looks);
+
+/* What an ab run produced. */
+struct ab_outcome {
+	struct session_result session;	/* the run and its results */
+	struct ab_analysis analysis;
+	int looks;			/* tests taken while adding rounds */
+	bool precision_met;
+	double precision_reached_pct;	/* the primary metric's CI
+					   half-width at the end */
+	int64_t elapsed_ns;
+};
+
+/*
+ * Validate, run and judge spec: session_check(), the rounds (with the
+ * settings written for each side, restored at the end whatever
+ * happens), then ab_analyze().  Returns the exit code (0, 1, 2, 77,
+ * 130); out is always filled (free with ab_outcome_free()).
+ */
+int ab_run(struct ab_spec *spec, struct ab_outcome *out, char *err,
+	   size_t errlen);
+
+void ab_outcome_free(struct ab_outcome *out);
+
+/* Restore every setting to its original value (idempotent). */
+void ab_restore(struct ab_spec *spec);
+
+#endif
