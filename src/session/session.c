@@ -297,6 +297,11 @@ static void close_slot(struct session *s, struct slot *sl, int64_t total)
 
 	if (sl->done)
 		return;
+	if (!sl->r && !sl->cr.wl) {
+		/* never opened: the run stopped before it got this far */
+		sl->done = true;
+		return;
+	}
 	if (sl->r) {
 		if (sl->cs == CONFIG_OK)
 			sl->cs = runner_finish(sl->r, &sl->cr);
