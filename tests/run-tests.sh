@@ -22,7 +22,7 @@ SMOKE_TIMEOUT=${SMOKE_TIMEOUT:-300}
 # compare/check, a multi-process workload, signals, the PostgreSQL store,
 # boot (with a fake qemu).
 SANITIZE_SMOKE="test_bad_input test_compare test_run_pipe_bw test_interrupt \
-test_lab test_boot_cli"
+test_lab test_boot_cli test_ab"
 # Each libFuzzer harness runs this long from its seed corpus (make fuzz
 # runs them longer).
 FUZZ_SMOKE_SECONDS=${FUZZ_SMOKE_SECONDS:-10}

@@ -324,7 +324,7 @@ int cmd_ab(int argc, char **argv)
 {
 	struct ab_cli *c = calloc(1, sizeof(*c));
 	struct ab_outcome o;
-	char err[512], path[4096] = "";
+	char err[512] = "", path[4096] = "";
 	char *cmdline = NULL;
 	int e;
 
@@ -355,6 +355,8 @@ int cmd_ab(int argc, char **argv)
 	} else {
 		if (e && err[0] && o.analysis.n == 0)
 			cli_error("%s", err);
+		else if (e == EXIT_INTERRUPTED && o.analysis.n == 0)
+			cli_error("interrupted before the first round");
 		if (o.analysis.n > 0)
 			print_result(c, &o, path);
 		if ((fflush(stdout) != 0 || ferror(stdout)) && e == EXIT_OK)

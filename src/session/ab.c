@@ -263,8 +263,9 @@ static int write_setting(const struct ab_setting *st, const char *value)
 	return -1;
 }
 
-/* The spec whose settings are restored at exit. */
+/* The spec whose settings are restored at exit, while it is in use. */
 static struct ab_spec *restore_at_exit;
+static bool atexit_set;
 
 static void restore_atexit(void)
 {
@@ -314,10 +315,11 @@ int ab_settings_check(struct ab_spec *spec, char *err, size_t errlen)
 				 " (run as root)" : "");
 			return -1;
 		}
-		if (!restore_at_exit) {
-			restore_at_exit = spec;
+		if (!atexit_set) {
 			atexit(restore_atexit);
+			atexit_set = true;
 		}
+		restore_at_exit = spec;
 		for (s = 0; s < 2; s++) {
 			if (!st->set[s])
 				continue;
@@ -326,6 +328,7 @@ int ab_settings_check(struct ab_spec *spec, char *err, size_t errlen)
 				int e = errno;
 
 				ab_restore(spec);
+				restore_at_exit = NULL;
 				snprintf(err, errlen, "--%c-%s %s=%s: the "
 					 "kernel refused it: %s",
 					 s ? 'b' : 'a', opt, st->key,
@@ -335,6 +338,7 @@ int ab_settings_check(struct ab_spec *spec, char *err, size_t errlen)
 		}
 		ab_restore(spec);
 	}
+	restore_at_exit = NULL;
 	return 0;
 }
 
@@ -570,8 +574,11 @@ int ab_run(struct ab_spec *spec, struct ab_outcome *out, char *err,
 	if (spec->nsettings && ab_settings_check(spec, err, errlen) != 0)
 		return 2;
 	h.start_ns = mono_ns();
+	if (spec->nsettings)
+		restore_at_exit = spec;	/* an exit() inside the run */
 	rc = session_run(ss, &out->session);
 	ab_restore(spec);
+	restore_at_exit = NULL;	/* spec is the caller's to free */
 	out->elapsed_ns = mono_ns() - h.start_ns;
 	spec->stats.looks = spec->precision_pct > 0 ? h.looks_planned : 1;
 	if (out->session.run.results.n > 0 &&

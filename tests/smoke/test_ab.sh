@@ -1,0 +1,126 @@
+#!/bin/sh
+# test_ab.sh - copyscope ab: a paired A/B inside one run.  A change that
+# cannot be missed (inject_ns adds 2 us to a null syscall) is 'worse'; the
+# A/A self-test is judged without a verdict; too few rounds 'cannot tell';
+# JSON rows carry the fields the docs promise; bad input exits 2 and
+# changes nothing; a kernel setting of each side is written during the run
+# and restored after it, also after SIGINT (twice); one that does not
+# exist, cannot be written or is refused exits 2 with the value unchanged.
+. "$(dirname "$0")/lib.sh"
+need_python
+
+q="--sample-time 2ms --warmup 10ms"
+
+note "a large known slowdown is worse, the control is not"
+cs 0 ab sys.null --a inject_ns=0 --b inject_ns=2000 --rounds 12 $q --seed 7
+contains_re "$OUT" '^  time/call .* worse$'
+contains "$OUT" "A'/A control"
+contains "$OUT" "the same reading as time/call: counted once"
+contains_re "$OUT" '^1 judged: 1 worse, 0 better, 0 ~, 0 cannot tell'
+contains "$OUT" "(seed 7)"
+contains_re "$OUT" '^stored as run [0-9]+ in '
+
+note "JSON: rows with metric, change_pct, ci, p, verdict and the control"
+cs 0 ab sys.null --a inject_ns=0 --b inject_ns=2000 --rounds 12 $q --json
+python3 - "$OUT" <<'PY' || fail "ab --json is not what the docs say"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = {r["metric"]: r for r in d["rows"]}
+t = rows["time/call"]
+assert t["verdict"] == "worse", t
+assert t["change_pct"] > 100, t          # 2 us on a ~0.2-1 us call
+assert t["ci"][0] > 50 and t["ci"][1] >= t["ci"][0], t
+assert 0 <= t["p"] < 0.05, t
+assert set(t["control"]) >= {"change_pct", "ci", "p"}, t
+assert t["rounds"] == 12 and len(t["ratios_pct"]) == 12, t
+assert rows["cycles/call"]["same_reading_as"] == "time/call", rows
+assert d["counts"]["worse"] == 1, d["counts"]
+PY
+
+note "A/A: the same configuration on both sides gets no verdict"
+cs 0 ab sys.null --a call=gettid --b call=gettid --rounds 12 $q
+contains_re "$OUT" '^  time/call .* (~|cannot tell)$'
+! grep -Eq ' (worse|better)$' "$OUT" || fail "a verdict on A/A"
+contains_re "$OUT" '^1 judged: 0 worse, 0 better'
+
+note "five rounds can never reach p < 0.05: cannot tell, and why"
+cs 0 ab sys.null --a inject_ns=0 --b inject_ns=2000 --rounds 5 $q --no-store
+contains_re "$OUT" '^  time/call .* cannot tell$'
+contains_flat "$OUT" "5 rounds cannot reach p < 0.05"
+contains_flat "$OUT" "take --rounds 6 or more"
+
+note "bad input exits 2 and stores nothing"
+before=$(count_runs)
+cs 2 ab sys.null --a szie=1 --b call=gettid
+contains "$ERR" "szie"
+cs 2 ab sys.null --a call=gettid,call=getppid --b call=gettid
+contains "$ERR" "call is given twice for side A"
+cs 2 ab sys.null call=gettid --a call=getppid --b call=gettid
+contains "$ERR" "call is given twice for side A"
+cs 2 ab sys.iov --a segs=8,9 --b segs=9
+contains "$ERR" "each side of ab is one configuration"
+cs 2 ab nosuch.workload --a x=1 --b x=2
+contains "$ERR" "unknown workload"
+cs 2 ab sys.null
+contains "$ERR" "--a and --b"
+cs 2 ab sys.null --a call=gettid --b call=gettid --rounds 1
+contains "$ERR" "--rounds"
+cs 2 ab sys.null --a call=gettid --b call=gettid --max-time 1s
+contains "$ERR" "--max-time: only with --precision"
+cs 2 ab sys.null --a-sysctl nosuch.sysctl.key=1 --b call=gettid
+contains "$ERR" "nosuch/sysctl/key"
+cs 2 ab sys.null --a-sysctl ../../etc/passwd=1
+contains "$ERR" "a key of letters"
+[ "$(count_runs)" -eq "$before" ] || fail "a refused ab stored a run"
+
+if [ "$(id -u)" -ne 0 ]; then
+	skip_case "kernel settings: written and restored only as root"
+	exit 0
+fi
+key=kernel/printk_ratelimit
+orig=$(cat /proc/sys/$key)
+a=$((orig + 2))
+b=$((orig + 3))
+
+note "a setting per side is restored at the end"
+cs 0 ab sys.null --a-sysctl kernel.printk_ratelimit=$a \
+	--b-sysctl kernel.printk_ratelimit=$b --rounds 6 $q --no-store
+[ "$(cat /proc/sys/$key)" = "$orig" ] || fail "not restored after a run"
+contains_flat "$OUT" "kernel.printk_ratelimit=$a (was $orig)"
+contains_flat "$OUT" "kernel.printk_ratelimit=$b (was $orig)"
+
+note "a value the kernel refuses exits 2 and changes nothing"
+cs 2 ab sys.null --a-sysctl kernel.printk_ratelimit=notanumber \
+	--b call=gettid
+contains "$ERR" "the kernel refused it"
+[ "$(cat /proc/sys/$key)" = "$orig" ] || fail "changed by a refused value"
+
+note "a read-only setting exits 2"
+cs 2 ab sys.null --a-sysctl kernel.osrelease=1.2.3 --b call=gettid
+contains "$ERR" "cannot be written"
+
+note "SIGINT (twice) during the rounds: the original value comes back"
+"$BIN" ab sys.null --a-sysctl kernel.printk_ratelimit=$a \
+	--b-sysctl kernel.printk_ratelimit=$b --rounds 2000 \
+	--sample-time 5ms --no-store >"$TMP/int.out" 2>"$TMP/int.err" &
+pid=$!
+wait_changed() {	# the run has written a side's value
+	v=$(cat /proc/sys/$key)
+	[ "$v" = "$a" ] || [ "$v" = "$b" ]
+}
+i=0
+until wait_changed; do
+	i=$((i + 1))
+	[ $i -lt 400 ] || { kill -9 $pid; fail "the value never changed"; }
+	sleep 0.05
+done
+kill -INT $pid
+kill -INT $pid 2>/dev/null
+wait $pid
+rc=$?
+[ $rc -eq 130 ] || fail "exit $rc after SIGINT, not 130"
+[ "$(cat /proc/sys/$key)" = "$orig" ] || {
+	echo "$orig" >/proc/sys/$key
+	fail "not restored after SIGINT"
+}
+echo "test_ab: ok"
