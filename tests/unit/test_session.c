@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "core/session.h"
+#include "session/session.h"
 #include "workloads/workloads.h"
 
 struct calls {
