@@ -6,8 +6,8 @@
  *
  * The new run goes through the same run session as `run` (session/session.c:
  * validation, runner, interference, storage) with BASE's reps, sample
- * time, warm-up, CPUs and interleaving as stored with it, and is stored
- * tagged "check" (or --tag).
+ * time, warm-up, CPUs and interleaving as stored with it (the plan:
+ * session/check_plan.c), and is stored tagged "check" (or --tag).
  */
 #include <errno.h>
 #include <math.h>
@@ -17,6 +17,7 @@
 
 #include "cli/cli.h"
 #include "session/session.h"
+#include "session/check_plan.h"
 #include "report/comparison_print.h"
 #include "workloads/workloads.h"
 
@@ -214,91 +215,6 @@ no_value:
 	return cli_usage("check", "%s needs a value", argv[a]);
 }
 
-static bool filtered_in(const struct check_cli *cc, const char *workload)
-{
-	size_t i;
-
-	if (cc->nfilter == 0)
-		return true;
-	for (i = 0; i < cc->nfilter; i++)
-		if (strcmp(cc->filter[i], workload) == 0)
-			return true;
-	return false;
-}
-
-/*
- * The configuration a stored result was measured with, as a job of one
- * configuration; 0 or -1.
- */
-static int job_of(const struct result_config *c, struct session_job *out,
-		  char *err, size_t len)
-{
-	const struct workload *wl = workload_find(c->workload);
-	size_t k;
-
-	if (!wl) {
-		snprintf(err, len, "BASE's workload %s is not in this build",
-			 c->workload);
-		return -1;
-	}
-	if (param_request_init(&out->req, wl->params, wl->nparams, err,
-			       len) != 0)
-		return -1;
-	for (k = 0; k < c->nparams; k++) {
-		char as[400];
-
-		snprintf(as, sizeof(as), "%s=%s", c->params[k].name,
-			 c->params[k].value);
-		if (param_request_apply(&out->req, wl->name, as, err,
-					len) != 0)
-			return -1;
-	}
-	out->wl = wl;
-	return 0;
-}
-
-static bool same_job(const struct session_job *a, const struct session_job *b)
-{
-	struct param_set x, y;
-
-	if (a->wl != b->wl)
-		return false;
-	param_request_get(&a->req, 0, &x);
-	param_request_get(&b->req, 0, &y);
-	return memcmp(x.v, y.v, a->wl->nparams * sizeof(int64_t)) == 0;
-}
-
-/* BASE's options as the run options of the new run. */
-static void base_options(const struct check_cli *cc,
-			 const struct run_info *base,
-			 struct session_spec *spec)
-{
-	const struct run_options *o = &base->opts;
-	char err[256];
-
-	if (base->have_options) {
-		spec->ro.reps = o->reps;
-		spec->ro.sample_time_ns = o->sample_time_ns;
-		spec->ro.warmup_ns = o->warmup_ns;
-		spec->ro.hist = o->hist;
-		spec->interleave = o->interleave &&
-				   spec->njobs <= SESSION_MAX_INTERLEAVE;
-		spec->perf_counters = o->perf_counters;
-		if (o->cpus[0] && session_parse_cpus(o->cpus, &spec->ro, err,
-						     sizeof(err)) != 0) {
-			struct session_spec d;
-
-			cli_error("%s (BASE's CPUs); using every allowed CPU",
-				  err);
-			session_spec_init(&d);
-			memcpy(spec->ro.cpus, d.ro.cpus, sizeof(d.ro.cpus));
-			spec->ro.ncpus = d.ro.ncpus;
-		}
-	}
-	if (cc->reps)
-		spec->ro.reps = cc->reps;
-}
-
 /* A fresh group id for the runs check measures; 0 or -1. */
 static int new_group_id(char *buf, size_t len)
 {
@@ -319,72 +235,44 @@ static int new_group_id(char *buf, size_t len)
 static int measure(const struct check_cli *cc, const struct cmp_side *base,
 		   int argc, char **argv, int64_t *ids, size_t *nids)
 {
-	struct session_job *jobs;
-	struct session_spec spec;
+	struct check_plan_request req = {
+		.base = base->runs, .nbase = base->nruns,
+		.workloads = cc->filter, .nworkloads = cc->nfilter,
+		.reps = cc->reps, .runs = cc->runs,
+	};
+	struct check_plan plan;
+	struct session_spec *spec = &plan.spec;
 	struct session_result sr;
-	size_t i, j, n = 0, cap = 0;
-	char err[512], *cmdline = NULL, path[4096], group[40];
-	int e, run, nruns;
+	char err[640], *cmdline = NULL, path[4096], group[40];
+	int e, run;
 
 	*nids = 0;
-	for (i = 0; i < base->nruns; i++)
-		cap += base->runs[i].results.ncfgs;
-	jobs = calloc(cap ? cap : 1, sizeof(*jobs));
-	if (!jobs) {
-		cli_error("out of memory");
-		return EXIT_FAIL;
+	e = check_plan_make(&req, &plan, err, sizeof(err));
+	if (e) {
+		cli_error("check: %s", err);
+		goto out;
 	}
-	for (i = 0; i < base->nruns; i++)
-		for (j = 0; j < base->runs[i].results.ncfgs; j++) {
-			const struct result_config *c =
-				base->runs[i].results.cfgs[j];
-			size_t k;
-			bool dup = false;
-
-			if (!filtered_in(cc, c->workload))
-				continue;
-			if (job_of(c, &jobs[n], err, sizeof(err)) != 0) {
-				cli_error("check: cannot rerun run %lld: %s",
-					  (long long)base->runs[i].info.id,
-					  err);
-				free(jobs);
-				return EXIT_FAIL;
-			}
-			for (k = 0; k < n && !dup; k++)
-				dup = same_job(&jobs[k], &jobs[n]);
-			if (!dup)
-				n++;
-		}
-	if (n == 0) {
-		cli_error("check: BASE has no results%s to measure again",
-			  cc->nfilter ? " of the named workloads" : "");
-		free(jobs);
-		return EXIT_FAIL;
-	}
-	session_spec_init(&spec);
-	spec.jobs = jobs;
-	spec.njobs = n;
-	base_options(cc, &base->runs[0].info, &spec);
-	spec.tag = cc->tag ? cc->tag : "check";
-	e = session_check(&spec, err, sizeof(err));
+	if (plan.warning[0])
+		cli_error("%s", plan.warning);
+	spec->tag = cc->tag ? cc->tag : "check";
+	e = session_check(spec, err, sizeof(err));
 	if (e) {
 		cli_error("check: %s", err);
 		goto out;
 	}
 	cmdline = cli_join_cmdline(argc, argv);
-	spec.cmdline = cmdline ? cmdline : "copyscope check";
-	e = cli_open_store(cc->db, &spec.store, path, sizeof(path));
+	spec->cmdline = cmdline ? cmdline : "copyscope check";
+	e = cli_open_store(cc->db, &spec->store, path, sizeof(path));
 	if (e)
 		goto out;
-	nruns = cc->runs ? cc->runs : base->nruns >= CMP_MIN_RUNS ?
-		(int)base->nruns : 1;
-	if (nruns > 1 && new_group_id(group, sizeof(group)) == 0)
-		spec.group_id = group;
+	if (plan.nruns > 1 && new_group_id(group, sizeof(group)) == 0)
+		spec->group_id = group;
 	fprintf(stderr, "copyscope check: measuring %zu configuration%s of "
-		"BASE again (%d samples each, %d run%s)\n", n,
-		n == 1 ? "" : "s", spec.ro.reps, nruns, nruns == 1 ? "" : "s");
-	for (run = 0, e = EXIT_OK; run < nruns && e == EXIT_OK; run++) {
-		e = session_run(&spec, &sr);
+		"BASE again (%d samples each, %d run%s)\n", spec->njobs,
+		spec->njobs == 1 ? "" : "s", spec->ro.reps, plan.nruns,
+		plan.nruns == 1 ? "" : "s");
+	for (run = 0, e = EXIT_OK; run < plan.nruns && e == EXIT_OK; run++) {
+		e = session_run(spec, &sr);
 		cli_warn_noisy(sr.nsamples, sr.nflagged, sr.n_other,
 			       sr.n_steal, sr.n_canary);
 		if (e == EXIT_INTERRUPTED)
@@ -395,10 +283,43 @@ static int measure(const struct check_cli *cc, const struct cmp_side *base,
 			ids[(*nids)++] = sr.run.info.id;
 		session_result_free(&sr);
 	}
-	store_close(spec.store);
+	store_close(spec->store);
 out:
 	free(cmdline);
-	free(jobs);
+	check_plan_free(&plan);
+	return e;
+}
+
+/*
+ * Measure the new side and load it as c->new (the runs just stored).
+ * Exit code.
+ */
+static int measure_new_side(const struct check_cli *cc, struct cmp *c,
+			    int argc, char **argv)
+{
+	char path[4096], newspec[CHECK_MAX_RUNS * 24];
+	int64_t ids[CHECK_MAX_RUNS];
+	size_t i, used, nids = 0;
+	struct store *st;
+	int e;
+
+	e = measure(cc, &c->base, argc, argv, ids, &nids);
+	if (e == EXIT_INTERRUPTED)
+		return e;
+	if (e != EXIT_OK || nids == 0) {
+		cli_error("check: the new run failed (exit %d); nothing to "
+			  "compare", e);
+		return EXIT_FAIL;
+	}
+	e = cli_open_store(cc->db, &st, path, sizeof(path));
+	if (e)
+		return e;
+	for (i = 0, used = 0; i < nids && used < sizeof(newspec); i++)
+		used += (size_t)snprintf(newspec + used, sizeof(newspec) - used,
+					 "%s%lld", i ? "," : "",
+					 (long long)ids[i]);
+	e = cli_load_side(st, "check", newspec, &c->new);
+	store_close(st);
 	return e;
 }
 
@@ -418,9 +339,7 @@ int cmd_check(int argc, char **argv)
 	struct cmp c;
 	struct cmp_opts o;
 	struct store *st;
-	char path[4096], newspec[CHECK_MAX_RUNS * 24];
-	int64_t ids[CHECK_MAX_RUNS];
-	size_t nids = 0, used;
+	char path[4096];
 	size_t i, nreg = 0, ncmp = 0, nempty = 0, nwh = 0;
 	int e;
 
@@ -443,25 +362,7 @@ int cmd_check(int argc, char **argv)
 	if (e)
 		goto out;
 	if (!cc.new_run) {
-		e = measure(&cc, &c.base, argc, argv, ids, &nids);
-		if (e == EXIT_INTERRUPTED)
-			goto out;
-		if (e != EXIT_OK || nids == 0) {
-			cli_error("check: the new run failed (exit %d); "
-				  "nothing to compare", e);
-			e = EXIT_FAIL;
-			goto out;
-		}
-		e = cli_open_store(cc.db, &st, path, sizeof(path));
-		if (e)
-			goto out;
-		for (i = 0, used = 0; i < nids && used < sizeof(newspec); i++)
-			used += (size_t)snprintf(newspec + used,
-						 sizeof(newspec) - used,
-						 "%s%lld", i ? "," : "",
-						 (long long)ids[i]);
-		e = cli_load_side(st, "check", newspec, &c.new);
-		store_close(st);
+		e = measure_new_side(&cc, &c, argc, argv);
 		if (e)
 			goto out;
 	}

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/run_group.h"
 #include "session/session.h"
+#include "session/explain_plan.h"
 #include "kernel/ktrace.h"
 #include "kernel/kview.h"
 #include "report/explain.h"
@@ -255,144 +256,21 @@ static int apply_assignments(struct run_cli *rc)
 	return 0;
 }
 
-/* Copy the value list of `name` from one job's request into another's. */
-static int copy_values(const struct session_job *from,
-		       struct session_job *to,
-		       const char *name)
-{
-	int fi = param_find(from->wl->params, from->wl->nparams, name);
-	int ti = param_find(to->wl->params, to->wl->nparams, name);
-	char text[64], err[256];
-	size_t k;
-
-	if (fi < 0 || ti < 0)
-		return -1;
-	for (k = 0; k < from->req.nvals[fi]; k++) {
-		/* by text: enum choices need not be in the same order */
-		param_format_value(&from->wl->params[fi],
-				   from->req.vals[fi][k], text, sizeof(text));
-		if (param_parse_value(&to->wl->params[ti], text,
-				      &to->req.vals[ti][k], err,
-				      sizeof(err)) != 0)
-			return cli_usage("run", "--explain: %s", err);
-	}
-	to->req.nvals[ti] = from->req.nvals[fi];
-	to->req.user_set[ti] = true;
-	return 0;
-}
-
-/* Does every configuration of job j have the "key=value" settings? */
-static bool job_has(const struct session_job *j, const char *const *list)
-{
-	for (; list && *list; list++) {
-		const char *eq = strchr(*list, '=');
-		char key[64], err[256];
-		int64_t v;
-		int i;
-
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - *list), *list);
-		i = param_find(j->wl->params, j->wl->nparams, key);
-		if (i < 0 || param_parse_value(&j->wl->params[i], eq + 1, &v,
-					       err, sizeof(err)) != 0 ||
-		    j->req.nvals[i] != 1 || j->req.vals[i][0] != v)
-			return false;
-	}
-	return true;
-}
-
-/* Do two jobs measure the same configurations? */
-static bool same_job(const struct session_job *a, const struct session_job *b)
-{
-	size_t i;
-
-	if (a->wl != b->wl)
-		return false;
-	for (i = 0; i < a->wl->nparams; i++)
-		if (a->req.nvals[i] != b->req.nvals[i] ||
-		    memcmp(a->req.vals[i], b->req.vals[i],
-			   a->req.nvals[i] * sizeof(a->req.vals[i][0])) != 0)
-			return false;
-	return true;
-}
-
 /*
- * A job of floor fl at the shared parameters of job `from`, unless a job
- * already measures the same (several explained jobs at the same sizes
- * share their floors).
- */
-static int add_floor(struct run_cli *rc, size_t from,
-		     const struct wl_floor *fl)
-{
-	const struct workload *wl = workload_find(fl->workload);
-	const char *const *k;
-	size_t j;
-	int e;
-
-	if (!wl)	/* the table validation makes this impossible */
-		return cli_usage("run", "--explain needs %s", fl->workload);
-	e = add_job(rc, wl, fl->set);
-	for (k = fl->same; !e && *k; k++)
-		e = copy_values(&rc->jobs[from], &rc->jobs[rc->njobs - 1], *k);
-	for (j = 0; !e && j + 1 < rc->njobs; j++)
-		if (same_job(&rc->jobs[j], &rc->jobs[rc->njobs - 1])) {
-			rc->njobs--;
-			break;
-		}
-	return e;
-}
-
-/*
- * --explain: for every job of a workload with an explain recipe (struct
- * wl_explain), the same sizes through each of its floors: for pipe.bw
- * its copy floor (mem.copy engine=libc) and its ring (ring.bw at the same
- * read size, capacity, mode and place), for the file workloads the copy
- * engines, so that explain_results() can place them side by side.
+ * --explain: the floors of every explained job, as more jobs (see
+ * session/explain_plan.h).
  */
 static int add_explain_jobs(struct run_cli *rc)
 {
-	size_t j, k, n = rc->njobs, found = 0;
-	const char *first = NULL;
-	char names[256];
-	int e;
+	char err[512];
+	int e = explain_plan_add_floors(rc->jobs, &rc->njobs, MAX_JOBS, err,
+					sizeof(err));
 
-	for (j = 0; j < n; j++) {
-		const struct wl_explain *x = rc->jobs[j].wl->explain;
-
-		if (!x)
-			continue;
-		found++;
-		if (!job_has(&rc->jobs[j], x->only)) {
-			char only[128] = "";
-			const char *const *o;
-			size_t used = 0;
-
-			for (o = x->only; o && *o && used < sizeof(only); o++)
-				used += (size_t)snprintf(only + used,
-					sizeof(only) - used, "%s%s",
-					used ? " and " : "", *o);
-			return cli_usage("run", "--explain explains %s only "
-					 "with %s", rc->jobs[j].wl->name, only);
-		}
-		for (k = 0; k < x->nfloors; k++) {
-			e = add_floor(rc, j, &x->floors[k]);
-			if (e)
-				return e;
-		}
-	}
-	if (found)
-		return 0;
-	names[0] = '\0';
-	for (j = 0; j < workload_count; j++)
-		if (workload_table[j]->explain) {
-			if (!first)
-				first = workload_table[j]->name;
-			snprintf(names + strlen(names),
-				 sizeof(names) - strlen(names), "%s%s",
-				 names[0] ? ", " : "", workload_table[j]->name);
-		}
-	return cli_usage("run", "--explain explains %s: name one of them "
-			 "(copyscope run %s --explain)", names,
-			 first ? first : "WORKLOAD");
+	if (e == EXIT_USAGE)
+		return cli_usage("run", "%s", err);
+	if (e)
+		cli_error("%s", err);
+	return e;
 }
 
 static int parse_args(struct run_cli *rc, int argc, char **argv)
