@@ -402,6 +402,7 @@ static void boot_outcome(const struct boot_ab_spec *spec, struct store *st,
 	const char *append = spec->side[b->side].append;
 	char *data, *console, err[1024];
 	size_t dlen = 0, clen = 0;
+	bool imported = false;
 
 	data = slurp(t->data, &dlen);
 	console = slurp(t->console, &clen);
@@ -413,7 +414,7 @@ static void boot_outcome(const struct boot_ab_spec *spec, struct store *st,
 		if (boot_ab_import(st, spec, res, b->side, &b->rep, b->missing,
 				   &b->run_id, &b->nresults, err,
 				   sizeof(err)) == 0)
-			b->outcome = BOOT_AB_IMPORTED;
+			imported = true;
 		else
 			snprintf(b->why, sizeof(b->why), "its run could not "
 				 "be imported: %s", err);
@@ -422,8 +423,10 @@ static void boot_outcome(const struct boot_ab_spec *spec, struct store *st,
 	b->rep.export_len = 0;
 	free(data);
 	free(console);
-	if (b->outcome == BOOT_AB_IMPORTED)
+	if (imported) {
+		b->outcome = BOOT_AB_IMPORTED;
 		return;
+	}
 	record_failed(spec, st, res, started_ns, b);
 }
 
