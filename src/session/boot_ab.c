@@ -296,15 +296,14 @@ struct boot_tmp {
 	char log[PATH_MAX];
 };
 
-static void tmp_paths(struct boot_tmp *t, const char *dir)
+/* The files in the directory t->dir. */
+static void tmp_paths(struct boot_tmp *t)
 {
-	if (t->dir != dir)
-		snprintf(t->dir, sizeof(t->dir), "%s", dir);
 	snprintf(t->initramfs, sizeof(t->initramfs), "%s/initramfs.cpio",
-		 dir);
-	snprintf(t->console, sizeof(t->console), "%s/console.log", dir);
-	snprintf(t->data, sizeof(t->data), "%s/channel.out", dir);
-	snprintf(t->log, sizeof(t->log), "%s/qemu.log", dir);
+		 t->dir);
+	snprintf(t->console, sizeof(t->console), "%s/console.log", t->dir);
+	snprintf(t->data, sizeof(t->data), "%s/channel.out", t->dir);
+	snprintf(t->log, sizeof(t->log), "%s/qemu.log", t->dir);
 }
 
 static void tmp_remove(struct boot_tmp *t)
@@ -333,7 +332,7 @@ static int tmp_make(struct boot_tmp *t)
 		t->dir[0] = '\0';
 		return -1;
 	}
-	tmp_paths(t, t->dir);
+	tmp_paths(t);
 	return 0;
 }
 
@@ -527,7 +526,8 @@ void boot_ab_one(const struct boot_ab_spec *spec, struct store *st,
 	b->total = total;
 	b->side = side;
 	b->rep.run_rc = b->rep.export_rc = -1;
-	tmp_paths(&t, tmpdir);
+	snprintf(t.dir, sizeof(t.dir), "%s", tmpdir);
+	tmp_paths(&t);
 	unlink(t.console);
 	unlink(t.data);
 	fprintf(out, "boot %d/%d  side %s: ", no, total,
