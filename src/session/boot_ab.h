@@ -65,14 +65,15 @@ struct boot_ab_spec {
 	int smp, memory_mib;
 	const char *qemu;		/* binary, searched in PATH */
 	const char *busybox;		/* a static busybox */
-	const char *cstatic;		/* the static copyscope; NULL: beside
-					   this binary */
+	const char *cstatic;		/* the static copyscope; NULL:
+					   beside this binary */
 	char *qemu_args[BOOT_MAX_QEMU_ARGS];
 	size_t nqemu_args;
 	char *run_args[BOOT_MAX_RUN_ARGS];	/* "run" and its arguments */
 	size_t nrun_args;
-	const char *run_cmd;		/* the guest's command line, as shown
-					   and stored with a failed boot */
+	const char *run_cmd;		/* the guest's command line, as
+					   shown and stored with a failed
+					   boot */
 	FILE *out;			/* the progress; NULL: stdout */
 };
 
@@ -99,7 +100,7 @@ struct boot_ab_result {
 	enum boot_accel accel;
 	bool emulated;			/* TCG */
 	char accel_why[512];		/* why TCG ("" KVM) */
-	char accel_text[640];		/* boot.accel: "tcg (why)" or "kvm" */
+	char accel_text[640];		/* boot.accel: "tcg (why)", "kvm" */
 	char *qemu_summary;		/* boot.qemu */
 	char *script;			/* the guest's /init */
 	/* the boots */
@@ -119,7 +120,8 @@ enum boot_ab_fault {
 	BOOT_AB_OK,
 	BOOT_AB_FAULT_USAGE,		/* a guest file (--busybox,
 					   --copyscope-static) is unusable */
-	BOOT_AB_FAULT_HOST,		/* qemu or KVM (--accel kvm) missing */
+	BOOT_AB_FAULT_HOST,		/* qemu or KVM (--accel kvm)
+					   missing */
 	BOOT_AB_FAULT_MEMORY,		/* out of memory */
 };
 
@@ -177,11 +179,13 @@ void boot_ab_result_free(struct boot_ab_result *res);
 /* How one boot ended. */
 enum boot_ab_outcome {
 	BOOT_AB_IMPORTED,		/* its run is in the store */
-	BOOT_AB_FAILED,			/* a failed boot: recorded as a failed
-					   run, unless not_recorded says why
-					   not */
-	BOOT_AB_INTERRUPTED,		/* stopped by a signal: nothing stored */
-	BOOT_AB_SPAWN_FAILED,		/* qemu did not start: nothing stored */
+	BOOT_AB_FAILED,			/* a failed boot: recorded as a
+					   failed run, unless not_recorded
+					   says why not */
+	BOOT_AB_INTERRUPTED,		/* stopped by a signal: nothing
+					   stored */
+	BOOT_AB_SPAWN_FAILED,		/* qemu did not start: nothing
+					   stored */
 };
 
 /* One boot, as the loop saw it. */
@@ -190,16 +194,16 @@ struct boot_ab_boot {
 	int side;			/* index into spec->side */
 	enum boot_ab_outcome outcome;
 	double wall_s;			/* qemu's time */
-	int64_t run_id;			/* the run stored (imported or failed);
-					   0 none */
+	int64_t run_id;			/* the run stored (imported or
+					   failed); 0 none */
 	size_t nresults;		/* imported: its results */
 	char why[1024];			/* failed: why; spawn failed: the
 					   error */
 	char not_recorded[1024];	/* failed, not stored: why not */
-	char missing[1024];		/* words of the side's --append not in
-					   the guest's /proc/cmdline */
-	struct boot_report rep;		/* the guest's report (export_text is
-					   NULL: its buffer is freed) */
+	char missing[1024];		/* words of the side's --append
+					   not in the guest's /proc/cmdline */
+	struct boot_report rep;		/* the guest's report (export_text
+					   is NULL: its buffer is freed) */
 };
 
 /*
