@@ -100,7 +100,7 @@ struct boot_ab_result {
 	enum boot_accel accel;
 	bool emulated;			/* TCG */
 	char accel_why[512];		/* why TCG ("" KVM) */
-	char accel_text[640];		/* boot.accel: "tcg (why)", "kvm" */
+	char accel_text[640];		/* boot.accel: tcg (why), kvm */
 	char *qemu_summary;		/* boot.qemu */
 	char *script;			/* the guest's /init */
 	/* the boots */
@@ -202,8 +202,8 @@ struct boot_ab_boot {
 	char not_recorded[1024];	/* failed, not stored: why not */
 	char missing[1024];		/* words of the side's --append
 					   not in the guest's /proc/cmdline */
-	struct boot_report rep;		/* the guest's report (export_text
-					   is NULL: its buffer is freed) */
+	struct boot_report rep;		/* the guest's report (its
+					   export_text is NULL: freed) */
 };
 
 /*
