@@ -71,7 +71,8 @@ BIN            := $(BUILD)/copyscope
 BIN_SANITIZE   := $(BUILD)/copyscope-sanitize
 BIN_STATIC     := $(BUILD)/copyscope-static
 # What the static binary leaves out (see LIBS_static).
-STATIC_SRCS    := $(filter-out src/store/db_pg.c src/cli/boot.c src/boot/%.c,\
+STATIC_SRCS    := $(filter-out src/store/db_pg.c src/cli/boot.c src/boot/%.c \
+		  src/session/boot_ab%.c,\
 		  $(SRCS)) $(GEN_SRCS)
 UNIT_BINS      := $(patsubst tests/unit/%.c,$(BUILD)/release/unit/%,$(UNIT_SRCS))
 UNIT_BINS_SAN  := $(patsubst tests/unit/%.c,$(BUILD)/sanitize/unit/%,$(UNIT_SRCS))

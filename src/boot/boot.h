@@ -2,7 +2,8 @@
  * boot.h - boot A/B (`copyscope boot`): the guest's initramfs and /init
  * script, the qemu process and its accelerator, the channel that brings a
  * boot's results home, and the checks that a side's kernel setting took
- * effect.  The command itself is src/cli/boot.c.
+ * effect.  The loop over the boots is src/session/boot_ab.c, the command
+ * src/cli/boot.c.
  *
  * The guest: busybox-static and a static copyscope (make static) in a cpio
  * archive; /init mounts /proc, /sys, /dev and /tmp, runs the suite into a
