@@ -1,0 +1,104 @@
+#!/bin/sh
+# ab-power.sh - a benchmark of `copyscope ab`, not a timed test: on the
+# machine it runs on, how often the paired design gives a verdict between
+# two copies of the same configuration (A/A: a false verdict), how often it
+# sees a real change, and how long one decision takes.
+#
+#   bench/ab-power.sh [CALLS]             (default 20 calls per case)
+#   CASES="aa iov" bench/ab-power.sh 10
+#
+# Cases (CASES picks some):
+#   aa      sys.null gettid against itself (false verdicts)
+#   iov     sys.iov preadv of /dev/zero, segs 8 against 9 (a real change
+#           of about +10% on the development VM)
+#   inj2 inj3 inj5   sys.null with inject_ns sized to +2, +3, +5% of the
+#           calibrated time per call (what was really added is read back
+#           from each B configuration and printed as "injected")
+#   inj1p   inject +1% with --precision 0.5% --max-time 60s
+#   pipe    pipe.bw (split) size 64k against 60k (time/write)
+#   aapipe  pipe.bw (split) 64k against itself (false verdicts)
+#
+# Prints one row per case: calls, verdicts (worse for the slowdowns, any
+# for A/A), their share, the median %change, what was injected, and the
+# median and largest seconds per call.  Needs build/copyscope (make) and
+# python3.  Stores nothing.
+set -eu
+cd "$(dirname "$0")/.."
+B=${COPYSCOPE:-build/copyscope}
+CALLS=${1:-20}
+CASES=${CASES:-"aa iov inj2 inj3 inj5 pipe aapipe"}
+[ -x "$B" ] || { echo "ab-power: build $B first (make)" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "ab-power: needs python3" >&2; exit 1; }
+echo "ab-power: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $CALLS calls per case"
+exec python3 - "$B" "$CALLS" $CASES <<'PY'
+import json, statistics, subprocess, sys, time
+
+b, calls, cases = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+
+def ab(args):
+    t = time.monotonic()
+    p = subprocess.run([b, "ab"] + args + ["--json", "--no-store"],
+                       capture_output=True, text=True)
+    dt = time.monotonic() - t
+    if p.returncode != 0:
+        sys.exit("ab-power: ab %s failed (%d): %s" % (" ".join(args),
+                 p.returncode, p.stderr.strip()))
+    return json.loads(p.stdout), dt
+
+def calibrate():
+    """Median ns per gettid, from one ab A/A call."""
+    d, _ = ab(["sys.null", "--a", "call=gettid", "--b", "call=gettid",
+               "--rounds", "10"])
+    return [r for r in d["rows"] if r["metric"] == "time/call"][0]["a_median"]
+
+def row_of(d, metric):
+    return [r for r in d["rows"] if r["metric"] == metric][0]
+
+base_ns = None
+specs = {}
+for c in cases:
+    if c == "aa":
+        specs[c] = (["sys.null", "--a", "call=gettid", "--b", "call=gettid"],
+                    "time/call", None)
+    elif c == "iov":
+        specs[c] = (["sys.iov", "call=preadv", "target=zero", "--a", "segs=8",
+                     "--b", "segs=9"], "time/call", "worse")
+    elif c.startswith("inj"):
+        if base_ns is None:
+            base_ns = calibrate()
+        pct = 1 if c == "inj1p" else int(c[3:])
+        ns = max(1, round(base_ns * pct / 100))
+        extra = ["--precision", "0.5%", "--max-time", "60s"] if c == "inj1p" else []
+        specs[c] = (["sys.null", "--a", "inject_ns=0", "--b",
+                     "inject_ns=%d" % ns] + extra, "time/call", "worse")
+    elif c == "pipe":
+        specs[c] = (["pipe.bw", "place=split", "--a", "size=64k", "--b",
+                     "size=60k"], "time/write", "better")
+    elif c == "aapipe":
+        specs[c] = (["pipe.bw", "place=split", "--a", "size=64k", "--b",
+                     "size=64k"], "time/write", None)
+    else:
+        sys.exit("ab-power: unknown case " + c)
+
+print("%-7s %5s %9s %6s %9s %9s %7s %7s" % ("case", "calls", "verdicts",
+      "%", "median%", "control%", "s/call", "max s"))
+for c in cases:
+    args, metric, want = specs[c]
+    hits, chg, ctl, secs = 0, [], [], []
+    for _ in range(calls):
+        d, dt = ab(args)
+        r = row_of(d, metric)
+        v = r["verdict"]
+        hits += (v in ("better", "worse")) if want is None else (v == want)
+        if r["change_pct"] is not None:
+            chg.append(r["change_pct"])
+        if r["control"]["change_pct"] is not None:
+            ctl.append(r["control"]["change_pct"])
+        secs.append(dt)
+    print("%-7s %5d %9d %5.0f%% %+8.1f%% %+8.1f%% %7.1f %7.1f" % (c, calls,
+          hits, 100.0 * hits / calls, statistics.median(chg),
+          statistics.median(ctl), statistics.median(secs), max(secs)))
+    sys.stdout.flush()
+if base_ns is not None:
+    print("(inject: %.0f ns per gettid at calibration; inj%% asks that share)" % base_ns)
+PY
