@@ -75,10 +75,6 @@ static void print_row(FILE *out, const struct ab_row *r)
 			 "~", r->reason);
 		fmt_wrap(out, 4, 6, line);
 	}
-	if (r->disturbed)
-		fprintf(out, "    %zu of %zu rounds had a disturbed sample%s\n",
-			r->disturbed, r->rounds + r->dropped,
-			r->dropped ? " (left out: --drop-noisy)" : "");
 }
 
 void ab_print_text(FILE *out, const struct ab_header *h,
@@ -103,6 +99,17 @@ void ab_print_text(FILE *out, const struct ab_header *h,
 			"%d looks, each at alpha %.3g\n", h->precision_pct,
 			h->precision_reached_pct, h->looks,
 			h->alpha / (h->looks > 0 ? h->looks : 1));
+	if (a->n && a->rows[0].disturbed) {
+		char line[200];
+
+		snprintf(line, sizeof(line), "%zu of %zu rounds had a sample "
+			 "flagged as disturbed%s", a->rows[0].disturbed,
+			 rounds, a->rows[0].dropped ?
+			 " (left out: --drop-noisy)" :
+			 " (kept: A, B and A' of a round share what "
+			 "disturbed it; --drop-noisy leaves them out)");
+		fmt_wrap(out, 2, 4, line);
+	}
 	fprintf(out, "\n  %-13s %7s %7s %7s %-6s %6s %-11s %s\n", "metric",
 		"A", "%change", "B", "unit", "p", "95% CI", "verdict");
 	for (i = 0; i < a->n; i++)
