@@ -74,8 +74,10 @@ static json_t *load_json(const struct result_config *c)
 	for (k = 0; k < c->nsamples; k++) {
 		char w[32];
 
-		json_array_append_new(other, codec_num_or_null(l->other_cpu_pct[k]));
-		json_array_append_new(steal, codec_num_or_null(l->steal_pct[k]));
+		json_array_append_new(other,
+				      codec_num_or_null(l->other_cpu_pct[k]));
+		json_array_append_new(steal,
+				      codec_num_or_null(l->steal_pct[k]));
 		json_array_append_new(canary, json_real(l->canary_ns[k]));
 		json_array_append_new(flagged, json_boolean(l->flags[k] != 0));
 		result_flag_text(l->flags[k], w, sizeof(w));
@@ -323,13 +325,15 @@ static int load_decode(struct result_config *c, json_t *it)
 	if (!l->other_cpu_pct || !l->steal_pct || !l->canary_ns || !l->flags)
 		return -1;
 	for (k = 0; k < n; k++) {
-		l->other_cpu_pct[k] = codec_num_or_nan(json_array_get(other, k));
+		l->other_cpu_pct[k] = codec_num_or_nan(json_array_get(other,
+								      k));
 		l->steal_pct[k] = codec_num_or_nan(json_array_get(steal, k));
 		l->canary_ns[k] = codec_num_or_nan(json_array_get(canary, k));
 		l->flags[k] = flags_of(json_array_get(flagged, k),
 				       json_array_get(why, k));
 	}
-	l->canary_ref_ns = codec_num_or_nan(json_object_get(it, "canary_ref_ns"));
+	l->canary_ref_ns = codec_num_or_nan(json_object_get(it,
+							    "canary_ref_ns"));
 	return 0;
 }
 
@@ -436,7 +440,8 @@ int codec_config_decode(struct result_config *c, json_t *info)
 								  "asked_ns"));
 		c->inject_added_ns = codec_num_or_nan(json_object_get(in,
 								"added_ns"));
-		c->inject_err_ns = codec_num_or_nan(json_object_get(in, "err_ns"));
+		c->inject_err_ns = codec_num_or_nan(json_object_get(
+			in, "err_ns"));
 		c->inject_base_ns = codec_num_or_nan(json_object_get(in,
 							       "base_ns"));
 	}
@@ -446,7 +451,8 @@ int codec_config_decode(struct result_config *c, json_t *info)
 		c->precision_asked_pct = json_number_value(
 			json_object_get(pr, "asked_pct"));
 		c->precision_met = json_is_true(json_object_get(pr, "met"));
-		c->precision_metric = codec_dup_str(json_object_get(pr, "metric"));
+		c->precision_metric = codec_dup_str(json_object_get(pr,
+								    "metric"));
 		c->precision_pct = codec_num_or_nan(json_object_get(pr,
 							     "reached_pct"));
 		c->precision_time_ns = json_integer_value(

@@ -98,7 +98,8 @@ json_t *codec_kernel_json(const struct result_kernel *k)
 		      "ops", (json_int_t)k->ops,
 		      "overhead_pct", codec_num_or_null(k->overhead_pct),
 		      "samples", (json_int_t)k->nsamples,
-		      "traced_ns_per_op", codec_num_or_null(k->traced_ns_per_op),
+		      "traced_ns_per_op",
+		      codec_num_or_null(k->traced_ns_per_op),
 		      "untraced_ns_per_op",
 		      codec_num_or_null(k->untraced_ns_per_op),
 		      "views", json_string(views));
