@@ -204,6 +204,55 @@ bool html_wide(double lo, double hi, double ratio)
 
 /* ---- sweeps ---- */
 
+/*
+ * The points of a sweep into series: one series per group (named by the
+ * group, else by metric), its points (median and CI, divided by div) in
+ * x order, the first of repeated x values.
+ */
+static void sweep_series(json_t *series, const struct result *const *pts,
+			 const double *xs, const char (*group)[LABEL_LEN],
+			 size_t np, double div, const char *metric)
+{
+	size_t i, k;
+
+	for (i = 0; i < np; i++) {
+		json_t *points = json_array();
+		bool first = true;
+
+		for (k = 0; k < i && first; k++)
+			first = strcmp(group[k], group[i]) != 0;
+		if (!first)
+			continue;
+		for (;;) {
+			size_t best = np;
+
+			for (k = 0; k < np; k++) {
+				bool taken = false;
+				size_t j;
+
+				if (strcmp(group[k], group[i]) != 0)
+					continue;
+				for (j = 0; j < json_array_size(points); j++)
+					taken |= json_real_value(
+						json_object_get(json_array_get(
+							points, j), "x")) ==
+						 xs[k];
+				if (!taken && (best == np || xs[k] < xs[best]))
+					best = k;
+			}
+			if (best == np)
+				break;
+			json_array_append_new(points, json_pack(
+				"{s:f, s:f, s:f, s:f}", "x", xs[best],
+				"y", pts[best]->summary.median / div,
+				"lo", pts[best]->summary.ci_lo / div,
+				"hi", pts[best]->summary.ci_hi / div));
+		}
+		json_array_append_new(series, json_pack("{s:s, s:o}", "name",
+			*group[i] ? group[i] : metric, "points", points));
+	}
+}
+
 /* One metric over the swept parameter def: a line per group. */
 static int plot_sweep(FILE *f, const struct result *res, size_t n,
 		      const struct vary *v, const struct param_def *def,
@@ -216,7 +265,7 @@ static int plot_sweep(FILE *f, const struct result *res, size_t n,
 	json_t *series = json_array(), *spec;
 	const char *unit = NULL, *scaled;
 	char title[320], head[96];
-	size_t np = 0, i, k;
+	size_t np = 0, i;
 
 	if (!group || !series) {
 		free(group);
@@ -250,42 +299,7 @@ static int plot_sweep(FILE *f, const struct result *res, size_t n,
 		return 0;
 	}
 	scaled = fmt_scale(lo, unit, &div);
-	/* a series per group, its points in x order */
-	for (i = 0; i < np; i++) {
-		json_t *points = json_array();
-		bool first = true;
-
-		for (k = 0; k < i && first; k++)
-			first = strcmp(group[k], group[i]) != 0;
-		if (!first)
-			continue;
-		for (;;) {
-			size_t best = np;
-
-			for (k = 0; k < np; k++) {
-				bool taken = false;
-				size_t j;
-
-				if (strcmp(group[k], group[i]) != 0)
-					continue;
-				for (j = 0; j < json_array_size(points); j++)
-					taken |= json_real_value(json_object_get(
-						json_array_get(points, j),
-						"x")) == xs[k];
-				if (!taken && (best == np || xs[k] < xs[best]))
-					best = k;
-			}
-			if (best == np)
-				break;
-			json_array_append_new(points, json_pack(
-				"{s:f, s:f, s:f, s:f}", "x", xs[best],
-				"y", pts[best]->summary.median / div,
-				"lo", pts[best]->summary.ci_lo / div,
-				"hi", pts[best]->summary.ci_hi / div));
-		}
-		json_array_append_new(series, json_pack("{s:s, s:o}", "name",
-			*group[i] ? group[i] : metric, "points", points));
-	}
+	sweep_series(series, pts, xs, group, np, div, metric);
 	snprintf(title, sizeof(title), "%s over %s: median and its 95%% CI",
 		 metric, def->name);
 	snprintf(head, sizeof(head), "%s%s%s%s", metric, *scaled ? " (" : "",
@@ -346,8 +360,9 @@ static const struct param_def *sweep_param(const struct workload *wl,
 			i = param_find(wl->params, wl->nparams, v->name[k]);
 			if (i < 0 || wl->params[i].type != order[t])
 				continue;
-			if (wl->grid && (strcmp(v->name[k], wl->grid->row) == 0 ||
-					 strcmp(v->name[k], wl->grid->col) == 0))
+			if (wl->grid &&
+			    (strcmp(v->name[k], wl->grid->row) == 0 ||
+			     strcmp(v->name[k], wl->grid->col) == 0))
 				continue;
 			return &wl->params[i];
 		}
