@@ -4,8 +4,9 @@
 # the --explain floors: pipe.bw's and file.rw's per byte) and of a
 # comparison of two tags, checked in the file (every expected chart,
 # nothing fetched from outside) and rendered in headless Chromium: every
-# chart drawn and not empty, no script error on the page; screenshots under build/test-report/.  The browser part is
-# skipped (and counted so) where Chromium is not installed.
+# chart drawn and not empty, no script error on the page; screenshots
+# under build/test-report/.  The browser part is skipped (and counted so)
+# where Chromium is not installed.
 . "$(dirname "$0")/lib.sh"
 need_python
 need_sqlite3
