@@ -216,13 +216,14 @@ static void sweep_series(json_t *series, const struct result *const *pts,
 	size_t i, k;
 
 	for (i = 0; i < np; i++) {
-		json_t *points = json_array();
+		json_t *points;
 		bool first = true;
 
 		for (k = 0; k < i && first; k++)
 			first = strcmp(group[k], group[i]) != 0;
 		if (!first)
 			continue;
+		points = json_array();
 		for (;;) {
 			size_t best = np;
 

@@ -13,11 +13,15 @@
  * Where a result comes from and goes:
  *   made      session/build_results.c    from the runner's config_result
  *   stored    store/             saved and loaded as these records
- *   decoded   results/codec.c    the one place the stored text form
- *                                (parameters and info JSON) is read
+ *   decoded   results/codec*.c   the one place the stored text form
+ *                                (parameters and info JSON) is read;
+ *                                each parameter parsed once, with its
+ *                                definition
  *   judged    comparison/comparison.c compare and check
+ *   explained results/explain_view.c the --explain view, computed once
  *   printed   report/            tables, grids, fits, explain, JSON
- * Renderers take these records, never the store or JSON text.
+ * Renderers take these records, never the store or JSON text, and parse
+ * no parameter text.
  */
 #ifndef COPYSCOPE_RESULT_H
 #define COPYSCOPE_RESULT_H
