@@ -1,31 +1,9 @@
 /*
- * explain.h - --explain: a workload's bandwidth placed beside its floors,
- * from the results model, for workloads whose descriptor has an explain
- * recipe (struct wl_explain).  Two kinds of recipe:
- *
- * WL_EXPLAIN_PIPE, "where the time goes" (pipe.bw).  For one message
- * size: the copy floor (mem.copy engine=libc, one copy), the two-copy
- * floor (half its bandwidth: a pipe copies every byte in and out), the
- * ring (ring.bw: two copies through shared memory, no kernel) and the
- * workload itself, as a fraction of each; the time per 64 KiB the kernel
- * path adds (workload minus ring); and the context switches per MiB of
- * each that explain it.  The caller measures (or loads) the floors at the
- * same parameters, as the recipe names them: for a pipe.bw configuration
- * size=S rsize=R pipe_size=P mode=M place=L,
- *   mem.copy engine=libc size=S
- *   ring.bw  size=S rsize=R pipe_size=P mode=M place=L
- * (ring.bw's pipe_size=0 is 64 KiB, a default pipe's capacity).
- *
- * WL_EXPLAIN_PER_BYTE, "per byte against" its floors (the file.*
- * workloads against mem.copy engine=libc and engine=movsb).  For each
- * configuration apart from its size, one row per size: the workload's
- * time per op (size / bandwidth) and per byte, and for each floor its
- * time per byte, the workload's speed as a share of the floor's
- * (floor time / workload time for the same bytes) and the time per op
- * beyond the floor's copy.  Over two sizes or more, least-squares lines
- * time = fixed + per byte x size of the workload and of each floor give
- * the workload's per-byte speed as a share of each floor's, plus its
- * fixed cost per op.
+ * explain.h - --explain as text: the blocks of the explain model
+ * (results/explain_view.h) printed to fit 80 columns, "where the time
+ * goes" for a pipe recipe and "per byte against" for a per-byte recipe.
+ * `--json` (report/json.c) and the HTML report (report/html_plots_explain.c)
+ * read the same model.
  */
 #ifndef COPYSCOPE_EXPLAIN_H
 #define COPYSCOPE_EXPLAIN_H
@@ -34,39 +12,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "core/workload.h"
+#include "results/explain_view.h"
 #include "results/result.h"
-#include "stats/fit.h"
-
-/* The measured medians of one size.  A counter < 0 is unknown. */
-struct explain_input {
-	double size_bytes;		/* message size */
-	double copy_bps;		/* mem.copy libc, bytes/s */
-	double ring_bps;		/* ring.bw bandwidth, bytes/s */
-	double pipe_bps;		/* pipe.bw bandwidth, bytes/s */
-	double ring_cs_per_mib;		/* context switches per MiB moved */
-	double pipe_cs_per_mib;
-};
-
-/* What explain_compute() derives.  Fractions are 0..1 (pipe / other). */
-struct explain_figures {
-	double floor_bps;		/* copy_bps / 2 */
-	double pipe_of_copy, pipe_of_floor, pipe_of_ring;
-	double copy_ns_64k, floor_ns_64k, ring_ns_64k, pipe_ns_64k;
-	double kernel_ns_64k;		/* pipe_ns_64k - ring_ns_64k */
-	double kernel_share;		/* kernel_ns_64k / pipe_ns_64k */
-	double extra_cs_per_mib;	/* pipe - ring; < 0 if unknown */
-};
-
-/* The 64 KiB unit the times are given in. */
-#define EXPLAIN_UNIT_BYTES 65536.0
-
-/*
- * Derive the figures from the medians.  Rates <= 0 give 0 for everything
- * that depends on them.  Returns 0, or -1 when a rate is missing.
- */
-int explain_compute(const struct explain_input *in,
-		    struct explain_figures *out);
 
 /* The names of the rows: "mem.copy libc (1 copy)", "ring.bw (2
    copies)", "pipe.bw". */
@@ -80,135 +27,28 @@ void explain_print(FILE *out, const char *title,
 		   const struct explain_input *in,
 		   const struct explain_figures *f);
 
-/* One size of a per-byte explanation: medians in bytes/s. */
-struct explain_pb_input {
-	double size_bytes;
-	double self_bps;		/* the workload's bandwidth */
-	size_t nfloors;
-	double floor_bps[WL_EXPLAIN_MAX_FLOORS];	/* <= 0: none */
-};
-
-/* What explain_pb_compute() derives for one size. */
-struct explain_pb_row {
-	double self_ns;			/* per op: size / self_bps */
-	double self_ns_byte;		/* self_ns / size */
-	double floor_ns[WL_EXPLAIN_MAX_FLOORS];	/* the floor's copy of
-						   size bytes; 0: none */
-	double floor_ns_byte[WL_EXPLAIN_MAX_FLOORS];
-	double speed[WL_EXPLAIN_MAX_FLOORS];	/* floor_ns / self_ns */
-	double beyond_ns[WL_EXPLAIN_MAX_FLOORS];	/* self_ns -
-							   floor_ns */
-};
-
-/*
- * Derive one size's row.  A rate <= 0 gives 0 for everything that
- * depends on it.  Returns 0, or -1 when the workload's rate or the size
- * is missing.
- */
-int explain_pb_compute(const struct explain_pb_input *in,
-		       struct explain_pb_row *out);
-
-/* The least-squares lines over the sizes of one configuration. */
-struct explain_pb_fit {
-	struct fit_line self;		/* time per op = a + b x size, ns */
-	bool self_ok;
-	struct fit_line floor[WL_EXPLAIN_MAX_FLOORS];
-	bool floor_ok[WL_EXPLAIN_MAX_FLOORS];
-	/* floor[k].b / self.b: the workload's per-byte speed as a share
-	   of floor k's; 0 when either slope is not positive */
-	double speed[WL_EXPLAIN_MAX_FLOORS];
-};
-
-/*
- * Fit time per op against size (ns, weighted by 1 / time^2 as the fits
- * under a sweep are, report/fit_report.c) for the workload and for each
- * floor, over the n sizes of in (each floor over the sizes it has).
- * Returns 0 when the workload's line could be fitted (two sizes or more),
- * else -1; a floor with fewer than two sizes has floor_ok false.
- */
-int explain_pb_fit(const struct explain_pb_input *in, size_t n,
-		   struct explain_pb_fit *out);
-
-/*
- * From the results of a run (any mix, e.g. a suite): for every result of
- * a workload with an explain recipe (its metric, its `only` settings),
- * find its floors at the same size (the most shared parameters agreeing
- * preferred), and print the block: one per configuration for a pipe
- * recipe, one per configuration apart from its size for a per-byte
- * recipe.  Returns the number of blocks printed; 0 with a message in err
- * naming what is missing ("no mem.copy libc result at size=64k") when
- * nothing could be explained; -1 with a message on a result without its
- * size.
- */
-int explain_results(FILE *out, const struct result *res, size_t n,
-		    char *err, size_t errlen);
-
-/* One explained result with its floors and what explain_compute() made. */
-struct explain_block {
-	const struct result *self, *copy, *ring;
-	char title[256];		/* "pipe.bw size=64k rsize=0 ..." */
-	char copy_label[128], ring_label[128], self_label[64];
-	struct explain_input in;
-	struct explain_figures f;
-};
-
-/*
- * The pipe-recipe blocks explain_results() prints, for other renderers
- * (the JSON document, the HTML report): *out (malloc'ed, free it) gets
- * *nout blocks.  Returns their number; 0 with a message in err when
- * nothing could be explained; -1 with a message on a result without its
- * size or when memory ran out.
- */
-int explain_collect(const struct result *res, size_t n,
-		    struct explain_block **out, size_t *nout, char *err,
-		    size_t errlen);
-
-/* One size of a per-byte block: its result, its floors', the row. */
-struct explain_pb_point {
-	const struct result *self;
-	const struct result *floor[WL_EXPLAIN_MAX_FLOORS];	/* NULL:
-								   none */
-	const char *size;		/* the size as stored ("64k") */
-	struct explain_pb_input in;
-	struct explain_pb_row row;
-};
-
-/* One configuration of a per-byte recipe apart from its size. */
-struct explain_pb_block {
-	const struct wl_explain *x;	/* the recipe: floors, per */
-	const char *workload;
-	char title[1024];		/* "per byte against mem.copy:
-					   file.rw target=memfd ..." */
-	struct explain_pb_point *pts;	/* by size, smallest first */
-	size_t npts;
-	bool fitted;			/* two sizes or more: fit is set */
-	struct explain_pb_fit fit;
-};
-
-/*
- * The per-byte blocks explain_results() prints, for other renderers:
- * *out gets *nout blocks (free them with explain_pb_free()).  A block
- * needs a floor result at one size at least; a size without one has
- * NULL floors and no figures for them.  Returns their number; 0 with a
- * message in err naming what to run when nothing could be explained; -1
- * with a message on a result without its size or when memory ran out.
- */
-int explain_pb_collect(const struct result *res, size_t n,
-		       struct explain_pb_block **out, size_t *nout,
-		       char *err, size_t errlen);
-
-/* Free n blocks from explain_pb_collect() (NULL is fine). */
-void explain_pb_free(struct explain_pb_block *b, size_t n);
-
 /* Print one per-byte block: title, a row per size and floor, the fit
    (fits 80 columns). */
 void explain_pb_print(FILE *out, const struct explain_pb_block *b);
 
 /*
- * Context switches per MiB moved, the median over the samples of a
- * stored result (its info's ctx_switches and batch_ops) for messages of
- * size_bytes.  Returns -1 when the counters are unknown.
+ * The words under a per-byte block's rows: the fitted line into fit
+ * ("least-squares fit over 3 sizes: per call = 123 ns + 0.0550 ns x
+ * size, R² 0.9973") and the workload's per-byte speed against each
+ * floor into speed (or why there is none).  Returns false (both "") when
+ * the block has no fit (fewer than two sizes).
  */
-double explain_cs_per_mib(const struct result *r, double size_bytes);
+bool explain_pb_fit_text(const struct explain_pb_block *b, char *fit,
+			 size_t fitlen, char *speed, size_t speedlen);
+
+/*
+ * Build the explain view of res[0..n-1] (explain_view_build()) and print
+ * its blocks, the pipe recipe's first, a blank line between two.
+ * Returns the number of blocks printed; 0 with a message in err naming
+ * what is missing when nothing could be explained; -1 with a message on
+ * a result without its size or out of memory (nothing printed).
+ */
+int explain_results(FILE *out, const struct result *res, size_t n,
+		    char *err, size_t errlen);
 
 #endif

@@ -148,15 +148,18 @@ static int add_point(struct fit_set *fs, const struct result *r, double x)
 static bool is_point(const struct result *r, const char *workload,
 		     const struct wl_fit *rule, double *x)
 {
-	int64_t v;
+	const struct result_param *p;
 
 	if (strcmp(r->cfg->workload, workload) != 0 ||
 	    strcmp(r->metric, rule->metric) != 0 || !r->nsamples || r->trace)
 		return false;
-	/* counts and sizes are stored as "1024" or "64k" */
-	if (param_parse_size(param_text(r->cfg, rule->param), &v) != 0)
+	/* a count or a size, never negative */
+	p = result_param_find(r->cfg, rule->param);
+	if (!p || !p->has_v || p->v < 0 ||
+	    (p->def && p->def->type != PARAM_INT &&
+	     p->def->type != PARAM_SIZE))
 		return false;
-	*x = (double)v;
+	*x = (double)p->v;
 	return true;
 }
 

@@ -10,7 +10,6 @@
  */
 #include "report/grid.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -40,28 +39,15 @@ struct axis {
 };
 
 /*
- * Sort key of a parameter value: as the workload parses it ("4k" < "1M"),
- * else the integer it spells, else 0 (then text order decides).
+ * Sort key of parameter param of cfg: its value as the workload holds it
+ * ("4k" < "1M"), else the integer it spells, else 0 (then text order
+ * decides).
  */
-static int64_t value_key(const char *workload, const char *param,
-			 const char *text)
+static int64_t value_key(const struct result_config *cfg, const char *param)
 {
-	const struct workload *wl = workload_find(workload);
-	char err[128], *end;
-	long long ll;
 	int64_t v;
-	size_t i;
 
-	for (i = 0; wl && i < wl->nparams; i++)
-		if (strcmp(wl->params[i].name, param) == 0 &&
-		    param_parse_value(&wl->params[i], text, &v, err,
-				      sizeof(err)) == 0)
-			return v;
-	errno = 0;
-	ll = strtoll(text, &end, 10);
-	if (errno == 0 && end != text && *end == '\0')
-		return (int64_t)ll;
-	return 0;
+	return result_param_value(cfg, param, &v) ? v : 0;
 }
 
 static int axis_add(struct axis *a, const char *v, int64_t key)
@@ -216,14 +202,12 @@ static int build_view(const struct wl_grid *sp, const struct result *res,
 
 	memset(v, 0, sizeof(*v));
 	for (i = 0; i < nitems; i++) {
-		const char *wl = res[items[i].idx].cfg->workload;
+		const struct result_config *cfg = res[items[i].idx].cfg;
 
 		if (items[i].group != g)
 			continue;
-		if (axis_add(&rows, items[i].row,
-			     value_key(wl, sp->row, items[i].row)) ||
-		    axis_add(&cols, items[i].col,
-			     value_key(wl, sp->col, items[i].col)))
+		if (axis_add(&rows, items[i].row, value_key(cfg, sp->row)) ||
+		    axis_add(&cols, items[i].col, value_key(cfg, sp->col)))
 			goto oom;
 	}
 	if (rows.n < 2 || cols.n < 2) {

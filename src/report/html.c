@@ -264,9 +264,8 @@ static int run_body(FILE *f, const struct run_data *run)
 		block_table(f, res + i, e - i);
 		plots += html_block_plots(f, res + i, e - i);
 	}
-	if (n && html_explain_plot(f, res, n)) {
-		plots++;
-	}
+	if (n)
+		plots += html_explain_plot(f, res, n);
 	return plots;
 }
 

@@ -289,7 +289,8 @@
 		return { type: 'scatter', data: { datasets: ds }, options: o };
 	}
 
-	/* --explain: where the time of 64 KiB goes, as a stacked bar. */
+	/* --explain: where the time goes (per 64 KiB for the pipe, per
+	   byte for the per-byte recipe), a stacked bar per block. */
 	function explain(spec) {
 		var o = base();
 

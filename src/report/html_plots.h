@@ -5,8 +5,8 @@
  *
  * The figures come from the results model through the renderers that
  * print the text: grids (grid.c), fits (fit_report.c), --explain
- * (explain.c), notes and histogram percentiles (notes.c, table.c), the
- * comparison (comparison/comparison.c).
+ * (results/explain_view.c), notes and histogram percentiles (notes.c,
+ * table.c), the comparison (comparison/comparison.c).
  */
 #ifndef COPYSCOPE_HTML_PLOTS_H
 #define COPYSCOPE_HTML_PLOTS_H
@@ -30,8 +30,10 @@ void html_text(FILE *f, const char *s);
 int html_block_plots(FILE *f, const struct result *res, size_t n);
 
 /*
- * The --explain breakdowns the results res[0..n-1] of a run allow, as
- * stacked bars.  Returns the number of figures written (0 or 1).
+ * The --explain view (results/explain_view.h) of the results
+ * res[0..n-1] of a run, as stacked bars beside their tables: a figure
+ * for the pipe recipe's blocks and one for the per-byte recipe's.
+ * Returns the number of figures written (0 to 2).
  */
 int html_explain_plot(FILE *f, const struct result *res, size_t n);
 

@@ -24,7 +24,13 @@
  *   "explain": [ { title, size_bytes, rows: [{what, bytes_per_s,
  *                  ns_per_64k, pipe_fraction, ctx_switches_per_mib}],
  *                  kernel_ns_per_64k, kernel_share,
- *                  extra_ctx_switches_per_mib } ],
+ *                  extra_ctx_switches_per_mib },
+ *                { kind: "per_byte", title, workload, per,
+ *                  points: [{size, size_bytes, bytes_per_s, ns_per_op,
+ *                            ns_per_byte, floors: [{what, bytes_per_s,
+ *                            ns_per_byte, speed, beyond_ns}]}],
+ *                  fit: null | {points, fixed_ns, ns_per_byte, r2,
+ *                               floors: [{what, ns_per_byte, speed}]} } ],
  *   "notes": [ { job, workload, params, metric, kind, text } ]
  * }
  * "info" is the stored form of the result's details (results/codec.h).
@@ -252,41 +258,132 @@ static json_t *explain_row(const char *label, double bps, double ns,
 			 json_null());
 }
 
-/* The --explain breakdowns (explain.c) the run's results allow. */
-static json_t *explain_json(const struct result *res, size_t n)
+/* A pipe recipe's block: its rows and the kernel path. */
+static json_t *explain_pipe_json(const struct explain_block *b)
 {
-	struct explain_block *b;
-	json_t *a = json_array();
-	char err[256];
-	size_t nb, i;
+	const struct explain_figures *f = &b->f;
+	const struct explain_input *in = &b->in;
 
-	if (!a || explain_collect(res, n, &b, &nb, err, sizeof(err)) < 0)
-		return a;
-	for (i = 0; i < nb; i++) {
-		const struct explain_figures *f = &b[i].f;
-		const struct explain_input *in = &b[i].in;
+	return json_pack(
+		"{s:o, s:o, s:[o, o, o, o], s:o, s:o, s:o}",
+		"title", codec_json_text(b->title),
+		"size_bytes", num(in->size_bytes),
+		"rows",
+		explain_row(b->copy_label, in->copy_bps, f->copy_ns_64k,
+			    f->pipe_of_copy, -1),
+		explain_row("two-copy floor (1/2)", f->floor_bps,
+			    f->floor_ns_64k, f->pipe_of_floor, -1),
+		explain_row(b->ring_label, in->ring_bps, f->ring_ns_64k,
+			    f->pipe_of_ring, in->ring_cs_per_mib),
+		explain_row(b->self_label, in->pipe_bps, f->pipe_ns_64k, 1.0,
+			    in->pipe_cs_per_mib),
+		"kernel_ns_per_64k", num(f->kernel_ns_64k),
+		"kernel_share", num(f->kernel_share),
+		"extra_ctx_switches_per_mib",
+		f->extra_cs_per_mib >= 0 ? num(f->extra_cs_per_mib) :
+		json_null());
+}
 
-		json_array_append_new(a, json_pack(
-			"{s:o, s:o, s:[o, o, o, o], s:o, s:o, s:o}",
-			"title", codec_json_text(b[i].title),
-			"size_bytes", num(in->size_bytes),
-			"rows",
-			explain_row(b[i].copy_label, in->copy_bps,
-				    f->copy_ns_64k, f->pipe_of_copy, -1),
-			explain_row("two-copy floor (1/2)", f->floor_bps,
-				    f->floor_ns_64k, f->pipe_of_floor, -1),
-			explain_row(b[i].ring_label, in->ring_bps,
-				    f->ring_ns_64k, f->pipe_of_ring,
-				    in->ring_cs_per_mib),
-			explain_row(b[i].self_label, in->pipe_bps,
-				    f->pipe_ns_64k, 1.0, in->pipe_cs_per_mib),
-			"kernel_ns_per_64k", num(f->kernel_ns_64k),
-			"kernel_share", num(f->kernel_share),
-			"extra_ctx_switches_per_mib",
-			f->extra_cs_per_mib >= 0 ? num(f->extra_cs_per_mib) :
+/* A number that is only meaningful when positive, else null. */
+static json_t *pos(double v)
+{
+	return v > 0 ? num(v) : json_null();
+}
+
+/* One size of a per-byte block: the workload and each floor. */
+static json_t *explain_pb_point_json(const struct explain_pb_block *b,
+				     const struct explain_pb_point *p)
+{
+	json_t *floors = json_array();
+	char name[96];
+	size_t k;
+
+	for (k = 0; floors && k < b->x->nfloors; k++) {
+		bool has = p->row.floor_ns[k] > 0;
+
+		explain_floor_name(&b->x->floors[k], name, sizeof(name));
+		json_array_append_new(floors, json_pack(
+			"{s:o, s:o, s:o, s:o, s:o}",
+			"what", codec_json_text(name),
+			"bytes_per_s", pos(p->in.floor_bps[k]),
+			"ns_per_byte", has ? num(p->row.floor_ns_byte[k]) :
+			json_null(),
+			"speed", has ? num(p->row.speed[k]) : json_null(),
+			"beyond_ns", has ? num(p->row.beyond_ns[k]) :
 			json_null()));
 	}
-	free(b);
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "size", codec_json_text(p->size),
+			 "size_bytes", num(p->in.size_bytes),
+			 "bytes_per_s", num(p->in.self_bps),
+			 "ns_per_op", num(p->row.self_ns),
+			 "ns_per_byte", num(p->row.self_ns_byte),
+			 "floors", floors);
+}
+
+/* The least-squares lines of a per-byte block, or null without two
+   sizes. */
+static json_t *explain_pb_fit_json(const struct explain_pb_block *b)
+{
+	const struct explain_pb_fit *f = &b->fit;
+	json_t *floors;
+	char name[96];
+	size_t k;
+
+	if (!b->fitted)
+		return json_null();
+	floors = json_array();
+	for (k = 0; floors && k < b->x->nfloors; k++) {
+		explain_floor_name(&b->x->floors[k], name, sizeof(name));
+		json_array_append_new(floors, json_pack(
+			"{s:o, s:o, s:o}", "what", codec_json_text(name),
+			"ns_per_byte", f->floor_ok[k] ? num(f->floor[k].b) :
+			json_null(),
+			"speed", pos(f->speed[k])));
+	}
+	return json_pack("{s:I, s:o, s:o, s:o, s:o}",
+			 "points", (json_int_t)f->self.n,
+			 "fixed_ns", num(f->self.a),
+			 "ns_per_byte", num(f->self.b),
+			 "r2", f->self.n >= 3 ? num(f->self.r2) : json_null(),
+			 "floors", floors);
+}
+
+/* A per-byte recipe's block: a point per size and the fit. */
+static json_t *explain_pb_json(const struct explain_pb_block *b)
+{
+	json_t *pts = json_array();
+	size_t i;
+
+	for (i = 0; pts && i < b->npts; i++)
+		json_array_append_new(pts, explain_pb_point_json(b,
+								 &b->pts[i]));
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}",
+			 "kind", "per_byte",
+			 "title", codec_json_text(b->title),
+			 "workload", codec_json_text(b->workload),
+			 "per", codec_json_text(b->x->per),
+			 "points", pts,
+			 "fit", explain_pb_fit_json(b));
+}
+
+/* The --explain view (results/explain_view.h) of the run's results. */
+static json_t *explain_json(const struct result *res, size_t n)
+{
+	struct explain_view v;
+	json_t *a = json_array();
+	char err[512];
+	size_t i;
+
+	if (!a)
+		return NULL;
+	if (explain_view_build(res, n, &v, err, sizeof(err)) > 0) {
+		for (i = 0; i < v.npipe; i++)
+			json_array_append_new(a, explain_pipe_json(&v.pipe[i]));
+		for (i = 0; i < v.npb; i++)
+			json_array_append_new(a, explain_pb_json(&v.pb[i]));
+	}
+	explain_view_free(&v);
 	return a;
 }
 

@@ -19,6 +19,11 @@
  *   and on one result only: hist {max, mean, min, of, ops} (the per-op
  *   histogram's details), trace: true (the cold-call series).
  * The run's header (codec_run_json) is written and read here too.
+ *
+ * The files: codec.c (safe text, a stored row decoded, the run's
+ * header), codec_info.c (the info object), codec_kernel.c (its kernel
+ * views), codec_params.c (the parameters, each parsed once by its
+ * definition: struct result_param).
  */
 #ifndef COPYSCOPE_CODEC_H
 #define COPYSCOPE_CODEC_H
@@ -84,7 +89,8 @@ struct result *result_decode_row(struct result_set *set,
 
 /*
  * The parameters of a canonical JSON object into cfg->params (declared
- * order of cfg->wl when known, else the object's order) and
+ * order of cfg->wl when known, else the object's order), each with its
+ * definition and value parsed (struct result_param), and
  * cfg->params_json (a copy).  0, or -1 when params_json is not a JSON
  * object of strings or memory ran out.
  */

@@ -2,7 +2,8 @@
  * kernel_records.h - the results model of the kernel-side views (run --kernel):
  * what the kernel did for one configuration's workers during its traced
  * samples, aggregated once (kernel/kview.c) and then stored, decoded
- * (results/codec.c) and printed (report/kernel_text.c) as these records.
+ * (results/codec_kernel.c) and printed (report/kernel_text.c) as these
+ * records.
  *
  * The traced samples are a pass of their own beside the kept samples
  * (each kept sample is followed by a traced one of the same batch), so

@@ -165,14 +165,33 @@ int result_finalize(struct result *r)
 	return 0;
 }
 
-const char *result_param(const struct result_config *cfg, const char *name)
+const struct result_param *result_param_find(const struct result_config *cfg,
+					     const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < cfg->nparams; i++)
 		if (strcmp(cfg->params[i].name, name) == 0)
-			return cfg->params[i].value;
+			return &cfg->params[i];
 	return NULL;
+}
+
+const char *result_param(const struct result_config *cfg, const char *name)
+{
+	const struct result_param *p = result_param_find(cfg, name);
+
+	return p ? p->value : NULL;
+}
+
+bool result_param_value(const struct result_config *cfg, const char *name,
+			int64_t *v)
+{
+	const struct result_param *p = result_param_find(cfg, name);
+
+	if (!p || !p->has_v)
+		return false;
+	*v = p->v;
+	return true;
 }
 
 static int by_name(const void *a, const void *b)

@@ -13,11 +13,15 @@
  * Where a result comes from and goes:
  *   made      session/build_results.c    from the runner's config_result
  *   stored    store/             saved and loaded as these records
- *   decoded   results/codec.c    the one place the stored text form
- *                                (parameters and info JSON) is read
+ *   decoded   results/codec*.c   the one place the stored text form
+ *                                (parameters and info JSON) is read;
+ *                                each parameter parsed once, with its
+ *                                definition
  *   judged    comparison/comparison.c compare and check
+ *   explained results/explain_view.c the --explain view, computed once
  *   printed   report/            tables, grids, fits, explain, JSON
- * Renderers take these records, never the store or JSON text.
+ * Renderers take these records, never the store or JSON text, and parse
+ * no parameter text.
  */
 #ifndef COPYSCOPE_RESULT_H
 #define COPYSCOPE_RESULT_H
@@ -30,6 +34,7 @@
 #include "stats/modes.h"
 #include "stats/summary.h"
 
+struct param_def;
 struct workload;
 
 /*
@@ -38,10 +43,24 @@ struct workload;
  */
 #define RESULT_FLAG_UNKNOWN 0x100u
 
-/* One parameter of a configuration, as its canonical text ("64k"). */
+/*
+ * One parameter of a configuration: its canonical text ("64k") and its
+ * value, parsed once where the configuration was made or decoded
+ * (results/codec_params.c), so that no renderer parses text.
+ */
 struct result_param {
 	char *name;
-	char *value;
+	char *value;			/* canonical text, as stored */
+	const struct param_def *def;	/* its definition; NULL when the
+					   workload or the parameter is not
+					   in this build, or this build
+					   refuses the stored text */
+	int64_t v;			/* the value as def holds it
+					   (core/param.h: bytes, ns, a
+					   choice's index); when def is
+					   NULL, the integer the text spells */
+	bool has_v;			/* v is known: def is set, or the
+					   text is a plain decimal integer */
 };
 
 /* One worker: its name, the CPU it was pinned to, the CPUs it ran on. */
@@ -202,6 +221,18 @@ int result_finalize(struct result *r);
 
 /* Text of parameter name in cfg, or NULL when it has none. */
 const char *result_param(const struct result_config *cfg, const char *name);
+
+/* Parameter name of cfg with its parsed value, or NULL when it has none. */
+const struct result_param *result_param_find(const struct result_config *cfg,
+					     const char *name);
+
+/*
+ * The parsed value of parameter name of cfg into *v: true when cfg has
+ * the parameter and its value is known (has_v), else false (*v
+ * untouched).
+ */
+bool result_param_value(const struct result_config *cfg, const char *name,
+			int64_t *v);
 
 /*
  * Pointers to cfg's parameters sorted by name (the canonical order) into

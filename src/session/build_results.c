@@ -71,6 +71,9 @@ static int set_params(struct result_config *c, const struct config_result *cr)
 		param_format_value(&wl->params[i], cr->ps.v[i], v, sizeof(v));
 		c->params[i].name = strdup(wl->params[i].name);
 		c->params[i].value = strdup(v);
+		c->params[i].def = &wl->params[i];
+		c->params[i].v = cr->ps.v[i];
+		c->params[i].has_v = true;
 		c->nparams++;
 		if (!c->params[i].name || !c->params[i].value)
 			return -1;

@@ -3,7 +3,8 @@
 # same sizes and the side-by-side block is printed per size; it refuses
 # pipe.bw configurations that do not make two copies, and runs without a
 # workload that has an explain recipe.  The file workloads per byte
-# against mem.copy libc and movsb (floors run once for two workloads).
+# against mem.copy libc and movsb (floors run once for two workloads),
+# also in the stored run's show --json.
 # Also --perf-counters (perf software events) as an opt-in.
 . "$(dirname "$0")/lib.sh"
 
@@ -22,8 +23,9 @@ contains_flat "$OUT" "kernel path (pipe - ring):"
 note "file.rw and file.copy --explain: per byte against mem.copy libc, movsb"
 if "$BIN" run mem.copy engine=movsb size=64 --quick --no-store \
 	>/dev/null 2>&1; then
-	cs 0 run file.rw file.copy target=memfd size=4k,64k --explain --quick \
-		--no-store
+	cs 0 run file.rw file.copy target=memfd size=4k,64k --explain --quick
+	RUN=$(run_id)
+	[ -n "$RUN" ] || fail "the run was not stored"
 	# the floors are measured once for both workloads
 	[ "$(grep -c '^mem\.copy ' "$OUT")" -eq 2 ] ||
 		fail "expected one mem.copy job per engine"
@@ -38,6 +40,29 @@ if "$BIN" run mem.copy engine=movsb size=64 --quick --no-store \
 	contains_flat "$OUT" "least-squares fit over 2 sizes: per call ="
 	flat "$OUT" | grep -E -q "file.copy moves a byte in [0-9.]+ [a-z]+s: [0-9]+% of mem.copy libc's speed \([0-9.]+ ns\), [0-9]+% of mem.copy movsb's speed \([0-9.]+ ns\); plus [0-9.]+ [nu]s per call." ||
 		fail "no fitted per-byte line for file.copy"
+	# the stored run's JSON holds the same per-byte blocks
+	need_python
+	cs 0 show "$RUN" --json
+	python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+pb = [e for e in d["explain"] if e.get("kind") == "per_byte"]
+assert [e["workload"] for e in pb] == ["file.rw", "file.copy"], pb
+for e in pb:
+    assert e["title"].startswith("per byte against mem.copy: "), e["title"]
+    assert e["per"] == "call", e["per"]
+    assert [p["size"] for p in e["points"]] == ["4k", "64k"], e["points"]
+    assert [p["size_bytes"] for p in e["points"]] == [4096, 65536]
+    for p in e["points"]:
+        assert p["ns_per_op"] > 0 and p["ns_per_byte"] > 0, p
+        assert [f["what"] for f in p["floors"]] == \
+            ["mem.copy libc", "mem.copy movsb"], p["floors"]
+        for f in p["floors"]:
+            assert f["bytes_per_s"] > 0 and f["speed"] > 0, f
+    fit = e["fit"]
+    assert fit["points"] == 2 and fit["r2"] is None, fit
+    assert len(fit["floors"]) == 2, fit
+' <"$OUT" || fail "show --json: no per-byte explain for file.rw and file.copy"
 else
 	skip_case "this CPU has no rep movsb (ERMS): mem.copy engine=movsb cannot run"
 fi

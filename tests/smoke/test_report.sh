@@ -1,11 +1,12 @@
 #!/bin/sh
 # test_report.sh - `copyscope report`: the HTML report of real runs (a
 # size sweep, E2's writers x readers grid with per-op histograms, a fit,
-# the --explain floors) and of a comparison of two tags, checked in the
-# file (every expected chart, nothing fetched from outside) and rendered
-# in headless Chromium: every chart drawn and not empty, no script error
-# on the page; screenshots under build/test-report/.  The browser part is
-# skipped (and counted so) where Chromium is not installed.
+# the --explain floors: pipe.bw's and file.rw's per byte) and of a
+# comparison of two tags, checked in the file (every expected chart,
+# nothing fetched from outside) and rendered in headless Chromium: every
+# chart drawn and not empty, no script error on the page; screenshots
+# under build/test-report/.  The browser part is skipped (and counted so)
+# where Chromium is not installed.
 . "$(dirname "$0")/lib.sh"
 need_python
 need_sqlite3
@@ -26,6 +27,15 @@ inject 5 time/call 1 100
 inject 6 time/call 2 100
 inject 7 time/call 3 130
 inject 8 time/call 4 130
+# the per-byte explain (file.rw against mem.copy libc and movsb); movsb
+# needs rep movsb (ERMS)
+PB=""
+if "$BIN" run mem.copy engine=movsb size=64 --quick --no-store \
+	>/dev/null 2>&1; then
+	cs 0 run file.rw target=memfd size=4k,64k --explain --quick
+	PB=$(run_id)
+	[ -n "$PB" ] || fail "the file.rw --explain run was not stored"
+fi
 
 # check_html FILE KIND...: the report holds a figure of each KIND with
 # its data and its table, the bundled library, and nothing from outside.
@@ -61,9 +71,19 @@ PY
 }
 
 note "report of the runs: sweep, heat map, histograms, fit, explain"
-cs 0 report 1,2,3,4 -o "$TMP/runs.html"
+cs 0 report "1,2,3,4${PB:+,$PB}" -o "$TMP/runs.html"
 contains "$OUT" "wrote $TMP/runs.html"
 check_html "$TMP/runs.html" sweep heatmap percentile scatter fit explain
+if [ -n "$PB" ]; then
+	# the pipe's explain and the per-byte one: a figure each
+	[ "$(grep -o 'data-kind="explain"' "$TMP/runs.html" | wc -l)" -eq 2 ] ||
+		fail "expected two explain figures (pipe, per byte)"
+	contains "$TMP/runs.html" "per byte: the workload against its copy floors"
+	contains "$TMP/runs.html" "per byte against mem.copy: file.rw target=memfd"
+	contains "$TMP/runs.html" "least-squares fit over 2 sizes"
+else
+	skip_case "this CPU has no rep movsb (ERMS): no per-byte explain to draw"
+fi
 contains "$TMP/runs.html" "writers x readers"
 contains "$TMP/runs.html" "least-squares fit over segs"
 contains "$TMP/runs.html" "kernel.release"

@@ -6,7 +6,9 @@
  * fitted per-byte speed and fixed cost) against hand-computed values, and
  * the matching of stored results (pipe.bw to ring.bw and mem.copy libc at
  * the same size; file.rw at each size of its sweep to mem.copy libc and
- * movsb) including what it says when one is missing.
+ * movsb) including what it says when one is missing; the one explain
+ * view (results/explain_view.c) the text, `--json` and the HTML report
+ * read, the per-byte blocks in the latter two.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,7 +20,11 @@
 
 #include <cmocka.h>
 
+#include <jansson.h>
+
 #include "report/explain.h"
+#include "report/html_plots.h"
+#include "report/report.h"
 #include "result_fixture.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
@@ -386,6 +392,166 @@ static void test_pb_results(void **state)
 	result_set_free(&set);
 }
 
+/* pipe.bw beside its floors at 64k, and file.rw per byte at 4k and 64k
+   against mem.copy libc and movsb (the numbers of the tests above). */
+static void add_both(struct result_set *set)
+{
+	static const double copy_s[] = { 16 * GIB };
+	static const double ring_s[] = { 2 * GIB };
+	static const double pipe_s[] = { 0.5 * GIB };
+
+	fx_add(set, "ring.bw", "{\"mode\":\"proc\",\"pipe_size\":\"0\","
+	       "\"place\":\"split\",\"rsize\":\"0\",\"size\":\"64k\"}",
+	       "bandwidth", "bytes/s", 1, ring_s, 1, NULL);
+	fx_add(set, "pipe.bw", PIPE_PARAMS, "bandwidth", "bytes/s", 1,
+	       pipe_s, 1, NULL);
+	add_bw(set, "file.rw", RW_PARAMS("read", "64k"), 65536,
+	       1000 + 0.05 * 65536);
+	add_bw(set, "file.rw", RW_PARAMS("read", "4k"), 4096,
+	       1000 + 0.05 * 4096);
+	fx_add(set, "mem.copy", COPY_PARAMS("libc", "64k"), "bandwidth",
+	       "bytes/s", 1, copy_s, 1, NULL);
+	add_bw(set, "mem.copy", COPY_PARAMS("libc", "4k"), 4096,
+	       0.025 * 4096);
+	add_bw(set, "mem.copy", COPY_PARAMS("movsb", "4k"), 4096,
+	       0.0125 * 4096);
+	add_bw(set, "mem.copy", COPY_PARAMS("movsb", "64k"), 65536,
+	       0.0125 * 65536);
+}
+
+/*
+ * One view of both recipes, computed once: the sizes come from the typed
+ * parameter values, each point finds its floors; a size this build
+ * cannot read is an error, not a guess.
+ */
+static void test_view(void **state)
+{
+	struct result_set set;
+	struct explain_view v;
+	const struct explain_pb_block *b;
+	char err[256];
+
+	(void)state;
+	result_set_init(&set);
+	add_both(&set);
+	assert_int_equal(explain_view_build(set.v, set.n, &v, err,
+					    sizeof(err)), 2);
+	assert_string_equal(err, "");
+	assert_int_equal(v.npipe, 1);
+	assert_int_equal(v.npb, 1);
+	assert_ptr_equal(v.pipe[0].self, &set.v[1]);
+	assert_float_equal(v.pipe[0].in.size_bytes, 65536, 0);
+	assert_float_equal(v.pipe[0].f.pipe_of_ring, 0.25, 1e-12);
+	b = &v.pb[0];
+	assert_string_equal(b->workload, "file.rw");
+	assert_int_equal(b->npts, 2);
+	assert_float_equal(b->pts[0].in.size_bytes, 4096, 0);
+	assert_string_equal(b->pts[0].size, "4k");
+	assert_ptr_equal(b->pts[0].self, &set.v[3]);
+	assert_ptr_equal(b->pts[1].floor[0], &set.v[4]);
+	assert_ptr_equal(b->pts[1].floor[1], &set.v[7]);
+	assert_true(b->fitted);
+	/* libc: 102.4 ns at 4k, 16 GiB/s at 64k; movsb 0.0125 ns per byte */
+	assert_float_equal(b->fit.speed[0], (65536 / 16.0 / GIB * 1e9 -
+					     102.4) / 61440 / 0.05, 1e-9);
+	assert_float_equal(b->fit.speed[1], 0.25, 1e-9);
+	explain_view_free(&v);
+	assert_int_equal(v.npipe + v.npb, 0);
+
+	fx_add(&set, "file.rw", "{\"size\":\"5x\"}", "bandwidth", "bytes/s",
+	       1, (const double[]){ 1e9 }, 1, NULL);
+	assert_int_equal(explain_view_build(set.v, set.n, &v, err,
+					    sizeof(err)), -1);
+	assert_non_null(strstr(err, "file.rw result"));
+	assert_non_null(strstr(err, "has no size"));
+	assert_int_equal(v.npipe + v.npb, 0);
+	explain_view_free(&v);
+	result_set_free(&set);
+}
+
+/* `--json` holds the per-byte blocks beside the pipe's, from the view. */
+static void test_view_json(void **state)
+{
+	struct result_set set;
+	json_t *doc, *ex, *pb, *pt, *fit;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	result_set_init(&set);
+	add_both(&set);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(report_json(f, NULL, NULL, set.v, set.n), 0);
+	fclose(f);
+	doc = json_loads(buf, 0, NULL);
+	assert_non_null(doc);
+	ex = json_object_get(doc, "explain");
+	assert_int_equal(json_array_size(ex), 2);
+	/* the pipe's block keeps its form: no kind */
+	assert_null(json_object_get(json_array_get(ex, 0), "kind"));
+	assert_non_null(json_object_get(json_array_get(ex, 0), "rows"));
+	pb = json_array_get(ex, 1);
+	assert_string_equal(json_string_value(json_object_get(pb, "kind")),
+			    "per_byte");
+	assert_string_equal(json_string_value(json_object_get(pb, "per")),
+			    "call");
+	assert_int_equal(json_array_size(json_object_get(pb, "points")), 2);
+	pt = json_array_get(json_object_get(pb, "points"), 0);
+	assert_string_equal(json_string_value(json_object_get(pt, "size")),
+			    "4k");
+	assert_float_equal(json_number_value(json_object_get(pt,
+			   "ns_per_op")), 1204.8, 1e-6);
+	/* libc copies 4k in 102.4 ns: 8.5% of its speed */
+	assert_float_equal(json_number_value(json_object_get(json_array_get(
+			   json_object_get(pt, "floors"), 0), "speed")),
+			   102.4 / 1204.8, 1e-9);
+	fit = json_object_get(pb, "fit");
+	assert_float_equal(json_number_value(json_object_get(fit,
+			   "fixed_ns")), 1000, 1e-6);
+	assert_true(json_is_null(json_object_get(fit, "r2")));
+	assert_float_equal(json_number_value(json_object_get(json_array_get(
+			   json_object_get(fit, "floors"), 1), "speed")),
+			   0.25, 1e-9);
+	json_decref(doc);
+	free(buf);
+	result_set_free(&set);
+}
+
+/* The HTML report draws both: a figure each, with its table. */
+static void test_view_html(void **state)
+{
+	struct result_set set;
+	char *buf = NULL, *pb, *fig;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	result_set_init(&set);
+	add_both(&set);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(html_explain_plot(f, set.v, set.n), 2);
+	fclose(f);
+	assert_non_null(strstr(buf, "where the time goes"));
+	fig = strstr(buf, "data-kind=\"explain\"");
+	assert_non_null(fig);
+	pb = strstr(fig + 1, "data-kind=\"explain\"");
+	assert_non_null(pb);
+	assert_non_null(strstr(pb, "per byte: the workload against its copy "
+			       "floors"));
+	assert_non_null(strstr(pb, "\"segments\""));
+	/* a bar per size (the JSON escapes '/') */
+	assert_non_null(strstr(pb, "file.rw target=memfd dir=read flags=none "
+			       "segs=1 tmpdir=\\/var\\/tmp size=4k\""));
+	assert_non_null(strstr(pb, "<table>"));
+	assert_non_null(strstr(pb, "<td>movsb</td>"));
+	assert_non_null(strstr(pb, "least-squares fit over 2 sizes"));
+	free(buf);
+	result_set_free(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -396,6 +562,9 @@ int main(void)
 		cmocka_unit_test(test_pb_compute),
 		cmocka_unit_test(test_pb_fit),
 		cmocka_unit_test(test_pb_results),
+		cmocka_unit_test(test_view),
+		cmocka_unit_test(test_view_json),
+		cmocka_unit_test(test_view_html),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,12 +1,14 @@
 /*
  * test_results.c - unit tests of the results model (src/results/): a
- * runner output made by hand turned into records (session/build_results.c): one
- * configuration shared by its metrics, samples without a value left out,
+ * runner output made by hand turned into records
+ * (session/build_results.c): one configuration shared by its metrics,
+ * samples without a value left out,
  * a metric without any left out, the histogram on the first time metric,
  * the cold-call trace as its own result, unknown counters, status and
  * interleave order; the summary computed once; the stored text form
- * written and decoded back to the same records (results/codec.c), and
- * malformed text refused with a message.
+ * written and decoded back to the same records (results/codec.c), each
+ * parameter with its definition and parsed value, and malformed text
+ * refused with a message.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -19,10 +21,11 @@
 
 #include <cmocka.h>
 
+#include "core/param.h"
+#include "report/report.h"
+#include "result_fixture.h"
 #include "runner/interference.h"
 #include "runner/swcount.h"
-#include "result_fixture.h"
-#include "report/report.h"
 #include "session/build_results.h"
 #include "stats/histogram.h"
 #include "workloads/workloads.h"
@@ -127,6 +130,9 @@ static void test_build(void **state)
 	assert_string_equal(result_param(c, "size"), "64k");
 	assert_null(result_param(c, "nosuch"));
 	assert_string_equal(c->params[0].name, wl_pipe_bw.params[0].name);
+	assert_ptr_equal(c->params[0].def, &wl_pipe_bw.params[0]);
+	assert_true(result_param_find(c, "size")->has_v);
+	assert_int_equal(result_param_find(c, "size")->v, 65536);
 	assert_non_null(strstr(c->params_json, "\"size\":\"64k\""));
 	assert_int_equal(c->job, 3);
 	assert_int_equal(c->nsamples, NS);
@@ -307,6 +313,62 @@ static void test_decode_errors(void **state)
 	result_set_free(&set);
 }
 
+/*
+ * The parameters decoded from their stored text carry their definition
+ * and value: sizes in bytes, enums as the choice's index; a value this
+ * build refuses, and every value of an unknown workload, has no
+ * definition, and a value only when it is a plain integer.
+ */
+static void test_params_typed(void **state)
+{
+	struct result_set set;
+	const struct result_config *c;
+	const struct result_param *p;
+	double x = 1;
+	int64_t v = -1;
+	int k;
+
+	(void)state;
+	result_set_init(&set);
+	fx_add(&set, "pipe.bw", "{\"size\":\"1M\",\"mode\":\"thread\","
+	       "\"rsize\":\"12\"}", "bandwidth", "bytes/s", 1, &x, 1, NULL);
+	c = set.v[0].cfg;
+	p = result_param_find(c, "size");
+	k = param_find(wl_pipe_bw.params, wl_pipe_bw.nparams, "size");
+	assert_non_null(p);
+	assert_ptr_equal(p->def, &wl_pipe_bw.params[k]);
+	assert_true(p->has_v);
+	assert_int_equal(p->v, 1048576);
+	assert_string_equal(p->value, "1M");
+	p = result_param_find(c, "mode");
+	assert_non_null(p->def);
+	assert_int_equal(p->def->type, PARAM_ENUM);
+	assert_string_equal(p->def->choices[p->v], "thread");
+	assert_true(result_param_value(c, "rsize", &v));
+	assert_int_equal(v, 12);
+	assert_false(result_param_value(c, "nosuch", &v));
+	assert_int_equal(v, 12);
+	assert_null(result_param_find(c, "nosuch"));
+
+	/* a size this build refuses: text only */
+	fx_add(&set, "pipe.bw", "{\"size\":\"5x\"}", "bandwidth", "bytes/s",
+	       1, &x, 1, NULL);
+	p = result_param_find(set.v[1].cfg, "size");
+	assert_null(p->def);
+	assert_false(p->has_v);
+	assert_false(result_param_value(set.v[1].cfg, "size", &v));
+
+	/* an unknown workload: no definitions, plain integers kept */
+	fx_add(&set, "gone.wl", "{\"n\":\"-7\",\"s\":\"64k\"}", "m",
+	       "ns", -1, &x, 1, NULL);
+	c = set.v[2].cfg;
+	assert_null(result_param_find(c, "n")->def);
+	assert_true(result_param_value(c, "n", &v));
+	assert_int_equal(v, -7);
+	assert_false(result_param_find(c, "s")->has_v);
+	result_set_free(&set);
+}
+
 static void test_take_and_without(void **state)
 {
 	struct result_set a, b;
@@ -342,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_codec_round_trip),
 		cmocka_unit_test(test_decode_errors),
 		cmocka_unit_test(test_take_and_without),
+		cmocka_unit_test(test_params_typed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

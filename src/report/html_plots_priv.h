@@ -1,0 +1,71 @@
+/*
+ * html_plots_priv.h - what the files of the HTML report's plots
+ * (html_plots.c, html_plots_block.c, html_plots_explain.c,
+ * html_plots_forest.c) share and nothing else includes: a figure with
+ * its table, table cells, what varies in a block, and the block plots
+ * html_block_plots() draws.
+ */
+#ifndef COPYSCOPE_HTML_PLOTS_PRIV_H
+#define COPYSCOPE_HTML_PLOTS_PRIV_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "results/result.h"
+
+#define MAX_VARY 16
+#define LABEL_LEN 256
+
+/*
+ * Open a figure of kind with its title, height (pixels) and its data,
+ * spec (stolen), as JSON for the charting code; the caller writes the
+ * figure's table, then html_end_figure().
+ */
+void html_figure(FILE *f, const char *kind, const char *title, int height,
+		 json_t *spec);
+
+/* Close the figure html_figure() opened. */
+void html_end_figure(FILE *f);
+
+/* A header cell, a cell and a numeric cell holding s as HTML text. */
+void html_th(FILE *f, const char *s);
+void html_td(FILE *f, const char *s);
+void html_tdn(FILE *f, const char *s);
+
+/* The parameters whose value varies over a block. */
+struct vary {
+	const char *name[MAX_VARY];
+	size_t n;
+};
+
+/* The text of parameter k of c, "" when it has none. */
+const char *html_pstr(const struct result_config *c, const char *k);
+
+/* "k=v k=v" of c's varying parameters other than skip (may be NULL). */
+void html_cfg_label(const struct result_config *c, const struct vary *v,
+		    const char *skip, char *buf, size_t len);
+
+/* [{x, label}] of the distinct values of x, in value order (a new
+   reference). */
+json_t *html_ticks_json(const double *x, const char *const *label,
+			size_t n);
+
+/* Whether hi / lo spans ratio or more (then the axis is logarithmic). */
+bool html_wide(double lo, double hi, double ratio);
+
+/*
+ * The block plots of html_block_plots() (html_plots_block.c): the heat
+ * map of a grid, the fit with its points, the per-op latency
+ * percentiles, the per-sample scatter.  Each returns the number of
+ * figures written.
+ */
+int html_plot_grids(FILE *f, const struct result *res, size_t n);
+int html_plot_fit(FILE *f, const struct result *res, size_t n);
+int html_plot_hist(FILE *f, const struct result *res, size_t n,
+		   const struct vary *v);
+int html_plot_scatters(FILE *f, const struct result *res, size_t n,
+		       const struct vary *v);
+
+#endif
