@@ -325,3 +325,32 @@ void ab_analysis_free(struct ab_analysis *a)
 	free(a->rows);
 	memset(a, 0, sizeof(*a));
 }
+
+bool ab_env_is_ab(const struct env *env)
+{
+	return env_get(env, AB_ENV_ROLES) != NULL;
+}
+
+/* The number at key, or def when missing or not a number. */
+static double env_num(const struct env *env, const char *key, double def)
+{
+	const char *v = env_get(env, key);
+	char *end;
+	double x;
+
+	if (!v || !*v)
+		return def;
+	x = strtod(v, &end);
+	return *end || !isfinite(x) ? def : x;
+}
+
+void ab_opts_from_env(const struct env *env, struct ab_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->alpha = env_num(env, "ab.alpha", 0.05);
+	o->noise_pct = env_num(env, "ab.noise_pct", AB_DEFAULT_NOISE_PCT);
+	o->looks = (int)env_num(env, "ab.looks", 1);
+	if (o->looks < 1)
+		o->looks = 1;
+	o->drop_noisy = env_num(env, "ab.drop_noisy", 0) != 0;
+}

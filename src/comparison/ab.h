@@ -34,8 +34,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "env/env.h"
 #include "results/result.h"
 #include "stats/mannwhitney.h"
+
+/* The environment key that marks an ab run (session/ab.c sets it). */
+#define AB_ENV_ROLES "ab.roles"
 
 /* The job index of each configuration of an ab run. */
 enum ab_role { AB_ROLE_A = 0, AB_ROLE_B = 1, AB_ROLE_A2 = 2, AB_NROLES };
@@ -92,6 +96,16 @@ int ab_analyze(const struct result_set *set, const struct ab_opts *o,
 	       struct ab_analysis *out, char *err, size_t errlen);
 
 void ab_analysis_free(struct ab_analysis *a);
+
+/* True when env is the environment of an ab run. */
+bool ab_env_is_ab(const struct env *env);
+
+/*
+ * The options an ab run was judged with, from its environment (ab.alpha,
+ * ab.noise_pct, ab.looks, ab.drop_noisy); defaults where a key is
+ * missing or not a number.
+ */
+void ab_opts_from_env(const struct env *env, struct ab_opts *o);
 
 /*
  * The half-width, in %, of the 95%..(1-alpha) CI of metric m's paired

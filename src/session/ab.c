@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -408,54 +407,34 @@ void ab_side_text(const struct ab_spec *spec, int side, char *buf,
 	}
 }
 
-char *ab_spec_json(const struct ab_spec *spec, uint64_t seed, int looks)
+int ab_env_add(const struct ab_spec *spec, struct env *env, int looks)
 {
-	json_t *o = json_object(), *sides = json_array(), *set = json_array();
-	char buf[512], seedtxt[32];
-	size_t i;
+	char buf[1024];
 	int s;
-	char *text;
 
-	if (!o || !sides || !set) {
-		json_decref(o);
-		json_decref(sides);
-		json_decref(set);
-		return NULL;
-	}
+	if (env_set(env, AB_ENV_ROLES, "A B A'"))
+		return -1;
 	for (s = 0; s < 2; s++) {
 		ab_side_text(spec, s, buf, sizeof(buf));
-		json_array_append_new(sides, json_string(buf));
+		if (env_set(env, s ? "ab.b" : "ab.a", buf))
+			return -1;
+		ab_settings_text(spec, s, buf, sizeof(buf));
+		if (buf[0] && env_set(env, s ? "ab.b_settings" :
+				      "ab.a_settings", buf))
+			return -1;
 	}
-	for (i = 0; i < spec->nsettings; i++) {
-		const struct ab_setting *st = &spec->settings[i];
-
-		for (s = 0; s < 2; s++)
-			if (st->set[s])
-				json_array_append_new(set, json_pack(
-					"{s:s,s:s,s:s,s:s,s:s}",
-					"side", side_name[s],
-					"kind", st->kind == AB_SYSCTL ?
-						"sysctl" : "thp",
-					"key", st->key, "value", st->value[s],
-					"original", st->original));
-	}
-	snprintf(seedtxt, sizeof(seedtxt), "%llu", (unsigned long long)seed);
-	json_object_set_new(o, "roles", json_pack("[s,s,s]", "A", "B", "A'"));
-	json_object_set_new(o, "a", json_incref(json_array_get(sides, 0)));
-	json_object_set_new(o, "b", json_incref(json_array_get(sides, 1)));
-	json_object_set_new(o, "settings", set);
-	json_object_set_new(o, "seed", json_string(seedtxt));
-	json_object_set_new(o, "alpha", json_real(spec->stats.alpha));
-	json_object_set_new(o, "noise_pct", json_real(spec->stats.noise_pct));
-	json_object_set_new(o, "looks", json_integer(looks));
-	json_object_set_new(o, "drop_noisy",
-			    json_boolean(spec->stats.drop_noisy));
-	json_object_set_new(o, "precision_pct",
-			    json_real(spec->precision_pct));
-	json_decref(sides);
-	text = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
-	json_decref(o);
-	return text;
+	snprintf(buf, sizeof(buf), "%g", spec->stats.alpha);
+	if (env_set(env, "ab.alpha", buf))
+		return -1;
+	snprintf(buf, sizeof(buf), "%g", spec->stats.noise_pct);
+	if (env_set(env, "ab.noise_pct", buf))
+		return -1;
+	snprintf(buf, sizeof(buf), "%d", looks);
+	if (env_set(env, "ab.looks", buf) ||
+	    env_set(env, "ab.drop_noisy", spec->stats.drop_noisy ? "1" : "0"))
+		return -1;
+	snprintf(buf, sizeof(buf), "%g", spec->precision_pct);
+	return env_set(env, "ab.precision_pct", buf);
 }
 
 /* What the session's hooks carry. */
@@ -468,6 +447,15 @@ struct ab_hooks {
 	int next_look;
 	int metric;		/* the primary metric's index */
 };
+
+static int hook_env(void *arg, struct env *env, uint64_t seed)
+{
+	const struct ab_hooks *h = arg;
+
+	(void)seed;	/* stored with the run's options */
+	return ab_env_add(h->spec, env, h->spec->precision_pct > 0 ?
+			  h->looks_planned : 1);
+}
 
 static int64_t mono_ns(void)
 {
@@ -558,6 +546,7 @@ int ab_run(struct ab_spec *spec, struct ab_outcome *out, char *err,
 	ss->njobs = AB_NROLES;
 	ss->interleave = true;
 	ss->before_config = hook_before;
+	ss->add_env = hook_env;
 	ss->hook_arg = &h;
 	for (m = 0; m < wl->nmetrics && wl->metrics[m].dir == METRIC_INFO;
 	     m++)

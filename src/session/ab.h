@@ -115,11 +115,12 @@ void ab_side_text(const struct ab_spec *spec, int side, char *buf,
 		  size_t len);
 
 /*
- * The ab run's description as JSON (roles, sides, settings with their
- * original values, rounds, seed, alpha, noise, looks): what `show` needs
- * to print the run as ab again.  malloc'ed, or NULL.
+ * Record the ab run in its environment (stored, exported and pushed with
+ * it): AB_ENV_ROLES and the sides, settings, alpha, noise band, looks,
+ * --drop-noisy and --precision, as ab.* keys (comparison/ab.h reads them
+ * back).  Returns 0, or -1 on ENOMEM.
  */
-char *ab_spec_json(const struct ab_spec *spec, uint64_t seed, int looks);
+int ab_env_add(const struct ab_spec *spec, struct env *env, int looks);
 
 /* What an ab run produced. */
 struct ab_outcome {

@@ -548,6 +548,11 @@ int session_run(const struct session_spec *spec, struct session_result *out)
 		return out->exit_code;
 	}
 	env_add_timer(&out->run.env, &ti);
+	if (sp.add_env && sp.add_env(sp.hook_arg, &out->run.env, sp.seed)) {
+		msg_error("out of memory adding to the environment");
+		out->exit_code = SESSION_FAIL;
+		return out->exit_code;
+	}
 	fill_info(&sp, &out->run.info, &out->run.env, sp.seed);
 	if (sp.store && store_begin_run(sp.store, &out->run.info,
 					&out->run.env, err,

@@ -79,6 +79,10 @@ struct session_spec {
 	 * where a configuration is closed); true stops taking rounds.
 	 */
 	int (*before_config)(void *arg, size_t config);
+	/* any run: keys to add to the run's environment after it is
+	   captured, before the run is stored (seed: the run's interleave
+	   seed); non-zero fails the run */
+	int (*add_env)(void *arg, struct env *env, uint64_t seed);
 	bool (*round_done)(void *arg, int rounds,
 			   const struct config_result *const *cr, size_t n);
 	void *hook_arg;
