@@ -9,8 +9,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "results/kernel_records.h"
+#include "report/ab_print.h"
 #include "report/report.h"
+#include "results/kernel_records.h"
 
 static void show_usage(FILE *out)
 {
@@ -149,6 +150,11 @@ int cmd_show(int argc, char **argv)
 			report_results(stdout, run.results.v, run.results.n);
 		else
 			printf("(no results)\n");
+		if (run.results.n && ab_env_is_ab(&run.env)) {
+			printf("\n");
+			ab_print_stored(stdout, &run.info, &run.env,
+					run.results.v, run.results.n);
+		}
 		if (!no_env) {
 			printf("\nenvironment:\n");
 			env_print(&run.env, stdout);

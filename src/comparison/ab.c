@@ -42,28 +42,28 @@ static bool window_reading(const struct result *r)
 }
 
 /* The result of configuration cfg with this metric, or NULL. */
-static const struct result *find_metric(const struct result_set *set,
+static const struct result *find_metric(const struct result *res, size_t n,
 					const struct result_config *cfg,
 					const char *metric)
 {
 	size_t i;
 
-	for (i = 0; i < set->n; i++)
-		if (set->v[i].cfg == cfg && !set->v[i].trace &&
-		    !set->v[i].traced && strcmp(set->v[i].metric, metric) == 0)
-			return &set->v[i];
+	for (i = 0; i < n; i++)
+		if (res[i].cfg == cfg && !res[i].trace && !res[i].traced &&
+		    strcmp(res[i].metric, metric) == 0)
+			return &res[i];
 	return NULL;
 }
 
 /* The (first) configuration of job `job`, or NULL. */
-static const struct result_config *config_of_job(const struct result_set *set,
-						 int job)
+static const struct result_config *config_of_job(const struct result *res,
+						 size_t n, int job)
 {
 	size_t i;
 
-	for (i = 0; i < set->ncfgs; i++)
-		if (set->cfgs[i]->job == job)
-			return set->cfgs[i];
+	for (i = 0; i < n; i++)
+		if (res[i].cfg->job == job)
+			return res[i].cfg;
 	return NULL;
 }
 
@@ -259,8 +259,9 @@ static void count(struct ab_analysis *a, const struct ab_row *row)
 		a->same++;
 }
 
-int ab_analyze(const struct result_set *set, const struct ab_opts *o,
-	       struct ab_analysis *out, char *err, size_t errlen)
+int ab_analyze(const struct result *res, size_t nres,
+	       const struct ab_opts *o, struct ab_analysis *out, char *err,
+	       size_t errlen)
 {
 	const struct result_config *cfg[AB_NROLES];
 	const char *first_window = NULL;
@@ -269,7 +270,7 @@ int ab_analyze(const struct result_set *set, const struct ab_opts *o,
 
 	memset(out, 0, sizeof(*out));
 	for (k = 0; k < AB_NROLES; k++) {
-		cfg[k] = config_of_job(set, k);
+		cfg[k] = config_of_job(res, nres, k);
 		if (!cfg[k]) {
 			snprintf(err, errlen, "the run has no configuration "
 				 "%s: not a complete ab run",
@@ -278,20 +279,20 @@ int ab_analyze(const struct result_set *set, const struct ab_opts *o,
 			return -1;
 		}
 	}
-	out->rows = calloc(set->n ? set->n : 1, sizeof(*out->rows));
+	out->rows = calloc(nres ? nres : 1, sizeof(*out->rows));
 	if (!out->rows)
 		return -1;
-	for (i = 0; i < set->n; i++) {
-		const struct result *r = &set->v[i];
+	for (i = 0; i < nres; i++) {
+		const struct result *r = &res[i];
 		struct ab_row *row;
 
 		if (r->cfg != cfg[AB_ROLE_A] || r->trace || r->traced)
 			continue;
 		row = &out->rows[out->n];
 		row->res[AB_ROLE_A] = r;
-		row->res[AB_ROLE_B] = find_metric(set, cfg[AB_ROLE_B],
+		row->res[AB_ROLE_B] = find_metric(res, nres, cfg[AB_ROLE_B],
 						  r->metric);
-		row->res[AB_ROLE_A2] = find_metric(set, cfg[AB_ROLE_A2],
+		row->res[AB_ROLE_A2] = find_metric(res, nres, cfg[AB_ROLE_A2],
 						   r->metric);
 		if (!row->res[AB_ROLE_B] || !row->res[AB_ROLE_A2])
 			continue;

@@ -86,14 +86,15 @@ struct ab_analysis {
 };
 
 /*
- * Pair the results of an ab run (configurations of jobs 0, 1, 2: A, B,
- * A') metric by metric and judge each.  Trace and traced results are
+ * Pair the results res[0..nres-1] of an ab run (configurations of jobs
+ * 0, 1, 2: A, B, A') metric by metric and judge each.  Trace and traced results are
  * left out.  Returns 0, or -1 when the set has no configuration of one
  * of the roles (with a message in err), or on ENOMEM.  Free with
  * ab_analysis_free().
  */
-int ab_analyze(const struct result_set *set, const struct ab_opts *o,
-	       struct ab_analysis *out, char *err, size_t errlen);
+int ab_analyze(const struct result *res, size_t nres,
+	       const struct ab_opts *o, struct ab_analysis *out, char *err,
+	       size_t errlen);
 
 void ab_analysis_free(struct ab_analysis *a);
 

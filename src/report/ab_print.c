@@ -4,6 +4,7 @@
 #include "report/ab_print.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/format.h"
@@ -86,8 +87,9 @@ void ab_print_text(FILE *out, const struct ab_header *h,
 	fprintf(out, "copyscope ab %s", h->workload);
 	if (h->run_id > 0)
 		fprintf(out, " (run %lld)", (long long)h->run_id);
-	fprintf(out, ": %zu rounds of A, B, A' in shuffled order (seed %s)\n",
-		rounds, h->seed ? h->seed : "?");
+	fprintf(out, ": %zu rounds of A, B and A', each in a new order\n",
+		rounds);
+	fprintf(out, "  seed %s\n", h->seed ? h->seed : "?");
 	fprintf(out, "  A:  %s\n", h->a && *h->a ? h->a : "(defaults)");
 	if (h->a_settings && *h->a_settings)
 		fmt_wrap(out, 6, 6, h->a_settings);
@@ -202,4 +204,75 @@ json_t *ab_json(const struct ab_header *h, const struct ab_analysis *a)
 			  "cannot_tell", (json_int_t)a->cannot_tell,
 		"rows", rows);
 	return o;
+}
+
+/* The header of a stored ab run, from its info and environment. */
+static void stored_header(const struct run_info *run, const struct env *env,
+			  const struct ab_opts *o, char *seed, size_t seedlen,
+			  struct ab_header *h)
+{
+	const char *prec = env_get(env, "ab.precision_pct");
+
+	memset(h, 0, sizeof(*h));
+	snprintf(seed, seedlen, "%llu",
+		 (unsigned long long)run->opts.interleave_seed);
+	h->run_id = run->id;
+	h->a = env_get(env, "ab.a");
+	h->b = env_get(env, "ab.b");
+	h->a_settings = env_get(env, "ab.a_settings");
+	h->b_settings = env_get(env, "ab.b_settings");
+	h->seed = seed;
+	h->looks = o->looks;
+	h->alpha = o->alpha;
+	h->noise_pct = o->noise_pct;
+	h->precision_pct = prec ? strtod(prec, NULL) : 0;
+	h->precision_reached_pct = NAN;
+	h->elapsed_s = NAN;
+}
+
+/* Judge a stored ab run; 0, or -1 with a message in err. */
+static int judge_stored(const struct env *env, const struct result *res,
+			size_t n, struct ab_opts *o, struct ab_analysis *a,
+			char *err, size_t errlen)
+{
+	ab_opts_from_env(env, o);
+	return ab_analyze(res, n, o, a, err, errlen);
+}
+
+int ab_print_stored(FILE *out, const struct run_info *run,
+		    const struct env *env, const struct result *res,
+		    size_t n)
+{
+	struct ab_analysis a;
+	struct ab_opts o;
+	struct ab_header h;
+	char seed[32], err[256] = "out of memory";
+
+	if (judge_stored(env, res, n, &o, &a, err, sizeof(err)) != 0) {
+		fprintf(out, "ab: %s\n", err);
+		return -1;
+	}
+	stored_header(run, env, &o, seed, sizeof(seed), &h);
+	h.workload = n ? res[0].cfg->workload : "?";
+	ab_print_text(out, &h, &a);
+	ab_analysis_free(&a);
+	return 0;
+}
+
+json_t *ab_json_stored(const struct run_info *run, const struct env *env,
+		       const struct result *res, size_t n)
+{
+	struct ab_analysis a;
+	struct ab_opts o;
+	struct ab_header h;
+	char seed[32], err[256];
+	json_t *j;
+
+	if (judge_stored(env, res, n, &o, &a, err, sizeof(err)) != 0)
+		return NULL;
+	stored_header(run, env, &o, seed, sizeof(seed), &h);
+	h.workload = n ? res[0].cfg->workload : "?";
+	j = ab_json(&h, &a);
+	ab_analysis_free(&a);
+	return j;
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "comparison/ab.h"
+#include "results/run.h"
 
 /* What the analysis does not hold: the run's identity and its sides. */
 struct ab_header {
@@ -40,5 +41,19 @@ void ab_print_text(FILE *out, const struct ab_header *h,
  * {change_pct, ci, p} and the per-round ratios.  NULL on ENOMEM.
  */
 json_t *ab_json(const struct ab_header *h, const struct ab_analysis *a);
+
+/*
+ * A stored ab run (its environment has AB_ENV_ROLES) judged again from
+ * its samples with the options it was judged with, and printed as `ab`
+ * printed it (without the time it took).  Returns 0, or -1 when the run
+ * is not a complete ab run or memory ran out (a message on out).
+ */
+int ab_print_stored(FILE *out, const struct run_info *run,
+		    const struct env *env, const struct result *res,
+		    size_t n);
+
+/* The same as the JSON object of ab_json(), or NULL. */
+json_t *ab_json_stored(const struct run_info *run, const struct env *env,
+		       const struct result *res, size_t n);
 
 #endif

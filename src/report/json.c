@@ -41,6 +41,7 @@
 
 #include <math.h>
 
+#include "report/ab_print.h"
 #include "report/explain.h"
 #include "report/fit_report.h"
 #include "report/notes.h"
@@ -412,6 +413,9 @@ int report_json(FILE *out, const struct run_info *run, const struct env *env,
 	json_object_set_new(doc, "fits", fits_json(res, n));
 	json_object_set_new(doc, "explain", explain_json(res, n));
 	json_object_set_new(doc, "notes", notes_json(res, n));
+	if (env && ab_env_is_ab(env))
+		json_object_set_new(doc, "ab", ab_json_stored(run, env, res,
+							      n));
 	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_ENSURE_ASCII) == 0 &&
 	    fputc('\n', out) != EOF && fflush(out) == 0)
 		rc = 0;

@@ -571,8 +571,9 @@ int ab_run(struct ab_spec *spec, struct ab_outcome *out, char *err,
 	out->elapsed_ns = mono_ns() - h.start_ns;
 	spec->stats.looks = spec->precision_pct > 0 ? h.looks_planned : 1;
 	if (out->session.run.results.n > 0 &&
-	    ab_analyze(&out->session.run.results, &spec->stats,
-		       &out->analysis, err, errlen) != 0 && rc == 0)
+	    ab_analyze(out->session.run.results.v, out->session.run.results.n,
+		       &spec->stats, &out->analysis, err, errlen) != 0 &&
+	    rc == 0)
 		rc = 1;
 	return rc;
 }

@@ -1,6 +1,8 @@
 #!/bin/sh
 # test_ab.sh - copyscope ab: a paired A/B inside one run.  A change that
-# cannot be missed (inject_ns adds 2 us to a null syscall) is 'worse'; the
+# cannot be missed (inject_ns adds 2 us to a null syscall) is 'worse', also
+# when shown again from the store; seeded samples with a known answer (+5%
+# under +-20% drift between rounds: worse; A/A: ~) judged from the store; the
 # A/A self-test is judged without a verdict; too few rounds 'cannot tell';
 # JSON rows carry the fields the docs promise; bad input exits 2 and
 # changes nothing; a kernel setting of each side is written during the run
@@ -17,7 +19,7 @@ contains_re "$OUT" '^  time/call .* worse$'
 contains "$OUT" "A'/A control"
 contains "$OUT" "the same reading as time/call: counted once"
 contains_re "$OUT" '^1 judged: 1 worse, 0 better, 0 ~, 0 cannot tell'
-contains "$OUT" "(seed 7)"
+contains "$OUT" "  seed 7"
 contains_re "$OUT" '^stored as run [0-9]+ in '
 
 note "JSON: rows with metric, change_pct, ci, p, verdict and the control"
@@ -35,6 +37,66 @@ assert set(t["control"]) >= {"change_pct", "ci", "p"}, t
 assert t["rounds"] == 12 and len(t["ratios_pct"]) == 12, t
 assert rows["cycles/call"]["same_reading_as"] == "time/call", rows
 assert d["counts"]["worse"] == 1, d["counts"]
+PY
+
+note "stored and shown again: show prints the ab table, show --json its rows"
+cs 0 ab sys.null --a inject_ns=0 --b inject_ns=2000 --rounds 12 $q --tag abk
+id=$(run_id)
+cs 0 show "$id" --no-env
+contains_re "$OUT" '^copyscope ab sys.null \(run [0-9]+\): 12 rounds'
+contains_re "$OUT" '^  time/call .* worse$'
+cs 0 show "$id" --json
+python3 - "$OUT" <<'PY' || fail "show --json of an ab run lacks its rows"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = [r for r in d["ab"]["rows"] if r["metric"] == "time/call"][0]
+assert t["verdict"] == "worse" and d["ab"]["b"] == "inject_ns=2us", d["ab"]
+PY
+
+# seeded samples with a known answer in place of this machine's: A and A'
+# around 1000, B 5% above (or equal for A/A), 2% noise, the same drift of
+# up to +-20% applied to the three samples of each round
+need_sqlite3
+set_samples() {	# RUN B_FACTOR SEED
+	python3 - "$COPYSCOPE_DB" "$1" "$2" "$3" <<'PY' || fail "set_samples"
+import random, sqlite3, sys
+db, run, bf, seed = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
+r = random.Random(seed)
+c = sqlite3.connect(db)
+ids = [i for (i,) in c.execute("SELECT id FROM results WHERE run_id = ? AND "
+       "metric = 'time/call' ORDER BY seq", (run,))]
+assert len(ids) == 3, ids
+n = 12
+drift = [1 + r.uniform(-0.2, 0.2) for _ in range(n)]
+for role, rid in enumerate(ids):
+    f = bf if role == 1 else 1.0
+    c.execute("DELETE FROM samples WHERE result_id = ?", (rid,))
+    for k in range(n):
+        c.execute("INSERT INTO samples (result_id, idx, value) VALUES (?, ?, ?)",
+                  (rid, k, 1000 * f * drift[k] * (1 + r.gauss(0, 0.02))))
+c.commit()
+PY
+}
+note "seeded samples: +5% under +-20% drift between rounds is worse"
+set_samples "$id" 1.05 11
+cs 0 show "$id" --json
+python3 - "$OUT" <<'PY' || fail "a known +5% paired change was not 'worse'"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = [r for r in d["ab"]["rows"] if r["metric"] == "time/call"][0]
+assert t["verdict"] == "worse", t
+assert 2 < t["change_pct"] < 8 and t["ci"][0] > 1, t
+assert abs(t["control"]["change_pct"]) < 3, t
+PY
+note "seeded samples: A/A under the same drift is ~"
+set_samples "$id" 1.0 12
+cs 0 show "$id" --json
+python3 - "$OUT" <<'PY' || fail "a seeded A/A got a verdict"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = [r for r in d["ab"]["rows"] if r["metric"] == "time/call"][0]
+assert t["verdict"] == "~", t
+assert t["ci"][0] < 0 < t["ci"][1], t
 PY
 
 note "A/A: the same configuration on both sides gets no verdict"
