@@ -266,6 +266,8 @@ static int run_body(FILE *f, const struct run_data *run)
 	}
 	if (n)
 		plots += html_explain_plot(f, res, n);
+	if (n)
+		plots += html_ab_plot(f, &run->env, res, n);
 	return plots;
 }
 

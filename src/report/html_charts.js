@@ -34,7 +34,11 @@
 			return '0';
 		if (a >= 1000)
 			return Math.round(v).toString();
-		return v.toPrecision(3).replace(/\.?0+$/, '');
+		var t = v.toPrecision(3);
+
+		/* trailing zeros of a fraction only: 400 stays 400 */
+		return t.indexOf('.') >= 0 && t.indexOf('e') < 0 ?
+			t.replace(/\.?0+$/, '') : t;
 	}
 
 	function base() {
@@ -340,8 +344,53 @@
 				backgroundColor: cols, borderColor: cols }] } };
 	}
 
+	/* A paired A/B run: per-round %change of B and of the control
+	   against A, with the estimate and its CI as lines. */
+	function ab(spec) {
+		var o = base();
+		var n = spec.rounds;
+		var col = VERDICT[spec.verdict] || '#7f7f7f';
+
+		function level(v) {
+			return [{ x: 0.5, y: v }, { x: n + 0.5, y: v }];
+		}
+		function pts(a) {
+			return a.map(function (p) { return { x: p[0], y: p[1] }; });
+		}
+		var ds = [
+			{ type: 'scatter', label: 'B against A, per round',
+				data: pts(spec.ratios), backgroundColor: col,
+				pointRadius: 3 },
+			{ type: 'scatter', label: "A' against A (control)",
+				data: pts(spec.control),
+				backgroundColor: 'rgba(0,0,0,0.35)',
+				pointStyle: 'crossRot', pointRadius: 4,
+				borderColor: 'rgba(0,0,0,0.5)' }
+		];
+		if (spec.estimate !== null)
+			ds.push({ type: 'line', label: 'estimate', data:
+				level(spec.estimate), borderColor: col,
+				pointRadius: 0, fill: false });
+		if (spec.lo !== null)
+			ds.push({ type: 'line', label: '95% CI', data:
+				level(spec.lo), borderColor: col, borderDash: [6, 3],
+				pointRadius: 0, fill: false });
+		if (spec.hi !== null)
+			ds.push({ type: 'line', label: '95% CI (high)', data:
+				level(spec.hi), borderColor: col, borderDash: [6, 3],
+				pointRadius: 0, fill: false });
+		o.scales = {
+			x: { type: 'linear', min: 0.5, max: n + 0.5,
+				title: { display: true, text: 'round' },
+				ticks: { callback: function (v) { return num(v); } } },
+			y: axis(spec.ylabel, false)
+		};
+		return { type: 'scatter', data: { datasets: ds }, options: o };
+	}
+
 	var KINDS = { sweep: sweep, heatmap: heatmap, percentile: percentile,
-		scatter: scatter, fit: fit, explain: explain, forest: forest };
+		scatter: scatter, fit: fit, explain: explain, forest: forest,
+		ab: ab };
 
 	/* Pixels of the canvas that are not blank. */
 	function ink(canvas) {

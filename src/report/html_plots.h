@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "env/env.h"
 #include "results/result.h"
 #include "comparison/comparison.h"
 
@@ -42,5 +43,14 @@ int html_explain_plot(FILE *f, const struct result *res, size_t n);
  * verdict) beside its table.  Returns the number of figures written.
  */
 int html_forest_plot(FILE *f, const struct cmp *c);
+
+/*
+ * A paired A/B run (env has AB_ENV_ROLES): per metric whose verdict
+ * counts, a figure of the per-round %change of B and of the control
+ * against A with the estimate and its CI, and its table.  Returns the
+ * number of figures (0 for a run that is not an ab run).
+ */
+int html_ab_plot(FILE *f, const struct env *env, const struct result *res,
+		 size_t n);
 
 #endif

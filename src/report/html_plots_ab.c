@@ -1,0 +1,126 @@
+/*
+ * html_plots_ab.c - a paired A/B run (`copyscope ab`) in the HTML report:
+ * per metric whose verdict counts, the per-round %change of B against A
+ * as dots and of the control A' against A beside them, with the
+ * Hodges-Lehmann estimate and its 95% CI as lines, and the table `ab`
+ * prints.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "comparison/ab.h"
+#include "report/format.h"
+#include "report/html_plots.h"
+#include "report/html_plots_priv.h"
+
+static json_t *dots(const double *v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < n; i++)
+		if (isfinite(v[i]))
+			json_array_append_new(a, json_pack("[I,f]",
+							   (json_int_t)i + 1,
+							   v[i]));
+	return a;
+}
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static void row_table(FILE *f, const struct ab_row *r)
+{
+	char a[64];
+
+	fprintf(f, "<table><tr>");
+	html_th(f, "metric");
+	html_th(f, "A");
+	html_th(f, "B");
+	html_th(f, "%change");
+	html_th(f, "95% CI");
+	html_th(f, "p");
+	html_th(f, "verdict");
+	html_th(f, "A'/A control");
+	html_th(f, "its CI");
+	fprintf(f, "</tr>\n<tr>");
+	html_td(f, r->metric);
+	fmt_value(r->median[AB_ROLE_A], r->unit, a, sizeof(a));
+	html_tdn(f, a);
+	fmt_value(r->median[AB_ROLE_B], r->unit, a, sizeof(a));
+	html_tdn(f, a);
+	snprintf(a, sizeof(a), "%+.2f%%", r->change_pct);
+	html_tdn(f, isfinite(r->change_pct) ? a : "-");
+	snprintf(a, sizeof(a), "%+.2f..%+.2f", r->ci_lo_pct, r->ci_hi_pct);
+	html_tdn(f, isfinite(r->ci_lo_pct) ? a : "-");
+	if (r->p < 0.001)
+		snprintf(a, sizeof(a), "<0.001");
+	else
+		snprintf(a, sizeof(a), "%.3f", r->p);
+	html_tdn(f, isfinite(r->p) ? a : "-");
+	html_td(f, r->verdict == VERDICT_INFO ? "info" :
+		stats_verdict_name(r->verdict));
+	snprintf(a, sizeof(a), "%+.2f%%", r->ctl_change_pct);
+	html_tdn(f, isfinite(r->ctl_change_pct) ? a : "-");
+	snprintf(a, sizeof(a), "%+.2f..%+.2f", r->ctl_ci_lo_pct,
+		 r->ctl_ci_hi_pct);
+	html_tdn(f, isfinite(r->ctl_ci_lo_pct) ? a : "-");
+	fprintf(f, "</tr></table>\n");
+	if (r->reason[0]) {
+		fprintf(f, "<p>");
+		html_text(f, r->reason);
+		fprintf(f, "</p>\n");
+	}
+}
+
+int html_ab_plot(FILE *f, const struct env *env, const struct result *res,
+		 size_t n)
+{
+	struct ab_analysis a;
+	struct ab_opts o;
+	char err[256], title[LABEL_LEN];
+	size_t i;
+	int plots = 0;
+
+	if (!env || !ab_env_is_ab(env))
+		return 0;
+	ab_opts_from_env(env, &o);
+	if (ab_analyze(res, n, &o, &a, err, sizeof(err)) != 0) {
+		fprintf(f, "<p class=\"flagged\">ab: ");
+		html_text(f, err);
+		fprintf(f, "</p>\n");
+		return 0;
+	}
+	for (i = 0; i < a.n; i++) {
+		const struct ab_row *r = &a.rows[i];
+
+		if (r->same_reading_as || r->rounds == 0)
+			continue;
+		snprintf(title, sizeof(title), "ab %s: %s, per-round %%change "
+			 "of B against A (dots) and of the control A' against "
+			 "A, with the estimate and its 95%% CI", res[0].cfg->workload,
+			 r->metric);
+		html_figure(f, "ab", title, 260, json_pack(
+			"{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:s}",
+			"ylabel", "%change",
+			"ratios", dots(r->ratio_pct, r->rounds),
+			"control", dots(r->ctl_ratio_pct, r->rounds),
+			"estimate", num_or_null(r->change_pct),
+			"lo", num_or_null(r->ci_lo_pct),
+			"hi", num_or_null(r->ci_hi_pct),
+			"ctl_estimate", num_or_null(r->ctl_change_pct),
+			"rounds", json_integer((json_int_t)r->rounds),
+			"verdict", r->verdict == VERDICT_BETTER ? "better" :
+				   r->verdict == VERDICT_WORSE ? "worse" :
+				   "same"));
+		row_table(f, r);
+		html_end_figure(f);
+		plots++;
+	}
+	ab_analysis_free(&a);
+	return plots;
+}
