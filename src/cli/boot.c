@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -27,6 +26,7 @@
 #include "boot/boot.h"
 #include "cli/cli.h"
 #include "results/exchange.h"
+#include "util/random_id.h"
 
 #ifndef COPYSCOPE_VERSION
 #define COPYSCOPE_VERSION "unknown"
@@ -674,18 +674,14 @@ static int record_failure(struct store *st, const struct boot_side *sd,
 			  int64_t *run_id, char *err, size_t errlen)
 {
 	struct run_data run;
-	unsigned char rnd[16];
-	size_t i;
 	int rc = -1;
 
 	memset(&run, 0, sizeof(run));
 	result_set_init(&run.results);
-	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+	if (util_random_id(run.info.uuid, sizeof(run.info.uuid)) != 0) {
 		snprintf(err, errlen, "getrandom: %s", strerror(errno));
 		return -1;
 	}
-	for (i = 0; i < sizeof(rnd); i++)
-		snprintf(run.info.uuid + 2 * i, 3, "%02x", rnd[i]);
 	run.info.started_ns = started_ns;
 	run.info.finished_ns = real_ns();
 	snprintf(run.info.tag, sizeof(run.info.tag), "%s", sd->name);

@@ -13,13 +13,7 @@
 #include <string.h>
 
 #include "stats/summary.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
+#include "util/sort.h"
 
 static double mean_of(const double *x, size_t n)
 {
@@ -147,7 +141,7 @@ static double resample(const struct hier_side *s, size_t *const *byboot,
 	}
 	if (n == 0)
 		return NAN;
-	qsort(buf, n, sizeof(*buf), cmp_double);
+	qsort(buf, n, sizeof(*buf), util_cmp_double);
 	return stats_quantile_sorted(buf, n, 0.5);
 }
 
@@ -222,7 +216,7 @@ int hier_change_ci(const struct hier_side *base, const struct hier_side *nw,
 	if (k < iters / 2) {
 		*lo_pct = *hi_pct = NAN;
 	} else {
-		qsort(chg, k, sizeof(*chg), cmp_double);
+		qsort(chg, k, sizeof(*chg), util_cmp_double);
 		*lo_pct = stats_quantile_sorted(chg, k, (1.0 - level) / 2.0);
 		*hi_pct = stats_quantile_sorted(chg, k, (1.0 + level) / 2.0);
 	}
