@@ -26,6 +26,8 @@
 #include "boot/boot.h"
 #include "cli/cli.h"
 #include "results/exchange.h"
+#include "util/file.h"
+#include "util/process.h"
 #include "util/random_id.h"
 
 #ifndef COPYSCOPE_VERSION
@@ -439,26 +441,6 @@ static int check_guest_binaries(struct boot_cli *bc, char *cs, size_t cslen,
 	return 0;
 }
 
-/* Whether prog is an executable found as execvp would find it. */
-static bool in_path(const char *prog)
-{
-	const char *path = getenv("PATH"), *p;
-	char buf[PATH_MAX];
-
-	if (strchr(prog, '/'))
-		return access(prog, X_OK) == 0;
-	for (p = path ? path : "/usr/bin:/bin"; *p;) {
-		size_t n = strcspn(p, ":");
-
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n,
-			 n ? p : ".", prog);
-		if (access(buf, X_OK) == 0)
-			return true;
-		p += n + (p[n] == ':');
-	}
-	return false;
-}
-
 static double real_s(void)
 {
 	struct timespec ts;
@@ -473,43 +455,6 @@ static int64_t real_ns(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-/* A whole file into a malloc'ed, NUL-terminated buffer ("" if absent). */
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "re");
-	size_t cap = 65536, n = 0;
-	char *buf = malloc(cap + 1);
-
-	*len = 0;
-	if (!buf) {
-		if (f)
-			fclose(f);
-		return NULL;
-	}
-	if (f) {
-		size_t r;
-
-		while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
-			n += r;
-			if (n == cap) {
-				char *nb = realloc(buf, cap * 2 + 1);
-
-				if (!nb) {
-					free(buf);
-					fclose(f);
-					return NULL;
-				}
-				buf = nb;
-				cap *= 2;
-			}
-		}
-		fclose(f);
-	}
-	buf[n] = '\0';
-	*len = n;
-	return buf;
 }
 
 /* The last non-empty line of text into out. */
@@ -947,8 +892,8 @@ static void one_boot(struct boot_cli *bc, struct store *st,
 		d->interrupted = true;
 		return;
 	}
-	data = slurp(t->data, &dlen);
-	console = slurp(t->console, &clen);
+	data = util_slurp(t->data, &dlen, true);
+	console = util_slurp(t->console, &clen, true);
 	if (!data || !console) {
 		snprintf(why, sizeof(why), "out of memory");
 		goto failed;
@@ -1091,7 +1036,7 @@ int cmd_boot(int argc, char **argv)
 	e = check_guest_binaries(&bc, cs, sizeof(cs), bb, sizeof(bb));
 	if (e)
 		goto out;
-	if (!in_path(bc.qemu)) {
+	if (util_find_program(bc.qemu, NULL, 0) != 0) {
 		cli_error("boot: %s: not found (Debian: apt-get install "
 			  "qemu-system-x86, or scripts/install-deps.sh)",
 			  bc.qemu);

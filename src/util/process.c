@@ -4,6 +4,7 @@
 #include "util/process.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,25 +23,38 @@ static int runnable(const char *path)
 	       access(path, X_OK) == 0;
 }
 
+/* Whether buf (len bytes) holds what snprintf returned w for, whole. */
+static int fits(int w, size_t len)
+{
+	return w >= 0 && (size_t)w < len;
+}
+
 int util_find_program(const char *name, char *out, size_t len)
 {
 	const char *path = getenv("PATH"), *p;
-	int w;
+	char buf[PATH_MAX];
+	int found = 0;
 
 	if (strchr(name, '/')) {
-		w = snprintf(out, len, "%s", name);
-		return w >= 0 && (size_t)w < len && runnable(out) ? 0 : -1;
-	}
-	for (p = path && *path ? path : "/usr/bin:/bin"; *p;) {
-		size_t n = strcspn(p, ":");
+		found = fits(snprintf(buf, sizeof(buf), "%s", name),
+			     sizeof(buf)) && runnable(buf);
+	} else {
+		p = path && *path ? path : "/usr/bin:/bin";
+		while (*p && !found) {
+			size_t n = strcspn(p, ":");
 
-		w = snprintf(out, len, "%.*s/%s", (int)(n ? n : 1),
-			     n ? p : ".", name);
-		if (w >= 0 && (size_t)w < len && runnable(out))
-			return 0;
-		p += n + (p[n] == ':');
+			found = fits(snprintf(buf, sizeof(buf), "%.*s/%s",
+					      (int)(n ? n : 1), n ? p : ".",
+					      name), sizeof(buf)) &&
+				runnable(buf);
+			p += n + (p[n] == ':');
+		}
 	}
-	return -1;
+	if (!found)
+		return -1;
+	if (out && !fits(snprintf(out, len, "%s", buf), len))
+		return -1;
+	return 0;
 }
 
 static int64_t mono_ns(void)

@@ -14,7 +14,8 @@
  * as it is, else each directory of $PATH is tried in turn (an empty entry
  * is the current directory; an unset or empty $PATH is "/usr/bin:/bin").
  * A match is a regular file we may execute.  Its path goes to out (len
- * bytes).  Returns 0, or -1 if there is none or the path does not fit.
+ * bytes) unless out is NULL.  Returns 0, or -1 if there is none or the
+ * path does not fit into out.
  */
 int util_find_program(const char *name, char *out, size_t len);
 

@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "core/common_params.h"
+#include "util/process.h"
 #include "workloads/record.h"
 #include "workloads/wl_util.h"
 #include "workloads/pipe_common.h"
@@ -193,29 +194,6 @@ static void sleep_ns(long ns)
 	nanosleep(&ts, NULL);
 }
 
-/* Full path of an executable named name on $PATH; 0, or -1 if none. */
-static int find_in_path(const char *name, char *out, size_t len)
-{
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL;
-	int rc = -1;
-
-	copy = strdup(path && *path ? path : "/usr/bin:/bin");
-	if (!copy)
-		return -1;
-	for (dir = strtok_r(copy, ":", &save); dir && rc;
-	     dir = strtok_r(NULL, ":", &save)) {
-		struct stat st;
-
-		snprintf(out, len, "%s/%s", *dir ? dir : ".", name);
-		if (stat(out, &st) == 0 && S_ISREG(st.st_mode) &&
-		    access(out, X_OK) == 0)
-			rc = 0;
-	}
-	free(copy);
-	return rc;
-}
-
 /* MemAvailable from /proc/meminfo in KiB, or -1. */
 static long long mem_available_kib(void)
 {
@@ -301,7 +279,7 @@ static int pipe_matrix_validate(const void *params, char *err, size_t len)
 			return rc;
 	}
 	if (pp->pressure == PRESSURE_VM &&
-	    find_in_path("stress-ng", path, sizeof(path)) != 0) {
+	    util_find_program("stress-ng", path, sizeof(path)) != 0) {
 		snprintf(err, len, "pressure=vm needs stress-ng (apt-get "
 			 "install stress-ng)");
 		return WL_EFAIL;
@@ -327,7 +305,7 @@ static int pressure_start(struct wl_ctx *ctx, struct pm *p, char *note,
 	pid_t parent = getpid(), pid;
 	int st;
 
-	if (find_in_path("stress-ng", path, sizeof(path)) != 0) {
+	if (util_find_program("stress-ng", path, sizeof(path)) != 0) {
 		snprintf(ctx->err, sizeof(ctx->err), "pressure=vm needs "
 			 "stress-ng (apt-get install stress-ng)");
 		return WL_EFAIL;
@@ -404,30 +382,15 @@ static int pressure_start(struct wl_ctx *ctx, struct pm *p, char *note,
 /* SIGTERM the stressor's group, wait, SIGKILL what is left, reap. */
 static void pressure_stop(struct pm *p)
 {
-	uint64_t start = mono_ns();
+	uint64_t start;
 	pid_t pid = p->stress_pid;
-	int st;
 
 	if (pid <= 0)
 		return;
 	p->stress_pid = 0;
-	if (kill(-pid, SIGTERM) != 0 && kill(pid, SIGTERM) != 0 &&
-	    errno != ESRCH)
-		fprintf(stderr, "copyscope: pipe.matrix: kill stress-ng "
+	if (util_stop_child(pid, PM_PRESSURE_STOP_NS) < 0)
+		fprintf(stderr, "copyscope: pipe.matrix: stop stress-ng "
 			"(pid %d): %s\n", (int)pid, strerror(errno));
-	for (;;) {
-		pid_t got = waitpid(pid, &st, WNOHANG);
-
-		if (got == pid || (got < 0 && errno != EINTR))
-			break;
-		if ((int64_t)(mono_ns() - start) > PM_PRESSURE_STOP_NS) {
-			kill(-pid, SIGKILL);
-			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-				;
-			break;
-		}
-		sleep_ns(10000000);
-	}
 	/*
 	 * Stressor children that outlived their parent: killed, and waited
 	 * for (they are init's to reap now) while they give back their

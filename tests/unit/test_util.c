@@ -147,6 +147,7 @@ static void test_find_program(void **state)
 	assert_int_equal(util_find_program(prog, out, sizeof(out)), 0);
 	assert_string_equal(out, prog);
 	assert_int_equal(util_find_program("cs-prog", out, 8), -1);
+	assert_int_equal(util_find_program("cs-prog", NULL, 0), 0);
 	assert_int_equal(util_find_program("cs-none", out, sizeof(out)), -1);
 	if (old)
 		setenv("PATH", old, 1);
