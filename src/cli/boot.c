@@ -26,6 +26,7 @@
 #include "boot/boot.h"
 #include "cli/cli.h"
 #include "results/exchange.h"
+#include "util/array.h"
 #include "util/file.h"
 #include "util/process.h"
 #include "util/random_id.h"
@@ -164,7 +165,7 @@ static const char *owned_run_option(const char *a)
 		"--no-store", "--runs", "--group", "--help", "-h" };
 	size_t i, n;
 
-	for (i = 0; i < sizeof(owned) / sizeof(owned[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(owned); i++) {
 		n = strlen(owned[i]);
 		if (strncmp(a, owned[i], n) == 0 && (!a[n] || a[n] == '='))
 			return owned[i];

@@ -23,6 +23,7 @@
 #include "cli/cli.h"
 #include "cli/run_group.h"
 #include "report/report.h"
+#include "util/array.h"
 #include "util/random_id.h"
 
 /* argv less --runs N / --runs=N and --seed S, plus --group ID [--seed]. */
@@ -175,7 +176,7 @@ int run_group(int argc, char **argv, const struct run_group_opts *o)
 		e = run_child(cv, o->json);
 		free(cv);
 	}
-	n = group_runs(o->db, group, ids, sizeof(ids) / sizeof(ids[0]), path,
+	n = group_runs(o->db, group, ids, ARRAY_SIZE(ids), path,
 		       sizeof(path));
 	if (n < 0)
 		return e == EXIT_OK ? EXIT_FAIL : e;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "kernel/ksyms.h"
+#include "util/array.h"
 #include "util/file.h"
 
 #define KT_MAX_CPUS 1024
@@ -37,7 +38,7 @@ static const char *find_tracefs(bool *denied)
 	struct stat st;
 
 	*denied = false;
-	for (i = 0; i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(tracefs_dirs); i++) {
 		snprintf(p, sizeof(p), "%s/events", tracefs_dirs[i]);
 		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
 			return tracefs_dirs[i];

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "core/workload.h"
+#include "util/array.h"
 
 const char *const file_target_choices[] = { "memfd", "file", NULL };
 
@@ -84,7 +85,7 @@ const char *file_fs_magic_name(unsigned long magic)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(fs_magics) / sizeof(fs_magics[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(fs_magics); i++)
 		if (fs_magics[i].magic == magic)
 			return fs_magics[i].name;
 	return NULL;

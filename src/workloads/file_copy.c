@@ -36,6 +36,7 @@
 #include <linux/fs.h>
 
 #include "core/common_params.h"
+#include "util/array.h"
 #include "workloads/file_common.h"
 #include "workloads/wl_util.h"
 #include "workloads/workloads.h"
@@ -375,11 +376,10 @@ const struct workload wl_file_copy = {
 			"probe, background writeback, the verify pass; the "
 			"loop's compare-and-branch is not subtracted",
 	.params = file_copy_param_defs,
-	.nparams = sizeof(file_copy_param_defs) /
-		   sizeof(file_copy_param_defs[0]),
+	.nparams = ARRAY_SIZE(file_copy_param_defs),
 	.params_size = sizeof(struct file_copy_params),
 	.metrics = file_copy_metrics,
-	.nmetrics = sizeof(file_copy_metrics) / sizeof(file_copy_metrics[0]),
+	.nmetrics = ARRAY_SIZE(file_copy_metrics),
 	.caps = WL_CAP_VERIFY,
 	.validate = file_copy_validate,
 	.config_supported = file_copy_config_supported,

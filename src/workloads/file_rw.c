@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "core/common_params.h"
+#include "util/array.h"
 #include "workloads/file_common.h"
 #include "workloads/wl_util.h"
 #include "workloads/workloads.h"
@@ -495,10 +496,10 @@ const struct workload wl_file_rw = {
 			"dirtied pages, the verify pass; the loop's "
 			"compare-and-branch is not subtracted",
 	.params = file_rw_param_defs,
-	.nparams = sizeof(file_rw_param_defs) / sizeof(file_rw_param_defs[0]),
+	.nparams = ARRAY_SIZE(file_rw_param_defs),
 	.params_size = sizeof(struct file_rw_params),
 	.metrics = file_rw_metrics,
-	.nmetrics = sizeof(file_rw_metrics) / sizeof(file_rw_metrics[0]),
+	.nmetrics = ARRAY_SIZE(file_rw_metrics),
 	.caps = WL_CAP_VERIFY,
 	.validate = file_rw_validate,
 	.config_supported = file_rw_config_supported,

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "core/common_params.h"
+#include "util/array.h"
 #include "workloads/file_common.h"
 #include "workloads/wl_util.h"
 #include "workloads/workloads.h"
@@ -418,12 +419,10 @@ const struct workload wl_file_sendfile = {
 			"buffers, the verify pass; the loop's "
 			"compare-and-branch is not subtracted",
 	.params = file_sendfile_param_defs,
-	.nparams = sizeof(file_sendfile_param_defs) /
-		   sizeof(file_sendfile_param_defs[0]),
+	.nparams = ARRAY_SIZE(file_sendfile_param_defs),
 	.params_size = sizeof(struct file_sendfile_params),
 	.metrics = file_sendfile_metrics,
-	.nmetrics = sizeof(file_sendfile_metrics) /
-		    sizeof(file_sendfile_metrics[0]),
+	.nmetrics = ARRAY_SIZE(file_sendfile_metrics),
 	.caps = WL_CAP_VERIFY,
 	.validate = file_sendfile_validate,
 	.setup = file_sendfile_setup,

@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "core/common_params.h"
+#include "util/array.h"
 #include "workloads/file_common.h"
 #include "workloads/pipe_common.h"
 #include "workloads/wl_util.h"
@@ -460,12 +461,10 @@ const struct workload wl_file_splice = {
 			"verify pass; the loop's compare-and-branch is not "
 			"subtracted",
 	.params = file_splice_param_defs,
-	.nparams = sizeof(file_splice_param_defs) /
-		   sizeof(file_splice_param_defs[0]),
+	.nparams = ARRAY_SIZE(file_splice_param_defs),
 	.params_size = sizeof(struct file_splice_params),
 	.metrics = file_splice_metrics,
-	.nmetrics = sizeof(file_splice_metrics) /
-		    sizeof(file_splice_metrics[0]),
+	.nmetrics = ARRAY_SIZE(file_splice_metrics),
 	.caps = WL_CAP_VERIFY,
 	.validate = file_splice_validate,
 	.setup = file_splice_setup,

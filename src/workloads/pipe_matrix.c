@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "core/common_params.h"
+#include "util/array.h"
 #include "util/process.h"
 #include "workloads/record.h"
 #include "workloads/wl_util.h"
@@ -737,12 +738,10 @@ const struct workload wl_pipe_matrix = {
 			"verify pass; the stopped readers' wake-up after the "
 			"last byte",
 	.params = pipe_matrix_param_defs,
-	.nparams = sizeof(pipe_matrix_param_defs) /
-		   sizeof(pipe_matrix_param_defs[0]),
+	.nparams = ARRAY_SIZE(pipe_matrix_param_defs),
 	.params_size = sizeof(struct pipe_matrix_params),
 	.metrics = pipe_matrix_metrics,
-	.nmetrics = sizeof(pipe_matrix_metrics) /
-		    sizeof(pipe_matrix_metrics[0]),
+	.nmetrics = ARRAY_SIZE(pipe_matrix_metrics),
 	.validate = pipe_matrix_validate,
 	.setup = pipe_matrix_setup,
 	.worker_init = pipe_matrix_worker_init,

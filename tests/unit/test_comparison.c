@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "result_fixture.h"
-#include "stats/comparison.h"
+#include "comparison/comparison.h"
 
 #define MAXRUNS 8
 #define NS 10			/* samples per run */

@@ -19,9 +19,10 @@
 #include <cmocka.h>
 
 #include "core/common_params.h"
-#include "core/context.h"
+#include "runner/context.h"
 #include "core/param.h"
 #include "core/workload.h"
+#include "util/array.h"
 #include "workloads/workloads.h"
 
 #define ERRLEN 512
@@ -96,10 +97,10 @@ static const struct workload good_wl = {
 	.op = "nothing",
 	.not_measured = "everything",
 	.params = good_params,
-	.nparams = sizeof(good_params) / sizeof(good_params[0]),
+	.nparams = ARRAY_SIZE(good_params),
 	.params_size = sizeof(struct good),
 	.metrics = good_metrics,
-	.nmetrics = sizeof(good_metrics) / sizeof(good_metrics[0]),
+	.nmetrics = ARRAY_SIZE(good_metrics),
 	.caps = WL_CAP_VERIFY | WL_CAP_TRACE,
 	.setup = fake_setup,
 	.run_batch = fake_run_batch,
@@ -181,7 +182,7 @@ static void test_bad_names(void **state)
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct workload wl = good_wl;
 
 		wl.name = bad[i];
@@ -196,7 +197,7 @@ static void test_good_names(void **state)
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
 		struct workload wl = good_wl;
 		char err[ERRLEN];
 
@@ -369,7 +370,7 @@ static void test_bad_defaults(void **state)
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct workload wl = with_params(cases[i], 3);
 		char label[64];
 
@@ -379,7 +380,7 @@ static void test_bad_defaults(void **state)
 }
 
 /* wl with its parameter table replaced by p (n rows). */
-#define WITH(p) with_params((p), sizeof(p) / sizeof((p)[0]))
+#define WITH(p) with_params((p), ARRAY_SIZE(p))
 
 static void test_caps(void **state)
 {

@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "core/runner.h"
+#include "runner/runner.h"
 
 /* What the synthetic workloads do, set per test. */
 static struct {
