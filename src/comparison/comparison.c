@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 
 #include "results/codec.h"
@@ -128,21 +127,6 @@ static int add_samples(struct cmp_val *v, const struct result *r,
 	return 0;
 }
 
-static double variance(const double *x, size_t n)
-{
-	double m = 0, s = 0;
-	size_t i;
-
-	if (n < 2)
-		return 0;
-	for (i = 0; i < n; i++)
-		m += x[i];
-	m /= (double)n;
-	for (i = 0; i < n; i++)
-		s += (x[i] - m) * (x[i] - m);
-	return s / (double)(n - 1);
-}
-
 /*
  * Per boot: the median of the medians of its runs that kept samples
  * (run_med[i] is NAN for a run without any).  Boots disagree when the
@@ -173,12 +157,12 @@ static int boot_medians(struct cmp_val *v, const struct cmp_side *side,
 		v->boots[b].median = stats_median(m, k);
 		bm[b] = v->boots[b].median;
 		if (k >= 2) {
-			within += variance(m, k) * (double)(k - 1);
+			within += stats_variance(m, k) * (double)(k - 1);
 			nwithin += k - 1;
 		}
 	}
 	if (v->nboots >= 2 && nwithin > 0)
-		v->boots_disagree = sqrt(variance(bm, v->nboots)) >
+		v->boots_disagree = sqrt(stats_variance(bm, v->nboots)) >
 				    2.0 * sqrt(within / (double)nwithin);
 	free(m);
 	free(bm);
@@ -563,30 +547,6 @@ static void run_shares(const struct cmp_val *v, double split, double *out)
 	}
 }
 
-/* Two-sided Welch's t of the means of x and y (plain values). */
-static double welch_plain_p(const double *x, size_t nx, const double *y,
-			    size_t ny)
-{
-	double mx = 0, my = 0, vx = 0, vy = 0, se2, t, df;
-	size_t i;
-
-	for (i = 0; i < nx; i++)
-		mx += x[i] / (double)nx;
-	for (i = 0; i < ny; i++)
-		my += y[i] / (double)ny;
-	for (i = 0; i < nx; i++)
-		vx += (x[i] - mx) * (x[i] - mx) / (double)(nx - 1);
-	for (i = 0; i < ny; i++)
-		vy += (y[i] - my) * (y[i] - my) / (double)(ny - 1);
-	se2 = vx / (double)nx + vy / (double)ny;
-	if (!(se2 > 0))
-		return mx == my ? 1.0 : 0.0;
-	t = (mx - my) / sqrt(se2);
-	df = se2 * se2 / (vx * vx / ((double)nx * nx * (double)(nx - 1)) +
-			  vy * vy / ((double)ny * ny * (double)(ny - 1)));
-	return 2.0 * gsl_cdf_tdist_Q(fabs(t), df);
-}
-
 /* Two-sided Fisher's exact test of a 2x2 table: k1 of n1 against k2 of
    n2 (the sum of the tables no more likely than the one seen). */
 static double fisher_p(size_t k1, size_t n1, size_t k2, size_t n2)
@@ -648,7 +608,7 @@ static int modes_of(struct cmp_row *r, const struct cmp_opts *opts)
 		}
 		run_shares(&r->b, m->split, sb);
 		run_shares(&r->n, m->split, sn);
-		m->p_share = welch_plain_p(sb, r->b.nruns, sn, r->n.nruns);
+		m->p_share = stats_welch_p(sb, r->b.nruns, sn, r->n.nruns);
 		free(sb);
 		free(sn);
 	} else {

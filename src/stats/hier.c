@@ -36,6 +36,11 @@ static double ssd(const double *x, size_t n)
 	return s;
 }
 
+double stats_variance(const double *x, size_t n)
+{
+	return n < 2 ? 0 : ssd(x, n) / (double)(n - 1);
+}
+
 double stats_sd_log(const double *x, size_t n)
 {
 	double *l, s;
@@ -229,11 +234,41 @@ out:
 	return rc;
 }
 
+/* Welch's t test of y against x (nx, ny >= 2), whatever their scale. */
+static struct welch_result welch(const double *x, size_t nx, const double *y,
+				 size_t ny)
+{
+	double a = stats_variance(x, nx) / (double)nx;
+	double b = stats_variance(y, ny) / (double)ny;
+	struct welch_result w;
+
+	w.diff_log = mean_of(y, ny) - mean_of(x, nx);
+	w.se_log = sqrt(a + b);
+	if (w.se_log > 0) {
+		w.t = w.diff_log / w.se_log;
+		w.df = (a + b) * (a + b) /
+		       (a * a / (double)(nx - 1) + b * b / (double)(ny - 1));
+		w.p = 2.0 * gsl_cdf_tdist_Q(fabs(w.t), w.df);
+	} else {
+		/* no spread at all: any difference is certain, none is not */
+		w.t = w.diff_log == 0 ? 0 : copysign(INFINITY, w.diff_log);
+		w.df = (double)(nx + ny - 2);
+		w.p = w.diff_log == 0 ? 1.0 : 0.0;
+	}
+	return w;
+}
+
+double stats_welch_p(const double *x, size_t nx, const double *y, size_t ny)
+{
+	if (nx < 2 || ny < 2)
+		return NAN;
+	return welch(x, nx, y, ny).p;
+}
+
 int stats_welch_log(const double *x, size_t nx, const double *y, size_t ny,
 		    struct welch_result *out)
 {
-	double *lx, *ly, vx, vy, a, b;
-	struct welch_result w;
+	double *lx, *ly;
 	size_t i;
 	int rc = -1;
 
@@ -253,24 +288,7 @@ int stats_welch_log(const double *x, size_t nx, const double *y, size_t ny,
 			goto out;
 		ly[i] = log(y[i]);
 	}
-	vx = ssd(lx, nx) / (double)(nx - 1);
-	vy = ssd(ly, ny) / (double)(ny - 1);
-	a = vx / (double)nx;
-	b = vy / (double)ny;
-	w.diff_log = mean_of(ly, ny) - mean_of(lx, nx);
-	w.se_log = sqrt(a + b);
-	if (w.se_log > 0) {
-		w.t = w.diff_log / w.se_log;
-		w.df = (a + b) * (a + b) /
-		       (a * a / (double)(nx - 1) + b * b / (double)(ny - 1));
-		w.p = 2.0 * gsl_cdf_tdist_Q(fabs(w.t), w.df);
-	} else {
-		/* no spread at all: any difference is certain, none is not */
-		w.t = w.diff_log == 0 ? 0 : copysign(INFINITY, w.diff_log);
-		w.df = (double)(nx + ny - 2);
-		w.p = w.diff_log == 0 ? 1.0 : 0.0;
-	}
-	*out = w;
+	*out = welch(lx, nx, ly, ny);
 	rc = 0;
 out:
 	free(lx);
