@@ -335,36 +335,21 @@ static void file_copy_worker_fini(struct wl_worker *w)
 	w->priv = NULL;
 }
 
-static void file_copy_teardown(struct wl_ctx *ctx)
+static void file_copy_close(void *priv)
 {
-	struct file_copy *f = ctx->priv;
+	struct file_copy *f = priv;
 
-	if (!f)
-		return;
 	file_scratch_close(&f->src);
 	file_scratch_close(&f->dst);
-	free(f);
-	ctx->priv = NULL;
+}
+
+static void file_copy_teardown(struct wl_ctx *ctx)
+{
+	file_teardown(ctx, file_copy_close);
 }
 
 static const struct wl_fit file_copy_fit = {
 	.param = "size", .metric = "time/call", .per = "byte", .bytes = true,
-};
-
-static const char *const libc_set[] = { "engine=libc", NULL };
-static const char *const movsb_set[] = { "engine=movsb", NULL };
-static const char *const size_same[] = { "size", NULL };
-static const struct wl_floor file_copy_floors[] = {
-	{ .workload = "mem.copy", .set = libc_set, .same = size_same },
-	{ .workload = "mem.copy", .set = movsb_set, .same = size_same },
-};
-
-static const struct wl_explain file_copy_explain = {
-	.kind = WL_EXPLAIN_PER_BYTE,
-	.metric = "bandwidth",
-	.floors = file_copy_floors,
-	.nfloors = 2,
-	.per = "call",
 };
 
 const struct workload wl_file_copy = {
@@ -391,5 +376,5 @@ const struct workload wl_file_copy = {
 	.worker_fini = file_copy_worker_fini,
 	.teardown = file_copy_teardown,
 	.fit = &file_copy_fit,
-	.explain = &file_copy_explain,
+	.explain = &file_explain_per_call,
 };
