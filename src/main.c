@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "runner/trace.h"
 #include "core/workload.h"
+#include "util/array.h"
 
 #ifndef COPYSCOPE_VERSION
 #define COPYSCOPE_VERSION "unknown"
@@ -43,7 +44,7 @@ static const struct subcommand subcommands[] = {
 #endif
 };
 
-#define NSUB (sizeof(subcommands) / sizeof(subcommands[0]))
+#define NSUB ARRAY_SIZE(subcommands)
 
 static void usage(FILE *out)
 {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "boot/boot.h"
+#include "util/array.h"
 
 /* The line at p (up to '\n' or end) without a trailing '\r', into out. */
 static void copy_line(const char *p, const char *end, char *out, size_t len)
@@ -157,7 +158,7 @@ bool boot_console_failure(const char *console, size_t len, char *why,
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(marks); i++) {
 		const char *p = memmem(console, len, marks[i],
 				       strlen(marks[i]));
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
+#include "util/array.h"
 
 char *boot_shell_quote(const char *s)
 {
@@ -244,7 +245,7 @@ int boot_write_initramfs(const char *path, const char *script,
 			 archive_error_string(a));
 		goto out;
 	}
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(dirs); i++)
 		if (add_header(a, e, dirs[i], AE_IFDIR, 0755, 0, &ino, err,
 			       errlen))
 			goto out;

@@ -22,6 +22,10 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
+#include "util/process.h"
+
+/* How long qemu has to exit on SIGTERM before SIGKILL. */
+#define QEMU_STOP_NS (2LL * 1000000000)
 
 extern char **environ;
 
@@ -180,25 +184,6 @@ static void nap(void)
 	nanosleep(&ts, NULL);
 }
 
-/* SIGTERM to pid's group, SIGKILL after 2 s; reaped. */
-static void stop_group(pid_t pid)
-{
-	double until = now_s() + 2.0;
-	int st;
-
-	kill(-pid, SIGTERM);
-	while (now_s() < until) {
-		pid_t r = waitpid(pid, &st, WNOHANG);
-
-		if (r == pid || (r < 0 && errno != EINTR))
-			return;
-		nap();
-	}
-	kill(-pid, SIGKILL);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-}
-
 enum boot_end boot_run_qemu(char *const *argv, const char *log_path,
 			    double timeout_s,
 			    const volatile sig_atomic_t *stop, int *status,
@@ -251,17 +236,17 @@ enum boot_end boot_run_qemu(char *const *argv, const char *log_path,
 		}
 		if (r < 0 && errno != EINTR) {
 			snprintf(err, errlen, "waitpid: %s", strerror(errno));
-			stop_group(pid);
+			util_stop_child(pid, QEMU_STOP_NS);
 			*wall_s = now_s() - t0;
 			return BOOT_END_INTERRUPTED;
 		}
 		if (*stop) {
-			stop_group(pid);
+			util_stop_child(pid, QEMU_STOP_NS);
 			*wall_s = now_s() - t0;
 			return BOOT_END_INTERRUPTED;
 		}
 		if (now_s() - t0 > timeout_s) {
-			stop_group(pid);
+			util_stop_child(pid, QEMU_STOP_NS);
 			*wall_s = now_s() - t0;
 			return BOOT_END_TIMEOUT;
 		}

@@ -12,6 +12,7 @@
 #include "boot/boot.h"
 #include "cli/cli.h"
 #include "session/boot_ab.h"
+#include "util/array.h"
 
 /* The options that are the command's own, not the loop's. */
 struct boot_cli {
@@ -103,7 +104,7 @@ static const char *owned_run_option(const char *a)
 		"--no-store", "--runs", "--group", "--help", "-h" };
 	size_t i, n;
 
-	for (i = 0; i < sizeof(owned) / sizeof(owned[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(owned); i++) {
 		n = strlen(owned[i]);
 		if (strncmp(a, owned[i], n) == 0 && (!a[n] || a[n] == '='))
 			return owned[i];

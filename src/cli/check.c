@@ -13,12 +13,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "cli/cli.h"
 #include "session/session.h"
 #include "session/check_plan.h"
 #include "report/comparison_print.h"
+#include "util/random_id.h"
 #include "workloads/workloads.h"
 
 #define MAX_FILTER 128
@@ -215,19 +215,6 @@ no_value:
 	return cli_usage("check", "%s needs a value", argv[a]);
 }
 
-/* A fresh group id for the runs check measures; 0 or -1. */
-static int new_group_id(char *buf, size_t len)
-{
-	unsigned char r[16];
-	size_t i;
-
-	if (len < 33 || getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
-		return -1;
-	for (i = 0; i < sizeof(r); i++)
-		snprintf(buf + 2 * i, 3, "%02x", r[i]);
-	return 0;
-}
-
 /*
  * Measure BASE's configurations now, as many runs as asked (one session
  * each, sharing a group id); ids[0 .. *nids) get the new runs.  Exit code.
@@ -265,7 +252,7 @@ static int measure(const struct check_cli *cc, const struct cmp_side *base,
 	e = cli_open_store(cc->db, &spec->store, path, sizeof(path));
 	if (e)
 		goto out;
-	if (plan.nruns > 1 && new_group_id(group, sizeof(group)) == 0)
+	if (plan.nruns > 1 && util_random_id(group, sizeof(group)) == 0)
 		spec->group_id = group;
 	fprintf(stderr, "copyscope check: measuring %zu configuration%s of "
 		"BASE again (%d samples each, %d run%s)\n", spec->njobs,

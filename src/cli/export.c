@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "results/exchange.h"
+#include "util/array.h"
 
 static void export_usage(FILE *out)
 {
@@ -59,7 +60,7 @@ int cmd_export(int argc, char **argv)
 		} else if (argv[a][0] == '-') {
 			return cli_usage("export", "unknown option '%s'",
 					 argv[a]);
-		} else if (nargs < sizeof(args) / sizeof(args[0])) {
+		} else if (nargs < ARRAY_SIZE(args)) {
 			args[nargs++] = argv[a];
 		} else {
 			return cli_usage("export", "too many arguments");

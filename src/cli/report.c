@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "report/html.h"
+#include "util/array.h"
 
 static void report_usage(FILE *out)
 {
@@ -85,7 +86,7 @@ static int parse(struct report_cli *rc, int argc, char **argv)
 		} else if (argv[a][0] == '-') {
 			return cli_usage("report", "unknown option '%s'",
 					 argv[a]);
-		} else if (rc->nargs < sizeof(rc->args) / sizeof(rc->args[0])) {
+		} else if (rc->nargs < ARRAY_SIZE(rc->args)) {
 			rc->args[rc->nargs++] = argv[a];
 		} else {
 			return cli_usage("report", "too many arguments");

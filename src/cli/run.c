@@ -20,6 +20,7 @@
 #include "report/format.h"
 #include "report/report.h"
 #include "report/headline.h"
+#include "util/array.h"
 #include "workloads/workloads.h"
 
 #define MAX_JOBS 256
@@ -399,8 +400,7 @@ static int parse_args(struct run_cli *rc, int argc, char **argv)
 		} else if (a[0] == '-') {
 			return cli_usage("run", "unknown option '%s'", a);
 		} else if (strchr(a, '=')) {
-			if (rc->nassign >= sizeof(rc->assign) /
-					   sizeof(rc->assign[0]))
+			if (rc->nassign >= ARRAY_SIZE(rc->assign))
 				return cli_usage("run", "too many key=value "
 						 "arguments");
 			rc->assign[rc->nassign++] = a;
@@ -640,7 +640,7 @@ static int probe_kernel_views(struct run_cli *rc)
 	unsigned asked = rc->ro.kviews;
 	size_t i;
 
-	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bits); i++) {
 		char err[512], name[16];
 
 		if (!(asked & bits[i]))

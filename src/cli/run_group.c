@@ -17,13 +17,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/run_group.h"
 #include "report/report.h"
+#include "util/array.h"
+#include "util/random_id.h"
 
 /* argv less --runs N / --runs=N and --seed S, plus --group ID [--seed]. */
 static char **child_argv(int argc, char **argv, const char *group,
@@ -148,19 +149,15 @@ static int print_group_json(const char *db, const char *group,
 
 int run_group(int argc, char **argv, const struct run_group_opts *o)
 {
-	unsigned char rnd[16];
 	char group[40], seedbuf[32], *extra[2] = { "--seed", seedbuf };
 	char path[4096];
 	int64_t ids[1024];
 	int k, e = EXIT_OK, n;
-	size_t i;
 
-	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+	if (util_random_id(group, sizeof(group)) != 0) {
 		cli_error("run --runs: getrandom: %s", strerror(errno));
 		return EXIT_FAIL;
 	}
-	for (i = 0; i < sizeof(rnd); i++)
-		snprintf(group + 2 * i, 3, "%02x", rnd[i]);
 	for (k = 0; k < o->runs && e == EXIT_OK; k++) {
 		char **cv;
 
@@ -179,7 +176,7 @@ int run_group(int argc, char **argv, const struct run_group_opts *o)
 		e = run_child(cv, o->json);
 		free(cv);
 	}
-	n = group_runs(o->db, group, ids, sizeof(ids) / sizeof(ids[0]), path,
+	n = group_runs(o->db, group, ids, ARRAY_SIZE(ids), path,
 		       sizeof(path));
 	if (n < 0)
 		return e == EXIT_OK ? EXIT_FAIL : e;

@@ -2,7 +2,8 @@
  * comparison.c - the comparison engine (see comparison.h): matching rows
  * across two sides of runs, gathering each side's samples per run and
  * per boot, the test, the CI of the change and the verdict, and the
- * environment differences.
+ * environment differences (the two modes of a bimodal row are
+ * comparison_modes.c's).
  */
 #include "comparison/comparison.h"
 
@@ -10,9 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <gsl/gsl_cdf.h>
-#include <gsl/gsl_randist.h>
 
+#include "comparison/comparison_modes.h"
 #include "results/codec.h"
 
 static void *xcalloc(size_t n, size_t size)
@@ -128,21 +128,6 @@ static int add_samples(struct cmp_val *v, const struct result *r,
 	return 0;
 }
 
-static double variance(const double *x, size_t n)
-{
-	double m = 0, s = 0;
-	size_t i;
-
-	if (n < 2)
-		return 0;
-	for (i = 0; i < n; i++)
-		m += x[i];
-	m /= (double)n;
-	for (i = 0; i < n; i++)
-		s += (x[i] - m) * (x[i] - m);
-	return s / (double)(n - 1);
-}
-
 /*
  * Per boot: the median of the medians of its runs that kept samples
  * (run_med[i] is NAN for a run without any).  Boots disagree when the
@@ -173,12 +158,12 @@ static int boot_medians(struct cmp_val *v, const struct cmp_side *side,
 		v->boots[b].median = stats_median(m, k);
 		bm[b] = v->boots[b].median;
 		if (k >= 2) {
-			within += variance(m, k) * (double)(k - 1);
+			within += stats_variance(m, k) * (double)(k - 1);
 			nwithin += k - 1;
 		}
 	}
 	if (v->nboots >= 2 && nwithin > 0)
-		v->boots_disagree = sqrt(variance(bm, v->nboots)) >
+		v->boots_disagree = sqrt(stats_variance(bm, v->nboots)) >
 				    2.0 * sqrt(within / (double)nwithin);
 	free(m);
 	free(bm);
@@ -537,129 +522,6 @@ static void power_of(struct cmp_row *r, const struct cmp_opts *opts)
 						   CMP_MAX_RUNS_NEEDED);
 }
 
-/* Median of the samples of x[0..n-1] at or below (hi false) or above
-   split; NAN when fewer than MODES_MIN_CLUSTER. */
-static double mode_median(const double *x, size_t n, double split, bool hi,
-			  double *buf)
-{
-	size_t i, k = 0;
-
-	for (i = 0; i < n; i++)
-		if ((x[i] > split) == hi)
-			buf[k++] = x[i];
-	return k >= MODES_MIN_CLUSTER ? stats_median(buf, k) : NAN;
-}
-
-/* Each run's share of samples above split, into out[0..v->nruns-1]. */
-static void run_shares(const struct cmp_val *v, double split, double *out)
-{
-	size_t i, j, k;
-
-	for (i = 0; i < v->nruns; i++) {
-		for (k = 0, j = 0; j < v->run_len[i]; j++)
-			k += v->x[v->run_start[i] + j] > split;
-		out[i] = v->run_len[i] ? (double)k / (double)v->run_len[i]
-				       : 0.0;
-	}
-}
-
-/* Two-sided Welch's t of the means of x and y (plain values). */
-static double welch_plain_p(const double *x, size_t nx, const double *y,
-			    size_t ny)
-{
-	double mx = 0, my = 0, vx = 0, vy = 0, se2, t, df;
-	size_t i;
-
-	for (i = 0; i < nx; i++)
-		mx += x[i] / (double)nx;
-	for (i = 0; i < ny; i++)
-		my += y[i] / (double)ny;
-	for (i = 0; i < nx; i++)
-		vx += (x[i] - mx) * (x[i] - mx) / (double)(nx - 1);
-	for (i = 0; i < ny; i++)
-		vy += (y[i] - my) * (y[i] - my) / (double)(ny - 1);
-	se2 = vx / (double)nx + vy / (double)ny;
-	if (!(se2 > 0))
-		return mx == my ? 1.0 : 0.0;
-	t = (mx - my) / sqrt(se2);
-	df = se2 * se2 / (vx * vx / ((double)nx * nx * (double)(nx - 1)) +
-			  vy * vy / ((double)ny * ny * (double)(ny - 1)));
-	return 2.0 * gsl_cdf_tdist_Q(fabs(t), df);
-}
-
-/* Two-sided Fisher's exact test of a 2x2 table: k1 of n1 against k2 of
-   n2 (the sum of the tables no more likely than the one seen). */
-static double fisher_p(size_t k1, size_t n1, size_t k2, size_t n2)
-{
-	unsigned t = (unsigned)(k1 + k2), lo, hi, k;
-	double seen, p = 0;
-
-	lo = t > n2 ? t - (unsigned)n2 : 0;
-	hi = t < n1 ? t : (unsigned)n1;
-	seen = gsl_ran_hypergeometric_pdf((unsigned)k1, (unsigned)n1,
-					  (unsigned)n2, t);
-	for (k = lo; k <= hi; k++) {
-		double q = gsl_ran_hypergeometric_pdf(k, (unsigned)n1,
-						      (unsigned)n2, t);
-
-		if (q <= seen * (1 + 1e-7))
-			p += q;
-	}
-	return p > 1 ? 1 : p;
-}
-
-/* cmp_modes of a row whose sides both have samples. */
-static int modes_of(struct cmp_row *r, const struct cmp_opts *opts)
-{
-	struct cmp_modes *m = &r->modes;
-	size_t i, nmax = r->b.n > r->n.n ? r->b.n : r->n.n;
-	double *buf;
-
-	memset(m, 0, sizeof(*m));
-	if (!r->b.md.bimodal && !r->n.md.bimodal)
-		return 0;
-	buf = malloc(nmax * sizeof(*buf));
-	if (!buf)
-		return -1;
-	m->shown = true;
-	m->split = r->b.md.bimodal ? r->b.md.split : r->n.md.split;
-	for (i = 0; i < r->b.n; i++)
-		m->n_hi_b += r->b.x[i] > m->split;
-	for (i = 0; i < r->n.n; i++)
-		m->n_hi_n += r->n.x[i] > m->split;
-	m->share_hi_b = (double)m->n_hi_b / (double)r->b.n;
-	m->share_hi_n = (double)m->n_hi_n / (double)r->n.n;
-	m->med_lo_b = mode_median(r->b.x, r->b.n, m->split, false, buf);
-	m->med_hi_b = mode_median(r->b.x, r->b.n, m->split, true, buf);
-	m->med_lo_n = mode_median(r->n.x, r->n.n, m->split, false, buf);
-	m->med_hi_n = mode_median(r->n.x, r->n.n, m->split, true, buf);
-	m->lo_change_pct = 100.0 * (m->med_lo_n / m->med_lo_b - 1.0);
-	m->hi_change_pct = 100.0 * (m->med_hi_n / m->med_hi_b - 1.0);
-	free(buf);
-	m->by_run = r->b.nruns >= CMP_MIN_RUNS && r->n.nruns >= CMP_MIN_RUNS;
-	if (m->by_run) {
-		double *sb = malloc(r->b.nruns * sizeof(*sb));
-		double *sn = malloc(r->n.nruns * sizeof(*sn));
-
-		if (!sb || !sn) {
-			free(sb);
-			free(sn);
-			return -1;
-		}
-		run_shares(&r->b, m->split, sb);
-		run_shares(&r->n, m->split, sn);
-		m->p_share = welch_plain_p(sb, r->b.nruns, sn, r->n.nruns);
-		free(sb);
-		free(sn);
-	} else {
-		m->p_share = fisher_p(m->n_hi_b, r->b.n, m->n_hi_n, r->n.n);
-	}
-	m->share_changed = m->p_share < opts->alpha &&
-			   100.0 * fabs(m->share_hi_n - m->share_hi_b) >=
-			   CMP_MODE_SHIFT_MIN_PCT;
-	return 0;
-}
-
 static int judge(struct cmp_row *r, const struct cmp_opts *opts)
 {
 	if (r->b.s.median != 0.0)
@@ -693,7 +555,7 @@ static int judge(struct cmp_row *r, const struct cmp_opts *opts)
 		r->p = r->mw.p;
 	}
 	power_of(r, opts);
-	if (modes_of(r, opts) != 0)
+	if (cmp_modes_of(r, opts) != 0)
 		return -1;
 	r->verdict = stats_verdict(r->direction, r->change_pct, r->p,
 				   r->ci_lo, r->ci_hi, opts->alpha,

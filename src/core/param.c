@@ -17,6 +17,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/array.h"
+
 #define KIB ((int64_t)1024)
 #define MIB (KIB * 1024)
 #define GIB (MIB * 1024)
@@ -160,7 +162,7 @@ static const struct time_unit time_units[] = {
 	{ "s", NS_S, 9 },
 };
 
-#define NTIME_UNITS (sizeof(time_units) / sizeof(time_units[0]))
+#define NTIME_UNITS (ARRAY_SIZE(time_units))
 
 /* The unit a parameter's name ends in ("inject_ns": ns), or NULL. */
 static const struct time_unit *name_unit(const char *name)
@@ -276,7 +278,7 @@ static int parse_bool(const char *text, int64_t *out)
 
 	if (!text)
 		return -1;
-	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(yes); i++) {
 		if (strcasecmp(text, yes[i]) == 0) {
 			*out = 1;
 			return 0;

@@ -213,10 +213,50 @@ static int validate_caps(const struct workload *wl, char *err,
 	return problems;
 }
 
+/*
+ * The metric rows: 1..WL_MAX_METRICS of them, each with a name and help,
+ * no name twice; a custom metric needs the sample_metric hook (without it
+ * every sample would record 0) and its unit (nothing else tells one).
+ */
+static int validate_metrics(const struct workload *wl, char *err,
+			    size_t errlen)
+{
+	int problems = 0;
+	size_t i, j;
+
+	if (wl->nmetrics < 1 || wl->nmetrics > WL_MAX_METRICS || !wl->metrics) {
+		PROBLEM("workload '%s': %zu metrics (1..%d allowed)", wl->name,
+			wl->nmetrics, WL_MAX_METRICS);
+		return problems;
+	}
+	for (i = 0; i < wl->nmetrics; i++) {
+		const struct metric_def *m = &wl->metrics[i];
+
+		if (!text_ok(m->name) || !text_ok(m->help)) {
+			PROBLEM("workload '%s': metric %zu lacks a name or "
+				"help", wl->name, i);
+			continue;
+		}
+		for (j = 0; j < i; j++)
+			if (wl->metrics[j].name &&
+			    strcmp(wl->metrics[j].name, m->name) == 0)
+				PROBLEM("workload '%s': metric '%s' twice",
+					wl->name, m->name);
+		if (m->kind != METRIC_CUSTOM)
+			continue;
+		if (!wl->sample_metric)
+			PROBLEM("workload '%s': custom metric '%s' needs the "
+				"sample_metric hook", wl->name, m->name);
+		if (!text_ok(m->unit))
+			PROBLEM("workload '%s': custom metric '%s' has no unit",
+				wl->name, m->name);
+	}
+	return problems;
+}
+
 static int validate_one(const struct workload *wl, char *err, size_t errlen)
 {
 	int problems = 0;
-	size_t i;
 
 	if (!name_ok(wl->name))
 		PROBLEM("workload '%s': name must be family.name in lower "
@@ -228,14 +268,7 @@ static int validate_one(const struct workload *wl, char *err, size_t errlen)
 	if (!wl->setup || !wl->run_batch)
 		PROBLEM("workload '%s': setup and run_batch are required",
 			wl->name);
-	if (wl->nmetrics < 1 || wl->nmetrics > WL_MAX_METRICS)
-		PROBLEM("workload '%s': %zu metrics (1..%d allowed)", wl->name,
-			wl->nmetrics, WL_MAX_METRICS);
-	for (i = 0; i < wl->nmetrics && i < WL_MAX_METRICS; i++)
-		if (!text_ok(wl->metrics[i].name) ||
-		    !text_ok(wl->metrics[i].help))
-			PROBLEM("workload '%s': metric %zu lacks a name or "
-				"help", wl->name, i);
+	problems += validate_metrics(wl, err, problems ? 0 : errlen);
 	problems += validate_caps(wl, err, problems ? 0 : errlen);
 	if (!problems)
 		problems += validate_params(wl, err, errlen);

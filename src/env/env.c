@@ -19,6 +19,8 @@
 
 #include "env/env.h"
 
+#include "util/array.h"
+
 #ifndef COPYSCOPE_VERSION
 #define COPYSCOPE_VERSION "unknown"
 #endif
@@ -374,7 +376,7 @@ static int capture_cpu(struct env *env, struct cpuinfo *ci)
 		return -1;
 	if (ci->flags) {
 		buf[0] = '\0';
-		for (i = 0; i < sizeof(copy_flags) / sizeof(copy_flags[0]);
+		for (i = 0; i < ARRAY_SIZE(copy_flags);
 		     i++) {
 			if (!has_word(ci->flags, copy_flags[i]))
 				continue;

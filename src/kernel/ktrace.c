@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "kernel/ksyms.h"
+#include "util/array.h"
+#include "util/file.h"
 
 #define KT_MAX_CPUS 1024
 /* Frames of a lock's callchain: the slow path, its caller, a few more. */
@@ -36,7 +38,7 @@ static const char *find_tracefs(bool *denied)
 	struct stat st;
 
 	*denied = false;
-	for (i = 0; i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(tracefs_dirs); i++) {
 		snprintf(p, sizeof(p), "%s/events", tracefs_dirs[i]);
 		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
 			return tracefs_dirs[i];
@@ -67,39 +69,6 @@ const char *ktrace_tp_name(int kind, char *buf, size_t len)
 	return buf;
 }
 
-/* Read a whole small file into a new string, or NULL with errno. */
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	size_t cap = 4096, n = 0, r;
-	char *s;
-
-	if (!f)
-		return NULL;
-	s = malloc(cap);
-	while (s && (r = fread(s + n, 1, cap - n - 1, f)) > 0) {
-		n += r;
-		if (n + 1 == cap) {
-			char *t = realloc(s, cap * 2);
-
-			if (!t) {
-				free(s);
-				s = NULL;
-				break;
-			}
-			s = t;
-			cap *= 2;
-		}
-	}
-	fclose(f);
-	if (!s) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	s[n] = 0;
-	return s;
-}
-
 /* A whole decimal integer (leading blanks, a trailing newline) or -1. */
 static int read_int(const char *s, long *out)
 {
@@ -116,7 +85,8 @@ static int read_int(const char *s, long *out)
 
 static int paranoid(void)
 {
-	char *s = slurp("/proc/sys/kernel/perf_event_paranoid");
+	char *s = util_slurp("/proc/sys/kernel/perf_event_paranoid", NULL,
+			     false);
 	long v;
 
 	if (read_int(s, &v) != 0)
@@ -163,7 +133,7 @@ static int tp_format(int kind, char **fmt, int *id, char *sys,
 	snprintf(sys, syslen, "%s", name);
 	snprintf(path, sizeof(path), "%s/events/%s/%s/format", dir, name,
 		 colon + 1);
-	*fmt = slurp(path);
+	*fmt = util_slurp(path, NULL, false);
 	if (!*fmt) {
 		int e = errno;
 
@@ -187,7 +157,7 @@ static int tp_format(int kind, char **fmt, int *id, char *sys,
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, name,
 		 colon + 1);
 	*colon = ':';
-	idtext = slurp(path);
+	idtext = util_slurp(path, NULL, false);
 	if (read_int(idtext, &idv) != 0 || idv < 0 || idv > INT32_MAX) {
 		snprintf(err, errlen, "cannot read the id of tracepoint %s "
 			 "(%s)", name, path);

@@ -19,6 +19,7 @@
 #include "report/format.h"
 #include "report/html_plots.h"
 #include "report/notes.h"
+#include "results/job_block.h"
 
 #ifndef COPYSCOPE_VERSION
 #define COPYSCOPE_VERSION "unknown"
@@ -132,17 +133,6 @@ static void run_header(FILE *f, const struct run_data *run)
 		kv(f, "options", t);
 	}
 	fprintf(f, "</table>\n");
-}
-
-/* The end of the block (one job) that starts at res[i]. */
-static size_t block_end(const struct result *res, size_t n, size_t i)
-{
-	size_t e = i + 1;
-
-	while (e < n && strcmp(res[e].cfg->workload, res[i].cfg->workload) == 0
-	       && res[e].cfg->job == res[i].cfg->job)
-		e++;
-	return e;
 }
 
 static bool varies(const struct result *res, size_t n, const char *key)
@@ -260,7 +250,7 @@ static int run_body(FILE *f, const struct run_data *run)
 	if (!n)
 		fprintf(f, "<p>(no results)</p>\n");
 	for (i = 0; i < n; i = e) {
-		e = block_end(res, n, i);
+		e = result_block_end(res, n, i);
 		block_table(f, res + i, e - i);
 		plots += html_block_plots(f, res + i, e - i);
 	}

@@ -47,6 +47,7 @@
 #include "report/notes.h"
 #include "report/report.h"
 #include "results/codec.h"
+#include "results/job_block.h"
 
 static json_t *env_json(const struct env *env)
 {
@@ -147,17 +148,6 @@ static json_t *result_json(const struct result *r)
 	return o;
 }
 
-/* The end of the block (one job) that starts at res[i]. */
-static size_t block_end(const struct result *res, size_t n, size_t i)
-{
-	size_t e = i + 1;
-
-	while (e < n && strcmp(res[e].cfg->workload, res[i].cfg->workload) == 0
-	       && res[e].cfg->job == res[i].cfg->job)
-		e++;
-	return e;
-}
-
 static json_t *fit_group_json(const struct fit_set *fs,
 			      const struct fit_group *g, int job)
 {
@@ -196,7 +186,7 @@ static json_t *fits_json(const struct result *res, size_t n)
 	for (; a && i < n; i = e) {
 		struct fit_set fs;
 
-		e = block_end(res, n, i);
+		e = result_block_end(res, n, i);
 		if (fit_report_compute(res + i, e - i, &fs) != 0) {
 			json_decref(a);
 			return NULL;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
+
 static const struct {
 	const char *name;
 	unsigned bit;
@@ -17,7 +19,7 @@ static const struct {
 	{ "syscall", KVIEW_SYSCALL },
 };
 
-#define NVIEWS (sizeof(views) / sizeof(views[0]))
+#define NVIEWS ARRAY_SIZE(views)
 
 void kview_mask_text(unsigned mask, char *buf, size_t len)
 {

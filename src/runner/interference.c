@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "runner/timer.h"
+#include "util/sort.h"
 
 /* Keeps the canary's result alive so the loop is never optimized out. */
 static volatile uint64_t canary_sink;
@@ -127,13 +128,6 @@ double interference_canary_ns(void)
 	return v[1];
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 double interference_canary_calibrate(void)
 {
 	double v[15];
@@ -141,7 +135,7 @@ double interference_canary_calibrate(void)
 
 	for (i = 0; i < 15; i++)
 		v[i] = interference_canary_ns();
-	qsort(v, 15, sizeof(v[0]), cmp_double);
+	qsort(v, 15, sizeof(v[0]), util_cmp_double);
 	return v[7];
 }
 

@@ -1,10 +1,10 @@
 /*
  * runner.c - runs one configuration of a workload: its set-up
  * (runner/context.c: parameters, mode, placement), its workers
- * (runner/worker.c), batch growth, warm-up, the kept samples and their
- * metrics, the histogram and verify passes, the cold-call trace
- * (runner/trace.c) and the teardown.  Per-op times are kept by
- * runner/optime.c.
+ * (runner/worker.c), the kept samples and their metrics, the histogram
+ * and verify passes, the cold-call trace (runner/trace.c) and the
+ * teardown.  Batch growth, warm-up and the injection's measurement are
+ * runner_batch.c's; per-op times are kept by runner/optime.c.
  */
 #include "runner/runner.h"
 
@@ -20,6 +20,7 @@
 #include "runner/inject.h"
 #include "runner/interference.h"
 #include "runner/optime.h"
+#include "runner/runner_impl.h"
 #include "runner/swcount.h"
 #include "runner/timer.h"
 #include "stats/summary.h"
@@ -32,18 +33,6 @@ volatile sig_atomic_t runner_signal;
 /* A sample taking longer than this many target times is a hang. */
 #define WATCHDOG_FACTOR 100
 #define WATCHDOG_MIN_NS 20000000000LL
-
-struct runner {
-	const struct workload *wl;
-	const struct run_opts *opts;
-	struct wl_ctx ctx;
-	struct workers ws;		/* worker.h; ws.ctl is mapped here */
-	struct optime ot;		/* per-op times (optime.h) */
-	uint64_t nops;			/* batch size after growth */
-	int cap;			/* kept samples room was made for */
-	bool ctx_setup;
-	struct kview *kv;		/* --kernel, or NULL */
-};
 
 /* A runner whose threads could not be stopped (see workers_stop()). */
 static struct runner *abandoned_runner;
@@ -184,10 +173,7 @@ static void record_sample(struct runner *r, struct config_result *res,
 	res->nsamples++;
 }
 
-static void progress(const struct runner *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void progress(const struct runner *r, const char *fmt, ...)
+void runner_progress(const struct runner *r, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -213,7 +199,7 @@ static enum config_status command(struct runner *r, uint32_t cmd,
 }
 
 /* A sample command; the op-timed counts start from zero each time. */
-static enum config_status sample_cmd(struct runner *r, uint64_t nops,
+enum config_status runner_sample_cmd(struct runner *r, uint64_t nops,
 				     char *msg, size_t len)
 {
 	optime_reset(&r->ot);
@@ -221,176 +207,9 @@ static enum config_status sample_cmd(struct runner *r, uint64_t nops,
 }
 
 /* The window of the sample just taken, ns. */
-static double last_window_ns(const struct runner *r)
+double runner_last_window_ns(const struct runner *r)
 {
 	return timer_ticks_to_ns((uint64_t)sample_window_ticks(r));
-}
-
-static double median3(double a, double b, double c)
-{
-	if (a > b) {
-		double t = a;
-
-		a = b;
-		b = t;
-	}
-	return c < a ? a : c > b ? b : c;
-}
-
-/* How much to grow a batch whose sample took ns against target: aim 20%
-   past the target, at least min_factor, at most x100 per step. */
-static double growth(double target, double ns, double min_factor)
-{
-	double f = ns > 0 ? target * 1.2 / ns : 100.0;
-
-	return f < min_factor ? min_factor : f > 100.0 ? 100.0 : f;
-}
-
-/*
- * Grow the batch until one sample lasts the target time, then confirm it
- * with two more samples of that size: a single sample that stalled (a
- * page fault storm, a preempted worker, a slow first wake-up) must not
- * size the batch, so the median of the three must reach the target, or
- * the growth goes on from that median (at most CONFIRM_ROUNDS times).
- */
-#define CONFIRM_ROUNDS 5
-#define MAX_BATCH (UINT64_C(1) << 40)
-
-static enum config_status grow_batch(struct runner *r, uint64_t *nops_out,
-				     char *msg, size_t len)
-{
-	double target = (double)r->opts->sample_time_ns;
-	uint64_t nops = 1;
-	enum config_status st;
-	int round;
-
-	for (round = 0;; round++) {
-		double ns, d[3];
-		int k;
-
-		for (;;) {
-			st = sample_cmd(r, nops, msg, len);
-			if (st != CONFIG_OK)
-				return st;
-			ns = last_window_ns(r);
-			if (ns >= target || nops >= MAX_BATCH)
-				break;
-			nops = (uint64_t)ceil((double)nops *
-					      growth(target, ns, 2.0));
-		}
-		d[0] = ns;
-		for (k = 1; k < 3; k++) {
-			st = sample_cmd(r, nops, msg, len);
-			if (st != CONFIG_OK)
-				return st;
-			d[k] = last_window_ns(r);
-		}
-		ns = median3(d[0], d[1], d[2]);
-		if (ns >= target || nops >= MAX_BATCH ||
-		    round + 1 >= CONFIRM_ROUNDS)
-			break;
-		nops = (uint64_t)ceil((double)nops * growth(target, ns, 1.1));
-	}
-	*nops_out = nops;
-	return CONFIG_OK;
-}
-
-/*
- * Warm up for the warm-up time at the batch size found; when the
- * warm-up's samples (three or more) were shorter than the target at the
- * median, the machine got faster after sizing: grow the batch to match.
- */
-static enum config_status warm_up(struct runner *r, struct config_result *res)
-{
-	enum config_status st;
-	double w[64], target = (double)r->opts->sample_time_ns;
-	size_t nw = 0;
-	uint64_t start;
-
-	progress(r, "growing the batch");
-	st = grow_batch(r, &r->nops, res->msg, sizeof(res->msg));
-	if (st != CONFIG_OK)
-		return st;
-	start = timer_mono_raw_ns();
-	while ((int64_t)(timer_mono_raw_ns() - start) < r->opts->warmup_ns) {
-		progress(r, "warm-up");
-		st = sample_cmd(r, r->nops, res->msg, sizeof(res->msg));
-		if (st != CONFIG_OK)
-			return st;
-		w[nw++ % 64] = last_window_ns(r);
-	}
-	if (nw >= 3) {
-		double m = stats_median(w, nw < 64 ? nw : 64);
-
-		if (m < target && r->nops < MAX_BATCH)
-			r->nops = (uint64_t)ceil((double)r->nops *
-						 growth(target, m, 1.1));
-	}
-	res->batch_ops = r->nops;
-	return CONFIG_OK;
-}
-
-/* WL_CAP_INJECT with inject_ns > 0: the busy-wait's iterations. */
-static void inject_calibrate(struct runner *r, struct config_result *res)
-{
-	int row = param_find_role(r->wl->params, r->wl->nparams,
-				  PARAM_ROLE_INJECT);
-
-	if (row < 0 || r->ctx.ps.v[row] <= 0)
-		return;
-	res->inject_ns = r->ctx.ps.v[row];
-	r->ctx.inject_iters = (uint64_t)((double)res->inject_ns *
-					 inject_iters_per_ns() + 0.5);
-	if (!r->ctx.inject_iters)
-		r->ctx.inject_iters = 1;
-}
-
-#define INJECT_PAIRS 7
-
-/*
- * What the injection adds, measured in place (runner/inject.h): pairs of
- * samples at the run's batch size, one without and one with it, in
- * alternating order; the median difference per op with a 95% error from
- * the pairs' spread, and the median time per op without it.  Then the
- * injection stays on for the kept samples.
- */
-static enum config_status inject_measure(struct runner *r,
-					 struct config_result *res)
-{
-	double off[INJECT_PAIRS], diff[INJECT_PAIRS], m = 0, ss = 0;
-	enum config_status st;
-	int k, half;
-
-	if (!r->ctx.inject_iters)
-		return CONFIG_OK;
-	progress(r, "measuring the injection");
-	for (k = 0; k < INJECT_PAIRS; k++) {
-		double t[2];
-
-		for (half = 0; half < 2; half++) {
-			int on = (half + k) % 2;
-
-			atomic_store(&r->ws.ctl->inject_on, (uint32_t)on);
-			st = sample_cmd(r, r->nops, res->msg,
-					sizeof(res->msg));
-			if (st != CONFIG_OK)
-				return st;
-			t[on] = last_window_ns(r) / (double)r->nops;
-		}
-		off[k] = t[0];
-		diff[k] = t[1] - t[0];
-		m += diff[k];
-	}
-	m /= INJECT_PAIRS;
-	for (k = 0; k < INJECT_PAIRS; k++)
-		ss += (diff[k] - m) * (diff[k] - m);
-	res->inject_added_ns = stats_median(diff, INJECT_PAIRS);
-	/* t(0.975, 6) = 2.447 */
-	res->inject_err_ns = 2.447 * sqrt(ss / (INJECT_PAIRS - 1)) /
-			     sqrt((double)INJECT_PAIRS);
-	res->inject_base_ns = stats_median(off, INJECT_PAIRS);
-	atomic_store(&r->ws.ctl->inject_on, 1);
-	return CONFIG_OK;
 }
 
 /* What else ran during kept sample res->nsamples (before record_sample). */
@@ -425,11 +244,12 @@ static enum config_status traced_sample(struct runner *r,
 	enum config_status st;
 	int i;
 
-	progress(r, "sample %zu/%d, traced", res->nsamples, r->opts->reps);
+	runner_progress(r, "sample %zu/%d, traced", res->nsamples,
+			r->opts->reps);
 	if (kview_begin(r->kv, res->msg, sizeof(res->msg)) != 0)
 		return CONFIG_FAILED;
 	r->ws.ctl->mono_marks = 1;
-	st = sample_cmd(r, r->nops, res->msg, sizeof(res->msg));
+	st = runner_sample_cmd(r, r->nops, res->msg, sizeof(res->msg));
 	r->ws.ctl->mono_marks = 0;
 	if (st != CONFIG_OK) {
 		kview_stop(r->kv);	/* recording off; no more samples */
@@ -441,7 +261,7 @@ static enum config_status traced_sample(struct runner *r,
 		hi[i] = r->ws.ctl->slot[i].mono1;
 		si.op_workers += r->ctx.op_timed[i];
 	}
-	si.window_ns = last_window_ns(r);
+	si.window_ns = runner_last_window_ns(r);
 	if (kview_end(r->kv, &si, res->msg, sizeof(res->msg)) != 0)
 		return CONFIG_FAILED;
 	return CONFIG_OK;
@@ -480,13 +300,15 @@ enum config_status runner_sample(struct runner *r, struct config_result *res)
 
 	if (res->nsamples >= (size_t)r->cap)
 		return CONFIG_OK;
-	if (r->opts->precision_pct > 0 && res->nsamples >= (size_t)r->opts->reps)
-		progress(r, "sample %zu (precision %s)", res->nsamples + 1,
-			 res->precision_metric);
+	if (r->opts->precision_pct > 0 &&
+	    res->nsamples >= (size_t)r->opts->reps)
+		runner_progress(r, "sample %zu (precision %s)",
+				res->nsamples + 1, res->precision_metric);
 	else
-		progress(r, "sample %zu/%d", res->nsamples + 1, r->opts->reps);
+		runner_progress(r, "sample %zu/%d", res->nsamples + 1,
+				r->opts->reps);
 	interference_mark(&m0, r->ws.pid, r->ws.nstarted);
-	st = sample_cmd(r, r->nops, res->msg, sizeof(res->msg));
+	st = runner_sample_cmd(r, r->nops, res->msg, sizeof(res->msg));
 	if (st != CONFIG_OK)
 		return st;
 	interference_mark(&m1, r->ws.pid, r->ws.nstarted);
@@ -504,7 +326,8 @@ static enum config_status hist_pass(struct runner *r,
 
 	if (hops > HIST_MAX_OPS)
 		hops = HIST_MAX_OPS;
-	progress(r, "per-op histogram, %llu ops", (unsigned long long)hops);
+	runner_progress(r, "per-op histogram, %llu ops",
+			(unsigned long long)hops);
 	st = command(r, CMD_HIST, hops, res->msg, sizeof(res->msg));
 	if (st != CONFIG_OK)
 		return st;
@@ -527,7 +350,7 @@ enum config_status runner_finish(struct runner *r, struct config_result *res)
 			return st;
 	}
 	if ((r->wl->caps & WL_CAP_VERIFY) && row >= 0 && r->ctx.ps.v[row]) {
-		progress(r, "verifying");
+		runner_progress(r, "verifying");
 		st = command(r, CMD_VERIFY, r->nops, res->msg,
 			     sizeof(res->msg));
 		if (st != CONFIG_OK)
@@ -664,7 +487,7 @@ struct runner *runner_open(const struct workload *wl,
 		goto fail;
 	}
 	r->ctx_setup = true;
-	inject_calibrate(r, res);
+	runner_inject_calibrate(r, res);
 	snprintf(res->note, sizeof(res->note), "%s", r->ctx.note);
 	res->nworkers = r->ctx.nworkers;
 	for (i = 0; i < r->ctx.nworkers; i++) {
@@ -696,9 +519,9 @@ struct runner *runner_open(const struct workload *wl,
 		st = workers_wait(&r->ws, WATCHDOG_MIN_NS, res->msg,
 				  sizeof(res->msg));
 	if (st == CONFIG_OK)
-		st = warm_up(r, res);
+		st = runner_warm_up(r, res);
 	if (st == CONFIG_OK)
-		st = inject_measure(r, res);
+		st = runner_inject_measure(r, res);
 	if (st == CONFIG_OK)
 		st = kview_start(r, res);
 	if (st == CONFIG_OK) {

@@ -41,6 +41,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/sort.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #define TIMER_HAVE_TSC 1
@@ -308,13 +310,6 @@ const struct timer_info *timer_get_info(void)
 	return &g_info;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -404,7 +399,7 @@ static double calibrate_tsc(void)
 	}
 	if (n == 0)
 		return 0.0;
-	qsort(hz, (size_t)n, sizeof(hz[0]), cmp_double);
+	qsort(hz, (size_t)n, sizeof(hz[0]), util_cmp_double);
 	return hz[n / 2];
 }
 

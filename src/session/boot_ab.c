@@ -16,7 +16,9 @@
 
 #include "results/codec.h"
 #include "session/boot_ab.h"
+#include "util/file.h"
 #include "util/msg.h"
+#include "util/process.h"
 
 static volatile sig_atomic_t boot_stop;
 
@@ -39,63 +41,6 @@ static int64_t real_ns(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-/* A whole file into a malloc'ed, NUL-terminated buffer ("" if absent). */
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "re");
-	size_t cap = 65536, n = 0;
-	char *buf = malloc(cap + 1);
-
-	*len = 0;
-	if (!buf) {
-		if (f)
-			fclose(f);
-		return NULL;
-	}
-	if (f) {
-		size_t r;
-
-		while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
-			n += r;
-			if (n == cap) {
-				char *nb = realloc(buf, cap * 2 + 1);
-
-				if (!nb) {
-					free(buf);
-					fclose(f);
-					return NULL;
-				}
-				buf = nb;
-				cap *= 2;
-			}
-		}
-		fclose(f);
-	}
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
-/* Whether prog is an executable found as execvp would find it. */
-static bool in_path(const char *prog)
-{
-	const char *path = getenv("PATH"), *p;
-	char buf[PATH_MAX];
-
-	if (strchr(prog, '/'))
-		return access(prog, X_OK) == 0;
-	for (p = path ? path : "/usr/bin:/bin"; *p;) {
-		size_t n = strcspn(p, ":");
-
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n,
-			 n ? p : ".", prog);
-		if (access(buf, X_OK) == 0)
-			return true;
-		p += n + (p[n] == ':');
-	}
-	return false;
 }
 
 /* ---- before any boot ---- */
@@ -243,7 +188,7 @@ enum boot_ab_fault boot_ab_prepare(const struct boot_ab_spec *spec,
 	f = guest_files(spec, res, err, errlen, hint);
 	if (f)
 		return f;
-	if (!in_path(spec->qemu)) {
+	if (util_find_program(spec->qemu, NULL, 0) != 0) {
 		snprintf(err, errlen, "%s: not found (Debian: apt-get install "
 			 "qemu-system-x86, or scripts/install-deps.sh)",
 			 spec->qemu);
@@ -403,8 +348,8 @@ static void boot_outcome(const struct boot_ab_spec *spec, struct store *st,
 	size_t dlen = 0, clen = 0;
 	bool imported = false;
 
-	data = slurp(t->data, &dlen);
-	console = slurp(t->console, &clen);
+	data = util_slurp(t->data, &dlen, true);
+	console = util_slurp(t->console, &clen, true);
 	if (!data || !console) {
 		snprintf(b->why, sizeof(b->why), "out of memory");
 	} else if (boot_ab_judge(end, status, spec->timeout_s, data, dlen,

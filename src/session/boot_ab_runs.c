@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -17,6 +16,7 @@
 #include "results/exchange.h"
 #include "session/boot_ab.h"
 #include "util/msg.h"
+#include "util/random_id.h"
 
 #ifndef COPYSCOPE_VERSION
 #define COPYSCOPE_VERSION "unknown"
@@ -248,18 +248,14 @@ int boot_ab_record_failure(struct store *st, const struct boot_ab_spec *spec,
 			   size_t errlen)
 {
 	struct run_data run;
-	unsigned char rnd[16];
-	size_t i;
 	int rc = -1;
 
 	memset(&run, 0, sizeof(run));
 	result_set_init(&run.results);
-	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+	if (util_random_id(run.info.uuid, sizeof(run.info.uuid)) != 0) {
 		snprintf(err, errlen, "getrandom: %s", strerror(errno));
 		return -1;
 	}
-	for (i = 0; i < sizeof(rnd); i++)
-		snprintf(run.info.uuid + 2 * i, 3, "%02x", rnd[i]);
 	run.info.started_ns = started_ns;
 	run.info.finished_ns = real_ns();
 	snprintf(run.info.tag, sizeof(run.info.tag), "%s",

@@ -13,13 +13,7 @@
 #include <string.h>
 
 #include "stats/summary.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
+#include "util/sort.h"
 
 static double mean_of(const double *x, size_t n)
 {
@@ -40,6 +34,11 @@ static double ssd(const double *x, size_t n)
 	for (i = 0; i < n; i++)
 		s += (x[i] - m) * (x[i] - m);
 	return s;
+}
+
+double stats_variance(const double *x, size_t n)
+{
+	return n < 2 ? 0 : ssd(x, n) / (double)(n - 1);
 }
 
 double stats_sd_log(const double *x, size_t n)
@@ -147,7 +146,7 @@ static double resample(const struct hier_side *s, size_t *const *byboot,
 	}
 	if (n == 0)
 		return NAN;
-	qsort(buf, n, sizeof(*buf), cmp_double);
+	qsort(buf, n, sizeof(*buf), util_cmp_double);
 	return stats_quantile_sorted(buf, n, 0.5);
 }
 
@@ -222,7 +221,7 @@ int hier_change_ci(const struct hier_side *base, const struct hier_side *nw,
 	if (k < iters / 2) {
 		*lo_pct = *hi_pct = NAN;
 	} else {
-		qsort(chg, k, sizeof(*chg), cmp_double);
+		qsort(chg, k, sizeof(*chg), util_cmp_double);
 		*lo_pct = stats_quantile_sorted(chg, k, (1.0 - level) / 2.0);
 		*hi_pct = stats_quantile_sorted(chg, k, (1.0 + level) / 2.0);
 	}
@@ -235,11 +234,41 @@ out:
 	return rc;
 }
 
+/* Welch's t test of y against x (nx, ny >= 2), whatever their scale. */
+static struct welch_result welch(const double *x, size_t nx, const double *y,
+				 size_t ny)
+{
+	double a = stats_variance(x, nx) / (double)nx;
+	double b = stats_variance(y, ny) / (double)ny;
+	struct welch_result w;
+
+	w.diff_log = mean_of(y, ny) - mean_of(x, nx);
+	w.se_log = sqrt(a + b);
+	if (w.se_log > 0) {
+		w.t = w.diff_log / w.se_log;
+		w.df = (a + b) * (a + b) /
+		       (a * a / (double)(nx - 1) + b * b / (double)(ny - 1));
+		w.p = 2.0 * gsl_cdf_tdist_Q(fabs(w.t), w.df);
+	} else {
+		/* no spread at all: any difference is certain, none is not */
+		w.t = w.diff_log == 0 ? 0 : copysign(INFINITY, w.diff_log);
+		w.df = (double)(nx + ny - 2);
+		w.p = w.diff_log == 0 ? 1.0 : 0.0;
+	}
+	return w;
+}
+
+double stats_welch_p(const double *x, size_t nx, const double *y, size_t ny)
+{
+	if (nx < 2 || ny < 2)
+		return NAN;
+	return welch(x, nx, y, ny).p;
+}
+
 int stats_welch_log(const double *x, size_t nx, const double *y, size_t ny,
 		    struct welch_result *out)
 {
-	double *lx, *ly, vx, vy, a, b;
-	struct welch_result w;
+	double *lx, *ly;
 	size_t i;
 	int rc = -1;
 
@@ -259,24 +288,7 @@ int stats_welch_log(const double *x, size_t nx, const double *y, size_t ny,
 			goto out;
 		ly[i] = log(y[i]);
 	}
-	vx = ssd(lx, nx) / (double)(nx - 1);
-	vy = ssd(ly, ny) / (double)(ny - 1);
-	a = vx / (double)nx;
-	b = vy / (double)ny;
-	w.diff_log = mean_of(ly, ny) - mean_of(lx, nx);
-	w.se_log = sqrt(a + b);
-	if (w.se_log > 0) {
-		w.t = w.diff_log / w.se_log;
-		w.df = (a + b) * (a + b) /
-		       (a * a / (double)(nx - 1) + b * b / (double)(ny - 1));
-		w.p = 2.0 * gsl_cdf_tdist_Q(fabs(w.t), w.df);
-	} else {
-		/* no spread at all: any difference is certain, none is not */
-		w.t = w.diff_log == 0 ? 0 : copysign(INFINITY, w.diff_log);
-		w.df = (double)(nx + ny - 2);
-		w.p = w.diff_log == 0 ? 1.0 : 0.0;
-	}
-	*out = w;
+	*out = welch(lx, nx, ly, ny);
 	rc = 0;
 out:
 	free(lx);

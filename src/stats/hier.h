@@ -73,6 +73,19 @@ int stats_welch_log(const double *x, size_t nx, const double *y, size_t ny,
 		    struct welch_result *out);
 
 /*
+ * The two-sided p of Welch's t test of the means of y against x, plain
+ * values (no logarithm); 1 when neither side spreads and the means are
+ * equal, 0 when they differ.  NAN when a side has fewer than two.
+ */
+double stats_welch_p(const double *x, size_t nx, const double *y, size_t ny);
+
+/*
+ * The sample variance of x[0 .. n) (n - 1 in the denominator); 0 when n
+ * is under 2.
+ */
+double stats_variance(const double *x, size_t n);
+
+/*
  * The smallest change (in %, of a ratio) that a two-sided test at alpha
  * sees with the given power, for a difference of logs with standard
  * error se_log and df degrees of freedom:

@@ -9,6 +9,7 @@
 
 #include "stats/mannwhitney.h"
 #include "stats/summary.h"
+#include "util/sort.h"
 
 struct ranked {
 	double v;
@@ -19,13 +20,6 @@ static int cmp_ranked(const void *a, const void *b)
 {
 	double x = ((const struct ranked *)a)->v;
 	double y = ((const struct ranked *)b)->v;
-
-	return (x > y) - (x < y);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
 }
@@ -174,8 +168,8 @@ int stats_change_ci(const double *base, size_t nb, const double *nw,
 		goto out;
 	memcpy(sb, base, nb * sizeof(*sb));
 	memcpy(sn, nw, nn * sizeof(*sn));
-	qsort(sb, nb, sizeof(*sb), cmp_double);
-	qsort(sn, nn, sizeof(*sn), cmp_double);
+	qsort(sb, nb, sizeof(*sb), util_cmp_double);
+	qsort(sn, nn, sizeof(*sn), util_cmp_double);
 	for (i = 0; i < iters; i++) {
 		double mb = stats_resample_median(sb, nb, cnt, &state);
 		double mn = stats_resample_median(sn, nn, cnt, &state);
@@ -187,7 +181,7 @@ int stats_change_ci(const double *base, size_t nb, const double *nw,
 		/* a base median of 0 in some resample: no ratio */
 		*lo_pct = *hi_pct = NAN;
 	} else {
-		qsort(chg, k, sizeof(*chg), cmp_double);
+		qsort(chg, k, sizeof(*chg), util_cmp_double);
 		*lo_pct = stats_quantile_sorted(chg, k, (1.0 - level) / 2.0);
 		*hi_pct = stats_quantile_sorted(chg, k, (1.0 + level) / 2.0);
 	}
@@ -216,7 +210,7 @@ static double resample_runs_median(const double *x, const size_t *start,
 	}
 	if (n == 0)
 		return NAN;
-	qsort(buf, n, sizeof(*buf), cmp_double);
+	qsort(buf, n, sizeof(*buf), util_cmp_double);
 	return stats_quantile_sorted(buf, n, 0.5);
 }
 
@@ -264,7 +258,7 @@ int stats_change_ci_runs(const double *bx, const size_t *bstart,
 	if (k < iters / 2) {
 		*lo_pct = *hi_pct = NAN;
 	} else {
-		qsort(chg, k, sizeof(*chg), cmp_double);
+		qsort(chg, k, sizeof(*chg), util_cmp_double);
 		*lo_pct = stats_quantile_sorted(chg, k, (1.0 - level) / 2.0);
 		*hi_pct = stats_quantile_sorted(chg, k, (1.0 + level) / 2.0);
 	}

@@ -8,13 +8,7 @@
 
 #include "stats/modes.h"
 #include "stats/summary.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
+#include "util/sort.h"
 
 int modes_detect(const double *x, size_t n, struct modes *out)
 {
@@ -37,7 +31,7 @@ int modes_detect(const double *x, size_t n, struct modes *out)
 		return -1;
 	}
 	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
+	qsort(s, n, sizeof(*s), util_cmp_double);
 	/*
 	 * Prefix sums of values centred on the overall median (so that the
 	 * sums of squares do not cancel catastrophically for large values

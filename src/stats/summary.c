@@ -11,6 +11,8 @@
 
 #include "stats/summary.h"
 
+#include "util/sort.h"
+
 /* splitmix64 (Steele, Lea, Flood 2014): one 64-bit output per call. */
 uint64_t stats_rng_next(uint64_t *state)
 {
@@ -21,13 +23,6 @@ uint64_t stats_rng_next(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Sorted copy of x[0..n-1] (n > 0), or NULL on allocation failure. */
 static double *sorted_copy(const double *x, size_t n)
 {
@@ -36,7 +31,7 @@ static double *sorted_copy(const double *x, size_t n)
 	if (!s)
 		return NULL;
 	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
+	qsort(s, n, sizeof(*s), util_cmp_double);
 	return s;
 }
 
@@ -149,7 +144,7 @@ int stats_bootstrap_median_ci(const double *x, size_t n, unsigned iters,
 
 	for (i = 0; i < iters; i++)
 		meds[i] = stats_resample_median(sorted, n, cnt, &state);
-	qsort(meds, iters, sizeof(*meds), cmp_double);
+	qsort(meds, iters, sizeof(*meds), util_cmp_double);
 	*lo = stats_quantile_sorted(meds, iters, (1.0 - level) / 2.0);
 	*hi = stats_quantile_sorted(meds, iters, (1.0 + level) / 2.0);
 	ret = 0;
@@ -204,7 +199,7 @@ int summary_compute(const double *x, size_t n, struct summary *out)
 	/* MAD: median of the absolute deviations from the median. */
 	for (i = 0; i < n; i++)
 		s[i] = fabs(s[i] - out->median);
-	qsort(s, n, sizeof(*s), cmp_double);
+	qsort(s, n, sizeof(*s), util_cmp_double);
 	out->mad = stats_quantile_sorted(s, n, 0.5);
 	free(s);
 

@@ -11,6 +11,7 @@
  * ran, byte for byte.
  */
 #include "store/db.h"
+#include "util/array.h"
 
 /* A row id the database gives (SQLite: the rowid). */
 #define SQLITE_ID "INTEGER PRIMARY KEY"
@@ -149,10 +150,9 @@ const char *const store_migrations_pg[] = {
 	MIGRATION_4(PG),
 };
 
-_Static_assert(sizeof(store_migrations) / sizeof(store_migrations[0]) ==
+_Static_assert(ARRAY_SIZE(store_migrations) ==
 	       STORE_SCHEMA_VERSION, "one migration per schema version");
-_Static_assert(sizeof(store_migrations_pg) /
-	       sizeof(store_migrations_pg[0]) == STORE_SCHEMA_VERSION,
+_Static_assert(ARRAY_SIZE(store_migrations_pg) == STORE_SCHEMA_VERSION,
 	       "one migration per schema version, in each dialect");
 
 const char *const store_run_statuses[] = {
@@ -160,4 +160,4 @@ const char *const store_run_statuses[] = {
 };
 
 const size_t store_nrun_statuses =
-	sizeof(store_run_statuses) / sizeof(store_run_statuses[0]);
+	ARRAY_SIZE(store_run_statuses);

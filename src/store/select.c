@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "store/db.h"
+#include "util/array.h"
 
 enum term_kind {
 	TERM_ID,		/* 12 */
@@ -34,7 +35,7 @@ static const struct {
 	{ "tag:", TERM_TAG_GLOB },
 };
 
-#define NSELECTORS (sizeof(selectors) / sizeof(selectors[0]))
+#define NSELECTORS (ARRAY_SIZE(selectors))
 #define MAX_TERMS 16
 
 struct term {

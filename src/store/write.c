@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "results/codec.h"
 #include "results/kernel_records.h"
 #include "store/db.h"
+#include "util/random_id.h"
 
 /* Fill empty identity fields of run from the environment. */
 static void run_defaults(struct run_info *run, const struct env *env)
@@ -96,22 +96,6 @@ fail:
 	return -1;
 }
 
-/* A new run's globally unique id: 128 random bits as 32 hex digits. */
-static int new_uuid(char *buf, size_t len, char *err, size_t errlen)
-{
-	unsigned char b[16];
-	size_t i;
-
-	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
-		db_set_err(err, errlen, "cannot make a run id: getrandom: %s",
-			   strerror(errno));
-		return -1;
-	}
-	for (i = 0; i < sizeof(b) && 2 * i + 2 < len; i++)
-		snprintf(buf + 2 * i, 3, "%02x", b[i]);
-	return 0;
-}
-
 /*
  * The runs row of run with status; sets run->id.  In a transaction.  A
  * run whose unique id is there already is not added: run->id is 0.
@@ -165,9 +149,11 @@ int store_begin_run(struct store *st, struct run_info *run,
 	run_defaults(run, env);
 	if (run->started_ns == 0)
 		run->started_ns = db_now_ns();
-	if (!run->uuid[0] && new_uuid(run->uuid, sizeof(run->uuid), err,
-				      errlen))
+	if (!run->uuid[0] && util_random_id(run->uuid, sizeof(run->uuid))) {
+		db_set_err(err, errlen, "cannot make a run id: getrandom: %s",
+			   strerror(errno));
 		return -1;
+	}
 	if (db_begin_write(st, err, errlen))
 		return -1;
 	if (insert_run_row(st, run, "running", err, errlen))

@@ -25,6 +25,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "workloads/fdlimit.h"
 #include "workloads/workloads.h"
 
@@ -319,12 +320,10 @@ const struct workload wl_epoll_wait = {
 			"the events after the call; sleeping and wake-ups "
 			"(the timeout is 0 and every source is always ready)",
 	.params = epoll_wait_param_defs,
-	.nparams = sizeof(epoll_wait_param_defs) /
-		   sizeof(epoll_wait_param_defs[0]),
+	.nparams = ARRAY_SIZE(epoll_wait_param_defs),
 	.params_size = sizeof(struct epoll_wait_params),
 	.metrics = epoll_wait_metrics,
-	.nmetrics = sizeof(epoll_wait_metrics) /
-		    sizeof(epoll_wait_metrics[0]),
+	.nmetrics = ARRAY_SIZE(epoll_wait_metrics),
 	.validate = epoll_wait_validate,
 	.setup = epoll_wait_setup,
 	.worker_init = epoll_wait_worker_init,

@@ -1,7 +1,8 @@
 /*
  * file_common.c - what the file workloads share (see file_common.h):
  * scratch files in the page cache with no name, the name of the file
- * system that holds them, and checking the bytes that arrive.
+ * system that holds them, checking the bytes that arrive, the floors of
+ * --explain and the teardown.
  */
 #include "workloads/file_common.h"
 
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "core/workload.h"
+#include "util/array.h"
 
 const char *const file_target_choices[] = { "memfd", "file", NULL };
 
@@ -84,7 +86,7 @@ const char *file_fs_magic_name(unsigned long magic)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(fs_magics) / sizeof(fs_magics[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(fs_magics); i++)
 		if (fs_magics[i].magic == magic)
 			return fs_magics[i].name;
 	return NULL;
@@ -431,4 +433,37 @@ long file_verify_report(const struct file_verify *v, char *buf, size_t len)
 		snprintf(buf + used, len - (size_t)used, "; %llu more ops "
 			 "counted only", (unsigned long long)v->counted);
 	return total;
+}
+
+static const char *const libc_set[] = { "engine=libc", NULL };
+static const char *const movsb_set[] = { "engine=movsb", NULL };
+static const char *const size_same[] = { "size", NULL };
+static const struct wl_floor file_floors[] = {
+	{ .workload = "mem.copy", .set = libc_set, .same = size_same },
+	{ .workload = "mem.copy", .set = movsb_set, .same = size_same },
+};
+
+const struct wl_explain file_explain_per_call = {
+	.kind = WL_EXPLAIN_PER_BYTE,
+	.metric = "bandwidth",
+	.floors = file_floors,
+	.nfloors = ARRAY_SIZE(file_floors),
+	.per = "call",
+};
+
+const struct wl_explain file_explain_per_op = {
+	.kind = WL_EXPLAIN_PER_BYTE,
+	.metric = "bandwidth",
+	.floors = file_floors,
+	.nfloors = ARRAY_SIZE(file_floors),
+	.per = "op",
+};
+
+void file_teardown(struct wl_ctx *ctx, void (*close_priv)(void *priv))
+{
+	if (!ctx->priv)
+		return;
+	close_priv(ctx->priv);
+	free(ctx->priv);
+	ctx->priv = NULL;
 }

@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "core/param.h"
+#include "core/workload.h"
 #include "workloads/pattern.h"
 
 /* Where the bytes live: the target row's choices, in order. */
@@ -161,5 +162,22 @@ uint64_t file_verify_ops(uint64_t nops, size_t size);
  * workload's verify() does).
  */
 long file_verify_report(const struct file_verify *v, char *buf, size_t len);
+
+/*
+ * What --explain compares a file workload with: the bandwidth of one op
+ * of size bytes against mem.copy's libc and movsb copies of the same
+ * size (the floors every file workload shares).  per_call names an op
+ * "call" (file.rw, file.copy), per_op "op" (file.splice, file.sendfile).
+ */
+extern const struct wl_explain file_explain_per_call;
+extern const struct wl_explain file_explain_per_op;
+
+/*
+ * The teardown of a file workload whose ctx->priv is one malloc'ed block:
+ * close_priv closes what the block holds (its scratch files, pipes and
+ * descriptors), then the block is freed and ctx->priv cleared.  Without
+ * a ctx->priv (setup failed early) nothing happens.
+ */
+void file_teardown(struct wl_ctx *ctx, void (*close_priv)(void *priv));
 
 #endif

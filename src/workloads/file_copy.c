@@ -36,6 +36,7 @@
 #include <linux/fs.h>
 
 #include "core/common_params.h"
+#include "util/array.h"
 #include "workloads/file_common.h"
 #include "workloads/wl_util.h"
 #include "workloads/workloads.h"
@@ -334,36 +335,21 @@ static void file_copy_worker_fini(struct wl_worker *w)
 	w->priv = NULL;
 }
 
-static void file_copy_teardown(struct wl_ctx *ctx)
+static void file_copy_close(void *priv)
 {
-	struct file_copy *f = ctx->priv;
+	struct file_copy *f = priv;
 
-	if (!f)
-		return;
 	file_scratch_close(&f->src);
 	file_scratch_close(&f->dst);
-	free(f);
-	ctx->priv = NULL;
+}
+
+static void file_copy_teardown(struct wl_ctx *ctx)
+{
+	file_teardown(ctx, file_copy_close);
 }
 
 static const struct wl_fit file_copy_fit = {
 	.param = "size", .metric = "time/call", .per = "byte", .bytes = true,
-};
-
-static const char *const libc_set[] = { "engine=libc", NULL };
-static const char *const movsb_set[] = { "engine=movsb", NULL };
-static const char *const size_same[] = { "size", NULL };
-static const struct wl_floor file_copy_floors[] = {
-	{ .workload = "mem.copy", .set = libc_set, .same = size_same },
-	{ .workload = "mem.copy", .set = movsb_set, .same = size_same },
-};
-
-static const struct wl_explain file_copy_explain = {
-	.kind = WL_EXPLAIN_PER_BYTE,
-	.metric = "bandwidth",
-	.floors = file_copy_floors,
-	.nfloors = 2,
-	.per = "call",
 };
 
 const struct workload wl_file_copy = {
@@ -375,11 +361,10 @@ const struct workload wl_file_copy = {
 			"probe, background writeback, the verify pass; the "
 			"loop's compare-and-branch is not subtracted",
 	.params = file_copy_param_defs,
-	.nparams = sizeof(file_copy_param_defs) /
-		   sizeof(file_copy_param_defs[0]),
+	.nparams = ARRAY_SIZE(file_copy_param_defs),
 	.params_size = sizeof(struct file_copy_params),
 	.metrics = file_copy_metrics,
-	.nmetrics = sizeof(file_copy_metrics) / sizeof(file_copy_metrics[0]),
+	.nmetrics = ARRAY_SIZE(file_copy_metrics),
 	.caps = WL_CAP_VERIFY,
 	.validate = file_copy_validate,
 	.config_supported = file_copy_config_supported,
@@ -391,5 +376,5 @@ const struct workload wl_file_copy = {
 	.worker_fini = file_copy_worker_fini,
 	.teardown = file_copy_teardown,
 	.fit = &file_copy_fit,
-	.explain = &file_copy_explain,
+	.explain = &file_explain_per_call,
 };

@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "core/common_params.h"
+#include "util/array.h"
 #include "workloads/file_common.h"
 #include "workloads/wl_util.h"
 #include "workloads/workloads.h"
@@ -451,15 +452,16 @@ static void file_rw_worker_fini(struct wl_worker *w)
 	w->priv = NULL;
 }
 
+static void file_rw_close(void *priv)
+{
+	struct file_rw *f = priv;
+
+	file_scratch_close(&f->file);
+}
+
 static void file_rw_teardown(struct wl_ctx *ctx)
 {
-	struct file_rw *f = ctx->priv;
-
-	if (!f)
-		return;
-	file_scratch_close(&f->file);
-	free(f);
-	ctx->priv = NULL;
+	file_teardown(ctx, file_rw_close);
 }
 
 /* the cost per call split into a fixed part and a part per byte */
@@ -468,22 +470,6 @@ static const struct wl_fit file_rw_fit = {
 };
 
 /* the kernel's copy held against userspace memcpy and rep movsb */
-static const char *const libc_set[] = { "engine=libc", NULL };
-static const char *const movsb_set[] = { "engine=movsb", NULL };
-static const char *const size_same[] = { "size", NULL };
-static const struct wl_floor file_rw_floors[] = {
-	{ .workload = "mem.copy", .set = libc_set, .same = size_same },
-	{ .workload = "mem.copy", .set = movsb_set, .same = size_same },
-};
-
-static const struct wl_explain file_rw_explain = {
-	.kind = WL_EXPLAIN_PER_BYTE,
-	.metric = "bandwidth",
-	.floors = file_rw_floors,
-	.nfloors = 2,
-	.per = "call",
-};
-
 const struct workload wl_file_rw = {
 	.name = "file.rw",
 	.summary = "one read or write call by size (ubuf, iovec, preadv2 "
@@ -495,10 +481,10 @@ const struct workload wl_file_rw = {
 			"dirtied pages, the verify pass; the loop's "
 			"compare-and-branch is not subtracted",
 	.params = file_rw_param_defs,
-	.nparams = sizeof(file_rw_param_defs) / sizeof(file_rw_param_defs[0]),
+	.nparams = ARRAY_SIZE(file_rw_param_defs),
 	.params_size = sizeof(struct file_rw_params),
 	.metrics = file_rw_metrics,
-	.nmetrics = sizeof(file_rw_metrics) / sizeof(file_rw_metrics[0]),
+	.nmetrics = ARRAY_SIZE(file_rw_metrics),
 	.caps = WL_CAP_VERIFY,
 	.validate = file_rw_validate,
 	.config_supported = file_rw_config_supported,
@@ -510,5 +496,5 @@ const struct workload wl_file_rw = {
 	.worker_fini = file_rw_worker_fini,
 	.teardown = file_rw_teardown,
 	.fit = &file_rw_fit,
-	.explain = &file_rw_explain,
+	.explain = &file_explain_per_call,
 };

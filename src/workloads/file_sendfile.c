@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "core/common_params.h"
+#include "util/array.h"
 #include "workloads/file_common.h"
 #include "workloads/wl_util.h"
 #include "workloads/workloads.h"
@@ -142,8 +143,11 @@ static int open_socket(struct file_sendfile *f, size_t size, char *err,
 	return WL_OK;
 }
 
-static void close_all(struct file_sendfile *f)
+/* Close what the workload holds (priv: its struct file_sendfile). */
+static void close_all(void *priv)
 {
+	struct file_sendfile *f = priv;
+
 	file_scratch_close(&f->file);
 	if (f->out >= 0)
 		close(f->out);
@@ -379,33 +383,11 @@ static void file_sendfile_worker_fini(struct wl_worker *w)
 
 static void file_sendfile_teardown(struct wl_ctx *ctx)
 {
-	struct file_sendfile *f = ctx->priv;
-
-	if (!f)
-		return;
-	close_all(f);
-	free(f);
-	ctx->priv = NULL;
+	file_teardown(ctx, close_all);
 }
 
 static const struct wl_fit file_sendfile_fit = {
 	.param = "size", .metric = "time/op", .per = "byte", .bytes = true,
-};
-
-static const char *const libc_set[] = { "engine=libc", NULL };
-static const char *const movsb_set[] = { "engine=movsb", NULL };
-static const char *const size_same[] = { "size", NULL };
-static const struct wl_floor file_sendfile_floors[] = {
-	{ .workload = "mem.copy", .set = libc_set, .same = size_same },
-	{ .workload = "mem.copy", .set = movsb_set, .same = size_same },
-};
-
-static const struct wl_explain file_sendfile_explain = {
-	.kind = WL_EXPLAIN_PER_BYTE,
-	.metric = "bandwidth",
-	.floors = file_sendfile_floors,
-	.nfloors = 2,
-	.per = "op",
 };
 
 const struct workload wl_file_sendfile = {
@@ -418,12 +400,10 @@ const struct workload wl_file_sendfile = {
 			"buffers, the verify pass; the loop's "
 			"compare-and-branch is not subtracted",
 	.params = file_sendfile_param_defs,
-	.nparams = sizeof(file_sendfile_param_defs) /
-		   sizeof(file_sendfile_param_defs[0]),
+	.nparams = ARRAY_SIZE(file_sendfile_param_defs),
 	.params_size = sizeof(struct file_sendfile_params),
 	.metrics = file_sendfile_metrics,
-	.nmetrics = sizeof(file_sendfile_metrics) /
-		    sizeof(file_sendfile_metrics[0]),
+	.nmetrics = ARRAY_SIZE(file_sendfile_metrics),
 	.caps = WL_CAP_VERIFY,
 	.validate = file_sendfile_validate,
 	.setup = file_sendfile_setup,
@@ -435,5 +415,5 @@ const struct workload wl_file_sendfile = {
 	.sample_metric = file_sendfile_sample_metric,
 	.teardown = file_sendfile_teardown,
 	.fit = &file_sendfile_fit,
-	.explain = &file_sendfile_explain,
+	.explain = &file_explain_per_op,
 };

@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "core/common_params.h"
+#include "util/array.h"
 #include "workloads/file_common.h"
 #include "workloads/pipe_common.h"
 #include "workloads/wl_util.h"
@@ -163,8 +164,11 @@ static int move(int in, bool in_off, int out, bool out_off, size_t n,
 	return 1;
 }
 
-static void close_all(struct file_splice *f)
+/* Close what the workload holds (priv: its struct file_splice). */
+static void close_all(void *priv)
 {
+	struct file_splice *f = priv;
+
 	file_scratch_close(&f->file);
 	file_scratch_close(&f->src);
 	pipe_close(f->p);
@@ -420,33 +424,11 @@ static void file_splice_worker_fini(struct wl_worker *w)
 
 static void file_splice_teardown(struct wl_ctx *ctx)
 {
-	struct file_splice *f = ctx->priv;
-
-	if (!f)
-		return;
-	close_all(f);
-	free(f);
-	ctx->priv = NULL;
+	file_teardown(ctx, close_all);
 }
 
 static const struct wl_fit file_splice_fit = {
 	.param = "size", .metric = "time/op", .per = "byte", .bytes = true,
-};
-
-static const char *const libc_set[] = { "engine=libc", NULL };
-static const char *const movsb_set[] = { "engine=movsb", NULL };
-static const char *const size_same[] = { "size", NULL };
-static const struct wl_floor file_splice_floors[] = {
-	{ .workload = "mem.copy", .set = libc_set, .same = size_same },
-	{ .workload = "mem.copy", .set = movsb_set, .same = size_same },
-};
-
-static const struct wl_explain file_splice_explain = {
-	.kind = WL_EXPLAIN_PER_BYTE,
-	.metric = "bandwidth",
-	.floors = file_splice_floors,
-	.nfloors = 2,
-	.per = "op",
 };
 
 const struct workload wl_file_splice = {
@@ -460,12 +442,10 @@ const struct workload wl_file_splice = {
 			"verify pass; the loop's compare-and-branch is not "
 			"subtracted",
 	.params = file_splice_param_defs,
-	.nparams = sizeof(file_splice_param_defs) /
-		   sizeof(file_splice_param_defs[0]),
+	.nparams = ARRAY_SIZE(file_splice_param_defs),
 	.params_size = sizeof(struct file_splice_params),
 	.metrics = file_splice_metrics,
-	.nmetrics = sizeof(file_splice_metrics) /
-		    sizeof(file_splice_metrics[0]),
+	.nmetrics = ARRAY_SIZE(file_splice_metrics),
 	.caps = WL_CAP_VERIFY,
 	.validate = file_splice_validate,
 	.setup = file_splice_setup,
@@ -476,5 +456,5 @@ const struct workload wl_file_splice = {
 	.worker_fini = file_splice_worker_fini,
 	.teardown = file_splice_teardown,
 	.fit = &file_splice_fit,
-	.explain = &file_splice_explain,
+	.explain = &file_explain_per_op,
 };

@@ -23,6 +23,7 @@
 
 #include "core/common_params.h"
 #include "runner/timer.h"
+#include "util/array.h"
 #include "workloads/copy_engines.h"
 #include "workloads/pattern.h"
 #include "workloads/workloads.h"
@@ -330,11 +331,10 @@ const struct workload wl_mem_copy = {
 	.not_measured = "allocation and prefaulting; the loop around the "
 			"copies; the verify pass.  Bytes are counted once",
 	.params = mem_copy_param_defs,
-	.nparams = sizeof(mem_copy_param_defs) /
-		   sizeof(mem_copy_param_defs[0]),
+	.nparams = ARRAY_SIZE(mem_copy_param_defs),
 	.params_size = sizeof(struct mem_copy_params),
 	.metrics = mem_copy_metrics,
-	.nmetrics = sizeof(mem_copy_metrics) / sizeof(mem_copy_metrics[0]),
+	.nmetrics = ARRAY_SIZE(mem_copy_metrics),
 	.config_supported = mem_copy_config_supported,
 	.setup = mem_copy_setup,
 	.worker_init = mem_copy_worker_init,

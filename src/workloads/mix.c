@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/param.h"
+#include "util/array.h"
 
 /*
  * fleet: the production mix of DESIGN.md's E3: 98.0% of writes under
@@ -30,7 +31,7 @@ const struct mix_preset mix_presets[] = {
 	{ "large", "64k:1", "every write 64 KiB (as pipe.bw and pipe.matrix)" },
 };
 
-const size_t mix_npresets = sizeof(mix_presets) / sizeof(mix_presets[0]);
+const size_t mix_npresets = ARRAY_SIZE(mix_presets);
 
 const char *const mix_class_names[MIX_NCLASSES] = {
 	"<128B", "128B-4K", "4K-8K", "8K+",

@@ -25,6 +25,7 @@
 
 #include "core/common_params.h"
 #include "runner/inject.h"
+#include "util/array.h"
 #include "workloads/pattern.h"
 #include "workloads/wl_util.h"
 #include "workloads/pipe_common.h"
@@ -403,10 +404,10 @@ const struct workload wl_pipe_bw = {
 	.not_measured = "pipe creation, fork, buffer allocation; the verify "
 			"pass; with reader=splice the copy to user space",
 	.params = pipe_bw_param_defs,
-	.nparams = sizeof(pipe_bw_param_defs) / sizeof(pipe_bw_param_defs[0]),
+	.nparams = ARRAY_SIZE(pipe_bw_param_defs),
 	.params_size = sizeof(struct pipe_bw_params),
 	.metrics = pipe_bw_metrics,
-	.nmetrics = sizeof(pipe_bw_metrics) / sizeof(pipe_bw_metrics[0]),
+	.nmetrics = ARRAY_SIZE(pipe_bw_metrics),
 	.validate = pipe_bw_validate,
 	.setup = pipe_bw_setup,
 	.worker_init = pipe_bw_worker_init,

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "core/common_params.h"
+#include "util/array.h"
 #include "workloads/pattern.h"
 #include "workloads/wl_util.h"
 #include "workloads/pipe_common.h"
@@ -265,11 +266,10 @@ const struct workload wl_pipe_lat = {
 	.not_measured = "pipe creation, fork, buffer allocation; the verify "
 			"pass; each round trip includes one clock-read pair",
 	.params = pipe_lat_param_defs,
-	.nparams = sizeof(pipe_lat_param_defs) /
-		   sizeof(pipe_lat_param_defs[0]),
+	.nparams = ARRAY_SIZE(pipe_lat_param_defs),
 	.params_size = sizeof(struct pipe_lat_params),
 	.metrics = pipe_lat_metrics,
-	.nmetrics = sizeof(pipe_lat_metrics) / sizeof(pipe_lat_metrics[0]),
+	.nmetrics = ARRAY_SIZE(pipe_lat_metrics),
 	.validate = pipe_lat_validate,
 	.setup = pipe_lat_setup,
 	.worker_init = pipe_lat_worker_init,

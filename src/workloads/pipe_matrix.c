@@ -43,9 +43,12 @@
 #include <unistd.h>
 
 #include "core/common_params.h"
+#include "util/array.h"
+#include "util/process.h"
 #include "workloads/record.h"
 #include "workloads/wl_util.h"
 #include "workloads/pipe_common.h"
+#include "workloads/pipe_matrix_pressure.h"
 #include "workloads/workloads.h"
 
 static const char *const pressure_choices[] = { "none", "vm", NULL };
@@ -55,11 +58,6 @@ enum { PRESSURE_NONE, PRESSURE_VM };
 #define PM_MAX_MSG (64LL << 20)
 /* Records per writer in the verify pass, at most (bitmap: 128 KiB each). */
 #define PM_VERIFY_MAX_SEQ (UINT64_C(1) << 20)
-/* How long setup waits for the stressor to take its memory. */
-#define PM_PRESSURE_RAMP_NS (60LL * 1000000000)
-#define PM_PRESSURE_POLL_NS 50000000L
-/* How long teardown waits for stress-ng to exit on SIGTERM. */
-#define PM_PRESSURE_STOP_NS (5LL * 1000000000)
 
 /* The parameters, bound by the core (ctx->params). */
 struct pipe_matrix_params {
@@ -178,67 +176,6 @@ struct pm_worker {
 	uint32_t gen;			/* readers: batches run */
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static void sleep_ns(long ns)
-{
-	struct timespec ts = { 0, ns };
-
-	nanosleep(&ts, NULL);
-}
-
-/* Full path of an executable named name on $PATH; 0, or -1 if none. */
-static int find_in_path(const char *name, char *out, size_t len)
-{
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL;
-	int rc = -1;
-
-	copy = strdup(path && *path ? path : "/usr/bin:/bin");
-	if (!copy)
-		return -1;
-	for (dir = strtok_r(copy, ":", &save); dir && rc;
-	     dir = strtok_r(NULL, ":", &save)) {
-		struct stat st;
-
-		snprintf(out, len, "%s/%s", *dir ? dir : ".", name);
-		if (stat(out, &st) == 0 && S_ISREG(st.st_mode) &&
-		    access(out, X_OK) == 0)
-			rc = 0;
-	}
-	free(copy);
-	return rc;
-}
-
-/* MemAvailable from /proc/meminfo in KiB, or -1. */
-static long long mem_available_kib(void)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	static const char key[] = "MemAvailable:";
-	char line[128], *end;
-	long long v = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, sizeof(key) - 1) != 0)
-			continue;
-		errno = 0;
-		v = strtoll(line + sizeof(key) - 1, &end, 10);
-		if (errno || end == line + sizeof(key) - 1)
-			v = -1;
-		break;
-	}
-	fclose(f);
-	return v;
-}
-
 /*
  * Several writers: only writes of at most PIPE_BUF bytes are atomic, so a
  * larger record may be interleaved with another writer's.  Several
@@ -301,143 +238,12 @@ static int pipe_matrix_validate(const void *params, char *err, size_t len)
 			return rc;
 	}
 	if (pp->pressure == PRESSURE_VM &&
-	    find_in_path("stress-ng", path, sizeof(path)) != 0) {
+	    util_find_program("stress-ng", path, sizeof(path)) != 0) {
 		snprintf(err, len, "pressure=vm needs stress-ng (apt-get "
 			 "install stress-ng)");
 		return WL_EFAIL;
 	}
 	return pipe_check_size(pp->pipe_size, err, len);
-}
-
-/*
- * Start stress-ng's vm stressor with pct% of MemAvailable, in its own
- * process group, killed with SIGTERM (which stress-ng passes on to its
- * stressors) should copyscope die first; wait until it holds most of its
- * memory.  Returns WL_OK or WL_EFAIL with the reason in ctx->err.
- */
-static int pressure_start(struct wl_ctx *ctx, struct pm *p, char *note,
-			  size_t note_len)
-{
-	const struct pipe_matrix_params *pp = ctx->params;
-	long long avail = mem_available_kib(), target_kib, now_kib;
-	char path[PATH_MAX], bytes_arg[32];
-	char *argv[] = { "stress-ng", "--vm", "1", "--vm-bytes", bytes_arg,
-			 "--vm-keep", "--timeout", "0", "--quiet", NULL };
-	uint64_t start;
-	pid_t parent = getpid(), pid;
-	int st;
-
-	if (find_in_path("stress-ng", path, sizeof(path)) != 0) {
-		snprintf(ctx->err, sizeof(ctx->err), "pressure=vm needs "
-			 "stress-ng (apt-get install stress-ng)");
-		return WL_EFAIL;
-	}
-	if (avail <= 0) {
-		snprintf(ctx->err, sizeof(ctx->err), "pressure=vm: cannot "
-			 "read MemAvailable from /proc/meminfo");
-		return WL_EFAIL;
-	}
-	target_kib = avail * pp->vm_pct / 100;
-	snprintf(bytes_arg, sizeof(bytes_arg), "%lldk", target_kib);
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		snprintf(ctx->err, sizeof(ctx->err), "pressure=vm: fork: %s",
-			 strerror(errno));
-		return WL_EFAIL;
-	}
-	if (pid == 0) {
-		sigset_t none;
-
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() != parent)
-			_exit(1);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		execv(path, argv);
-		fprintf(stderr, "copyscope: pipe.matrix: exec %s: %s\n", path,
-			strerror(errno));
-		_exit(127);
-	}
-	p->stress_pid = pid;
-	/* Both sides set the group, so kill(-pid) works from here on. */
-	setpgid(pid, pid);
-	start = mono_ns();
-	for (;;) {
-		pid_t got = waitpid(pid, &st, WNOHANG);
-
-		if (got == pid) {
-			p->stress_pid = 0;
-			snprintf(ctx->err, sizeof(ctx->err), "pressure=vm: "
-				 "stress-ng %s %d at start (%s --vm 1 "
-				 "--vm-bytes %s ...)",
-				 WIFSIGNALED(st) ? "was killed by signal"
-						 : "exited with status",
-				 WIFSIGNALED(st) ? WTERMSIG(st)
-						 : WEXITSTATUS(st),
-				 path, bytes_arg);
-			return WL_EFAIL;
-		}
-		now_kib = mem_available_kib();
-		if (now_kib >= 0 && avail - now_kib >= target_kib * 3 / 4)
-			break;
-		if (wl_interrupted()) {
-			snprintf(ctx->err, sizeof(ctx->err), "interrupted");
-			return WL_EFAIL;
-		}
-		if ((int64_t)(mono_ns() - start) > PM_PRESSURE_RAMP_NS) {
-			snprintf(note, note_len, "; pressure=vm: stress-ng "
-				 "still taking its memory after %lld s",
-				 PM_PRESSURE_RAMP_NS / 1000000000);
-			return WL_OK;
-		}
-		sleep_ns(PM_PRESSURE_POLL_NS);
-	}
-	snprintf(note, note_len, "; pressure=vm: stress-ng vm stressor "
-		 "holding %lld MiB (%lld%% of MemAvailable %lld MiB)",
-		 target_kib / 1024, (long long)pp->vm_pct,
-		 avail / 1024);
-	return WL_OK;
-}
-
-/* SIGTERM the stressor's group, wait, SIGKILL what is left, reap. */
-static void pressure_stop(struct pm *p)
-{
-	uint64_t start = mono_ns();
-	pid_t pid = p->stress_pid;
-	int st;
-
-	if (pid <= 0)
-		return;
-	p->stress_pid = 0;
-	if (kill(-pid, SIGTERM) != 0 && kill(pid, SIGTERM) != 0 &&
-	    errno != ESRCH)
-		fprintf(stderr, "copyscope: pipe.matrix: kill stress-ng "
-			"(pid %d): %s\n", (int)pid, strerror(errno));
-	for (;;) {
-		pid_t got = waitpid(pid, &st, WNOHANG);
-
-		if (got == pid || (got < 0 && errno != EINTR))
-			break;
-		if ((int64_t)(mono_ns() - start) > PM_PRESSURE_STOP_NS) {
-			kill(-pid, SIGKILL);
-			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-				;
-			break;
-		}
-		sleep_ns(10000000);
-	}
-	/*
-	 * Stressor children that outlived their parent: killed, and waited
-	 * for (they are init's to reap now) while they give back their
-	 * memory, so that none is left when the run ends.
-	 */
-	kill(-pid, SIGKILL);
-	start = mono_ns();
-	while (kill(-pid, 0) == 0 &&
-	       (int64_t)(mono_ns() - start) < PM_PRESSURE_STOP_NS)
-		sleep_ns(10000000);
 }
 
 static void pipe_matrix_teardown(struct wl_ctx *ctx)
@@ -446,7 +252,7 @@ static void pipe_matrix_teardown(struct wl_ctx *ctx)
 
 	if (!p)
 		return;
-	pressure_stop(p);
+	pm_pressure_stop(&p->stress_pid);
 	pipe_close(p->fd);
 	free(p);
 	ctx->priv = NULL;
@@ -486,7 +292,8 @@ static int pipe_matrix_setup(struct wl_ctx *ctx)
 	if (rc != WL_OK)
 		return setup_fail(ctx, rc);
 	if (pp->pressure == PRESSURE_VM) {
-		rc = pressure_start(ctx, p, pnote, sizeof(pnote));
+		rc = pm_pressure_start(pp->vm_pct, &p->stress_pid, ctx->err,
+				       sizeof(ctx->err), pnote, sizeof(pnote));
 		if (rc != WL_OK)
 			return setup_fail(ctx, rc);
 	}
@@ -774,12 +581,10 @@ const struct workload wl_pipe_matrix = {
 			"verify pass; the stopped readers' wake-up after the "
 			"last byte",
 	.params = pipe_matrix_param_defs,
-	.nparams = sizeof(pipe_matrix_param_defs) /
-		   sizeof(pipe_matrix_param_defs[0]),
+	.nparams = ARRAY_SIZE(pipe_matrix_param_defs),
 	.params_size = sizeof(struct pipe_matrix_params),
 	.metrics = pipe_matrix_metrics,
-	.nmetrics = sizeof(pipe_matrix_metrics) /
-		    sizeof(pipe_matrix_metrics[0]),
+	.nmetrics = ARRAY_SIZE(pipe_matrix_metrics),
 	.validate = pipe_matrix_validate,
 	.setup = pipe_matrix_setup,
 	.worker_init = pipe_matrix_worker_init,

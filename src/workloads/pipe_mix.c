@@ -48,6 +48,7 @@
 #include <unistd.h>
 
 #include "core/common_params.h"
+#include "util/array.h"
 #include "workloads/mix.h"
 #include "workloads/wl_util.h"
 #include "workloads/pipe_common.h"
@@ -582,11 +583,10 @@ const struct workload wl_pipe_mix = {
 	.not_measured = "pipe creation, thread/fork start, size table and "
 			"buffers; each write includes one clock-read pair",
 	.params = pipe_mix_param_defs,
-	.nparams = sizeof(pipe_mix_param_defs) /
-		   sizeof(pipe_mix_param_defs[0]),
+	.nparams = ARRAY_SIZE(pipe_mix_param_defs),
 	.params_size = sizeof(struct pipe_mix_params),
 	.metrics = pipe_mix_metrics,
-	.nmetrics = sizeof(pipe_mix_metrics) / sizeof(pipe_mix_metrics[0]),
+	.nmetrics = ARRAY_SIZE(pipe_mix_metrics),
 	.validate = pipe_mix_validate,
 	.setup = pipe_mix_setup,
 	.worker_init = pipe_mix_worker_init,

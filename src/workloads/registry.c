@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "util/array.h"
 #include "workloads/workloads.h"
 
 const struct workload *const workload_table[] = {
@@ -28,7 +29,7 @@ const struct workload *const workload_table[] = {
 };
 
 const size_t workload_count =
-	sizeof(workload_table) / sizeof(workload_table[0]);
+	ARRAY_SIZE(workload_table);
 
 static const char *const no_args[] = { NULL };
 
@@ -182,7 +183,7 @@ static const struct suite_entry iter_entries[] = {
 #define SUITE(n, s, e, q)						\
 	static const struct suite suite_##n = {				\
 		.name = #n, .summary = (s), .entries = (e),		\
-		.nentries = sizeof(e) / sizeof((e)[0]), .quick = (q),	\
+		.nentries = ARRAY_SIZE(e), .quick = (q),	\
 	}
 
 /* The summary after `run default`: each experiment by its headline. */
@@ -198,14 +199,14 @@ static const struct suite_headline default_headlines[] = {
 	{ "floor", "bandwidth" },	/* the userspace ring, E1's floor */
 };
 
-_Static_assert(sizeof(default_headlines) / sizeof(default_headlines[0]) ==
-	       sizeof(default_entries) / sizeof(default_entries[0]),
+_Static_assert(ARRAY_SIZE(default_headlines) ==
+	       ARRAY_SIZE(default_entries),
 	       "a headline for each entry of the default suite");
 
 static const struct suite suite_default = {
 	.name = "default", .summary = "E1-E7 at their published parameters",
 	.entries = default_entries,
-	.nentries = sizeof(default_entries) / sizeof(default_entries[0]),
+	.nentries = ARRAY_SIZE(default_entries),
 	.headlines = default_headlines,
 };
 SUITE(quick, "every workload once, tiny, for tests", quick_entries, true);
@@ -227,7 +228,7 @@ const struct suite *const suite_table[] = {
 	&suite_epoll, &suite_udp, &suite_mem, &suite_iter,
 };
 
-const size_t suite_count = sizeof(suite_table) / sizeof(suite_table[0]);
+const size_t suite_count = ARRAY_SIZE(suite_table);
 
 const struct suite *suite_find(const char *name)
 {

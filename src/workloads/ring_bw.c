@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "core/common_params.h"
+#include "util/array.h"
 #include "workloads/pattern.h"
 #include "workloads/ring.h"
 #include "workloads/wl_util.h"
@@ -274,10 +275,10 @@ const struct workload wl_ring_bw = {
 	      "rsize bytes (two copies)",
 	.not_measured = "ring and buffer allocation, fork; the verify pass",
 	.params = ring_bw_param_defs,
-	.nparams = sizeof(ring_bw_param_defs) / sizeof(ring_bw_param_defs[0]),
+	.nparams = ARRAY_SIZE(ring_bw_param_defs),
 	.params_size = sizeof(struct ring_bw_params),
 	.metrics = ring_bw_metrics,
-	.nmetrics = sizeof(ring_bw_metrics) / sizeof(ring_bw_metrics[0]),
+	.nmetrics = ARRAY_SIZE(ring_bw_metrics),
 	.setup = ring_bw_setup,
 	.worker_init = ring_bw_worker_init,
 	.run_batch = ring_bw_run_batch,

@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "core/common_params.h"
+#include "util/array.h"
 #include "workloads/wl_util.h"
 #include "workloads/workloads.h"
 
@@ -322,10 +323,10 @@ const struct workload wl_sys_iov = {
 			"memfd; the loop's compare-and-branch is not "
 			"subtracted",
 	.params = sys_iov_param_defs,
-	.nparams = sizeof(sys_iov_param_defs) / sizeof(sys_iov_param_defs[0]),
+	.nparams = ARRAY_SIZE(sys_iov_param_defs),
 	.params_size = sizeof(struct sys_iov_params),
 	.metrics = sys_iov_metrics,
-	.nmetrics = sizeof(sys_iov_metrics) / sizeof(sys_iov_metrics[0]),
+	.nmetrics = ARRAY_SIZE(sys_iov_metrics),
 	.validate = sys_iov_validate,
 	.setup = sys_iov_setup,
 	.worker_init = sys_iov_worker_init,

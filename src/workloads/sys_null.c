@@ -25,6 +25,7 @@
 
 #include "core/common_params.h"
 #include "runner/inject.h"
+#include "util/array.h"
 #include "workloads/workloads.h"
 
 /* Coordinator state, read by the caller thread. */
@@ -108,11 +109,10 @@ const struct workload wl_sys_null = {
 	.not_measured = "vDSO paths; the loop's compare-and-branch is not "
 			"subtracted",
 	.params = sys_null_param_defs,
-	.nparams = sizeof(sys_null_param_defs) /
-		   sizeof(sys_null_param_defs[0]),
+	.nparams = ARRAY_SIZE(sys_null_param_defs),
 	.params_size = sizeof(struct sys_null_params),
 	.metrics = sys_null_metrics,
-	.nmetrics = sizeof(sys_null_metrics) / sizeof(sys_null_metrics[0]),
+	.nmetrics = ARRAY_SIZE(sys_null_metrics),
 	.setup = sys_null_setup,
 	.run_batch = sys_null_run_batch,
 	.teardown = sys_null_teardown,

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "core/common_params.h"
+#include "util/array.h"
 #include "workloads/wl_util.h"
 #include "workloads/workloads.h"
 
@@ -217,10 +218,10 @@ const struct workload wl_sys_rw = {
 			"buffer and the memfd's pages; the loop's "
 			"compare-and-branch is not subtracted",
 	.params = sys_rw_param_defs,
-	.nparams = sizeof(sys_rw_param_defs) / sizeof(sys_rw_param_defs[0]),
+	.nparams = ARRAY_SIZE(sys_rw_param_defs),
 	.params_size = sizeof(struct sys_rw_params),
 	.metrics = sys_rw_metrics,
-	.nmetrics = sizeof(sys_rw_metrics) / sizeof(sys_rw_metrics[0]),
+	.nmetrics = ARRAY_SIZE(sys_rw_metrics),
 	.validate = sys_rw_validate,
 	.setup = sys_rw_setup,
 	.worker_init = sys_rw_worker_init,

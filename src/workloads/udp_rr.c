@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "core/common_params.h"
+#include "util/array.h"
 #include "workloads/fdlimit.h"
 #include "workloads/workloads.h"
 
@@ -719,10 +720,10 @@ const struct workload wl_udp_rr = {
 			"of a sample also wakes the servers (one eventfd "
 			"write each)",
 	.params = udp_rr_param_defs,
-	.nparams = sizeof(udp_rr_param_defs) / sizeof(udp_rr_param_defs[0]),
+	.nparams = ARRAY_SIZE(udp_rr_param_defs),
 	.params_size = sizeof(struct udp_rr_params),
 	.metrics = udp_rr_metrics,
-	.nmetrics = sizeof(udp_rr_metrics) / sizeof(udp_rr_metrics[0]),
+	.nmetrics = ARRAY_SIZE(udp_rr_metrics),
 	.validate = udp_rr_validate,
 	.setup = udp_rr_setup,
 	.worker_init = udp_rr_worker_init,

@@ -164,6 +164,33 @@ static void test_welch_r_example(void **state)
 	assert_int_equal(stats_welch_log(y, 1, y + 1, 1, &w), -1);
 }
 
+/*
+ * The same test on plain values (R: t.test(1:10, y = c(7:20)) gives
+ * p = 1.855e-05) and the sample variance it is built on (var(1:10) is
+ * 55 / 6).
+ */
+static void test_welch_plain_and_variance(void **state)
+{
+	double x[10], y[14];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 10; i++)
+		x[i] = 1.0 + i;
+	for (i = 0; i < 14; i++)
+		y[i] = 7.0 + i;
+	assert_float_equal(stats_welch_p(x, 10, y, 14), 1.855e-05, 0.001e-05);
+	assert_float_equal(stats_welch_p(y, 14, x, 10), 1.855e-05, 0.001e-05);
+	assert_float_equal(stats_variance(x, 10), 55.0 / 6.0, 1e-12);
+	assert_float_equal(stats_variance(x, 1), 0.0, 0.0);
+	/* no spread: equal means are certain to be equal, others differ */
+	assert_float_equal(stats_welch_p(y, 2, y, 2), 1.0, 0.0);
+	x[1] = x[0];
+	y[0] = y[1] = 5.0;
+	assert_float_equal(stats_welch_p(x, 2, y, 2), 0.0, 0.0);
+	assert_true(isnan(stats_welch_p(x, 1, y, 2)));
+}
+
 /* The runs a target needs is the first n whose MDE reaches it. */
 static void test_mde_and_runs_needed(void **state)
 {
@@ -192,6 +219,7 @@ int main(void)
 		cmocka_unit_test(test_spread_recovers_components),
 		cmocka_unit_test(test_ci_covers_known_ratio),
 		cmocka_unit_test(test_welch_r_example),
+		cmocka_unit_test(test_welch_plain_and_variance),
 		cmocka_unit_test(test_mde_and_runs_needed),
 	};
 

@@ -32,6 +32,7 @@
 #include "session/build_results.h"
 #include "results/codec.h"
 #include "results/kernel_records.h"
+#include "util/array.h"
 #include "workloads/workloads.h"
 
 static struct kparse *parser(void)
@@ -52,7 +53,7 @@ static struct kparse *parser(void)
 	size_t i;
 
 	assert_non_null(kp);
-	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(f); i++)
 		if (kparse_add_format(kp, f[i].kind, f[i].sys, f[i].fmt, err,
 				      sizeof(err)) != 0)
 			fail_msg("format %zu: %s", i, err);
@@ -264,7 +265,7 @@ static struct kview *fed_view(const uint64_t *lo, const uint64_t *hi)
 	struct kview *kv = kview_new(KVIEW_ALL, tids, 2, 4, NULL);
 
 	assert_non_null(kv);
-	assert_int_equal(kview_feed(kv, e, sizeof(e) / sizeof(e[0]), 3, &si),
+	assert_int_equal(kview_feed(kv, e, ARRAY_SIZE(e), 3, &si),
 			 0);
 	return kv;
 }
@@ -395,7 +396,7 @@ static void test_lost_end(void **state)
 
 	(void)state;
 	assert_non_null(kv);
-	assert_int_equal(kview_feed(kv, e, sizeof(e) / sizeof(e[0]), 0, &si),
+	assert_int_equal(kview_feed(kv, e, ARRAY_SIZE(e), 0, &si),
 			 0);
 	k = kview_result(kv, NAN);
 	assert_non_null(k);

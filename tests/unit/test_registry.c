@@ -22,6 +22,7 @@
 #include "runner/context.h"
 #include "core/param.h"
 #include "core/workload.h"
+#include "util/array.h"
 #include "workloads/workloads.h"
 
 #define ERRLEN 512
@@ -96,10 +97,10 @@ static const struct workload good_wl = {
 	.op = "nothing",
 	.not_measured = "everything",
 	.params = good_params,
-	.nparams = sizeof(good_params) / sizeof(good_params[0]),
+	.nparams = ARRAY_SIZE(good_params),
 	.params_size = sizeof(struct good),
 	.metrics = good_metrics,
-	.nmetrics = sizeof(good_metrics) / sizeof(good_metrics[0]),
+	.nmetrics = ARRAY_SIZE(good_metrics),
 	.caps = WL_CAP_VERIFY | WL_CAP_TRACE,
 	.setup = fake_setup,
 	.run_batch = fake_run_batch,
@@ -181,7 +182,7 @@ static void test_bad_names(void **state)
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct workload wl = good_wl;
 
 		wl.name = bad[i];
@@ -196,7 +197,7 @@ static void test_good_names(void **state)
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
 		struct workload wl = good_wl;
 		char err[ERRLEN];
 
@@ -275,6 +276,72 @@ static void test_metrics(void **state)
 	wl.metrics = no_help;
 	wl.nmetrics = 1;
 	expect_broken(&wl, "metric without help");
+}
+
+/* wl must be refused with exactly the message want (the first problem). */
+static void expect_error(const struct workload *wl, const char *want)
+{
+	char err[ERRLEN];
+
+	memset(err, 'x', sizeof(err));
+	err[sizeof(err) - 1] = '\0';
+	assert_true(validate1(wl, err, sizeof(err)) >= 1);
+	assert_string_equal(err, want);
+}
+
+static double fake_sample_metric(struct wl_ctx *ctx, size_t metric,
+				 const struct wl_sample *s)
+{
+	(void)ctx;
+	(void)metric;
+	return (double)s->nops;
+}
+
+/*
+ * The metric rows a start-up check refuses: a name twice, a custom metric
+ * that nothing samples (it would record 0) or that has no unit (it would
+ * be shown as a count).
+ */
+static void test_metric_descriptors(void **state)
+{
+	static const struct metric_def twice[] = {
+		{ .name = "time/op", .kind = METRIC_NS_PER_OP, .dir = METRIC_LOWER_BETTER, .help = "a" },
+		{ .name = "bandwidth", .kind = METRIC_BYTES_PER_SEC, .dir = METRIC_HIGHER_BETTER, .help = "b" },
+		{ .name = "time/op", .kind = METRIC_OPS_PER_SEC, .dir = METRIC_HIGHER_BETTER, .help = "c" },
+	};
+	static const struct metric_def custom[] = {
+		{ .name = "time/op", .kind = METRIC_NS_PER_OP, .dir = METRIC_LOWER_BETTER, .help = "a" },
+		{ .name = "events/call", .kind = METRIC_CUSTOM, .dir = METRIC_INFO, .help = "b", .unit = "events" },
+	};
+	static const struct metric_def no_unit[] = {
+		{ .name = "events/call", .kind = METRIC_CUSTOM, .dir = METRIC_INFO, .help = "b" },
+	};
+	struct workload wl = good_wl;
+	char err[ERRLEN] = "";
+
+	(void)state;
+	wl.metrics = twice;
+	wl.nmetrics = ARRAY_SIZE(twice);
+	expect_error(&wl, "workload 'test.good': metric 'time/op' twice");
+
+	wl = good_wl;
+	wl.metrics = custom;
+	wl.nmetrics = ARRAY_SIZE(custom);
+	expect_error(&wl, "workload 'test.good': custom metric 'events/call' "
+		     "needs the sample_metric hook");
+	wl.sample_metric = fake_sample_metric;
+	assert_int_equal(validate1(&wl, err, sizeof(err)), 0);
+	assert_string_equal(err, "");
+
+	wl.metrics = no_unit;
+	wl.nmetrics = ARRAY_SIZE(no_unit);
+	expect_error(&wl, "workload 'test.good': custom metric 'events/call' "
+		     "has no unit");
+	wl.sample_metric = NULL;
+	/* both problems are counted; the first one is the message */
+	assert_int_equal(validate1(&wl, err, sizeof(err)), 2);
+	assert_string_equal(err, "workload 'test.good': custom metric "
+			    "'events/call' needs the sample_metric hook");
 }
 
 static void test_duplicate_param(void **state)
@@ -369,7 +436,7 @@ static void test_bad_defaults(void **state)
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct workload wl = with_params(cases[i], 3);
 		char label[64];
 
@@ -379,7 +446,7 @@ static void test_bad_defaults(void **state)
 }
 
 /* wl with its parameter table replaced by p (n rows). */
-#define WITH(p) with_params((p), sizeof(p) / sizeof((p)[0]))
+#define WITH(p) with_params((p), ARRAY_SIZE(p))
 
 static void test_caps(void **state)
 {
@@ -905,6 +972,7 @@ int main(void)
 		cmocka_unit_test(test_missing_texts),
 		cmocka_unit_test(test_missing_hooks),
 		cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_metric_descriptors),
 		cmocka_unit_test(test_duplicate_param),
 		cmocka_unit_test(test_param_texts),
 		cmocka_unit_test(test_enum_without_choices),

@@ -1,0 +1,123 @@
+/*
+ * kview_impl.h - inside the kernel views (kernel/kview*.c only): the
+ * state of a recording and the hooks of each view.  kview.c owns the
+ * recording and feeds each event to its view; kview_lock.c is the lock
+ * view, kview_sched.c the sched and syscall views.
+ */
+#ifndef COPYSCOPE_KVIEW_IMPL_H
+#define COPYSCOPE_KVIEW_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "kernel/kview.h"
+
+/* Latencies above this go to the histograms' overflow (10 s). */
+#define KV_HIST_MAX_NS 10000000000ULL
+#define KV_MAX_TIDS 64
+
+/* LCB_F_* of include/trace/events/lock.h, and perf lock's names. */
+#define LCB_F_SPIN 0x1u
+#define LCB_F_READ 0x2u
+#define LCB_F_WRITE 0x4u
+#define LCB_F_RT 0x8u
+#define LCB_F_PERCPU 0x10u
+#define LCB_F_MUTEX 0x20u
+
+/* What one task is in the middle of, within one sample. */
+struct kview_task {
+	int32_t tid;			/* 0: free slot */
+	bool lock_pending;
+	uint64_t lock_addr, lock_ts, lock_caller;
+	uint32_t lock_flags;
+	bool on_cpu, wake_pending, runnable;
+	uint64_t wake_ts, runnable_ts;
+	bool sys_pending;
+	int64_t sys_nr;
+	uint64_t sys_ts;
+};
+
+struct kview_lock {
+	bool other;
+	uint32_t flags;			/* LCB_F_* as seen first */
+	uint64_t caller;		/* address; 0 for the other row */
+	char name[128];			/* the caller's symbol+offset */
+	uint64_t contended, total_ns, max_ns;
+	uint64_t hist[KV_LOG2_BUCKETS];
+};
+
+struct kview_sys {
+	uint64_t count, total_ns, max_ns;
+	struct histogram *h;
+};
+
+struct kview {
+	unsigned views;
+	pid_t tids[KV_MAX_TIDS];
+	int ntids;
+	const struct ksyms *ks;
+	struct ktrace *kt;
+	struct kview_samples s;
+	size_t max_samples;
+	int op_workers;			/* ops per batch op (kview.h) */
+	uint64_t ops, lost;
+	/* tasks of the current sample: open addressing by tid */
+	struct kview_task *task;
+	size_t task_cap, task_n;
+	/* lock */
+	struct kview_lock *rows;
+	size_t nrows, caprows;
+	uint64_t s_waits, s_wait_ns;	/* this sample, workers */
+	/* sched */
+	struct histogram *wake, *s_wake;
+	uint64_t wake_log2[KV_LOG2_BUCKETS];
+	uint64_t *wake_cpu;
+	size_t nwake_cpu;
+	uint64_t rq_wait_ns, preemptions;
+	/* syscall */
+	struct kview_sys *sys;
+	size_t nsys;			/* rows allocated (by nr) */
+	uint64_t sys_ns, s_sys_ns;
+	double thread_ns;
+	/* the sample being fed: each worker's batch, and their span */
+	const uint64_t *lo, *hi;
+	uint64_t span_lo, span_hi;
+};
+
+/* Whether tid is one of the workers. */
+bool kview_is_worker(const struct kview *kv, int32_t tid);
+
+/*
+ * Whether ts is inside task tid's batch in the sample being fed (another
+ * task: inside the span of all batches; always, without batch marks).
+ */
+bool kview_in_batch(const struct kview *kv, int32_t tid, uint64_t ts);
+
+/* The state of tid in this sample (made on first sight); NULL on ENOMEM. */
+struct kview_task *kview_task_of(struct kview *kv, int32_t tid);
+
+/*
+ * The lock view (kview_lock.c): a contention_begin and a contention_end
+ * event.  Return 0, or -1 on ENOMEM.
+ */
+int kview_on_lock_begin(struct kview *kv, const struct kevent *e);
+int kview_on_lock_end(struct kview *kv, const struct kevent *e);
+
+/* The lock view's rows into k->locks, largest total first; 0 or -1. */
+int kview_build_locks(const struct kview *kv, struct result_kernel *k);
+
+/*
+ * The sched view (kview_sched.c): a sched_wakeup and a sched_switch
+ * event; the syscall view: a sys_enter or sys_exit event.  Return 0, or
+ * -1 on ENOMEM.
+ */
+int kview_on_wakeup(struct kview *kv, const struct kevent *e);
+int kview_on_switch(struct kview *kv, const struct kevent *e);
+int kview_on_sys(struct kview *kv, const struct kevent *e);
+
+/* The syscall view's rows into k->sys, largest total first; 0 or -1. */
+int kview_build_sys(const struct kview *kv, struct result_kernel *k);
+
+#endif

@@ -1,0 +1,66 @@
+/*
+ * runner_impl.h - inside the runner (runner/runner*.c only): the state
+ * of one configuration being run, and what runner.c (the sample loop)
+ * and runner_batch.c (batch sizing, warm-up, the injection) share.
+ */
+#ifndef COPYSCOPE_RUNNER_IMPL_H
+#define COPYSCOPE_RUNNER_IMPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "runner/optime.h"
+#include "runner/runner.h"
+#include "runner/worker.h"
+
+struct runner {
+	const struct workload *wl;
+	const struct run_opts *opts;
+	struct wl_ctx ctx;
+	struct workers ws;		/* worker.h; ws.ctl is mapped here */
+	struct optime ot;		/* per-op times (optime.h) */
+	uint64_t nops;			/* batch size after growth */
+	int cap;			/* kept samples room was made for */
+	bool ctx_setup;
+	struct kview *kv;		/* --kernel, or NULL */
+};
+
+/* A progress line on stderr (with --progress), after the workload's name. */
+void runner_progress(const struct runner *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Have the workers take one sample of nops ops per worker (the op-timed
+ * counts start from zero); CONFIG_OK, or another status with the reason
+ * in msg (len bytes).
+ */
+enum config_status runner_sample_cmd(struct runner *r, uint64_t nops,
+				     char *msg, size_t len);
+
+/* The window of the sample just taken, ns. */
+double runner_last_window_ns(const struct runner *r);
+
+/*
+ * Size the batch (grow it until one sample lasts the target time, the
+ * median of three confirming it), then warm up for the warm-up time at
+ * that size, growing it again if the machine got faster; sets r->nops and
+ * res->batch_ops.  CONFIG_OK, or another status with res->msg.
+ */
+enum config_status runner_warm_up(struct runner *r, struct config_result *res);
+
+/*
+ * WL_CAP_INJECT with inject_ns > 0: the busy-wait's iterations for it
+ * (r->ctx.inject_iters) and res->inject_ns; nothing otherwise.
+ */
+void runner_inject_calibrate(struct runner *r, struct config_result *res);
+
+/*
+ * What the injection adds, measured in place: pairs of samples without
+ * and with it into res->inject_added_ns, _err_ns and _base_ns; the
+ * injection then stays on.  CONFIG_OK (also without an injection), or
+ * another status with res->msg.
+ */
+enum config_status runner_inject_measure(struct runner *r,
+					 struct config_result *res);
+
+#endif
