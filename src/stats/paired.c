@@ -11,13 +11,7 @@
 #include <string.h>
 
 #include "stats/summary.h"
-
-static int cmp_double_asc(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
+#include "util/sort.h"
 
 /*
  * The number of subsets of {1..n} with each sum 0..n(n+1)/2, as doubles
@@ -95,7 +89,7 @@ static double rank_abs(const double *a, size_t n, double *rank, bool *ties)
 		key[2 * i] = a[i];
 		key[2 * i + 1] = (double)i;
 	}
-	qsort(key, n, 2 * sizeof(*key), cmp_double_asc);
+	qsort(key, n, 2 * sizeof(*key), util_cmp_double);
 	for (i = 0; i < n; i++)
 		idx[i] = (size_t)key[2 * i + 1];
 	free(key);
@@ -194,7 +188,7 @@ static double *walsh_sorted(const double *d, size_t n)
 	for (i = 0; i < n; i++)
 		for (j = i; j < n; j++)
 			w[k++] = (d[i] + d[j]) / 2;
-	qsort(w, m, sizeof(*w), cmp_double_asc);
+	qsort(w, m, sizeof(*w), util_cmp_double);
 	return w;
 }
 
