@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "comparison/comparison_impl.h"
 #include "comparison/comparison_modes.h"
 #include "results/codec.h"
 
@@ -176,8 +177,8 @@ static int boot_medians(struct cmp_val *v, const struct cmp_side *side,
  * for nothing: no median, no boot); per boot the median of its runs'
  * medians.
  */
-static int gather(struct cmp_val *v, const struct cmp_side *side,
-		  char ***match, const struct cmp_row *key, bool drop_noisy)
+int cmp_gather(struct cmp_val *v, const struct cmp_side *side,
+	       char ***match, const struct cmp_row *key, bool drop_noisy)
 {
 	double *run_med = xcalloc(side->nruns, sizeof(double));
 	size_t i, j, b;
@@ -522,7 +523,7 @@ static void power_of(struct cmp_row *r, const struct cmp_opts *opts)
 						   CMP_MAX_RUNS_NEEDED);
 }
 
-static int judge(struct cmp_row *r, const struct cmp_opts *opts)
+int cmp_judge(struct cmp_row *r, const struct cmp_opts *opts)
 {
 	if (r->b.s.median != 0.0)
 		r->change_pct = 100.0 * (r->n.s.median / r->b.s.median - 1.0);
@@ -611,10 +612,10 @@ int cmp_build(struct cmp *c, const struct cmp_opts *opts)
 		r->mw.p = r->p = r->welch.p = r->mde_pct = NAN;
 		r->runs_needed = -1;
 		r->verdict = r->direction ? VERDICT_SAME : VERDICT_INFO;
-		if (r->in_base && gather(&r->b, &c->base, c->match_base, r,
+		if (r->in_base && cmp_gather(&r->b, &c->base, c->match_base, r,
 					 opts->drop_noisy) != 0)
 			return -1;
-		if (r->in_new && gather(&r->n, &c->new, c->match_new, r,
+		if (r->in_new && cmp_gather(&r->n, &c->new, c->match_new, r,
 					opts->drop_noisy) != 0)
 			return -1;
 		if (!r->in_base || !r->in_new)
@@ -623,17 +624,19 @@ int cmp_build(struct cmp *c, const struct cmp_opts *opts)
 			r->verdict = VERDICT_EMPTY;
 			continue;
 		}
-		if (judge(r, opts) != 0)
+		if (cmp_judge(r, opts) != 0)
 			return -1;
 		/* the numbers stay; the verdict would judge the emulator */
 		if ((c->emulated_base || c->emulated_new) &&
 		    !opts->allow_emulated && r->verdict != VERDICT_INFO)
 			r->verdict = VERDICT_WITHHELD;
 	}
+	if (cmp_limits(c, opts) != 0)
+		return -1;
 	return env_diff(c);
 }
 
-static void val_free(struct cmp_val *v)
+void cmp_val_free(struct cmp_val *v)
 {
 	free(v->x);
 	free(v->boots);
@@ -648,8 +651,8 @@ void cmp_free(struct cmp *c)
 	size_t i;
 
 	for (i = 0; i < c->nrows; i++) {
-		val_free(&c->rows[i].b);
-		val_free(&c->rows[i].n);
+		cmp_val_free(&c->rows[i].b);
+		cmp_val_free(&c->rows[i].n);
 	}
 	free(c->rows);
 	for (i = 0; i < c->nenvd; i++) {
@@ -677,11 +680,16 @@ void cmp_count(const struct cmp *c, struct cmp_counts *out)
 		if (!r->in_base || !r->in_new)
 			continue;
 		out->compared++;
+		if (r->same_reading_as) {
+			out->same_reading++;
+			continue;
+		}
 		out->better += r->verdict == VERDICT_BETTER;
 		out->worse += r->verdict == VERDICT_WORSE;
 		out->same += r->verdict == VERDICT_SAME;
 		out->info += r->verdict == VERDICT_INFO;
 		out->empty += r->verdict == VERDICT_EMPTY;
 		out->withheld += r->verdict == VERDICT_WITHHELD;
+		out->cannot_tell += r->verdict == VERDICT_CANNOT_TELL;
 	}
 }

@@ -117,6 +117,18 @@ struct cmp_row {
 	int runs_needed;
 	struct cmp_modes modes;
 	enum verdict verdict;
+	/*
+	 * VERDICT_CANNOT_TELL: why, and what would make a decision possible
+	 * (more runs, more samples, --drop-noisy, ab); "" otherwise.
+	 */
+	char reason[240];
+	/*
+	 * A metric read from the same timed window as an earlier row of
+	 * this configuration (time per op, cycles per op, bytes/s, ops/s
+	 * are one measurement): that row's metric; its verdict counts, this
+	 * one's does not.  NULL: this row counts.
+	 */
+	const char *same_reading_as;
 };
 
 /* Whether run ran under an emulator (its virt.emulated says "yes"). */
@@ -145,6 +157,9 @@ struct cmp_opts {
 					   e.g. 0.8 (0: 0.8) */
 	double target_pct;		/* runs needed to see this (0: no) */
 	bool drop_noisy;		/* leave flagged samples out */
+	bool by_sample;			/* judge over samples even with fewer
+					   than CMP_MIN_RUNS runs a side (the
+					   spread between runs then unknown) */
 	bool allow_emulated;		/* verdicts on emulated runs too */
 	const char *const *workloads;	/* only these (NULL: all) */
 	size_t nworkloads;
@@ -194,9 +209,15 @@ void cmp_free(struct cmp *c);
  */
 double cmp_no_change_beyond(const struct cmp_row *row);
 
-/* Rows compared (present on both sides), and those of each verdict. */
+/*
+ * Rows compared (present on both sides), and those of each verdict among
+ * the rows that count (same_reading_as NULL).
+ */
 struct cmp_counts {
 	size_t compared, worse, better, same, info;
+	size_t cannot_tell;	/* the test could not decide */
+	size_t same_reading;	/* rows whose verdict another row's
+				   reading carries (not counted above) */
 	size_t withheld;	/* emulated runs: no verdict */
 	size_t empty;		/* a side with no samples left */
 };

@@ -180,6 +180,12 @@ int cmp_print_json(FILE *out, const struct cmp *c)
 				r->verdict == VERDICT_SAME ? "same" :
 				r->verdict == VERDICT_WITHHELD ? "withheld" :
 				stats_verdict_name(r->verdict)));
+			if (r->reason[0])
+				json_object_set_new(o, "reason",
+						    json_string(r->reason));
+			if (r->same_reading_as)
+				json_object_set_new(o, "same_reading_as",
+					json_string(r->same_reading_as));
 			json_array_append_new(rows, o);
 		} else if (r->in_base) {
 			json_object_set_new(o, "base", val_json(&r->b));

@@ -198,6 +198,15 @@ static void print_power_note(FILE *out, const struct cmp_row *r)
 	size_t used = 0;
 	double beyond = cmp_no_change_beyond(r);
 
+	if (r->same_reading_as) {
+		snprintf(text, sizeof(text), "the same reading as %s: "
+			 "counted once", r->same_reading_as);
+		fmt_wrap(out, 4, 6, text);
+		return;
+	}
+	if (r->verdict == VERDICT_CANNOT_TELL && r->reason[0])
+		used += (size_t)snprintf(text + used, sizeof(text) - used,
+					 "?: cannot tell: %s; ", r->reason);
 	if (r->verdict == VERDICT_SAME && !isnan(beyond))
 		used += (size_t)snprintf(text + used, sizeof(text) - used,
 					 "~: no change larger than %.1f%%; ",
@@ -373,6 +382,7 @@ static void print_row(FILE *out, const struct cmp_row *r, size_t mw,
 	/* "±" is two bytes and one column: widths of those cells + 1 */
 	fprintf(out, "  %-*s %6s %5s %7s %6s %5s %-5s %6s %-11s %s\n",
 		(int)mw, r->ref->metric, bm, bsd, chg, nm, nsd, label, p, ci,
+		r->verdict == VERDICT_CANNOT_TELL ? "?" :
 		stats_verdict_name(r->verdict));
 	print_row_notes(out, r, label, div, noise);
 }
@@ -484,7 +494,7 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 {
 	const struct result *last = NULL;
 	size_t i, mw = metric_width(c), nb = 0, nw = 0, ns = 0, ni = 0, ne = 0;
-	size_t nwh = 0;
+	size_t nwh = 0, nct = 0, nsr = 0;
 	size_t fb = 0, fn = 0, tb = 0, tn = 0;
 	char text[1024];
 
@@ -513,12 +523,17 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 
 		if (!r->in_base || !r->in_new)
 			continue;
-		nb += r->verdict == VERDICT_BETTER;
-		nw += r->verdict == VERDICT_WORSE;
-		ns += r->verdict == VERDICT_SAME;
-		ni += r->verdict == VERDICT_INFO;
-		ne += r->verdict == VERDICT_EMPTY;
-		nwh += r->verdict == VERDICT_WITHHELD;
+		if (r->same_reading_as) {
+			nsr++;
+		} else {
+			nb += r->verdict == VERDICT_BETTER;
+			nw += r->verdict == VERDICT_WORSE;
+			ns += r->verdict == VERDICT_SAME;
+			ni += r->verdict == VERDICT_INFO;
+			ne += r->verdict == VERDICT_EMPTY;
+			nwh += r->verdict == VERDICT_WITHHELD;
+			nct += r->verdict == VERDICT_CANNOT_TELL;
+		}
 		if (keep && !keep(r, arg))
 			continue;
 		if (!last || !same_config(last, r->ref)) {
@@ -539,7 +554,12 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 	print_unit_note(out, c);
 	print_target(out, c);
 	fprintf(out, "\n%zu compared: %zu worse, %zu better, %zu ~, %zu "
-		"informational", nb + nw + ns + ni + ne + nwh, nw, nb, ns, ni);
+		"informational", nb + nw + ns + ni + ne + nwh + nct + nsr, nw,
+		nb, ns, ni);
+	if (nct)
+		fprintf(out, ", %zu cannot tell", nct);
+	if (nsr)
+		fprintf(out, ", %zu counted with another", nsr);
 	if (ne)
 		fprintf(out, ", %zu empty", ne);
 	if (nwh)
@@ -547,7 +567,8 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 	fputc('\n', out);
 	snprintf(text, sizeof(text), "(a verdict needs p < %g and the whole "
 		 "95%% CI of the %%change of medians beyond ±%g%%; '~' is no "
-		 "verdict, not \"no change\": read the line under the row)",
+		 "verdict, not \"no change\"; '?' is a test that cannot "
+		 "decide here: read the line under the row)",
 		 c->opts.alpha, c->opts.noise_pct);
 	fmt_wrap(out, 0, 0, text);
 }
