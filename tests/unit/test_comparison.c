@@ -6,7 +6,9 @@
  * side make the run the unit of the test, --drop-noisy leaves flagged
  * samples out without inventing a median for a run that lost them all,
  * rows on one side only, ignored parameters, and the differences of
- * environment and run options.
+ * environment and run options; and what it cannot judge: one run a side,
+ * too few samples to reach alpha, a verdict carried by flagged samples,
+ * and a second metric of the same timed window counted once.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -136,7 +138,11 @@ static const struct cmp_row *row(const struct cmp *c, const char *metric)
 	return NULL;
 }
 
-static const struct cmp_opts defaults = { .alpha = 0.05, .noise_pct = 1.0 };
+/* the sample-unit tests judged as such (the runs' spread asserted known) */
+static const struct cmp_opts defaults = { .alpha = 0.05, .noise_pct = 1.0,
+					  .by_sample = true };
+/* what compare and check use */
+static const struct cmp_opts honest = { .alpha = 0.05, .noise_pct = 1.0 };
 
 static void test_aa_same(void **state)
 {
@@ -521,6 +527,132 @@ static void test_emulated_and_failed_boot(void **state)
 	free_side(&n);
 }
 
+/* One run a side: the spread between runs is unknown, so no verdict
+   however clear the samples are; the change is still given. */
+static void test_single_run_cannot_tell(void **state)
+{
+	struct side_fx b = { 0 }, n = { 0 };
+	const struct cmp_row *t;
+	struct cmp_counts k;
+	struct cmp c;
+
+	(void)state;
+	add_run(&b, "boot1", 100.0, 7, 0, P0);
+	add_run(&n, "boot1", 110.0, 8, 0, P0);
+	build(&c, &b, &n, &honest);
+	t = row(&c, "time/call");
+	assert_int_equal(t->verdict, VERDICT_CANNOT_TELL);
+	assert_non_null(strstr(t->reason, "1 run a side: the spread between "
+				"runs is unknown"));
+	assert_true(t->change_pct > 5 && t->change_pct < 15);
+	cmp_count(&c, &k);
+	assert_int_equal(k.cannot_tell, 2);
+	assert_int_equal(k.worse, 0);
+	cmp_free(&c);
+	free_side(&b);
+	free_side(&n);
+}
+
+/* Three samples against three: Mann-Whitney cannot go below p = 0.1. */
+static void test_too_few_samples(void **state)
+{
+	const double lo[NS] = { 100, 101, 99, 100, 101, 99, 100, 101, 99,
+				100 };
+	struct side_fx b = { 0 }, n = { 0 };
+	const struct cmp_row *t;
+	struct cmp c;
+	double hi[NS];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < NS; i++)
+		hi[i] = lo[i] * 2;
+	add_run_x(&b, "boot1", lo, 0, P0);
+	add_run_x(&n, "boot1", hi, 0, P0);
+	for (i = 0; i < b.runs[0].results.n; i++)
+		b.runs[0].results.v[i].nsamples = 3;
+	for (i = 0; i < n.runs[0].results.n; i++)
+		n.runs[0].results.v[i].nsamples = 3;
+	build(&c, &b, &n, &defaults);
+	t = row(&c, "time/call");
+	assert_int_equal(t->verdict, VERDICT_CANNOT_TELL);
+	assert_non_null(strstr(t->reason, "3 samples against 3 cannot reach "
+				"p < 0.05"));
+	assert_non_null(strstr(t->reason, "take --reps 4 or more"));
+	cmp_free(&c);
+	free_side(&b);
+	free_side(&n);
+}
+
+/* A slowdown seen only in samples flagged as disturbed is withheld. */
+static void test_verdict_on_flagged(void **state)
+{
+	struct side_fx b = { 0 }, n = { 0 };
+	const struct cmp_row *t;
+	double x[NS];
+	struct cmp c;
+	size_t i;
+
+	(void)state;
+	add_run(&b, "boot1", 100.0, 3, 0, P0);
+	/* the new side: 4 clean samples as the base, 6 flagged ones 3x */
+	draw(x, 100.0, 0.02, 4);
+	for (i = 4; i < NS; i++)
+		x[i] *= 3;
+	add_run_x(&n, "boot1", x, 0x3f0, P0);
+	build(&c, &b, &n, &defaults);
+	t = row(&c, "time/call");
+	assert_int_equal(t->verdict, VERDICT_CANNOT_TELL);
+	assert_non_null(strstr(t->reason, "rests on disturbed samples"));
+	cmp_free(&c);
+	/* --drop-noisy judges the clean ones: no verdict to withhold */
+	{
+		struct cmp_opts o = defaults;
+
+		o.drop_noisy = true;
+		build(&c, &b, &n, &o);
+		assert_int_not_equal(row(&c, "time/call")->verdict,
+				     VERDICT_CANNOT_TELL);
+		cmp_free(&c);
+	}
+	free_side(&b);
+	free_side(&n);
+}
+
+/* cycles/call is the same timed window as time/call: counted once. */
+static void test_same_reading(void **state)
+{
+	struct side_fx b = { 0 }, n = { 0 };
+	struct cmp_counts k;
+	struct cmp c;
+	double x[NS];
+	struct side_fx *sides[2] = { &b, &n };
+	int s, i;
+
+	(void)state;
+	for (s = 0; s < 2; s++) {
+		add_run(sides[s], "boot1", s ? 120.0 : 100.0, 9 + s, 0, P0);
+		draw(x, s ? 276.0 : 230.0, 0.02, 20 + s);
+		fx_add(&sides[s]->runs[0].results, "sys.null", P0,
+		       "cycles/call", "tsc-cycles", -1, x, NS,
+		       "{\"batch_ops\":1000,\"job\":0}");
+	}
+	build(&c, &b, &n, &defaults);
+	assert_int_equal(row(&c, "time/call")->verdict, VERDICT_WORSE);
+	assert_null(row(&c, "time/call")->same_reading_as);
+	assert_string_equal(row(&c, "cycles/call")->same_reading_as,
+			    "time/call");
+	cmp_count(&c, &k);
+	/* time/call and the fixture's calls/s (not a metric sys.null
+	   declares, so not known to be the same window) */
+	assert_int_equal(k.worse, 2);
+	assert_int_equal(k.same_reading, 1);
+	(void)i;
+	cmp_free(&c);
+	free_side(&b);
+	free_side(&n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -534,6 +666,10 @@ int main(void)
 		cmocka_unit_test(test_env_and_options),
 		cmocka_unit_test(test_mode_shares),
 		cmocka_unit_test(test_emulated_and_failed_boot),
+		cmocka_unit_test(test_single_run_cannot_tell),
+		cmocka_unit_test(test_too_few_samples),
+		cmocka_unit_test(test_verdict_on_flagged),
+		cmocka_unit_test(test_same_reading),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
