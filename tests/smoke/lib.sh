@@ -31,7 +31,14 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/copyscope-smoke.XXXXXX") || {
 # PostgreSQL servers this test started itself (need_pg, pg_start_tls),
 # stopped at exit.
 PG_STARTED=""
+# Background processes a test started and waits on (pids, space
+# separated): killed at exit, so that a test that fails while waiting
+# (wait_for) leaves none of them behind.
+KILL_AT_EXIT=""
 cleanup() {
+	for _p in $KILL_AT_EXIT; do
+		kill -KILL "$_p" 2>/dev/null
+	done
 	for _d in $PG_STARTED; do
 		tests/pg-cluster.sh stop "$_d" || true
 	done
@@ -159,6 +166,24 @@ contains_flat() {
 # count_matches FILE TEXT: how many lines contain TEXT.
 count_matches() {
 	grep -F -c -e "$2" "$1"
+}
+
+# wait_for TIMEOUT_S COMMAND...: run COMMAND (a command or a shell
+# function) every 0.05 s until it succeeds; fail, naming COMMAND, when it
+# has not succeeded within TIMEOUT_S seconds of wall-clock time.  This is
+# how a test waits for a state (a process exists, a file or a row
+# appears, a run is stored) instead of sleeping for a time by which it
+# ought to have happened.  COMMAND may call fail itself to give up early
+# (the process it waits on ended).
+wait_for() {
+	_wf_s=$1
+	shift
+	_wf_end=$(($(date +%s%3N) + _wf_s * 1000))
+	until "$@"; do
+		[ "$(date +%s%3N)" -lt "$_wf_end" ] ||
+			fail "gave up after ${_wf_s}s waiting for: $*"
+		sleep 0.05
+	done
 }
 
 # count_runs [--db PATH]: how many runs `copyscope runs` lists.
