@@ -31,12 +31,11 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/copyscope-smoke.XXXXXX") || {
 # PostgreSQL servers this test started itself (need_pg, pg_start_tls),
 # stopped at exit.
 PG_STARTED=""
-# Background processes a test started and waits on (pids, space
-# separated): killed at exit, so that a test that fails while waiting
-# (wait_for) leaves none of them behind.
-KILL_AT_EXIT=""
 cleanup() {
-	for _p in $KILL_AT_EXIT; do
+	# the background processes this test started and has not waited
+	# for (it failed while waiting on one: wait_for) do not outlive it
+	jobs -p >"$TMP/jobs" 2>/dev/null
+	for _p in $(cat "$TMP/jobs" 2>/dev/null); do
 		kill -KILL "$_p" 2>/dev/null
 	done
 	for _d in $PG_STARTED; do
@@ -184,6 +183,60 @@ wait_for() {
 			fail "gave up after ${_wf_s}s waiting for: $*"
 		sleep 0.05
 	done
+}
+
+# start_tty OUT LOG cmd...: start cmd in the background with its stdout
+# in the file OUT and its stderr on a pseudo-terminal copied to the file
+# LOG, so that copyscope writes its progress line there ("growing the
+# batch", "warm-up", "sample N/M": the phase a run is in, for wait_for).
+# Sets TTY_PID, the launcher (wait for it: it exits with cmd's status, or
+# 128+N when signal N ended cmd) and CMD_PID, cmd itself (to signal),
+# which is killed when the launcher dies.  Needs python3.
+start_tty() {
+	rm -f "$TMP/tty.pid"
+	python3 - "$TMP/tty.pid" "$@" <<'PY' &
+import ctypes, os, pty, signal, sys
+pidf, out, log, argv = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+m, s = pty.openpty()
+pid = os.fork()
+if pid == 0:
+    os.close(m)
+    # PR_SET_PDEATHSIG: cmd dies with the launcher
+    ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)
+    os.dup2(os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), 1)
+    os.dup2(s, 2)
+    os.execvp(argv[0], argv)
+os.close(s)
+with open(pidf + ".new", "w") as f:
+    f.write("%d\n" % pid)
+os.rename(pidf + ".new", pidf)
+with open(log, "wb", buffering=0) as f:
+    while True:
+        try:
+            b = os.read(m, 4096)
+        except OSError:
+            break
+        if not b:
+            break
+        f.write(b)
+st = os.waitpid(pid, 0)[1]
+sys.exit(128 + os.WTERMSIG(st) if os.WIFSIGNALED(st) else
+         os.WEXITSTATUS(st))
+PY
+	TTY_PID=$!
+	wait_for 30 test -s "$TMP/tty.pid"
+	CMD_PID=$(cat "$TMP/tty.pid")
+}
+
+# log_shows FILE TEXT PID: FILE contains TEXT; fails the test when it
+# does not and PID has ended (the text will not come).
+log_shows() {
+	grep -F -q -e "$2" "$1" && return 0
+	kill -0 "$3" 2>/dev/null || {
+		cp "$1" "$ERR"
+		fail "pid $3 ended before it wrote '$2'"
+	}
+	return 1
 }
 
 # count_runs [--db PATH]: how many runs `copyscope runs` lists.

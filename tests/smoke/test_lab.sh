@@ -151,7 +151,6 @@ for round in 1 2 3; do
 	"$BIN" push --to "$PG_URL" --db "$TMP/lab3.db" --quiet \
 		>"$TMP/kill.out" 2>&1 &
 	pid=$!
-	KILL_AT_EXIT="$KILL_AT_EXIT $pid"
 	# killed once it has stored a run, half-way unless it is that quick
 	wait_for 30 pushed_beyond "$n0" "$pid"
 	kill -9 "$pid" 2>/dev/null
