@@ -233,7 +233,7 @@ PY
 log_shows() {
 	grep -F -q -e "$2" "$1" && return 0
 	kill -0 "$3" 2>/dev/null || {
-		cp "$1" "$ERR"
+		[ "$1" = "$ERR" ] || cp "$1" "$ERR"
 		fail "pid $3 ended before it wrote '$2'"
 	}
 	return 1
