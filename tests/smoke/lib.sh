@@ -32,6 +32,12 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/copyscope-smoke.XXXXXX") || {
 # stopped at exit.
 PG_STARTED=""
 cleanup() {
+	# the background processes this test started and has not waited
+	# for (it failed while waiting on one: wait_for) do not outlive it
+	jobs -p >"$TMP/jobs" 2>/dev/null
+	for _p in $(cat "$TMP/jobs" 2>/dev/null); do
+		kill -KILL "$_p" 2>/dev/null
+	done
 	for _d in $PG_STARTED; do
 		tests/pg-cluster.sh stop "$_d" || true
 	done
@@ -159,6 +165,78 @@ contains_flat() {
 # count_matches FILE TEXT: how many lines contain TEXT.
 count_matches() {
 	grep -F -c -e "$2" "$1"
+}
+
+# wait_for TIMEOUT_S COMMAND...: run COMMAND (a command or a shell
+# function) every 0.05 s until it succeeds; fail, naming COMMAND, when it
+# has not succeeded within TIMEOUT_S seconds of wall-clock time.  This is
+# how a test waits for a state (a process exists, a file or a row
+# appears, a run is stored) instead of sleeping for a time by which it
+# ought to have happened.  COMMAND may call fail itself to give up early
+# (the process it waits on ended).
+wait_for() {
+	_wf_s=$1
+	shift
+	_wf_end=$(($(date +%s%3N) + _wf_s * 1000))
+	until "$@"; do
+		[ "$(date +%s%3N)" -lt "$_wf_end" ] ||
+			fail "gave up after ${_wf_s}s waiting for: $*"
+		sleep 0.05
+	done
+}
+
+# start_tty OUT LOG cmd...: start cmd in the background with its stdout
+# in the file OUT and its stderr on a pseudo-terminal copied to the file
+# LOG, so that copyscope writes its progress line there ("growing the
+# batch", "warm-up", "sample N/M": the phase a run is in, for wait_for).
+# Sets TTY_PID, the launcher (wait for it: it exits with cmd's status, or
+# 128+N when signal N ended cmd) and CMD_PID, cmd itself (to signal),
+# which is killed when the launcher dies.  Needs python3.
+start_tty() {
+	rm -f "$TMP/tty.pid"
+	python3 - "$TMP/tty.pid" "$@" <<'PY' &
+import ctypes, os, pty, signal, sys
+pidf, out, log, argv = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+m, s = pty.openpty()
+pid = os.fork()
+if pid == 0:
+    os.close(m)
+    # PR_SET_PDEATHSIG: cmd dies with the launcher
+    ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)
+    os.dup2(os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), 1)
+    os.dup2(s, 2)
+    os.execvp(argv[0], argv)
+os.close(s)
+with open(pidf + ".new", "w") as f:
+    f.write("%d\n" % pid)
+os.rename(pidf + ".new", pidf)
+with open(log, "wb", buffering=0) as f:
+    while True:
+        try:
+            b = os.read(m, 4096)
+        except OSError:
+            break
+        if not b:
+            break
+        f.write(b)
+st = os.waitpid(pid, 0)[1]
+sys.exit(128 + os.WTERMSIG(st) if os.WIFSIGNALED(st) else
+         os.WEXITSTATUS(st))
+PY
+	TTY_PID=$!
+	wait_for 30 test -s "$TMP/tty.pid"
+	CMD_PID=$(cat "$TMP/tty.pid")
+}
+
+# log_shows FILE TEXT PID: FILE contains TEXT; fails the test when it
+# does not and PID has ended (the text will not come).
+log_shows() {
+	grep -F -q -e "$2" "$1" && return 0
+	kill -0 "$3" 2>/dev/null || {
+		[ "$1" = "$ERR" ] || cp "$1" "$ERR"
+		fail "pid $3 ended before it wrote '$2'"
+	}
+	return 1
 }
 
 # count_runs [--db PATH]: how many runs `copyscope runs` lists.

@@ -18,28 +18,22 @@ proc_state() {
 	sed -n 's/^.*) \(.\).*/\1/p' "/proc/$1/stat" 2>/dev/null
 }
 
-sleep_tenth() {
-	sleep 0.1 2>/dev/null || sleep 1
-}
-
 # children PID: the pids whose parent is PID.
 children() {
 	ps -eo pid=,ppid= | awk -v p="$1" '$2 == p { print $1 }' | tr '\n' ' '
 }
 
-# wait_gone PID: wait until PID has exited (fail after TIMEOUT); RC its
-# exit status.
+# gone PID: PID has exited (or is a zombie).
+gone() {
+	_st=$(proc_state "$1")
+	[ -z "$_st" ] || [ "$_st" = Z ]
+}
+
+# wait_gone PID [WAITPID]: wait until PID has exited (fail after TIMEOUT);
+# RC the exit status of WAITPID (default PID), the child to wait for.
 wait_gone() {
-	_t=0
-	while _st=$(proc_state "$1") && [ -n "$_st" ] && [ "$_st" != Z ]; do
-		_t=$((_t + 1))
-		[ $_t -ge $((TIMEOUT * 10)) ] && {
-			kill -KILL "$1" 2>/dev/null
-			fail "pid $1 still running after ${TIMEOUT}s"
-		}
-		sleep_tenth
-	done
-	wait "$1"
+	wait_for "$TIMEOUT" gone "$1"
+	wait "${2:-$1}"
 	RC=$?
 }
 
@@ -54,15 +48,17 @@ no_leftovers() {
 	return 0
 }
 
+# running_in DB PID: DB lists a run 'running'; fails the test if PID
+# ended first.
+running_in() {
+	"$BIN" runs --db "$1" 2>/dev/null | grep -q ' running ' && return 0
+	gone "$2" && fail "copyscope $2 ended early"
+	return 1
+}
+
 # wait_running DB PID: until DB lists a run 'running' (or PID ended).
 wait_running() {
-	_t=0
-	until "$BIN" runs --db "$1" 2>/dev/null | grep -q ' running '; do
-		[ -z "$(proc_state "$2")" ] && fail "copyscope $2 ended early"
-		_t=$((_t + 1))
-		[ $_t -ge $((TIMEOUT * 10)) ] && fail "no run 'running' in $1"
-		sleep_tenth
-	done
+	wait_for "$TIMEOUT" running_in "$1" "$2"
 }
 
 # status DB ID: the status of run ID in DB.
@@ -70,23 +66,25 @@ status() {
 	"$BIN" runs --db "$1" 2>/dev/null | awk -v id="$2" '$1 == id { print $4 }'
 }
 
-# phase NAME SECONDS args...: start `run args` into its own database,
-# SIGINT it SECONDS after it shows as running, and check exit 130, the run
-# interrupted and nothing left behind.
+# phase NAME TEXT args...: start `run args` into its own database, with
+# its progress line on a terminal (start_tty); SIGINT it once it shows as
+# running and its progress line shows TEXT (the phase), and check exit
+# 130, the run interrupted and nothing left behind.
 phase() {
 	name=$1
-	secs=$2
+	text=$2
 	shift 2
 	db=$TMP/$name.db
 	note "SIGINT during $name"
-	"$BIN" run "$@" --db "$db" >"$OUT" 2>"$ERR" &
-	pid=$!
+	start_tty "$OUT" "$ERR" "$BIN" run "$@" --db "$db"
+	pid=$CMD_PID
 	LAST_CMD="run $* --db $db (pid $pid)"
 	wait_running "$db" "$pid"
-	sleep "$secs"
+	wait_for "$TIMEOUT" log_shows "$ERR" "$text" "$pid"
 	kids=$(children "$pid")
+	[ -n "$kids" ] || fail "$name: no worker processes (mode=proc)"
 	kill -INT "$pid"
-	wait_gone "$pid"
+	wait_gone "$pid" "$TTY_PID"
 	LAST_RC=$RC
 	[ "$RC" -eq 130 ] || fail "$name: exit $RC, not 130"
 	contains "$ERR" "interrupted by signal 2"
@@ -95,51 +93,66 @@ phase() {
 	no_leftovers "$pid" "$kids"
 }
 
-# batch sizing: one sample is to last 30 s, so growing the batch takes
-# longer than the 1.5 s before the signal
-phase sizing 1.5 pipe.bw mode=proc --reps 1 --sample-time 30s
+# batch sizing: one sample is to last 30 s, so growing the batch lasts
+# until the signal
+phase sizing "growing the batch" pipe.bw mode=proc --reps 1 \
+	--sample-time 30s
 cs 0 show 1 --db "$TMP/sizing.db" --no-env
 contains "$OUT" "(no results)"
 # warm-up: 60 s of it
-phase warm-up 2 pipe.bw mode=proc --reps 3 --sample-time 10ms --warmup 60s
+phase warm-up "warm-up" pipe.bw mode=proc --reps 3 --sample-time 10ms \
+	--warmup 60s
 cs 0 show 1 --db "$TMP/warm-up.db" --no-env
 contains "$OUT" "(no results)"
 
-# hold_lock DB SECONDS: a second process holding DB's write lock
+# hold_lock DB: a second process holding DB's write lock until
+# release_lock DB (or for at most 60 s)
 hold_lock() {
-	python3 - "$1" "$2" <<'PY' &
-import sqlite3, sys, time
+	rm -f "$1.release"
+	python3 - "$1" <<'PY' &
+import os, sqlite3, sys, time
 c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=10)
 c.execute("BEGIN IMMEDIATE")
 open(sys.argv[1] + ".locked", "w").close()
-time.sleep(float(sys.argv[2]))
+end = time.monotonic() + 60
+while not os.path.exists(sys.argv[1] + ".release") and time.monotonic() < end:
+    time.sleep(0.01)
 c.execute("ROLLBACK")
 PY
 	LOCKER=$!
-	_t=0
-	until [ -f "$1.locked" ]; do
-		_t=$((_t + 1))
-		[ $_t -ge $((TIMEOUT * 10)) ] && fail "the lock holder never locked $1"
-		sleep_tenth
-	done
+	wait_for "$TIMEOUT" test -f "$1.locked"
 	rm -f "$1.locked"
+}
+
+# release_lock DB: the lock holder of DB lets go and ends.
+release_lock() {
+	: >"$1.release"
+	wait "$LOCKER"
+}
+
+# in_sleep PID: PID's main thread sleeps in nanosleep or clock_nanosleep
+# (x86_64 numbers 35 and 230): in a run that is past its warm-up, the
+# busy handler of a store waiting for a lock (store/db_sqlite.c); fails
+# the test if PID ended first.
+in_sleep() {
+	gone "$1" && fail "the run $1 ended before its result met the lock"
+	read -r _nr _rest <"/proc/$1/syscall" 2>/dev/null || return 1
+	[ "$_nr" = 35 ] || [ "$_nr" = 230 ]
 }
 
 # locked_run DB: a run into DB whose first result finds the write lock
 # held: the run is begun (stored 'running'), then another process takes
-# the lock for 6 s while the run warms up for 3 s and samples (its result
-# then waits about 3 s, within the 5 s a writer waits for a lock); the
-# caller acts 4 s after the lock was taken.
+# the lock while the run warms up for 3 s; returns once the run's result
+# waits for the lock (within the 5 s a writer waits: the caller acts,
+# then calls release_lock).
 locked_run() {
 	"$BIN" run sys.null --reps 2 --sample-time 10ms --warmup 3s \
 		--db "$1" >"$OUT" 2>"$ERR" &
 	pid=$!
 	LAST_CMD="run sys.null --db $1 (pid $pid)"
 	wait_running "$1" "$pid"
-	hold_lock "$1" 6
-	sleep 4
-	[ -n "$(proc_state "$pid")" ] ||
-		fail "the run ended before its result met the lock"
+	hold_lock "$1"
+	wait_for "$TIMEOUT" in_sleep "$pid"
 }
 
 note "SIGINT while a result waits for the write lock: stored once it is free"
@@ -147,9 +160,9 @@ db=$TMP/lock.db
 cs 0 run sys.null --quick --tag first --db "$db"
 locked_run "$db"
 kill -INT "$pid"
+release_lock "$db"
 wait_gone "$pid"
 LAST_RC=$RC
-wait "$LOCKER"
 # every sample was taken before the signal; the result is stored once
 # the lock is free, and the run marked interrupted
 [ "$RC" -eq 130 ] || fail "waiting for the lock: exit $RC"
@@ -162,7 +175,7 @@ note "SIGKILL while a result waits for the write lock: the store stays intact"
 locked_run "$db"
 kill -KILL "$pid"
 wait "$pid"
-wait "$LOCKER"
+release_lock "$db"
 [ "$(sqlite3 "$db" 'PRAGMA integrity_check')" = ok ] || fail "$db is damaged"
 # the next command sees the process gone and marks its run
 cs 0 runs --db "$db"

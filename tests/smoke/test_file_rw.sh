@@ -111,12 +111,7 @@ start_long() {
 	pid=$!
 	LAST_CMD="run file.rw target=file --reps 1000 (pid $pid)"
 	LAST_RC="still running"
-	t=0
-	until holds_scratch "$pid"; do
-		[ $t -lt 300 ] || fail "the run never opened its scratch file"
-		sleep 0.1 2>/dev/null || sleep 1
-		t=$((t + 1))
-	done
+	wait_for 30 holds_scratch "$pid"
 }
 start_long
 ls -l "/proc/$pid/fd" | grep -F -q -e "(deleted)" ||

@@ -8,6 +8,7 @@
 
 TIMEOUT=20	# seconds, for each wait below; the waits poll
 command -v ps >/dev/null 2>&1 || skip "ps is not installed"
+need_python	# start_tty
 
 # copyscope_pids: pids of all processes named copyscope.
 copyscope_pids() {
@@ -25,9 +26,24 @@ proc_state() {
 	sed -n 's/^.*) \(.\).*/\1/p' "/proc/$1/stat" 2>/dev/null
 }
 
-# sleep_tenth: sleep 0.1 s (1 s where sleep takes only integers).
-sleep_tenth() {
-	sleep 0.1 2>/dev/null || sleep 1
+# gone PID: PID has exited (or is a zombie).
+gone() {
+	_st=$(proc_state "$1")
+	[ -z "$_st" ] || [ "$_st" = Z ]
+}
+
+# running_in DB PID: DB lists a run 'running'; fails the test if PID
+# ended first.
+running_in() {
+	COPYSCOPE_DB=$1 "$BIN" runs >"$TMP/runs.out" 2>&1 &&
+		grep -q ' running ' "$TMP/runs.out" && return 0
+	if gone "$2"; then
+		wait "$TTY_PID"
+		LAST_RC=$?
+		cp "$TMP/$name.out" "$OUT"; cp "$TMP/$name.err" "$ERR"
+		fail "$name: copyscope ended before it was signalled"
+	fi
+	return 1
 }
 
 # case_run NAME MODE SIGNAL TARGET [--json]: TARGET is 'pid' or 'group'.
@@ -38,64 +54,43 @@ case_run() {
 	note "$name: run pipe.bw mode=$mode, SIG$sig to the $target"
 	before=$(copyscope_pids | tr '\n' ' ')
 
+	# stderr on a terminal (start_tty): the progress line tells when
+	# the run samples
 	if [ "$target" = group ]; then
 		command -v setsid >/dev/null 2>&1 || {
 			note "SKIPPED $name: setsid is missing"
 			return 0
 		}
-		COPYSCOPE_DB=$db setsid "$BIN" run pipe.bw mode=$mode \
-			--reps 1000 --sample-time 50ms $json \
-			>"$TMP/$name.out" 2>"$TMP/$name.err" &
+		start_tty "$TMP/$name.out" "$TMP/$name.err" setsid \
+			env COPYSCOPE_DB="$db" "$BIN" run pipe.bw mode=$mode \
+			--reps 1000 --sample-time 50ms $json
 	else
-		COPYSCOPE_DB=$db "$BIN" run pipe.bw mode=$mode \
-			--reps 1000 --sample-time 50ms $json \
-			>"$TMP/$name.out" 2>"$TMP/$name.err" &
+		start_tty "$TMP/$name.out" "$TMP/$name.err" \
+			env COPYSCOPE_DB="$db" "$BIN" run pipe.bw mode=$mode \
+			--reps 1000 --sample-time 50ms $json
 	fi
-	pid=$!
+	pid=$CMD_PID
 	LAST_CMD="COPYSCOPE_DB=$db $BIN run pipe.bw mode=$mode --reps 1000 --sample-time 50ms (pid $pid)"
 	LAST_RC="still running"
 	: >"$OUT"; : >"$ERR"
 
 	# wait until the run is stored as 'running'
-	t=0
-	while :; do
-		st=$(proc_state $pid)
-		if [ -z "$st" ] || [ "$st" = Z ]; then
-			wait $pid
-			LAST_RC=$?
-			cp "$TMP/$name.out" "$OUT"; cp "$TMP/$name.err" "$ERR"
-			fail "$name: copyscope ended before it was signalled"
-		fi
-		COPYSCOPE_DB=$db "$BIN" runs >"$TMP/runs.out" 2>&1 &&
-			grep -q ' running ' "$TMP/runs.out" && break
-		t=$((t + 1))
-		if [ $t -ge $((TIMEOUT * 10)) ]; then
-			kill -KILL $pid 2>/dev/null
-			wait $pid
-			cp "$TMP/$name.out" "$OUT"; cp "$TMP/$name.err" "$ERR"
-			fail "$name: no run shown as 'running' after ${TIMEOUT}s"
-		fi
-		sleep_tenth
-	done
+	wait_for "$TIMEOUT" running_in "$db" "$pid"
 	if [ "$target" = group ] &&
 		[ "$(cat /proc/$pid/comm 2>/dev/null)" != copyscope ]; then
 		kill -KILL $pid 2>/dev/null
-		wait $pid
+		wait $TTY_PID
 		note "SKIPPED $name: setsid forked, cannot signal the group"
 		return 0
 	fi
-	# let it get past sizing and warm-up into sampling: 2.5 s, where an
-	# idle machine takes 20 to 40 samples of 50 ms
-	i=0
-	while [ $i -lt 25 ]; do
-		sleep_tenth
-		i=$((i + 1))
-	done
+	# past sizing and warm-up into sampling, with a sample taken: the
+	# progress line shows the second sample
+	wait_for "$TIMEOUT" log_shows "$TMP/$name.err" "sample 2/1000" "$pid"
 	kids=$(ps -eo pid=,ppid= | awk -v p=$pid '$2 == p { print $1 }' |
 		tr '\n' ' ')
 	if [ "$mode" = proc ] && [ -z "$kids" ]; then
 		kill -KILL $pid 2>/dev/null
-		wait $pid
+		wait $TTY_PID
 		fail "$name: mode=proc shows no worker processes while sampling"
 	fi
 
@@ -104,18 +99,8 @@ case_run() {
 	else
 		kill -s "$sig" "$pid" || fail "$name: kill -$sig $pid failed"
 	fi
-	t=0
-	while st=$(proc_state $pid) && [ -n "$st" ] && [ "$st" != Z ]; do
-		t=$((t + 1))
-		if [ $t -ge $((TIMEOUT * 10)) ]; then
-			kill -KILL $pid 2>/dev/null
-			wait $pid
-			cp "$TMP/$name.out" "$OUT"; cp "$TMP/$name.err" "$ERR"
-			fail "$name: still running ${TIMEOUT}s after SIG$sig"
-		fi
-		sleep_tenth
-	done
-	wait $pid
+	wait_for "$TIMEOUT" gone "$pid"
+	wait $TTY_PID
 	LAST_RC=$?
 	cp "$TMP/$name.out" "$OUT"; cp "$TMP/$name.err" "$ERR"
 	[ $LAST_RC -eq 130 ] || fail "$name: exit $LAST_RC after SIG$sig, not 130"
@@ -159,8 +144,8 @@ if not d["results"] or min(r["summary"]["n"] for r in d["results"]) < 1:
 		n=$(awk -v m="$m" '$1 == m { print $NF; exit }' "$OUT")
 		case $n in
 		'' | *[!0-9]*) fail "$name: show 1 has no $m row with n" \
-			"(no sample stored: interrupted 2.5 s after the start" \
-			"yet before the first 50 ms sample ended?)" ;;
+			"(no sample stored, though the progress line showed" \
+			"sample 2 begun)" ;;
 		esac
 		[ "$n" -ge 1 ] || fail "$name: show 1: $m has n=$n samples"
 		[ "$n" -lt 1000 ] || fail "$name: show 1: $m has all $n samples"

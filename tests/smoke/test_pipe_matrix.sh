@@ -99,9 +99,15 @@ tag="pm-reap-$$"
 cs 0 run pipe.matrix writers=2 readers=3 mode=proc --quick --no-store \
 	--tag "$tag"
 contains "$OUT" "reader2 cpu"
-sleep 0.2
-left=$(ps -eo pid=,args= | grep -F -e "$tag" | grep -v grep || true)
-[ -z "$left" ] || fail "workers left running after the run: $left"
+# tagged_procs: the processes whose command line holds $tag
+tagged_procs() {
+	ps -eo pid=,args= | grep -F -e "$tag" | grep -v grep
+}
+# none_tagged: no process holds $tag
+none_tagged() {
+	! tagged_procs >/dev/null
+}
+wait_for 10 none_tagged
 
 # status_of_last: the status of the last run stored.
 status_of_last() {
@@ -113,6 +119,23 @@ status_of_last() {
 stress_pids() {
 	ps -eo pid=,stat=,comm= |
 		awk '$3 ~ /^stress-ng/ && $2 !~ /^Z/ { print $1 }' | sort
+}
+
+# new_stress: the stress-ng pids that were not there before ($before)
+new_stress() {
+	_new=$(stress_pids | grep -v -x -F -e "$before" || true)
+	[ -z "$(echo "$before" | tr -d ' \n')" ] && _new=$(stress_pids)
+	echo "$_new" | tr -d ' \n'
+}
+
+# stress_started: a stress-ng process is there that was not before
+stress_started() {
+	[ -n "$(new_stress)" ]
+}
+
+# stress_gone: none of the stress-ng processes now running is new
+stress_gone() {
+	[ -z "$(new_stress)" ]
 }
 
 note "pressure=vm without stress-ng on PATH: a clear error"
@@ -127,12 +150,7 @@ if command -v stress-ng >/dev/null 2>&1; then
 		--no-store
 	contains_flat "$OUT" "pressure=vm: stress-ng vm stressor holding"
 	contains_re "$OUT" '^ +bandwidth +[0-9.]+ '
-	sleep 0.2
-	after=$(stress_pids)
-	new=$(echo "$after" | grep -v -x -F -e "$before" || true)
-	[ -z "$(echo "$before" | tr -d ' \n')" ] && new=$after
-	[ -z "$(echo "$new" | tr -d ' \n')" ] ||
-		fail "stress-ng processes left running: $new"
+	wait_for 10 stress_gone
 
 	for sig in INT TERM; do
 		note "SIG$sig while pressure=vm waits for stress-ng to take its memory"
@@ -141,14 +159,9 @@ if command -v stress-ng >/dev/null 2>&1; then
 			>"$OUT" 2>"$ERR" &
 		pid=$!
 		LAST_CMD="run pipe.matrix pressure=vm vm_pct=60 (pid $pid)"
-		t=0
-		# until stress-ng is there, then a moment into its ramp
-		while [ -z "$(stress_pids | grep -v -x -F -e "$before" |
-			tr -d ' \n')" ] && [ $t -lt 100 ]; do
-			sleep 0.05 2>/dev/null || sleep 1
-			t=$((t + 1))
-		done
-		sleep 0.3 2>/dev/null || sleep 1
+		# until stress-ng is there: the run waits for it to take
+		# its memory
+		wait_for 30 stress_started
 		grep -q "stress-ng vm stressor holding" "$OUT" &&
 			fail "stress-ng took its memory before SIG$sig: make vm_pct larger"
 		kill -s "$sig" "$pid"
@@ -159,12 +172,7 @@ if command -v stress-ng >/dev/null 2>&1; then
 		contains "$ERR" "interrupted"
 		[ "$(status_of_last)" = interrupted ] ||
 			fail "the run is '$(status_of_last)', not interrupted"
-		sleep 0.5
-		after=$(stress_pids)
-		new=$(echo "$after" | grep -v -x -F -e "$before" || true)
-		[ -z "$(echo "$before" | tr -d ' \n')" ] && new=$after
-		[ -z "$(echo "$new" | tr -d ' \n')" ] ||
-			fail "stress-ng left running after SIG$sig: $new"
+		wait_for 10 stress_gone
 	done
 else
 	skip_case "stress-ng is not installed: pressure=vm is untested"

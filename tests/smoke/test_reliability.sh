@@ -114,11 +114,11 @@ XDG_DATA_HOME="$TMP/dir" COPYSCOPE_DB= expect_exit 2 "$BIN" run sys.null $QUICK
 contains "$ERR" "the default database"
 
 note "interrupted without storing: the message says nothing was stored"
-"$BIN" run pipe.bw size=4k,64k --reps 50 --no-store >"$OUT" 2>"$ERR" &
-pid=$!
-sleep 1
-kill -INT "$pid"
-wait "$pid"
+# SIGINT once the run measures (its progress line on a terminal shows it)
+start_tty "$OUT" "$ERR" "$BIN" run pipe.bw size=4k,64k --reps 50 --no-store
+wait_for 30 log_shows "$ERR" "pipe.bw: " "$CMD_PID"
+kill -INT "$CMD_PID"
+wait "$TTY_PID"
 rc=$?
 [ "$rc" -eq 130 ] || fail "--no-store run after SIGINT: exit $rc"
 contains "$ERR" "nothing stored (--no-store)"
@@ -128,12 +128,16 @@ note "SIGHUP: the run is stored as interrupted, exit 130"
 n0=$(count_runs)
 "$BIN" run pipe.bw size=4k,64k --reps 50 >"$OUT" 2>"$ERR" &
 pid=$!
-sleep 1
+id=$((n0 + 1))
+# is_running ID: run ID is stored as 'running'
+is_running() {
+	[ "$(status_of "$1")" = running ]
+}
+wait_for 30 is_running "$id"
 kill -HUP "$pid"
 wait "$pid"
 rc=$?
 [ "$rc" -eq 130 ] || fail "SIGHUP: exit $rc"
-id=$((n0 + 1))
 [ "$(status_of $id)" = interrupted ] ||
 	fail "SIGHUP: run $id is '$(status_of $id)', not interrupted"
 

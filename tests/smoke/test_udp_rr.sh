@@ -126,8 +126,9 @@ last_task=${last#* }
 	fail "$last_fd fds open in the last configuration (sockets leaked?)"
 [ "$last_task" -le 4 ] ||
 	fail "$last_task threads in the last configuration (threads leaked?)"
-sleep 0.2
-if pgrep -f "$TMP/cs-udp-rr" >/dev/null 2>&1; then
-	fail "copyscope processes remain: $(pgrep -af "$TMP/cs-udp-rr")"
-fi
+# none_left: no process of the private copy remains
+none_left() {
+	! pgrep -f "$TMP/cs-udp-rr" >/dev/null 2>&1
+}
+wait_for 10 none_left
 exit 0
