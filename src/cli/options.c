@@ -354,7 +354,7 @@ void opt_print_options(FILE *out, const struct opt_cmd *c)
 			      r->short_name ? ", " : "",
 			      r->short_name ? r->short_name : "",
 			      r->arg ? " " : "", r->arg ? r->arg : "");
-		if (col + 1 > (int)c->help_col - 1) {
+		if (col >= (int)c->help_col) {
 			fputc('\n', out);
 			col = 0;
 		}
