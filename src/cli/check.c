@@ -43,7 +43,7 @@ static const struct opt_row check_rows[] = {
 	  "regression (default 5%)", CC(threshold_pct), .lo = 0, .hi = 1000,
 	  .unit = "5%" },
 	{ OPT_R("--new", OPT_STR, "RUN"), "compare with stored run(s) instead "
-	  "of measuring", CC(new_run), .complete = OPT_C_TAG },
+	  "of measuring", CC(new_run), .complete = OPT_C_RUNS },
 	OPT_ROW_TAG(struct check_cli, tag, "tag of the new run (default "
 		    "'check')"),
 	OPT_ROW_IGNORE_PARAM(struct check_cli, ig, "with --new: leave these "

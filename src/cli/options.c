@@ -84,6 +84,21 @@ static bool in_range(const struct opt_row *r, double x)
 	return r->flags & OPT_HI_OPEN ? x < r->hi : x <= r->hi;
 }
 
+/* "5%" or "5" into 5.0 (0 .. 1000); 0 or -1. */
+static int parse_pct(const char *v, double *out)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(v, &end);
+	if (errno || end == v || (*end && strcmp(end, "%") != 0) ||
+	    !(x >= 0) || x > 1000)
+		return -1;
+	*out = x;
+	return 0;
+}
+
 /* The time unit a name carries ("--timeout-s", "--wait_ns"), or NULL. */
 static const char *name_time_unit(const char *name)
 {
@@ -203,7 +218,7 @@ static int set_value(const struct opt_cmd *c, const struct opt_row *r,
 		*(double *)dest = x;
 		return 0;
 	case OPT_PCT:
-		if (cmp_parse_pct(v, &x) != 0 || !in_range(r, x)) {
+		if (parse_pct(v, &x) != 0 || !in_range(r, x)) {
 			range_text(r, "%", range, sizeof(range));
 			return cli_usage(c->name, "%s: '%s' is not a percentage "
 					 "%s (e.g. %s)", r->name, v, range,
