@@ -5,7 +5,6 @@
  * completion reads it.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 

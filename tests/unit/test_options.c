@@ -215,36 +215,36 @@ static void test_equals_form(void **state)
 	assert_string_equal(o.str, "");
 	opt_result_free(&res);
 	/* the value may begin with '-' */
-	bad("--n: '-3' is not an integer in 1 .. 10", "--n", "-3", NULL);
+	bad("--n: '-3' is not an integer in 1 .. 10", "--n", "-3", (char *)NULL);
 }
 
 static void test_ranges(void **state)
 {
 	(void)state;
-	bad("--n: '0' is not an integer in 1 .. 10", "--n", "0", NULL);
-	bad("--n: '11' is not an integer in 1 .. 10", "--n", "11", NULL);
-	bad("--n: 'x' is not an integer in 1 .. 10", "--n=x", NULL);
+	bad("--n: '0' is not an integer in 1 .. 10", "--n", "0", (char *)NULL);
+	bad("--n: '11' is not an integer in 1 .. 10", "--n", "11", (char *)NULL);
+	bad("--n: 'x' is not an integer in 1 .. 10", "--n=x", (char *)NULL);
 	bad("--n: '99999999999999999999' is not an integer", "--n",
-	    "99999999999999999999", NULL);
+	    "99999999999999999999", (char *)NULL);
 	bad("--seed: '-1' is not a non-negative integer", "--seed", "-1",
-	    NULL);
+	    (char *)NULL);
 	bad("--wait-s: '0.5' is not a number of seconds in 1 .. 60",
-	    "--wait-s", "0.5", NULL);
+	    "--wait-s", "0.5", (char *)NULL);
 	bad("--alpha: '1' is not a number between 0 and 1", "--alpha", "1",
-	    NULL);
+	    (char *)NULL);
 	bad("--pct: '0.1%' is not a percentage in 0.5% .. 100% (e.g. 1%)",
-	    "--pct", "0.1%", NULL);
-	bad("--pct: '5x' is not a percentage", "--pct", "5x", NULL);
+	    "--pct", "0.1%", (char *)NULL);
+	bad("--pct: '5x' is not a percentage", "--pct", "5x", (char *)NULL);
 	bad("--time: '100s' is not a time in 1ms .. 60s", "--time", "100s",
-	    NULL);
+	    (char *)NULL);
 	bad("--buf: '2M' is not a size in 1 .. 1048576 bytes", "--buf", "2M",
-	    NULL);
+	    (char *)NULL);
 	bad("--choice: 'kvn' is not one of auto, kvm, tcg; did you mean "
-	    "'kvm'?", "--choice", "kvn", NULL);
-	bad("--list: 'a b' has a blank", "--list", "a b", NULL);
-	bad("--tag: '12' could not be selected", "--tag", "12", NULL);
+	    "'kvm'?", "--choice", "kvn", (char *)NULL);
+	bad("--list: 'a b' has a blank", "--list", "a b", (char *)NULL);
+	bad("--tag: '12' could not be selected", "--tag", "12", (char *)NULL);
 	bad("--ignore-param: empty parameter name in 'a,'", "--ignore-param",
-	    "a,", NULL);
+	    "a,", (char *)NULL);
 }
 
 static void test_units(void **state)
@@ -252,30 +252,30 @@ static void test_units(void **state)
 	(void)state;
 	/* a bare number only where the name carries the unit */
 	bad("--time: '100' is not a time in 1ms .. 60s: a number with a "
-	    "unit, ns, us, ms or s (e.g. 100ms, 1s)", "--time", "100", NULL);
-	bad("--time: '5m' is not a time", "--time", "5m", NULL);
+	    "unit, ns, us, ms or s (e.g. 100ms, 1s)", "--time", "100", (char *)NULL);
+	bad("--time: '5m' is not a time", "--time", "5m", (char *)NULL);
 	bad("--wait_ns: '2s' is not a time in 0ms .. 1s: a number of ns, or "
-	    "with a unit", "--wait_ns", "2s", NULL);
+	    "with a unit", "--wait_ns", "2s", (char *)NULL);
 	bad("--buf: '4096' is not a size in 1 .. 1048576 bytes: a number "
-	    "with k, M or G (1024-based) or B", "--buf", "4096", NULL);
-	bad("--size-bytes: '4q' is not a size", "--size-bytes", "4q", NULL);
+	    "with k, M or G (1024-based) or B", "--buf", "4096", (char *)NULL);
+	bad("--size-bytes: '4q' is not a size", "--size-bytes", "4q", (char *)NULL);
 }
 
 static void test_mistakes(void **state)
 {
 	(void)state;
 	bad("unknown option '--fleg'; did you mean '--flag'?", "--fleg",
-	    NULL);
+	    (char *)NULL);
 	bad("unknown option '--chioce=kvm'; did you mean '--choice'?",
-	    "--chioce=kvm", NULL);
-	bad("unknown option '--zzzzzzzzzz'\n", "--zzzzzzzzzz", NULL);
-	bad("unknown option '-x'", "-x", NULL);
-	bad("--n needs a value", "--n", NULL);
-	bad("--flag takes no value", "--flag=1", NULL);
-	bad("--once is given twice", "--once", "a", "--once=b", NULL);
+	    "--chioce=kvm", (char *)NULL);
+	bad("unknown option '--zzzzzzzzzz'\n", "--zzzzzzzzzz", (char *)NULL);
+	bad("unknown option '-x'", "-x", (char *)NULL);
+	bad("--n needs a value", "--n", (char *)NULL);
+	bad("--flag takes no value", "--flag=1", (char *)NULL);
+	bad("--once is given twice", "--once", "a", "--once=b", (char *)NULL);
 	bad("--rep: at most 3", "--rep=a", "--rep=b", "--rep", "c", "--rep=d",
-	    NULL);
-	bad("unexpected argument 'd'", "a", "b", "c", "d", NULL);
+	    (char *)NULL);
+	bad("unexpected argument 'd'", "a", "b", "c", "d", (char *)NULL);
 }
 
 static void test_repeated(void **state)
