@@ -1,9 +1,11 @@
 # copyscope.bash - bash completion for copyscope(1): commands, workloads,
 # suites, parameter names and their allowed values (read from `copyscope
-# list`), options, and tags from the database (`copyscope runs --tags`);
-# for boot, kernel images and binaries as files and the accelerators.
+# list`), options and their values, and tags from the database
+# (`copyscope runs --tags`).  The commands and their options come from
+# `copyscope __options`, printed from the tables the commands parse their
+# options with (src/cli/options.c), so this script cannot drift from them.
 # Installed by `make install` as share/bash-completion/completions/
-# copyscope; tested by tests/smoke/test_install.sh.
+# copyscope; tested by tests/smoke/test_completion.sh.
 
 # _copyscope_list BIN: the workloads, suites and parameters of `BIN list`
 # as lines "w NAME", "s NAME", "p WORKLOAD PARAM ALLOWED".
@@ -21,113 +23,159 @@ _copyscope_list()
 		}'
 }
 
+# _copyscope_words: the words up to the cursor into `words`, from
+# COMP_LINE/COMP_POINT when bash sets them, else from COMP_WORDS and
+# COMP_CWORD with the pieces bash splits at '=' and ':' glued together
+# again (size=4k is one word here).
+_copyscope_words()
+{
+	words=()
+	if [[ -n ${COMP_LINE+set} ]]; then
+		local line=${COMP_LINE:0:${COMP_POINT:-${#COMP_LINE}}}
+		read -r -a words <<<"$line"
+		[[ $line == *[[:space:]] || -z $line ]] && words+=("")
+		return
+	fi
+	local i w glue=0
+	for ((i = 0; i <= COMP_CWORD; i++)); do
+		w=${COMP_WORDS[i]}
+		if ((${#words[@]} > 0)) && [[ -n $w && -z ${w//[=:]/} ]]; then
+			words[${#words[@]} - 1]+=$w
+			glue=1
+		elif ((glue)) && [[ -n $w ]]; then
+			words[${#words[@]} - 1]+=$w
+			glue=0
+		else
+			words+=("$w")
+			glue=0
+		fi
+	done
+}
+
 _copyscope()
 {
-	local line=${COMP_LINE:0:COMP_POINT}
-	local -a words
-	read -r -a words <<<"$line"
-	[[ $line == *[[:space:]] ]] && words+=("")
+	local -a words=() cand=()
+	_copyscope_words
 	local cur=${words[${#words[@]} - 1]}
-	local prev=""
+	local prev="" bin=${words[0]} sub=${words[1]:-} db=() i
 	((${#words[@]} > 1)) && prev=${words[${#words[@]} - 2]}
-	local bin=${words[0]} sub=${words[1]:-} db=() i
-	local -a cand=()
+	[[ -z $bin ]] && return 0
 	for ((i = 1; i < ${#words[@]} - 1; i++)); do
 		[[ ${words[i]} == --db ]] && db=(--db "${words[i + 1]}")
 		[[ ${words[i]} == --db=* ]] && db=(--db "${words[i]#--db=}")
 	done
+	local table
+	table=$("$bin" __options 2>/dev/null)
 
 	if ((${#words[@]} == 2)); then
-		cand=(list run runs show compare check export import report env
-			boot --help --version)
-	else
-		case $prev in
-		--db | -o | --kernel | --kernel-b | --busybox | \
-			--copyscope-static | --qemu)
-			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
-			return
-			;;
-		--accel)
-			cand=(auto kvm tcg)
-			;;
-		--append | --append-b | --boots | --timeout-s | --smp | \
-			--memory-mib | --qemu-arg)
-			return
-			;;
-		--tag | --side | --side-b)
-			mapfile -t cand < <("$bin" runs --tags "${db[@]}" \
-				2>/dev/null)
-			;;
-		--kernel)
-			# the views, as a comma list: complete the last item
-			local vh=${cur%"${cur##*,}"}
-			cand=("${vh}lock" "${vh}sched" "${vh}syscall")
-			;;
-		--reps | --sample-time | --warmup | --cpus | --seed | \
-			--threshold | --alpha | --noise | --new | \
-			--ignore-param)
-			return
-			;;
-		*)
-			case $sub in
-			run | check)
-				_copyscope_run "$bin" "$cur"
-				return
-				;;
-			boot)
-				# boot's options, until '--' hands over to run
-				if [[ $cur == -* && " ${words[*]} " != *" -- "* ]]
-				then
-					cand=(--kernel --side --append --side-b
-						--append-b --kernel-b --boots
-						--timeout-s --accel --smp
-						--memory-mib --qemu --qemu-arg
-						--busybox --copyscope-static
-						--print-init --db --help --)
-				else
-					_copyscope_run "$bin" "$cur"
-					return
-				fi
-				;;
-			show | export | report | compare)
-				if [[ $cur == -* ]]; then
-					case $sub in
-					show) cand=(--json --csv --no-env --db) ;;
-					export) cand=(-o --db) ;;
-					report) cand=(-o --compare --drop-noisy
-						--ignore-param --db) ;;
-					compare) cand=(--json --csv --drop-noisy
-						--alpha --noise --ignore-param
-						--allow-emulated --db) ;;
-					esac
-				else
-					cand=(last)
-					[[ $sub == show ]] ||
-						mapfile -t -O 1 cand < <("$bin" \
-							runs --tags "${db[@]}" \
-							2>/dev/null)
-				fi
-				;;
-			import)
-				mapfile -t COMPREPLY < <(compgen -f -- "$cur")
-				return
-				;;
-			list)
-				mapfile -t cand < <(_copyscope_list "$bin" |
-					awk '$1 == "w" || $1 == "s" { print $2 }')
-				;;
-			runs)
-				cand=(--tags --db)
-				;;
-			esac
-			;;
-		esac
+		mapfile -t cand < <(awk '$1 == "command" { print $2 }' \
+			<<<"$table")
+		_copyscope_reply "$cur" "${cand[@]}" --help --version
+		return 0
 	fi
-	_copyscope_reply "$cur" "${cand[@]}"
+	local cmdline cmd=$sub pos after=""
+	cmdline=$(awk -v c="$sub" '$1 == "command" && $2 == c' <<<"$table")
+	[[ -z $cmdline ]] && return 0
+	read -r _ _ pos after <<<"$cmdline"
+	# after boot's '--', the words are the guest's run's
+	local dashdash=0
+	for ((i = 2; i < ${#words[@]} - 1; i++)); do
+		[[ ${words[i]} == -- ]] && dashdash=1
+	done
+	if ((dashdash)) && [[ -n $after ]]; then
+		cmd=$after
+		pos=$(awk -v c="$cmd" '$1 == "command" && $2 == c { print $3 }' \
+			<<<"$table")
+	fi
+
+	# the value of an option: --opt VALUE or --opt=VALUE
+	local opt="" head=""
+	if [[ $cur == -*=* ]]; then
+		opt=${cur%%=*}
+		head="$opt="
+	elif [[ $prev == -* ]]; then
+		opt=$prev
+	fi
+	if [[ -n $opt ]]; then
+		local row hint
+		local -a vals=()
+		row=$(awk -v c="$cmd" -v o="$opt" \
+			'$1 == "option" && $2 == c && $3 == o' <<<"$table")
+		read -r -a vals <<<"$row"
+		hint=${vals[3]:-}
+		vals=("${vals[@]:4}")
+		[[ $hint == "" || $hint == flag ]] || {
+			_copyscope_value "$hint" "${cur#"$head"}" "$head" \
+				"${vals[@]}"
+			return 0
+		}
+	fi
+	if [[ $cur == -* ]]; then
+		mapfile -t cand < <(awk -v c="$cmd" \
+			'$1 == "option" && $2 == c { print $3 }' <<<"$table")
+		cand+=(--help)
+		[[ -n $after ]] && ((!dashdash)) && cand+=(--)
+		_copyscope_reply "$cur" "${cand[@]}"
+		return 0
+	fi
+	case $pos in
+	workloads)
+		_copyscope_run "$bin" "$cur"
+		;;
+	runs | last | file)
+		_copyscope_value "$pos" "$cur" ""
+		;;
+	names)
+		mapfile -t cand < <(_copyscope_list "$bin" |
+			awk '$1 == "w" || $1 == "s" { print $2 }')
+		_copyscope_reply "$cur" "${cand[@]}"
+		;;
+	esac
+	return 0
 }
 
-# _copyscope_run BIN CUR: what `run` and `check` take: workloads, suites,
-# KEY= of the named workloads' parameters, their allowed values, options.
+# _copyscope_value HINT CUR HEAD [WORDS...]: an option's value (or a
+# positional argument) of the kind `copyscope __options` says; HEAD is
+# what stands before it in the word (--opt= of --opt=VALUE).
+_copyscope_value()
+{
+	local hint=$1 cur=$2 head=$3 w
+	shift 3
+	local -a cand=()
+	case $hint in
+	file)
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		return
+		;;
+	tag | runs | last)
+		[[ $hint == tag ]] || cand=(last)
+		[[ $hint == last ]] ||
+			mapfile -t -O "${#cand[@]}" cand < <("$bin" runs \
+				--tags "${db[@]}" 2>/dev/null)
+		;;
+	words)
+		cand=("$@")
+		;;
+	list)
+		# a comma list: complete its last item
+		local lh=${cur%"${cur##*,}"}
+		for w in "$@"; do
+			cand+=("$lh$w")
+		done
+		;;
+	*)
+		return
+		;;
+	esac
+	for ((w = 0; w < ${#cand[@]}; w++)); do
+		cand[w]=$head${cand[w]}
+	done
+	_copyscope_reply "$head$cur" "${cand[@]}"
+}
+
+# _copyscope_run BIN CUR: what `run`, `check` and `boot` take besides
+# options: workloads, suites, KEY= of the named workloads' parameters and
+# their allowed values.
 _copyscope_run()
 {
 	local bin=$1 cur=$2 w key head
@@ -137,16 +185,7 @@ _copyscope_run()
 	for w in "${words[@]}"; do
 		grep -q "^w $w\$" <<<"$list" && named+=("$w")
 	done
-	if [[ $cur == -* ]]; then
-		cand=(--reps --sample-time --warmup --quick --tag --cpus --hist
-			--interleave --seed --verify --explain --perf-counters
-			--json --no-store --db)
-		[[ ${words[1]} == run ]] && cand+=(--kernel)
-		[[ ${words[1]} == check ]] && cand+=(--threshold --new
-			--ignore-param --drop-noisy --alpha --allow-emulated)
-		[[ ${words[1]} == run ]] && cand+=(--runs --precision
-			--max-time)
-	elif [[ $cur == *=* ]]; then
+	if [[ $cur == *=* ]]; then
 		key=${cur%%=*}
 		head=${cur%"${cur##*[=,]}"}
 		for w in "${named[@]}"; do

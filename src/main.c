@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "runner/trace.h"
 #include "core/workload.h"
 #include "util/array.h"
@@ -72,6 +73,32 @@ static void usage(FILE *out)
 		"could run here,\n            130 interrupted\n");
 }
 
+/*
+ * `copyscope __options [CMD]`: every command's (or CMD's) options as
+ * bash completion reads them (opt_describe()), from the tables the
+ * commands parse with, so that completion cannot drift from them.
+ */
+static int describe_options(int argc, char **argv)
+{
+	size_t i, shown = 0;
+
+	opt_set_describe(stdout);
+	for (i = 0; i < NSUB; i++) {
+		char *av[] = { (char *)subcommands[i].name, NULL };
+
+		if (argc > 1 && strcmp(argv[1], av[0]) != 0)
+			continue;
+		subcommands[i].fn(1, av);
+		shown++;
+	}
+	opt_set_describe(NULL);
+	if (!shown) {
+		cli_error("__options: no command '%s'", argv[1]);
+		return EXIT_USAGE;
+	}
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
+}
+
 int main(int argc, char **argv)
 {
 	char err[512];
@@ -79,6 +106,8 @@ int main(int argc, char **argv)
 
 	if (argc >= 2 && strcmp(argv[1], "__trace") == 0)
 		return trace_main(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "__options") == 0)
+		return describe_options(argc - 1, argv + 1);
 	if (workload_table_validate(workload_table, workload_count, err,
 				    sizeof(err)) != 0) {
 		cli_error("BUG: invalid workload table: %s", err);

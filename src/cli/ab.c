@@ -6,16 +6,96 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "report/ab_print.h"
 #include "session/ab.h"
 #include "stats/paired.h"
+#include "util/array.h"
 #include "workloads/workloads.h"
 
-static void ab_usage(FILE *out)
+#define AB_STR(x) #x
+#define AB_XSTR(x) AB_STR(x)
+
+#define AB_MAX_SIDE_ARGS 16
+
+struct ab_cli {
+	struct ab_spec spec;
+	bool json, no_store;
+	const char *db, *tag;
+	const char *side[2][AB_MAX_SIDE_ARGS];
+	size_t nside[2];
+	const char *sysctl[2][AB_MAX_SETTINGS], *thp[2][AB_MAX_SETTINGS];
+	size_t nsysctl[2], nthp[2];
+};
+
+#define AC(field) offsetof(struct ab_cli, field)
+#define AB_REPEAT(nm, arg, help, f, n, m)				\
+	{ OPT_R(nm, OPT_REPEAT, arg), help, AC(f), .count_off = AC(n),	\
+	  .max = (m) }
+static const struct opt_row ab_rows[] = {
+	AB_REPEAT("--a", "K=V[,K=V...]", "side A's parameters (also A')",
+		  side[0], nside[0], AB_MAX_SIDE_ARGS),
+	AB_REPEAT("--b", "K=V[,K=V...]", "side B's parameters", side[1],
+		  nside[1], AB_MAX_SIDE_ARGS),
+	AB_REPEAT("--a-sysctl", "K=V", "a /proc/sys setting of side A "
+		  "(vm.swappiness=10; repeatable)", sysctl[0], nsysctl[0],
+		  AB_MAX_SETTINGS),
+	AB_REPEAT("--b-sysctl", "K=V", "a /proc/sys setting of side B",
+		  sysctl[1], nsysctl[1], AB_MAX_SETTINGS),
+	AB_REPEAT("--a-thp", "K=V", "a /sys/kernel/mm/transparent_hugepage "
+		  "setting of side A (enabled=never)", thp[0], nthp[0],
+		  AB_MAX_SETTINGS),
+	AB_REPEAT("--b-thp", "K=V", "a transparent_hugepage setting of side "
+		  "B", thp[1], nthp[1], AB_MAX_SETTINGS),
+	{ OPT_R("--rounds", OPT_INT, "N"), "rounds (default "
+	  AB_XSTR(AB_DEFAULT_ROUNDS) "; with --precision: the most)",
+	  AC(spec.rounds), .lo = 2, .hi = PAIRED_MAX_N / 2 },
+	{ OPT_R("--precision", OPT_PCT, "PCT"), "add rounds until the first "
+	  "metric's 95% CI is within +-PCT, testing at "
+	  AB_XSTR(AB_PRECISION_FIRST_LOOK) " rounds and at each doubling; "
+	  "the verdicts then use alpha / the number of such looks",
+	  AC(spec.precision_pct), .lo = 0.01, .hi = 100, .unit = "1%" },
+	{ OPT_R("--max-time", OPT_TIME, "T"), "with --precision: at most T of "
+	  "rounds (default 60s)", AC(spec.max_time_ns), .lo = 1e6,
+	  .hi = 86400e9 },
+	{ OPT_R("--sample-time", OPT_TIME, "T"), "one sample (default 10ms)",
+	  AC(spec.session.ro.sample_time_ns), .lo = 1e6, .hi = 60e9 },
+	{ OPT_R("--warmup", OPT_TIME, "T"), "warm-up of each configuration "
+	  "(default 100ms)", AC(spec.session.ro.warmup_ns), .lo = 0,
+	  .hi = 600e9 },
+	{ OPT_R("--cpus", OPT_LIST, "LIST"), "CPUs the workers may use, in "
+	  "order (e.g. 0,1 or 2-5)", AC(spec.session.ro),
+	  .check = opt_check_cpus },
+	{ OPT_R("--seed", OPT_U64, "N"), "seed of the rounds' order (default: "
+	  "the clock)", AC(spec.session.seed) },
+	OPT_ROW_ALPHA(struct ab_cli, spec.stats.alpha),
+	{ OPT_R("--noise", OPT_PCT, "PCT"), "the band a change must clear "
+	  "(default 1%)", AC(spec.stats.noise_pct), .lo = 0, .hi = 100,
+	  .unit = "1%" },
+	{ OPT_R("--drop-noisy", OPT_FLAG, NULL), "leave out rounds with a "
+	  "sample flagged as disturbed", AC(spec.stats.drop_noisy) },
+	OPT_ROW_JSON(struct ab_cli, json, "the result as JSON"),
+	OPT_ROW_TAG(struct ab_cli, tag, "tag of the stored run"),
+	{ OPT_R("--no-store", OPT_FLAG, NULL), "do not store the run",
+	  AC(no_store) },
+	OPT_ROW_DB(struct ab_cli, db, OPT_HELP_DB),
+};
+#undef AC
+
+static void ab_usage(FILE *out, const struct opt_cmd *c);
+
+static const struct opt_cmd ab_cmd = {
+	.name = "ab", .rows = ab_rows, .nrows = ARRAY_SIZE(ab_rows),
+	.help_col = 21, .max_pos = -1, .pos = OPT_C_WORKLOADS,
+	.usage = ab_usage,
+};
+
+static void ab_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
 "usage: copyscope ab WORKLOAD [KEY=VALUE ...] --a KEY=VALUE[,KEY=VALUE...]\n"
@@ -31,253 +111,109 @@ static void ab_usage(FILE *out)
 "metric: the Hodges-Lehmann %%change of B against A over the rounds with\n"
 "its 95%% CI, a Wilcoxon signed-rank p, and a verdict ('better' or\n"
 "'worse' by the metric's direction) only when p < alpha, the whole CI is\n"
-"beyond the noise band and beyond what the A'/A control shows; else '~'\n"
-"with the largest change the CI allows, or 'cannot tell' when the rounds\n"
-"cannot decide.  KEY=VALUE before the sides applies to both; the sides\n"
-"may differ in any parameters (one value each); --a X --b X is the A/A\n"
-"self-test.  Kernel settings: a file under /proc/sys (--a-sysctl\n"
-"vm.swappiness=10) or /sys/kernel/mm/transparent_hugepage (--a-thp\n"
-"enabled=never), written before each of the side's samples outside the\n"
-"timed window and restored at the end, on error and on a signal.  The\n"
-"run is stored with its roles, rounds and settings; show prints it again.\n"
+"beyond the noise band and beyond the change the A'/A control shows;\n"
+"else '~' with the largest change the CI allows, or 'cannot tell' when\n"
+"the rounds cannot decide.  KEY=VALUE before the sides applies to both;\n"
+"the sides may differ in any parameters (one value each); --a X --b X is\n"
+"the A/A self-test.  Kernel settings: a file under /proc/sys or\n"
+"/sys/kernel/mm/transparent_hugepage, written before each of the side's\n"
+"samples outside the timed window, checked first and restored at the end,\n"
+"on error and on a signal.  The run is stored with its roles and\n"
+"settings; show prints it again, report draws it.\n"
 "\n"
-"options:\n"
-"  --a K=V[,K=V...]   side A's parameters (also A')\n"
-"  --b K=V[,K=V...]   side B's parameters\n"
-"  --a-sysctl K=V, --b-sysctl K=V\n"
-"                     a /proc/sys setting of one side (repeatable)\n"
-"  --a-thp K=V, --b-thp K=V\n"
-"                     a transparent_hugepage setting of one side\n"
-"  --rounds N         rounds (default %d; with --precision: the most)\n"
-"  --precision PCT    add rounds until the first metric's CI is within\n"
-"                     +-PCT, testing at %d rounds and each doubling; the\n"
-"                     verdicts then use alpha / the number of such looks\n"
-"  --max-time T       with --precision: at most T of rounds (default 60s)\n"
-"  --sample-time T    one sample (default 10ms)\n"
-"  --warmup T         warm-up of each configuration (default 100ms)\n"
-"  --cpus LIST        CPUs the workers may use\n"
-"  --seed N           seed of the rounds' order (default: the clock)\n"
-"  --alpha A          significance level (default 0.05)\n"
-"  --noise PCT        the band a change must clear (default 1%%)\n"
-"  --drop-noisy       leave out rounds with a sample flagged as disturbed\n"
-"  --json             the result as JSON\n"
-"  --tag TAG          tag of the stored run\n"
-"  --no-store         do not store the run\n"
-"  --db PATH|URL      database (default $COPYSCOPE_DB, else\n"
-"                     $XDG_DATA_HOME/copyscope/results.db)\n"
+"options:\n");
+	opt_print_options(out, c);
+	fprintf(out,
 "\n"
-"exit: 0 judged (whatever the verdict), 1 a workload failed, 2 usage\n"
+"exit: 0 judged (whatever the verdicts), 1 a workload failed, 2 usage\n"
 "error, 77 the workload cannot run here, 130 interrupted.\n"
 "\nexamples:\n"
 "  copyscope ab sys.iov call=preadv target=zero --a segs=8 --b segs=9\n"
-"  copyscope ab sys.null --a inject_ns=0 --b inject_ns=0      (A/A)\n"
-"  copyscope ab pipe.bw --a size=64k --b size=60k --precision 1%%\n"
-"  copyscope ab mem.copy size=2M --a-thp enabled=always "
-"--b-thp enabled=never\n",
-		AB_DEFAULT_ROUNDS, AB_PRECISION_FIRST_LOOK);
+"  copyscope ab sys.null --a call=gettid --b call=gettid      (A/A)\n"
+"  copyscope ab pipe.bw place=split --a size=64k --b size=60k "
+"--precision 1%%\n"
+"  copyscope ab file.rw size=2M --a-thp shmem_enabled=always \\\n"
+"      --b-thp shmem_enabled=never\n");
 }
 
-struct ab_cli {
-	struct ab_spec spec;
-	bool json, no_store;
-	const char *db, *tag;
-	const char *side[2][16];
-	size_t nside[2];
-	const char *common[64];
-	size_t ncommon;
-	bool max_time_set;
-};
-
-static int time_opt(const char *name, const char *v, int64_t lo, int64_t hi,
-		    int64_t *out)
-{
-	if (param_parse_time_ns(v, out) != 0 || *out < lo || *out > hi)
-		return cli_usage("ab", "%s: '%s' is not a time in %lldms .. "
-				 "%llds: a number with a unit, ns, us, ms or "
-				 "s (e.g. 10ms, 1s)", name, v,
-				 (long long)(lo / 1000000),
-				 (long long)(hi / 1000000000));
-	return 0;
-}
-
-static int setting_opt(struct ab_cli *c, const char *name, const char *v)
+/* The settings of side s, checked for form. */
+static int add_settings(struct ab_cli *c, int s)
 {
 	char err[512];
-	int side = name[2] == 'b';
-	enum ab_setting_kind kind = strstr(name, "thp") ? AB_THP : AB_SYSCTL;
+	size_t k;
 
-	if (ab_setting_add(&c->spec, kind, side, v, err, sizeof(err)) != 0)
-		return cli_usage("ab", "%s", err);
+	for (k = 0; k < c->nsysctl[s]; k++)
+		if (ab_setting_add(&c->spec, AB_SYSCTL, s, c->sysctl[s][k],
+				   err, sizeof(err)) != 0)
+			return cli_usage("ab", "%s", err);
+	for (k = 0; k < c->nthp[s]; k++)
+		if (ab_setting_add(&c->spec, AB_THP, s, c->thp[s][k], err,
+				   sizeof(err)) != 0)
+			return cli_usage("ab", "%s", err);
 	return 0;
 }
 
-/* One option at argv[*i]; 0, or an exit code. */
-static int parse_opt(struct ab_cli *c, int argc, char **argv, int *i)
+/* The workload and the KEY=VALUE for both sides, then each side's. */
+static int apply_args(struct ab_cli *c, char **pos, int npos)
 {
-	struct ab_spec *s = &c->spec;
-	const char *a = argv[*i], *v;
-	char err[256];
-	int missing = 0;
+	const struct workload *wl;
+	char err[512];
+	size_t k;
+	int i, s;
 
-#define OPT(name) ((v = cli_opt_value(argc, argv, i, name, &missing)) || \
-		   missing)
-	if (strcmp(a, "--json") == 0)
-		c->json = true;
-	else if (strcmp(a, "--no-store") == 0)
-		c->no_store = true;
-	else if (strcmp(a, "--drop-noisy") == 0)
-		s->stats.drop_noisy = true;
-	else if (OPT("--a") || OPT("--b")) {
-		int side = a[2] == 'b';
-
-		if (missing)
-			return cli_usage("ab", "%s needs a value", a);
-		if (c->nside[side] == 16)
-			return cli_usage("ab", "--%c: at most 16 times",
-					 side ? 'b' : 'a');
-		c->side[side][c->nside[side]++] = v;
-	} else if (OPT("--a-sysctl") || OPT("--b-sysctl") ||
-		   OPT("--a-thp") || OPT("--b-thp")) {
-		char name[16];
-
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(a, "="), a);
-		if (missing)
-			return cli_usage("ab", "%s needs a value", name);
-		return setting_opt(c, name, v);
-	} else if (OPT("--rounds")) {
-		if (missing)
-			return cli_usage("ab", "--rounds needs a value");
-		s->rounds_given = true;
-		return cli_parse_int("ab", "--rounds", v, 2, PAIRED_MAX_N / 2,
-				     &s->rounds);
-	} else if (OPT("--precision")) {
-		if (missing)
-			return cli_usage("ab", "--precision needs a value");
-		if (cmp_parse_pct(v, &s->precision_pct) != 0 ||
-		    !(s->precision_pct >= 0.01) || s->precision_pct > 100)
-			return cli_usage("ab", "--precision: '%s' is not a "
-					 "percentage in 0.01%% .. 100%%", v);
-	} else if (OPT("--max-time")) {
-		if (missing)
-			return cli_usage("ab", "--max-time needs a value");
-		c->max_time_set = true;
-		return time_opt("--max-time", v, 1000000, 86400000000000LL,
-				&s->max_time_ns);
-	} else if (OPT("--sample-time")) {
-		if (missing)
-			return cli_usage("ab", "--sample-time needs a value");
-		return time_opt("--sample-time", v, 1000000, 60000000000LL,
-				&s->session.ro.sample_time_ns);
-	} else if (OPT("--warmup")) {
-		if (missing)
-			return cli_usage("ab", "--warmup needs a value");
-		return time_opt("--warmup", v, 0, 600000000000LL,
-				&s->session.ro.warmup_ns);
-	} else if (OPT("--cpus")) {
-		if (missing)
-			return cli_usage("ab", "--cpus needs a value");
-		if (session_parse_cpus(v, &s->session.ro, err,
-				       sizeof(err)) != 0)
-			return cli_usage("ab", "%s", err);
-	} else if (OPT("--seed")) {
-		char *end;
-
-		if (missing)
-			return cli_usage("ab", "--seed needs a value");
-		errno = 0;
-		s->session.seed = strtoull(v, &end, 0);
-		if (errno || end == v || *end || *v == '-')
-			return cli_usage("ab", "--seed: '%s' is not a "
-					 "non-negative integer", v);
-		s->session.seed_set = true;
-	} else if (OPT("--alpha")) {
-		char *end;
-
-		if (missing)
-			return cli_usage("ab", "--alpha needs a value");
-		errno = 0;
-		s->stats.alpha = strtod(v, &end);
-		if (errno || end == v || *end || !(s->stats.alpha > 0) ||
-		    !(s->stats.alpha < 0.5))
-			return cli_usage("ab", "--alpha: '%s' is not a number "
-					 "in (0, 0.5)", v);
-	} else if (OPT("--noise")) {
-		if (missing)
-			return cli_usage("ab", "--noise needs a value");
-		if (cmp_parse_pct(v, &s->stats.noise_pct) != 0 ||
-		    s->stats.noise_pct < 0 || s->stats.noise_pct > 100)
-			return cli_usage("ab", "--noise: '%s' is not a "
-					 "percentage in 0%% .. 100%%", v);
-	} else if (OPT("--tag")) {
-		if (missing)
-			return cli_usage("ab", "--tag needs a value");
-		c->tag = v;
-		return cli_check_tag("ab", v);
-	} else if (OPT("--db")) {
-		if (missing)
-			return cli_usage("ab", "--db needs a value");
-		c->db = v;
-	} else {
-		return cli_usage("ab", "unknown option '%s'", a);
+	if (npos < 1)
+		return cli_usage("ab", "which workload? (copyscope ab "
+				 "WORKLOAD --a K=V --b K=V)");
+	wl = workload_find(pos[0]);
+	if (!wl)
+		return cli_usage("ab", "unknown workload '%s' (copyscope list "
+				 "shows them)", pos[0]);
+	if (ab_spec_workload(&c->spec, wl, err, sizeof(err)) != 0) {
+		cli_error("%s: %s", wl->name, err);
+		return EXIT_FAIL;
 	}
-#undef OPT
+	for (i = 1; i < npos; i++) {
+		if (!strchr(pos[i], '='))
+			return cli_usage("ab", "unexpected argument '%s': one "
+					 "workload, then KEY=VALUE for both "
+					 "sides", pos[i]);
+		if (ab_spec_apply(&c->spec, -1, pos[i], err, sizeof(err)))
+			return cli_usage("ab", "%s", err);
+	}
+	for (s = 0; s < 2; s++)
+		for (k = 0; k < c->nside[s]; k++)
+			if (ab_spec_apply(&c->spec, s, c->side[s][k], err,
+					  sizeof(err)) != 0)
+				return cli_usage("ab", "--%c: %s",
+						 s ? 'b' : 'a', err);
 	return 0;
 }
 
 static int parse_args(struct ab_cli *c, int argc, char **argv)
 {
-	const struct workload *wl = NULL;
-	char err[512];
-	size_t k;
-	int i, e, side;
+	struct opt_result res;
+	int e, s;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (cli_is_help(a)) {
-			ab_usage(stdout);
-			return -1;
-		}
-		if (a[0] == '-' && a[1] == '-') {
-			e = parse_opt(c, argc, argv, &i);
-			if (e)
-				return e;
-		} else if (!wl) {
-			wl = workload_find(a);
-			if (!wl)
-				return cli_usage("ab", "unknown workload '%s' "
-						 "(copyscope list shows them)",
-						 a);
-			if (ab_spec_init(&c->spec, wl, err, sizeof(err)) != 0) {
-				cli_error("%s: %s", wl->name, err);
-				return EXIT_FAIL;
-			}
-		} else if (strchr(a, '=') && c->ncommon < 64) {
-			c->common[c->ncommon++] = a;
-		} else {
-			return cli_usage("ab", "'%s': one workload, then "
-					 "KEY=VALUE for both sides", a);
-		}
-	}
-	if (!wl)
-		return cli_usage("ab", "which workload? (copyscope ab "
-				 "WORKLOAD --a K=V --b K=V)");
+	ab_spec_init(&c->spec);
+	e = opt_parse(&ab_cmd, argc, argv, c, &res);
+	if (e)
+		return e;
+	c->spec.rounds_given = opt_given(&ab_cmd, &res, "--rounds");
+	c->spec.session.seed_set = opt_given(&ab_cmd, &res, "--seed");
+	if (opt_given(&ab_cmd, &res, "--max-time") &&
+	    !(c->spec.precision_pct > 0))
+		e = cli_usage("ab", "--max-time: only with --precision");
+	for (s = 0; s < 2 && !e; s++)
+		e = add_settings(c, s);
+	if (!e)
+		e = apply_args(c, res.pos, res.npos);
+	opt_result_free(&res);
+	if (e)
+		return e;
 	if (!c->nside[0] && !c->nside[1] && !c->spec.nsettings)
-		return cli_usage("ab", "--a and --b: say what differs "
-				 "(--a K=V --b K=V, or a setting with "
-				 "--a-sysctl/--b-sysctl)");
-	for (k = 0; k < c->ncommon; k++)
-		if (ab_spec_apply(&c->spec, -1, c->common[k], err,
-				  sizeof(err)) != 0)
-			return cli_usage("ab", "%s", err);
-	for (side = 0; side < 2; side++)
-		for (k = 0; k < c->nside[side]; k++)
-			if (ab_spec_apply(&c->spec, side, c->side[side][k],
-					  err, sizeof(err)) != 0)
-				return cli_usage("ab", "--%c: %s",
-						 side ? 'b' : 'a', err);
-	if (c->max_time_set && !(c->spec.precision_pct > 0))
-		return cli_usage("ab", "--max-time: only with --precision");
+		return cli_usage("ab", "--a and --b: say what differs (--a K=V "
+				 "--b K=V, or a setting with --a-sysctl/"
+				 "--b-sysctl)");
 	return 0;
 }
 
@@ -334,7 +270,7 @@ int cmd_ab(int argc, char **argv)
 	}
 	e = parse_args(c, argc, argv);
 	if (e)
-		goto out;
+		goto out;	/* OPT_HELP (-1): the usage went to stdout */
 	cmdline = cli_join_cmdline(argc, argv);
 	if (!cmdline) {
 		cli_error("out of memory");

@@ -5,22 +5,90 @@
  * A/B loop (src/session/boot_ab.c, with what it does in boot_ab.h).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "boot/boot.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "session/boot_ab.h"
 #include "util/array.h"
 
-/* The options that are the command's own, not the loop's. */
+/* The command's options: the loop's spec and the command's own. */
 struct boot_cli {
+	struct boot_ab_spec spec;
 	const char *db;
 	bool print_script;
 };
 
-static void boot_usage(FILE *out)
+#define BOOT_STR(x) #x
+#define BOOT_XSTR(x) BOOT_STR(x)
+_Static_assert(BOOT_DEFAULT_TIMEOUT_S == 900, "--timeout-s's help says 900");
+
+static const char *const accel_words[] = { "auto", "kvm", "tcg", NULL };
+
+#define BC(field) offsetof(struct boot_cli, spec.field)
+static const struct opt_row boot_rows[] = {
+	{ OPT_R("--kernel", OPT_STR, "BZIMAGE"), "the kernel image (side A's, "
+	  "and B's without --kernel-b); scripts/fetch-kernel.sh puts Debian's "
+	  "into build/kernel/vmlinuz", BC(side[0].kernel),
+	  .complete = OPT_C_FILE },
+	{ OPT_R("--side", OPT_STR, "NAME"), "side A: the tag of its runs",
+	  BC(side[0].name), .complete = OPT_C_TAG },
+	{ OPT_R("--append", OPT_STR, "ARGS"), "side A's kernel parameters "
+	  "(after \"" BOOT_BASE_APPEND "\")", BC(side[0].append) },
+	{ OPT_R("--side-b", OPT_STR, "NAME"), "side B: a second side, booted "
+	  "in turn with A", BC(side[1].name), .complete = OPT_C_TAG },
+	{ OPT_R("--append-b", OPT_STR, "ARGS"), "side B's kernel parameters",
+	  BC(side[1].append) },
+	{ OPT_R("--kernel-b", OPT_STR, "BZIMAGE"), "side B's kernel image (A/B "
+	  "of a kernel patch)", BC(side[1].kernel), .complete = OPT_C_FILE },
+	{ OPT_R("--boots", OPT_INT, "N"), "boots per side, 1 .. "
+	  BOOT_XSTR(BOOT_MAX_BOOTS) " (default " BOOT_XSTR(BOOT_DEFAULT_BOOTS)
+	  ")", BC(boots), .lo = 1, .hi = BOOT_MAX_BOOTS },
+	{ OPT_R("--timeout-s", OPT_NUM, "S"), "seconds one boot may take, run "
+	  "included (default 900)", BC(timeout_s), .lo = 1, .hi = 86400,
+	  .unit = "seconds" },
+	{ OPT_R("--accel", OPT_STR, "auto|kvm|tcg"), "(default auto, as "
+	  "above)", BC(accel), .words = accel_words,
+	  .complete = OPT_C_WORDS },
+	{ OPT_R("--smp", OPT_INT, "N"), "guest CPUs, 1 .. 64 (default "
+	  BOOT_XSTR(BOOT_DEFAULT_SMP) ")", BC(smp), .lo = 1, .hi = 64 },
+	{ OPT_R("--memory-mib", OPT_INT, "M"), "guest memory in MiB, 128 .. "
+	  "65536 (default " BOOT_XSTR(BOOT_DEFAULT_MEMORY_MIB) ")",
+	  BC(memory_mib), .lo = 128, .hi = 65536 },
+	{ OPT_R("--qemu", OPT_STR, "PATH"), "qemu binary (default "
+	  "qemu-system-x86_64)", BC(qemu), .complete = OPT_C_FILE },
+	{ OPT_R("--qemu-arg", OPT_REPEAT, "ARG"), "one more qemu argument "
+	  "(repeat for more)", BC(qemu_args), .count_off = BC(nqemu_args),
+	  .max = BOOT_MAX_QEMU_ARGS },
+	{ OPT_R("--busybox", OPT_STR, "PATH"), "a static busybox (default "
+	  "/bin/busybox, from Debian's busybox-static)", BC(busybox),
+	  .complete = OPT_C_FILE },
+	{ OPT_R("--copyscope-static", OPT_STR, "PATH"), "the static copyscope "
+	  "for the guest (default: copyscope-static beside this binary, else "
+	  "../libexec/copyscope/ from it; make static)", BC(cstatic),
+	  .complete = OPT_C_FILE },
+	{ OPT_R("--print-init", OPT_FLAG, NULL), "print the guest's /init "
+	  "script and exit", offsetof(struct boot_cli, print_script) },
+	OPT_ROW_DB(struct boot_cli, db, "database (default $COPYSCOPE_DB, else "
+		   "$XDG_DATA_HOME/copyscope/results.db)"),
+};
+#undef BC
+
+static void boot_usage(FILE *out, const struct opt_cmd *c);
+
+static const struct opt_cmd boot_cmd = {
+	.name = "boot", .rows = boot_rows,
+	.nrows = ARRAY_SIZE(boot_rows), .help_col = 21,
+	.unknown_hint = "(options for the guest's run go after '--')",
+	.max_pos = -1, .pos = OPT_C_WORKLOADS, .after_dashdash = "run",
+	.usage = boot_usage,
+};
+
+static void boot_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
 "usage: copyscope boot --kernel BZIMAGE --side NAME [--append ARGS]\n"
@@ -55,30 +123,9 @@ static void boot_usage(FILE *out)
 "as a failed run (status failed, boot.failure says why) and the others go\n"
 "on.  Ctrl-C stops qemu and keeps the boots already imported.\n"
 "\n"
-"options:\n"
-"  --kernel BZIMAGE   the kernel image (side A's, and B's without\n"
-"                     --kernel-b); scripts/fetch-kernel.sh puts Debian's\n"
-"                     into build/kernel/vmlinuz\n"
-"  --side NAME        side A: the tag of its runs\n"
-"  --append ARGS      side A's kernel parameters (after \"%s\")\n"
-"  --side-b NAME      side B: a second side, booted in turn with A\n"
-"  --append-b ARGS    side B's kernel parameters\n"
-"  --kernel-b BZIMAGE side B's kernel image (A/B of a kernel patch)\n"
-"  --boots N          boots per side, 1 .. %d (default %d)\n"
-"  --timeout-s S      seconds one boot may take, run included (default %g)\n"
-"  --accel auto|kvm|tcg  (default auto, as above)\n"
-"  --smp N            guest CPUs, 1 .. 64 (default %d)\n"
-"  --memory-mib M     guest memory in MiB, 128 .. 65536 (default %d)\n"
-"  --qemu PATH        qemu binary (default qemu-system-x86_64)\n"
-"  --qemu-arg ARG     one more qemu argument (repeat for more)\n"
-"  --busybox PATH     a static busybox (default /bin/busybox, from Debian's\n"
-"                     busybox-static)\n"
-"  --copyscope-static PATH  the static copyscope for the guest (default:\n"
-"                     copyscope-static beside this binary, else\n"
-"                     ../libexec/copyscope/ from it; make static)\n"
-"  --print-init       print the guest's /init script and exit\n"
-"  --db PATH          database (default $COPYSCOPE_DB, else\n"
-"                     $XDG_DATA_HOME/copyscope/results.db)\n"
+"options:\n");
+	opt_print_options(out, c);
+	fprintf(out,
 "  -- RUN-OPTIONS     options for the guest's copyscope run (--reps,\n"
 "                     --quick, --sample-time, ...; not --db, --tag, --json,\n"
 "                     --no-store, --runs: boot owns those)\n"
@@ -91,10 +138,7 @@ static void boot_usage(FILE *out)
 "      --side-b off --append-b clearcpuid=smap --boots 2 quick\n"
 "  copyscope compare on off\n"
 "  copyscope boot --kernel old/bzImage --side base \\\n"
-"      --kernel-b new/bzImage --side-b patched pipe.bw size=4k,64k\n",
-		BOOT_BASE_APPEND, BOOT_MAX_BOOTS, BOOT_DEFAULT_BOOTS,
-		BOOT_DEFAULT_TIMEOUT_S, BOOT_DEFAULT_SMP,
-		BOOT_DEFAULT_MEMORY_MIB);
+"      --kernel-b new/bzImage --side-b patched pipe.bw size=4k,64k\n");
 }
 
 /* Options of run the guest's command line owns. */
@@ -123,143 +167,34 @@ static int check_file(const char *opt, const char *path, char *abs,
 	return 0;
 }
 
-static int parse_args(struct boot_ab_spec *bc, struct boot_cli *cl, int argc,
-		      char **argv)
+static int parse_args(struct boot_cli *cl, int argc, char **argv)
 {
-	const char *v;
-	int i, missing, e;
-	bool dashdash = false, have_work = false;
+	struct boot_ab_spec *bc = &cl->spec;
+	struct opt_result res;
+	int i, e;
+	bool have_work = false;
 
 	bc->run_args[bc->nrun_args++] = "run";
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	e = opt_parse(&boot_cmd, argc, argv, cl, &res);
+	if (e)
+		return e;
+	for (i = 0; i < res.npos && !e; i++) {
+		const char *a = res.pos[i];
+		const char *own = i >= res.ndash ? owned_run_option(a) : NULL;
 
-#define OPT(name) ((v = cli_opt_value(argc, argv, &i, name, &missing)) || \
-		   missing)
-		if (dashdash) {
-			const char *own = owned_run_option(a);
-
-			if (own)
-				return cli_usage("boot", "%s after '--': boot "
-						 "gives the guest's run its "
-						 "own %s", own, own);
-			if (bc->nrun_args >= BOOT_MAX_RUN_ARGS)
-				return cli_usage("boot", "too many run "
-						 "arguments (at most %d)",
-						 BOOT_MAX_RUN_ARGS - 1);
-			bc->run_args[bc->nrun_args++] = argv[i];
-			continue;
-		}
-		if (cli_is_help(a)) {
-			boot_usage(stdout);
-			return -1;
-		} else if (strcmp(a, "--") == 0) {
-			dashdash = true;
-		} else if (OPT("--kernel")) {
-			if (missing)
-				goto no_value;
-			bc->side[0].kernel = v;
-		} else if (OPT("--kernel-b")) {
-			if (missing)
-				goto no_value;
-			bc->side[1].kernel = v;
-		} else if (OPT("--side")) {
-			if (missing)
-				goto no_value;
-			bc->side[0].name = v;
-		} else if (OPT("--side-b")) {
-			if (missing)
-				goto no_value;
-			bc->side[1].name = v;
-		} else if (OPT("--append")) {
-			if (missing)
-				goto no_value;
-			bc->side[0].append = v;
-		} else if (OPT("--append-b")) {
-			if (missing)
-				goto no_value;
-			bc->side[1].append = v;
-		} else if (OPT("--boots")) {
-			if (missing)
-				goto no_value;
-			e = cli_parse_int("boot", "--boots", v, 1,
-					  BOOT_MAX_BOOTS, &bc->boots);
-			if (e)
-				return e;
-		} else if (OPT("--timeout-s")) {
-			char *end;
-
-			if (missing)
-				goto no_value;
-			errno = 0;
-			bc->timeout_s = strtod(v, &end);
-			if (errno || end == v || *end ||
-			    !(bc->timeout_s >= 1) ||
-			    !(bc->timeout_s <= 86400))
-				return cli_usage("boot", "--timeout-s: '%s' is "
-						 "not a number of seconds in "
-						 "1 .. 86400", v);
-		} else if (OPT("--accel")) {
-			if (missing)
-				goto no_value;
-			if (strcmp(v, "auto") != 0 && strcmp(v, "kvm") != 0 &&
-			    strcmp(v, "tcg") != 0)
-				return cli_usage("boot", "--accel: '%s' is not "
-						 "one of auto, kvm, tcg", v);
-			bc->accel = v;
-		} else if (OPT("--smp")) {
-			if (missing)
-				goto no_value;
-			e = cli_parse_int("boot", "--smp", v, 1, 64,
-					  &bc->smp);
-			if (e)
-				return e;
-		} else if (OPT("--memory-mib")) {
-			if (missing)
-				goto no_value;
-			e = cli_parse_int("boot", "--memory-mib", v, 128,
-					  65536, &bc->memory_mib);
-			if (e)
-				return e;
-		} else if (OPT("--qemu")) {
-			if (missing)
-				goto no_value;
-			bc->qemu = v;
-		} else if (OPT("--qemu-arg")) {
-			if (missing)
-				goto no_value;
-			if (bc->nqemu_args >= BOOT_MAX_QEMU_ARGS)
-				return cli_usage("boot", "--qemu-arg: at most "
-						 "%d", BOOT_MAX_QEMU_ARGS);
-			bc->qemu_args[bc->nqemu_args++] = (char *)v;
-		} else if (OPT("--busybox")) {
-			if (missing)
-				goto no_value;
-			bc->busybox = v;
-		} else if (OPT("--copyscope-static")) {
-			if (missing)
-				goto no_value;
-			bc->cstatic = v;
-		} else if (OPT("--db")) {
-			if (missing)
-				goto no_value;
-			cl->db = v;
-		} else if (strcmp(a, "--print-init") == 0) {
-			cl->print_script = true;
-		} else if (a[0] == '-') {
-			return cli_usage("boot", "unknown option '%s' (options "
-					 "for the guest's run go after '--')",
-					 a);
-		} else {
-			if (bc->nrun_args >= BOOT_MAX_RUN_ARGS)
-				return cli_usage("boot", "too many run "
-						 "arguments (at most %d)",
-						 BOOT_MAX_RUN_ARGS - 1);
-			bc->run_args[bc->nrun_args++] = argv[i];
-			have_work |= strchr(a, '=') == NULL;
-		}
-#undef OPT
+		if (own)
+			e = cli_usage("boot", "%s after '--': boot gives the "
+				      "guest's run its own %s", own, own);
+		else if (bc->nrun_args >= BOOT_MAX_RUN_ARGS)
+			e = cli_usage("boot", "too many run arguments (at "
+				      "most %d)", BOOT_MAX_RUN_ARGS - 1);
+		else
+			bc->run_args[bc->nrun_args++] = res.pos[i];
+		have_work |= i < res.ndash && strchr(a, '=') == NULL;
 	}
+	opt_result_free(&res);
+	if (e)
+		return e;
 	if (!have_work)
 		return cli_usage("boot", "which WORKLOAD or SUITE should the "
 				 "guest run? (e.g. quick; 'copyscope list' "
@@ -317,10 +252,7 @@ static int parse_args(struct boot_ab_spec *bc, struct boot_cli *cl, int argc,
 			return e;
 	}
 	return 0;
-no_value:
-	return cli_usage("boot", "%s needs a value", argv[i]);
 }
-
 
 /* What boot_ab_prepare() found wrong (or memory), as the command says it. */
 static int prepare_failed(enum boot_ab_fault f, const char *err,
@@ -357,8 +289,8 @@ static int print_init(const struct boot_ab_spec *spec)
 
 int cmd_boot(int argc, char **argv)
 {
-	struct boot_ab_spec spec;
-	struct boot_cli cl = { NULL, false };
+	struct boot_cli cl;
+	struct boot_ab_spec *sp = &cl.spec;
 	struct boot_ab_result res;
 	struct store *st = NULL;
 	char err[1024], path[4096], *run_cmd;
@@ -366,16 +298,17 @@ int cmd_boot(int argc, char **argv)
 	enum boot_ab_fault f;
 	int e;
 
-	boot_ab_spec_init(&spec);
+	memset(&cl, 0, sizeof(cl));
+	boot_ab_spec_init(sp);
 	memset(&res, 0, sizeof(res));
-	e = parse_args(&spec, &cl, argc, argv);
+	e = parse_args(&cl, argc, argv);
 	if (e)
 		return e < 0 ? EXIT_OK : e;
 	if (cl.print_script)
-		return print_init(&spec);
-	spec.run_cmd = run_cmd = cli_join_cmdline((int)spec.nrun_args,
-						  spec.run_args);
-	f = run_cmd ? boot_ab_prepare(&spec, &res, err, sizeof(err), &hint) :
+		return print_init(sp);
+	sp->run_cmd = run_cmd = cli_join_cmdline((int)sp->nrun_args,
+						 sp->run_args);
+	f = run_cmd ? boot_ab_prepare(sp, &res, err, sizeof(err), &hint) :
 	    BOOT_AB_FAULT_MEMORY;
 	if (f) {
 		e = prepare_failed(f, err, hint);
@@ -384,11 +317,11 @@ int cmd_boot(int argc, char **argv)
 	e = cli_open_store(cl.db, &st, path, sizeof(path));
 	if (e)
 		goto out;
-	if (boot_ab_run(&spec, st, &res) != 0) {
+	if (boot_ab_run(sp, st, &res) != 0) {
 		e = EXIT_FAIL;
 		goto out;
 	}
-	boot_ab_print_summary(stdout, &spec, &res, path);
+	boot_ab_print_summary(stdout, sp, &res, path);
 	e = res.interrupted ? EXIT_INTERRUPTED : res.spawn_failed ?
 	    EXIT_NOTHING_RAN : res.nfail ? EXIT_FAIL : EXIT_OK;
 out:

@@ -15,11 +15,13 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "session/session.h"
 #include "session/check_plan.h"
 #include "report/comparison_print.h"
 #include "util/random_id.h"
 #include "workloads/workloads.h"
+#include "util/array.h"
 
 #define MAX_FILTER 128
 /* The most runs check measures (--runs). */
@@ -37,7 +39,43 @@ struct check_cli {
 	struct cmp_ignore ig;
 };
 
-static void check_usage(FILE *out)
+#define CC(field) offsetof(struct check_cli, field)
+static const struct opt_row check_rows[] = {
+	{ OPT_R("--threshold", OPT_PCT, "PCT"), "how much worse counts as a "
+	  "regression (default 5%)", CC(threshold_pct), .lo = 0, .hi = 1000,
+	  .unit = "5%" },
+	{ OPT_R("--new", OPT_STR, "RUN"), "compare with stored run(s) instead "
+	  "of measuring", CC(new_run), .complete = OPT_C_RUNS },
+	OPT_ROW_TAG(struct check_cli, tag, "tag of the new run (default "
+		    "'check')"),
+	OPT_ROW_IGNORE_PARAM(struct check_cli, ig, "with --new: leave these "
+			     "parameters out of the matching (as for "
+			     "compare)"),
+	{ OPT_R("--reps", OPT_INT, "N"), "kept samples per configuration "
+	  "(default: BASE's)", CC(reps), .lo = 1, .hi = 100000 },
+	{ OPT_R("--runs", OPT_INT, "N"), "measure N runs (default: as many as "
+	  "BASE has when it has 3 or more, so the run is the unit on both "
+	  "sides; else 1)", CC(runs), .lo = 1, .hi = CHECK_MAX_RUNS },
+	{ OPT_R("--drop-noisy", OPT_FLAG, NULL), "leave out samples flagged "
+	  "as disturbed", CC(drop_noisy) },
+	{ OPT_R("--allow-emulated", OPT_FLAG, NULL), "judge runs measured "
+	  "under an emulator (virt.emulated) too; without it they make check "
+	  "exit 1", CC(allow_emulated) },
+	OPT_ROW_ALPHA(struct check_cli, alpha),
+	OPT_ROW_JSON(struct check_cli, json, "the comparison as JSON"),
+	OPT_ROW_DB(struct check_cli, db, OPT_HELP_DB),
+};
+#undef CC
+
+static void check_usage(FILE *out, const struct opt_cmd *c);
+
+static const struct opt_cmd check_cmd = {
+	.name = "check", .rows = check_rows,
+	.nrows = ARRAY_SIZE(check_rows), .help_col = 19,
+	.max_pos = -1, .pos = OPT_C_WORKLOADS, .usage = check_usage,
+};
+
+static void check_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
 "usage: copyscope check BASE [WORKLOAD|SUITE ...] [--threshold PCT]\n"
@@ -51,24 +89,9 @@ static void check_usage(FILE *out)
 "or a comma list, as for compare.  Named\n"
 "workloads or suites restrict the check to those workloads.\n"
 "\n"
-"options:\n"
-"  --threshold PCT  how much worse counts as a regression (default 5%%)\n"
-"  --new RUN        compare with stored run(s) instead of measuring\n"
-"  --tag TAG        tag of the new run (default 'check')\n"
-"  --ignore-param KEY[,KEY...]\n"
-"                   with --new: leave these parameters out of the\n"
-"                   matching (as for compare)\n"
-"  --reps N         kept samples per configuration (default: BASE's)\n"
-"  --runs N         measure N runs (default: as many as BASE has when it\n"
-"                   has 3 or more, so the run is the unit on both sides;\n"
-"                   else 1)\n"
-"  --drop-noisy     leave out samples flagged as disturbed\n"
-"  --allow-emulated judge runs measured under an emulator (virt.emulated)\n"
-"                   too; without it they make check exit 1\n"
-"  --alpha A        significance level (default 0.05)\n"
-"  --json           the comparison as JSON\n"
-"  --db PATH|URL    database: a SQLite file or postgresql://... (default\n"
-"                   $COPYSCOPE_DB, else $XDG_DATA_HOME/copyscope/results.db)\n"
+"options:\n");
+	opt_print_options(out, c);
+	fprintf(out,
 "\n"
 "exit: 0 no regression, 3 regression found, 1 could not run or compare,\n"
 "      2 usage error, 130 interrupted.  With git bisect run, map 1 to 125\n"
@@ -77,14 +100,6 @@ static void check_usage(FILE *out)
 "  copyscope check baseline\n"
 "  copyscope check baseline sys.null --threshold 3%%\n"
 "  copyscope check 12 --new 15\n");
-}
-
-static int parse_threshold(const char *v, double *out)
-{
-	if (cmp_parse_pct(v, out) != 0)
-		return cli_usage("check", "--threshold: '%s' is not a "
-				 "percentage in 0 .. 1000 (e.g. 5%%)", v);
-	return 0;
 }
 
 static int add_filter(struct check_cli *cc, const char *name)
@@ -107,100 +122,20 @@ static int add_filter(struct check_cli *cc, const char *name)
 
 static int parse_args(struct check_cli *cc, int argc, char **argv)
 {
-	const char *v;
-	int a, missing, e;
+	struct opt_result res;
+	int i, e;
 
 	cc->threshold_pct = 5.0;
 	cc->alpha = 0.05;
-	for (a = 1; a < argc; a++) {
-		const char *arg = argv[a];
-
-#define OPT(name) ((v = cli_opt_value(argc, argv, &a, name, &missing)) || \
-		   missing)
-		if (cli_is_help(arg)) {
-			check_usage(stdout);
-			return -1;
-		} else if (OPT("--threshold")) {
-			if (missing)
-				goto no_value;
-			e = parse_threshold(v, &cc->threshold_pct);
-			if (e)
-				return e;
-		} else if (OPT("--new")) {
-			if (missing)
-				goto no_value;
-			cc->new_run = v;
-		} else if (OPT("--tag")) {
-			if (missing)
-				goto no_value;
-			e = cli_check_tag("check", v);
-			if (e)
-				return e;
-			cc->tag = v;
-		} else if (OPT("--runs")) {
-			char *end;
-			long x;
-
-			if (missing)
-				goto no_value;
-			errno = 0;
-			x = strtol(v, &end, 10);
-			if (errno || end == v || *end || x < 1 || x > 1000)
-				return cli_usage("check", "--runs: '%s' is not "
-						 "an integer in 1 .. 1000", v);
-			cc->runs = (int)x;
-		} else if (OPT("--reps")) {
-			char *end;
-			long x;
-
-			if (missing)
-				goto no_value;
-			errno = 0;
-			x = strtol(v, &end, 10);
-			if (errno || end == v || *end || x < 1 || x > 100000)
-				return cli_usage("check", "--reps: '%s' is not "
-						 "an integer in 1 .. 100000",
-						 v);
-			cc->reps = (int)x;
-		} else if (OPT("--alpha")) {
-			char *end;
-
-			if (missing)
-				goto no_value;
-			errno = 0;
-			cc->alpha = strtod(v, &end);
-			if (errno || end == v || *end || !(cc->alpha > 0) ||
-			    !(cc->alpha < 1))
-				return cli_usage("check", "--alpha: '%s' is "
-						 "not a number between 0 and "
-						 "1", v);
-		} else if (OPT("--db")) {
-			if (missing)
-				goto no_value;
-			cc->db = v;
-		} else if (OPT("--ignore-param")) {
-			if (missing)
-				goto no_value;
-			e = cmp_ignore_add("check", &cc->ig, v);
-			if (e)
-				return e;
-		} else if (strcmp(arg, "--json") == 0) {
-			cc->json = true;
-		} else if (strcmp(arg, "--drop-noisy") == 0) {
-			cc->drop_noisy = true;
-		} else if (strcmp(arg, "--allow-emulated") == 0) {
-			cc->allow_emulated = true;
-		} else if (arg[0] == '-') {
-			return cli_usage("check", "unknown option '%s'", arg);
-		} else if (!cc->base) {
-			cc->base = arg;
-		} else {
-			e = add_filter(cc, arg);
-			if (e)
-				return e;
-		}
-#undef OPT
-	}
+	e = opt_parse(&check_cmd, argc, argv, cc, &res);
+	if (e)
+		return e;
+	cc->base = res.npos ? res.pos[0] : NULL;
+	for (i = 1; i < res.npos && !e; i++)
+		e = add_filter(cc, res.pos[i]);
+	opt_result_free(&res);
+	if (e)
+		return e;
 	if (!cc->base)
 		return cli_usage("check", "which BASE? (a run id, tag or "
 				 "list; 'copyscope runs' lists them)");
@@ -211,8 +146,6 @@ static int parse_args(struct check_cli *cc, int argc, char **argv)
 		return cli_usage("check", "--reps only applies when check "
 				 "measures (not with --new)");
 	return 0;
-no_value:
-	return cli_usage("check", "%s needs a value", argv[a]);
 }
 
 /*

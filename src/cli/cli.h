@@ -74,7 +74,7 @@ int cli_check_tag(const char *cmd, const char *tag);
  */
 void cli_clean_text(const char *s, char *buf, size_t len);
 
-/* True if arg is -h or --help. */
+/* True if arg is -h or --help (the options of a command: cli/options.h). */
 int cli_is_help(const char *arg);
 
 /*
@@ -103,14 +103,6 @@ int cli_open_store_opt(const char *opt, const char *target,
  */
 int cli_open_existing_store(const char *db_opt, struct store **st,
 			    char *path, size_t pathlen, bool *absent);
-
-/*
- * Take the value of option `name` from argv[*i] ("--name VALUE" or
- * "--name=VALUE").  Returns the value, or NULL when argv[*i] is not that
- * option.  Sets *missing when the option has no value.
- */
-const char *cli_opt_value(int argc, char **argv, int *i, const char *name,
-			  int *missing);
 
 /*
  * Load the runs that spec names (run ids, tags, 'last', a comma list;
@@ -146,17 +138,6 @@ void cmp_ignore_free(struct cmp_ignore *ig);
  */
 int cmp_ignore_check(const char *cmd, const struct cmp_ignore *ig,
 		     const struct cmp_side *a, const struct cmp_side *b);
-
-/*
- * An integer option of command cmd: v must be a whole decimal number in
- * lo .. hi; else "OPT: 'V' is not an integer in LO .. HI" and exit 2
- * (cli_usage's return).  0 on success.
- */
-int cli_parse_int(const char *cmd, const char *opt, const char *v, long lo,
-		  long hi, int *out);
-
-/* "5%" or "5" into 5.0 (0 .. 1000); 0 or -1. */
-int cmp_parse_pct(const char *v, double *out);
 
 /*
  * The stderr warning of a run whose machine was not quiet: nflagged of

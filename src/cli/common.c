@@ -205,27 +205,6 @@ int cli_open_existing_store(const char *db_opt, struct store **st,
 	return open_at(origin(db_opt, named), st, path, pathlen);
 }
 
-const char *cli_opt_value(int argc, char **argv, int *i, const char *name,
-			  int *missing)
-{
-	const char *a = argv[*i];
-	size_t len = strlen(name);
-
-	*missing = 0;
-	if (strncmp(a, name, len) != 0)
-		return NULL;
-	if (a[len] == '=')
-		return a + len + 1;
-	if (a[len] != '\0')
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = 1;
-		return NULL;
-	}
-	(*i)++;
-	return argv[*i];
-}
-
 int cli_load_side(struct store *st, const char *cmd, const char *spec,
 		  struct cmp_side *side)
 {
@@ -363,20 +342,6 @@ void cmp_ignore_free(struct cmp_ignore *ig)
 	memset(ig, 0, sizeof(*ig));
 }
 
-int cmp_parse_pct(const char *v, double *out)
-{
-	char *end;
-	double x;
-
-	errno = 0;
-	x = strtod(v, &end);
-	if (errno || end == v || (*end && strcmp(end, "%") != 0) ||
-	    !(x >= 0) || x > 1000)
-		return -1;
-	*out = x;
-	return 0;
-}
-
 
 void cli_warn_noisy(size_t nsamples, size_t nflagged, size_t n_other,
 		    size_t n_steal, size_t n_canary)
@@ -389,19 +354,4 @@ void cli_warn_noisy(size_t nsamples, size_t nflagged, size_t n_other,
 			  text, sizeof(text));
 	snprintf(line, sizeof(line), "copyscope: %s", text);
 	fmt_wrap(stderr, 0, 2, line);
-}
-
-int cli_parse_int(const char *cmd, const char *opt, const char *v, long lo,
-		  long hi, int *out)
-{
-	char *end;
-	long x;
-
-	errno = 0;
-	x = strtol(v, &end, 10);
-	if (errno || end == v || *end || x < lo || x > hi)
-		return cli_usage(cmd, "%s: '%s' is not an integer in %ld .. %ld",
-				 opt, v, lo, hi);
-	*out = (int)x;
-	return 0;
 }

@@ -10,9 +10,51 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "report/comparison_print.h"
+#include "util/array.h"
 
-static void compare_usage(FILE *out)
+struct compare_cli {
+	struct cmp_opts o;
+	struct cmp_ignore ig;
+	const char *db;
+	bool json, csv;
+};
+
+#define CC(field) offsetof(struct compare_cli, field)
+static const struct opt_row compare_rows[] = {
+	OPT_ROW_JSON(struct compare_cli, json, "the comparison as JSON"),
+	OPT_ROW_CSV(struct compare_cli, csv, "one CSV line per row"),
+	{ OPT_R("--drop-noisy", OPT_FLAG, NULL), "leave out samples flagged "
+	  "as disturbed (outside load, steal, slow canary)",
+	  CC(o.drop_noisy) },
+	OPT_ROW_ALPHA(struct compare_cli, o.alpha),
+	{ OPT_R("--noise", OPT_PCT, "PCT"), "a verdict needs the whole CI of "
+	  "the change beyond +-PCT (default 1%): smaller changes count as "
+	  "noise", CC(o.noise_pct), .lo = 0, .hi = 1000, .unit = "1%" },
+	{ OPT_R("--target", OPT_PCT, "PCT"), "say how many runs per side a "
+	  "change of PCT needs to be seen 80% of the time (from the spread "
+	  "between runs)", CC(o.target_pct), .lo = 0, .hi = 1000,
+	  .flags = OPT_LO_OPEN, .unit = "2%" },
+	{ OPT_R("--allow-emulated", OPT_FLAG, NULL), "give verdicts on "
+	  "emulated runs too", CC(o.allow_emulated) },
+	OPT_ROW_IGNORE_PARAM(struct compare_cli, ig, "leave these parameters "
+			     "out of the matching, to compare e.g. io=write "
+			     "on one side with io=vmsplice on the other"),
+	OPT_ROW_DB(struct compare_cli, db, OPT_HELP_DB),
+};
+#undef CC
+
+static void compare_usage(FILE *out, const struct opt_cmd *c);
+
+static const struct opt_cmd compare_cmd = {
+	.name = "compare", .rows = compare_rows,
+	.nrows = ARRAY_SIZE(compare_rows),
+	.help_col = 17, .max_pos = 2, .pos = OPT_C_RUNS,
+	.usage = compare_usage,
+};
+
+static void compare_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
 "usage: copyscope compare BASE NEW [--json|--csv] [--drop-noisy]\n"
@@ -38,23 +80,9 @@ static void compare_usage(FILE *out)
 "emulator (virt.emulated: copyscope boot under qemu TCG) time the emulator,\n"
 "not the kernel: their rows show the numbers and the verdict 'emul'.\n"
 "\n"
-"options:\n"
-"  --json         the comparison as JSON\n"
-"  --csv          one CSV line per row\n"
-"  --drop-noisy   leave out samples flagged as disturbed (outside load,\n"
-"                 steal, slow canary)\n"
-"  --alpha A      significance level (default 0.05)\n"
-"  --noise PCT    a verdict needs the whole CI of the change beyond\n"
-"                 +-PCT (default 1%%): smaller changes count as noise\n"
-"  --target PCT   say how many runs per side a change of PCT needs to be\n"
-"                 seen 80%% of the time (from the spread between runs)\n"
-"  --allow-emulated\n"
-"                 give verdicts on emulated runs too\n"
-"  --ignore-param KEY[,KEY...]\n"
-"                 leave these parameters out of the matching, to compare\n"
-"                 e.g. io=write on one side with io=vmsplice on the other\n"
-"  --db PATH|URL  database: a SQLite file or postgresql://... (default\n"
-"                 $COPYSCOPE_DB, else $XDG_DATA_HOME/copyscope/results.db)\n"
+"options:\n");
+	opt_print_options(out, c);
+	fprintf(out,
 "\nexamples:\n"
 "  copyscope compare baseline patched\n"
 "  copyscope compare 3,4,5 6,7,8 --drop-noisy\n"
@@ -65,113 +93,44 @@ static void compare_usage(FILE *out)
 }
 
 /* Returns 0, -1 after --help, or the usage exit code. */
-static int compare_args(int argc, char **argv, struct cmp_opts *o,
-			struct cmp_ignore *ig, const char **sides,
-			const char **db, bool *json, bool *csv)
+static int compare_args(int argc, char **argv, struct compare_cli *cc,
+			const char **sides)
 {
-	const char *v;
-	int missing, nsides = 0, e;
+	struct opt_result res;
+	int e = opt_parse(&compare_cmd, argc, argv, cc, &res);
 
-	for (int a = 1; a < argc; a++) {
-		if (cli_is_help(argv[a])) {
-			compare_usage(stdout);
-			return -1;
-		}
-		if ((v = cli_opt_value(argc, argv, &a, "--db", &missing)) ||
-		    missing) {
-			if (missing)
-				return cli_usage("compare", "--db needs a "
-						 "value");
-			*db = v;
-		} else if ((v = cli_opt_value(argc, argv, &a, "--alpha",
-					      &missing)) || missing) {
-			char *end;
-
-			if (missing)
-				return cli_usage("compare", "--alpha needs a "
-						 "value");
-			errno = 0;
-			o->alpha = strtod(v, &end);
-			if (errno || end == v || *end || !(o->alpha > 0) ||
-			    !(o->alpha < 1))
-				return cli_usage("compare", "--alpha: '%s' is "
-						 "not a number between 0 and "
-						 "1", v);
-		} else if ((v = cli_opt_value(argc, argv, &a, "--target",
-					      &missing)) || missing) {
-			if (missing)
-				return cli_usage("compare", "--target needs a "
-						 "value");
-			if (cmp_parse_pct(v, &o->target_pct) != 0 ||
-			    !(o->target_pct > 0))
-				return cli_usage("compare", "--target: '%s' is "
-						 "not a percentage above 0 "
-						 "(e.g. 2%%)", v);
-		} else if ((v = cli_opt_value(argc, argv, &a, "--noise",
-					      &missing)) || missing) {
-			if (missing)
-				return cli_usage("compare", "--noise needs a "
-						 "value");
-			if (cmp_parse_pct(v, &o->noise_pct) != 0)
-				return cli_usage("compare", "--noise: '%s' is "
-						 "not a percentage in 0 .. "
-						 "1000 (e.g. 1%%)", v);
-		} else if ((v = cli_opt_value(argc, argv, &a,
-					      "--ignore-param", &missing)) ||
-			   missing) {
-			if (missing)
-				return cli_usage("compare", "--ignore-param "
-						 "needs a value");
-			e = cmp_ignore_add("compare", ig, v);
-			if (e)
-				return e;
-		} else if (strcmp(argv[a], "--json") == 0) {
-			*json = true;
-		} else if (strcmp(argv[a], "--csv") == 0) {
-			*csv = true;
-		} else if (strcmp(argv[a], "--drop-noisy") == 0) {
-			o->drop_noisy = true;
-		} else if (strcmp(argv[a], "--allow-emulated") == 0) {
-			o->allow_emulated = true;
-		} else if (argv[a][0] == '-' || nsides == 2) {
-			return cli_usage("compare", "unknown argument '%s'",
-					 argv[a]);
-		} else {
-			sides[nsides++] = argv[a];
-		}
-	}
-	if (nsides != 2)
+	if (e)
+		return e;
+	sides[0] = res.npos > 0 ? res.pos[0] : NULL;
+	sides[1] = res.npos > 1 ? res.pos[1] : NULL;
+	opt_result_free(&res);
+	if (!sides[1])
 		return cli_usage("compare", "needs BASE and NEW (run ids, tags "
 				 "or comma lists; 'copyscope runs' lists "
 				 "them)");
-	if (*json && *csv)
+	if (cc->json && cc->csv)
 		return cli_usage("compare", "--json or --csv, not both");
 	return 0;
 }
 
 int cmd_compare(int argc, char **argv)
 {
-	const char *db = NULL, *sides[2] = { NULL, NULL };
-	struct cmp_opts o = { .alpha = 0.05, .noise_pct = 1.0 };
-	struct cmp_ignore ig;
+	const char *sides[2] = { NULL, NULL };
+	struct compare_cli cc = { .o = { .alpha = 0.05, .noise_pct = 1.0 } };
 	struct cmp c;
 	struct store *st;
 	char path[4096];
-	bool json = false, csv = false;
 	int e;
 
 	memset(&c, 0, sizeof(c));
-	memset(&ig, 0, sizeof(ig));
-	e = compare_args(argc, argv, &o, &ig, sides, &db, &json, &csv);
-	if (!e && (!sides[0] || !sides[1]))
-		e = EXIT_USAGE;		/* compare_args said why */
+	e = compare_args(argc, argv, &cc, sides);
 	if (e) {
-		cmp_ignore_free(&ig);
+		cmp_ignore_free(&cc.ig);
 		return e < 0 ? EXIT_OK : e;
 	}
-	o.ignore = ig.keys;
-	o.nignore = ig.n;
-	e = cli_open_existing_store(db, &st, path, sizeof(path), NULL);
+	cc.o.ignore = cc.ig.keys;
+	cc.o.nignore = cc.ig.n;
+	e = cli_open_existing_store(cc.db, &st, path, sizeof(path), NULL);
 	if (e)
 		goto out;
 	e = cli_load_side(st, "compare", sides[0], &c.base);
@@ -179,10 +138,10 @@ int cmd_compare(int argc, char **argv)
 		e = cli_load_side(st, "compare", sides[1], &c.new);
 	store_close(st);
 	if (!e)
-		e = cmp_ignore_check("compare", &ig, &c.base, &c.new);
+		e = cmp_ignore_check("compare", &cc.ig, &c.base, &c.new);
 	if (e)
 		goto out;
-	if (cmp_build(&c, &o) != 0) {
+	if (cmp_build(&c, &cc.o) != 0) {
 		cli_error("out of memory");
 		e = EXIT_FAIL;
 		goto out;
@@ -191,9 +150,9 @@ int cmd_compare(int argc, char **argv)
 		cli_error("warning: the sides were measured with different "
 			  "build flavours (copyscope.build_flavour); the "
 			  "comparison is meaningless");
-	if (json)
+	if (cc.json)
 		e = cmp_print_json(stdout, &c) ? EXIT_FAIL : EXIT_OK;
-	else if (csv)
+	else if (cc.csv)
 		cmp_print_csv(stdout, &c);
 	else
 		cmp_print_text(stdout, &c, NULL, NULL);
@@ -205,6 +164,6 @@ out:
 	cmp_free(&c);
 	cli_free_side(&c.base);
 	cli_free_side(&c.new);
-	cmp_ignore_free(&ig);
+	cmp_ignore_free(&cc.ig);
 	return e;
 }

@@ -6,8 +6,21 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "runner/timer.h"
 #include "env/env.h"
+
+static void env_usage(FILE *out, const struct opt_cmd *c)
+{
+	(void)c;
+	fprintf(out, "usage: copyscope env\n\nPrints the environment that "
+		"every run stores: kernel, CPU, mitigations,\nsettings that "
+		"matter to copies, and the clock copyscope would use.\n");
+}
+
+static const struct opt_cmd env_cmd = {
+	.name = "env", .max_pos = 0, .usage = env_usage,
+};
 
 int cmd_env(int argc, char **argv)
 {
@@ -15,16 +28,12 @@ int cmd_env(int argc, char **argv)
 	struct env env = { 0 };
 	char b[64];
 
-	if (argc > 1) {
-		if (cli_is_help(argv[1])) {
-			printf("usage: copyscope env\n\nPrints the "
-			       "environment that every run stores: kernel, "
-			       "CPU, mitigations,\nsettings that matter to "
-			       "copies, and the clock copyscope would use.\n");
-			return EXIT_OK;
-		}
-		return cli_usage("env", "unknown argument '%s'", argv[1]);
-	}
+	struct opt_result res;
+	int e = opt_parse(&env_cmd, argc, argv, NULL, &res);
+
+	if (e)
+		return e < 0 ? EXIT_OK : e;
+	opt_result_free(&res);
 	if (env_capture(&env) != 0) {
 		cli_error("out of memory");
 		return EXIT_FAIL;

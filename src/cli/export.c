@@ -8,10 +8,31 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "results/exchange.h"
 #include "util/array.h"
 
-static void export_usage(FILE *out)
+struct export_cli {
+	const char *db, *path;
+};
+
+static const struct opt_row export_rows[] = {
+	{ OPT_R("-o", OPT_STR, "FILE"), "write FILE (complete or not at all); "
+	  "default stdout", offsetof(struct export_cli, path),
+	  .complete = OPT_C_FILE },
+	OPT_ROW_DB(struct export_cli, db, "database (default $COPYSCOPE_DB, "
+		   "else $XDG_DATA_HOME/copyscope/results.db)"),
+};
+
+static void export_usage(FILE *out, const struct opt_cmd *c);
+
+static const struct opt_cmd export_cmd = {
+	.name = "export", .rows = export_rows,
+	.nrows = ARRAY_SIZE(export_rows), .help_col = 13,
+	.max_pos = 256, .pos = OPT_C_RUNS, .usage = export_usage,
+};
+
+static void export_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
 "usage: copyscope export RUN|TAG|LIST ... [-o FILE] [--db PATH]\n"
@@ -20,52 +41,36 @@ static void export_usage(FILE *out)
 "results with their samples and histograms) as JSON lines, schema %d\n"
 "(docs/export-format.md), for 'copyscope import' on another machine.\n"
 "Each argument is a run id, a tag, 'last' or a comma list of them.  Runs\n"
-"still being measured are left out.\n"
-"  -o FILE    write FILE (complete or not at all); default stdout\n"
-"  --db PATH  database (default $COPYSCOPE_DB, else\n"
-"             $XDG_DATA_HOME/copyscope/results.db)\n"
+"still being measured are left out.\n", EXCHANGE_SCHEMA_VERSION);
+	opt_print_options(out, c);
+	fprintf(out,
 "\nexamples:\n"
 "  copyscope export baseline -o baseline.jsonl\n"
-"  copyscope export 3,4,5 | ssh lab copyscope import -\n",
-		EXCHANGE_SCHEMA_VERSION);
+"  copyscope export 3,4,5 | ssh lab copyscope import -\n");
 }
 
 int cmd_export(int argc, char **argv)
 {
-	const char *db = NULL, *path = NULL, *v;
+	struct export_cli xc = { 0 };
+	struct opt_result res;
+	const char *db, *path;
 	struct cmp_side side;
 	struct run_data *keep = NULL;
 	struct cli_out o;
 	struct store *st;
 	char dbpath[4096], err[512], *args[256];
 	size_t nargs = 0, nkeep = 0, i, nres = 0;
-	int e, missing;
+	int e;
 
 	memset(&side, 0, sizeof(side));
-	for (int a = 1; a < argc; a++) {
-		if (cli_is_help(argv[a])) {
-			export_usage(stdout);
-			return EXIT_OK;
-		}
-		if ((v = cli_opt_value(argc, argv, &a, "--db", &missing)) ||
-		    missing) {
-			if (missing)
-				return cli_usage("export", "--db needs a value");
-			db = v;
-		} else if ((v = cli_opt_value(argc, argv, &a, "-o",
-					      &missing)) || missing) {
-			if (missing)
-				return cli_usage("export", "-o needs a file");
-			path = v;
-		} else if (argv[a][0] == '-') {
-			return cli_usage("export", "unknown option '%s'",
-					 argv[a]);
-		} else if (nargs < ARRAY_SIZE(args)) {
-			args[nargs++] = argv[a];
-		} else {
-			return cli_usage("export", "too many arguments");
-		}
-	}
+	e = opt_parse(&export_cmd, argc, argv, &xc, &res);
+	if (e)
+		return e < 0 ? EXIT_OK : e;
+	nargs = (size_t)res.npos;
+	memcpy(args, res.pos, nargs * sizeof(*args));
+	opt_result_free(&res);
+	db = xc.db;
+	path = xc.path;
 	if (!nargs)
 		return cli_usage("export", "which runs? (run ids, tags, "
 				 "'last' or comma lists; 'copyscope runs' "

@@ -11,9 +11,29 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "results/exchange.h"
+#include "util/array.h"
 
-static void import_usage(FILE *out)
+struct import_cli {
+	const char *db;
+};
+
+static const struct opt_row import_rows[] = {
+	OPT_ROW_DB(struct import_cli, db, "database (default $COPYSCOPE_DB, "
+		   "else $XDG_DATA_HOME/copyscope/results.db); created if "
+		   "needed"),
+};
+
+static void import_usage(FILE *out, const struct opt_cmd *c);
+
+static const struct opt_cmd import_cmd = {
+	.name = "import", .rows = import_rows,
+	.nrows = ARRAY_SIZE(import_rows), .help_col = 13,
+	.max_pos = 1, .pos = OPT_C_FILE, .usage = import_usage,
+};
+
+static void import_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
 "usage: copyscope import FILE [--db PATH]\n"
@@ -23,39 +43,27 @@ static void import_usage(FILE *out)
 "before anything is stored: a malformed or truncated file is refused\n"
 "(exit 2) with its line number.  Runs keep their unique id, so a run that\n"
 "is already in the database is not added again: importing a file twice\n"
-"adds nothing the second time.\n"
-"  --db PATH  database (default $COPYSCOPE_DB, else\n"
-"             $XDG_DATA_HOME/copyscope/results.db); created if needed\n",
-		EXCHANGE_SCHEMA_VERSION);
+"adds nothing the second time.\n", EXCHANGE_SCHEMA_VERSION);
+	opt_print_options(out, c);
 }
 
 int cmd_import(int argc, char **argv)
 {
-	const char *db = NULL, *file = NULL, *v;
+	struct import_cli ic = { 0 };
+	struct opt_result res;
+	const char *file;
 	struct run_data *runs = NULL;
 	struct store *st = NULL;
 	char dbpath[4096], err[1024], name[4096 * 4 + 1];
 	size_t n = 0, i, added = 0, there = 0;
 	FILE *in;
-	int e, missing, rc;
+	int e, rc;
 
-	for (int a = 1; a < argc; a++) {
-		if (cli_is_help(argv[a])) {
-			import_usage(stdout);
-			return EXIT_OK;
-		}
-		if ((v = cli_opt_value(argc, argv, &a, "--db", &missing)) ||
-		    missing) {
-			if (missing)
-				return cli_usage("import", "--db needs a value");
-			db = v;
-		} else if ((argv[a][0] == '-' && argv[a][1]) || file) {
-			return cli_usage("import", "unknown argument '%s'",
-					 argv[a]);
-		} else {
-			file = argv[a];
-		}
-	}
+	e = opt_parse(&import_cmd, argc, argv, &ic, &res);
+	if (e)
+		return e < 0 ? EXIT_OK : e;
+	file = res.npos ? res.pos[0] : NULL;
+	opt_result_free(&res);
 	if (!file)
 		return cli_usage("import", "which file? (written by "
 				 "'copyscope export'; '-' for stdin)");
@@ -76,7 +84,7 @@ int cmd_import(int argc, char **argv)
 		cli_error("%s; nothing was imported", err);
 		return EXIT_USAGE;
 	}
-	e = cli_open_store(db, &st, dbpath, sizeof(dbpath));
+	e = cli_open_store(ic.db, &st, dbpath, sizeof(dbpath));
 	if (e)
 		goto out;
 	for (i = 0; i < n; i++) {

@@ -7,11 +7,13 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "report/format.h"
 #include "workloads/workloads.h"
 
-static void list_usage(FILE *out)
+static void list_usage(FILE *out, const struct opt_cmd *c)
 {
+	(void)c;
 	fprintf(out,
 "usage: copyscope list [PATTERN]\n"
 "\n"
@@ -19,6 +21,10 @@ static void list_usage(FILE *out)
 "metrics) and suites.  PATTERN is a shell glob or a prefix: 'pipe',\n"
 "'sys.*'.  Workloads that cannot run here say why.\n");
 }
+
+static const struct opt_cmd list_cmd = {
+	.name = "list", .max_pos = 1, .pos = OPT_C_NAMES, .usage = list_usage,
+};
 
 static const char *type_name(enum param_type t)
 {
@@ -138,21 +144,16 @@ static int matches(const char *pattern, const char *name)
 
 int cmd_list(int argc, char **argv)
 {
-	const char *pattern = NULL;
+	struct opt_result res;
+	const char *pattern;
 	size_t i, j, shown = 0;
+	int e;
 
-	if (argc > 2)
-		return cli_usage("list", "at most one PATTERN");
-	if (argc == 2) {
-		if (cli_is_help(argv[1])) {
-			list_usage(stdout);
-			return EXIT_OK;
-		}
-		if (argv[1][0] == '-')
-			return cli_usage("list", "unknown option '%s'",
-					 argv[1]);
-		pattern = argv[1];
-	}
+	e = opt_parse(&list_cmd, argc, argv, NULL, &res);
+	if (e)
+		return e < 0 ? EXIT_OK : e;
+	pattern = res.npos ? res.pos[0] : NULL;
+	opt_result_free(&res);
 	for (i = 0; i < workload_count; i++) {
 		if (!matches(pattern, workload_table[i]->name))
 			continue;

@@ -13,8 +13,37 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
+#include "util/array.h"
 
-static void push_usage(FILE *out)
+struct push_args {
+	const char *to, *db;
+	char **specs;
+	size_t nspecs;
+	bool quiet;
+};
+
+#define PA(field) offsetof(struct push_args, field)
+static const struct opt_row push_rows[] = {
+	{ OPT_R("--to", OPT_STR, "URL|PATH"), "the database to copy to "
+	  "(created tables on first use)", PA(to), .flags = OPT_ONCE,
+	  .complete = OPT_C_FILE },
+	OPT_ROW_DB(struct push_args, db, "the database to copy from (default "
+		   "$COPYSCOPE_DB, else $XDG_DATA_HOME/copyscope/results.db)"),
+	{ OPT_R("--quiet", OPT_FLAG, NULL), "print only the summary line",
+	  PA(quiet) },
+};
+#undef PA
+
+static void push_usage(FILE *out, const struct opt_cmd *c);
+
+static const struct opt_cmd push_cmd = {
+	.name = "push", .rows = push_rows,
+	.nrows = ARRAY_SIZE(push_rows), .help_col = 18,
+	.max_pos = -1, .pos = OPT_C_RUNS, .usage = push_usage,
+};
+
+static void push_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
 "usage: copyscope push [RUNS ...] --to URL|PATH [--db PATH] [--quiet]\n"
@@ -32,11 +61,9 @@ static void push_usage(FILE *out)
 "RUNS selects which (default: all), as a side of 'compare' does: run ids,\n"
 "tags, 'last', host:, kernel:, boot:, tag: patterns, '+' and ',' lists.\n"
 "\n"
-"options:\n"
-"  --to URL|PATH   the database to copy to (created tables on first use)\n"
-"  --db PATH       the database to copy from (default $COPYSCOPE_DB,\n"
-"                  else $XDG_DATA_HOME/copyscope/results.db)\n"
-"  --quiet         print only the summary line\n"
+"options:\n");
+	opt_print_options(out, c);
+	fprintf(out,
 "\nexit: 0 every selected run is there, 1 a run could not be copied (the\n"
 "others were), 2 usage or a database that cannot be opened.\n"
 "\nexamples:\n"
@@ -46,47 +73,18 @@ static void push_usage(FILE *out)
 "      'postgresql:///copyscope?host=/run/postgresql'\n");
 }
 
-struct push_args {
-	const char *to, *db;
-	char **specs;
-	size_t nspecs;
-	bool quiet;
-};
 
 /* Returns 0, -1 after --help, or the usage exit code. */
 static int push_parse(int argc, char **argv, struct push_args *pa)
 {
-	const char *v;
-	int missing;
+	struct opt_result res;
+	int e = opt_parse(&push_cmd, argc, argv, pa, &res);
 
-	for (int a = 1; a < argc; a++) {
-		if (cli_is_help(argv[a])) {
-			push_usage(stdout);
-			return -1;
-		}
-		if ((v = cli_opt_value(argc, argv, &a, "--to", &missing)) ||
-		    missing) {
-			if (missing)
-				return cli_usage("push", "--to needs a value "
-						 "(postgresql://...)");
-			if (pa->to)
-				return cli_usage("push", "--to is given "
-						 "twice");
-			pa->to = v;
-		} else if ((v = cli_opt_value(argc, argv, &a, "--db",
-					      &missing)) || missing) {
-			if (missing)
-				return cli_usage("push", "--db needs a value");
-			pa->db = v;
-		} else if (strcmp(argv[a], "--quiet") == 0) {
-			pa->quiet = true;
-		} else if (argv[a][0] == '-') {
-			return cli_usage("push", "unknown argument '%s'",
-					 argv[a]);
-		} else {
-			pa->specs[pa->nspecs++] = argv[a];
-		}
-	}
+	if (e)
+		return e;
+	pa->nspecs = (size_t)res.npos;
+	memcpy(pa->specs, res.pos, pa->nspecs * sizeof(*pa->specs));
+	opt_result_free(&res);
 	if (!pa->to)
 		return cli_usage("push", "--to: where to? (a postgresql:// "
 				 "URL, or a database path)");

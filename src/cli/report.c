@@ -11,10 +11,44 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "report/html.h"
 #include "util/array.h"
 
-static void report_usage(FILE *out)
+struct report_cli {
+	const char *db, *path;
+	char *args[256];
+	size_t nargs;
+	bool compare;
+	struct cmp_opts opts;
+	struct cmp_ignore ig;
+};
+
+#define RC(field) offsetof(struct report_cli, field)
+static const struct opt_row report_rows[] = {
+	{ OPT_R("-o", OPT_STR, "FILE"), "write FILE (complete or not at all); "
+	  "default stdout, which must then not be a terminal", RC(path),
+	  .complete = OPT_C_FILE },
+	{ OPT_R("--compare", OPT_FLAG, NULL), "the comparison of BASE and NEW "
+	  "(as 'copyscope compare') instead of runs", RC(compare) },
+	{ OPT_R("--drop-noisy", OPT_FLAG, NULL), "with --compare: leave out "
+	  "samples flagged as disturbed", RC(opts.drop_noisy) },
+	OPT_ROW_IGNORE_PARAM(struct report_cli, ig, "with --compare: leave "
+			     "these parameters out of the matching"),
+	OPT_ROW_DB(struct report_cli, db, "database (default $COPYSCOPE_DB, "
+		   "else $XDG_DATA_HOME/copyscope/results.db)"),
+};
+#undef RC
+
+static void report_usage(FILE *out, const struct opt_cmd *c);
+
+static const struct opt_cmd report_cmd = {
+	.name = "report", .rows = report_rows,
+	.nrows = ARRAY_SIZE(report_rows), .help_col = 16,
+	.max_pos = 256, .pos = OPT_C_RUNS, .usage = report_usage,
+};
+
+static void report_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
 "usage: copyscope report RUN|TAG|LIST ... [-o FILE.html] [--db PATH]\n"
@@ -31,67 +65,25 @@ static void report_usage(FILE *out)
 "row with its 95%% CI as a forest plot coloured by verdict, the table of\n"
 "'copyscope compare', and the environment differences.  Every plot has\n"
 "its numbers in a table beside it.\n"
-"RUN, TAG, LIST, BASE and NEW: a run id, a tag, 'last' or a comma list.\n"
-"  -o FILE       write FILE (complete or not at all); default stdout,\n"
-"                which must then not be a terminal\n"
-"  --db PATH     database (default $COPYSCOPE_DB, else\n"
-"                $XDG_DATA_HOME/copyscope/results.db)\n"
+"RUN, TAG, LIST, BASE and NEW: a run id, a tag, 'last' or a comma list.\n");
+	opt_print_options(out, c);
+	fprintf(out,
 "\nexamples:\n"
 "  copyscope report last -o run.html\n"
 "  copyscope report --compare baseline patched -o change.html\n");
 }
 
-struct report_cli {
-	const char *db, *path;
-	char *args[256];
-	size_t nargs;
-	bool compare;
-	struct cmp_opts opts;
-	struct cmp_ignore ig;
-};
 
 static int parse(struct report_cli *rc, int argc, char **argv)
 {
-	const char *v;
-	int missing, e;
+	struct opt_result res;
+	int e = opt_parse(&report_cmd, argc, argv, rc, &res);
 
-	for (int a = 1; a < argc; a++) {
-		if (cli_is_help(argv[a])) {
-			report_usage(stdout);
-			return -1;
-		}
-		if ((v = cli_opt_value(argc, argv, &a, "--db", &missing)) ||
-		    missing) {
-			if (missing)
-				return cli_usage("report", "--db needs a value");
-			rc->db = v;
-		} else if ((v = cli_opt_value(argc, argv, &a, "-o",
-					      &missing)) || missing) {
-			if (missing)
-				return cli_usage("report", "-o needs a file");
-			rc->path = v;
-		} else if ((v = cli_opt_value(argc, argv, &a,
-					      "--ignore-param", &missing)) ||
-			   missing) {
-			if (missing)
-				return cli_usage("report", "--ignore-param "
-						 "needs a value");
-			e = cmp_ignore_add("report", &rc->ig, v);
-			if (e)
-				return e;
-		} else if (strcmp(argv[a], "--compare") == 0) {
-			rc->compare = true;
-		} else if (strcmp(argv[a], "--drop-noisy") == 0) {
-			rc->opts.drop_noisy = true;
-		} else if (argv[a][0] == '-') {
-			return cli_usage("report", "unknown option '%s'",
-					 argv[a]);
-		} else if (rc->nargs < ARRAY_SIZE(rc->args)) {
-			rc->args[rc->nargs++] = argv[a];
-		} else {
-			return cli_usage("report", "too many arguments");
-		}
-	}
+	if (e)
+		return e;
+	rc->nargs = (size_t)res.npos;
+	memcpy(rc->args, res.pos, rc->nargs * sizeof(*rc->args));
+	opt_result_free(&res);
 	if (rc->compare && rc->nargs != 2)
 		return cli_usage("report", "--compare needs BASE and NEW (run "
 				 "ids, tags or comma lists)");

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/run_group.h"
 #include "session/session.h"
 #include "session/explain_plan.h"
@@ -44,7 +45,104 @@ struct run_cli {
 	uint64_t seed;
 };
 
-static void run_usage(FILE *out)
+/* --cpus LIST into the run options at dest. */
+/* --kernel VIEWS into the view bits at dest. */
+static int check_kviews(const char *cmd, const struct opt_row *r,
+			const char *v, void *dest)
+{
+	char err[256];
+
+	(void)r;
+	if (kview_parse(v, dest, err, sizeof(err)) != 0)
+		return cli_usage(cmd, "%s", err);
+	return 0;
+}
+
+/* --group ID: 32 hex digits (set by --runs for its children). */
+static int check_group(const char *cmd, const struct opt_row *r,
+		       const char *v, void *dest)
+{
+	(void)r;
+	if (strlen(v) != 32 || strspn(v, "0123456789abcdef") != 32)
+		return cli_usage(cmd, "--group: '%s' is not a group id (32 hex "
+				 "digits; --runs sets it)", v);
+	*(const char **)dest = v;
+	return 0;
+}
+
+static const char *const kview_words[] = { "lock", "sched", "syscall", NULL };
+
+#define RC(field) offsetof(struct run_cli, field)
+static const struct opt_row run_rows[] = {
+	{ OPT_R("--reps", OPT_INT, "N"), "kept samples per configuration "
+	  "(default 10)", RC(ro.reps), .lo = 1, .hi = 100000 },
+	{ OPT_R("--sample-time", OPT_TIME, "T"), "target length of one sample "
+	  "(default 100ms)", RC(ro.sample_time_ns), .lo = 1e6, .hi = 60e9 },
+	{ OPT_R("--warmup", OPT_TIME, "T"), "warm-up after the batch is sized "
+	  "(default 200ms)", RC(ro.warmup_ns), .lo = 0, .hi = 600e9 },
+	{ OPT_R("--quick", OPT_FLAG, NULL), "3 samples of 10ms, no extra "
+	  "warm-up (for tests)", RC(quick) },
+	OPT_ROW_TAG(struct run_cli, tag, "label the run (for runs, show, "
+		    "compare)"),
+	{ OPT_R("--cpus", OPT_LIST, "LIST"), "CPUs workers may use, in order "
+	  "(e.g. 0,1 or 2-5)", RC(ro), .check = opt_check_cpus },
+	{ OPT_R("--hist", OPT_FLAG, NULL), "per-op latency histogram (a "
+	  "separate pass)", RC(ro.hist) },
+	{ OPT_R("--precision", OPT_PCT, "PCT"), "after --reps samples, keep "
+	  "adding samples until the 95% CI of every metric's median is "
+	  "within ±PCT of it (e.g. 1%); prints the precision reached and the "
+	  "time", RC(ro.precision_pct), .lo = 0.01, .hi = 100,
+	  .unit = "1%" },
+	{ OPT_R("--max-time", OPT_TIME, "T"), "with --precision: at most T of "
+	  "samples a configuration (default 60s)", RC(ro.max_time_ns),
+	  .lo = 1e6, .hi = 86400e9 },
+	{ OPT_R("--interleave", OPT_FLAG, NULL), "take the samples of all "
+	  "configurations in a shuffled round-robin order (spreads drift "
+	  "evenly; the order is recorded); at most 64 configurations",
+	  RC(interleave) },
+	{ OPT_R("--seed", OPT_U64, "N"), "seed of the --interleave order "
+	  "(default: the clock)", RC(seed) },
+	{ OPT_R("--runs", OPT_INT, "N"), "N runs, each in a fresh process (new "
+	  "buffers, placement and warm-up), stored as N runs of one group: "
+	  "compare then treats the run as the unit that repeats", RC(runs),
+	  .lo = 1, .hi = 1000 },
+	{ OPT_R("--group", OPT_STR, "ID"), NULL, RC(group),
+	  .check = check_group },
+	{ OPT_R("--verify", OPT_FLAG, NULL), "set verify=1 on workloads that "
+	  "can verify data", RC(verify) },
+	{ OPT_R("--explain", OPT_FLAG, NULL), "also run each configuration's "
+	  "floors at the same size and print them side by side: pipe.bw "
+	  "against mem.copy (libc) and ring.bw (where the pipe's time goes), "
+	  "the file.* workloads per byte against mem.copy libc and movsb (the "
+	  "kernel path's speed and fixed cost)", RC(explain) },
+	{ OPT_R("--kernel", OPT_LIST, "VIEWS"), "also record what the kernel "
+	  "did for the workers, in a traced sample after each kept one (the "
+	  "kept figures stay untraced; the overhead is printed): lock "
+	  "(contended lock waits by caller, as perf lock contention), sched "
+	  "(wake-up latency, run-queue wait), syscall (time in the kernel per "
+	  "system call); a comma list.  Needs root (or perf_event_paranoid "
+	  "-1) and tracefs: see docs/kernel-views.md", RC(ro.kviews),
+	  .words = kview_words, .check = check_kviews },
+	{ OPT_R("--perf-counters", OPT_FLAG, NULL), "count context switches, "
+	  "migrations and faults with perf software events instead of "
+	  "getrusage (costs time on every context switch: see "
+	  "docs/methodology.md)", RC(perf_counters) },
+	OPT_ROW_JSON(struct run_cli, json, "print the run as JSON on stdout"),
+	{ OPT_R("--no-store", OPT_FLAG, NULL), "do not write to the database",
+	  RC(no_store) },
+	OPT_ROW_DB(struct run_cli, db, OPT_HELP_DB),
+};
+#undef RC
+
+static void run_usage(FILE *out, const struct opt_cmd *c);
+
+static const struct opt_cmd run_cmd = {
+	.name = "run", .rows = run_rows,
+	.nrows = ARRAY_SIZE(run_rows), .help_col = 20,
+	.max_pos = -1, .pos = OPT_C_WORKLOADS, .usage = run_usage,
+};
+
+static void run_usage(FILE *out, const struct opt_cmd *c)
 {
 	size_t i;
 
@@ -58,49 +156,9 @@ static void run_usage(FILE *out)
 "need a unit, ns/us/ms/s (bare: only 0, or the unit a name ends in:\n"
 "inject_ns=100 is 100 ns).\n"
 "\n"
-"options:\n"
-"  --reps N          kept samples per configuration (default 10)\n"
-"  --sample-time T   target length of one sample (default 100ms)\n"
-"  --warmup T        warm-up after the batch is sized (default 200ms)\n"
-"  --quick           3 samples of 10ms, no extra warm-up (for tests)\n"
-"  --tag TAG         label the run (for runs, show, compare)\n"
-"  --cpus LIST       CPUs workers may use, in order (e.g. 0,1 or 2-5)\n"
-"  --hist            per-op latency histogram (a separate pass)\n"
-"  --precision PCT   after --reps samples, keep adding samples until the\n"
-"                    95%% CI of every metric's median is within ±PCT of it\n"
-"                    (e.g. 1%%); prints the precision reached and the time\n"
-"  --max-time T      with --precision: at most T of samples a\n"
-"                    configuration (default 60s)\n"
-"  --interleave      take the samples of all configurations in a shuffled\n"
-"                    round-robin order (spreads drift evenly; the order is\n"
-"                    recorded); at most 64 configurations\n"
-"  --seed N          seed of the --interleave order (default: the clock)\n"
-"  --runs N          N runs, each in a fresh process (new buffers, placement\n"
-"                    and warm-up), stored as N runs of one group: compare\n"
-"                    then treats the run as the unit that repeats\n"
-"  --verify          set verify=1 on workloads that can verify data\n"
-"  --explain         also run each configuration's floors at the same size\n"
-"                    and print them side by side: pipe.bw against mem.copy\n"
-"                    (libc) and ring.bw (where the pipe's time goes), the\n"
-"                    file.* workloads per byte against mem.copy libc and\n"
-"                    movsb (the kernel path's speed and fixed cost)\n"
-"  --kernel VIEWS    also record what the kernel did for the workers, in a\n"
-"                    traced sample after each kept one (the kept figures stay\n"
-"                    untraced; the overhead is printed): lock (contended lock\n"
-"                    waits by caller, as perf lock contention), sched\n"
-"                    (wake-up latency, run-queue wait), syscall (time in the\n"
-"                    kernel per system call); a comma list.  Needs root (or\n"
-"                    perf_event_paranoid -1) and tracefs: see\n"
-"                    docs/kernel-views.md\n"
-"  --perf-counters   count context switches, migrations and faults with perf\n"
-"                    software events instead of getrusage (costs time on\n"
-"                    every context switch: see docs/methodology.md)\n"
-"  --json            print the run as JSON on stdout\n"
-"  --no-store        do not write to the database\n"
-"  --db PATH|URL     database: a SQLite file or postgresql://... (default\n"
-"                    $COPYSCOPE_DB, else\n"
-"                    $XDG_DATA_HOME/copyscope/results.db)\n"
-"\nsuites:");
+"options:\n");
+	opt_print_options(out, c);
+	fprintf(out, "\nsuites:");
 	for (i = 0; i < suite_count; i++)
 		fprintf(out, " %s", suite_table[i]->name);
 	fprintf(out, "\nworkloads:");
@@ -113,18 +171,6 @@ static void run_usage(FILE *out)
 "  copyscope run sys.null trace=10 --tag baseline\n"
 "  copyscope run pipe.bw place=same,split --hist --json\n"
 "  copyscope run pipe.matrix writers=5 --kernel lock,sched\n");
-}
-
-static int parse_time_opt(const char *name, const char *v, int64_t lo,
-			  int64_t hi, int64_t *out)
-{
-	if (param_parse_time_ns(v, out) != 0 || *out < lo || *out > hi)
-		return cli_usage("run", "%s: '%s' is not a time in %lldms .. "
-				 "%llds: a number with a unit, ns, us, ms or "
-				 "s (e.g. 100ms, 1s)", name, v,
-				 (long long)(lo / 1000000),
-				 (long long)(hi / 1000000000));
-	return 0;
 }
 
 static int add_job(struct run_cli *rc, const struct workload *wl,
@@ -276,141 +322,29 @@ static int add_explain_jobs(struct run_cli *rc)
 
 static int parse_args(struct run_cli *rc, int argc, char **argv)
 {
-	const char *v;
-	char err[256];
-	int i, missing, e;
+	struct opt_result res;
+	int i, e;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-#define OPT(name) ((v = cli_opt_value(argc, argv, &i, name, &missing)) || \
-		   missing)
-		if (cli_is_help(a)) {
-			run_usage(stdout);
-			return -1;
-		} else if (OPT("--reps")) {
-			if (missing)
-				goto no_value;
-			e = cli_parse_int("run", "--reps", v, 1, 100000,
-					  &rc->ro.reps);
-			if (e)
-				return e;
-			rc->reps_set = true;
-		} else if (OPT("--sample-time")) {
-			if (missing)
-				goto no_value;
-			e = parse_time_opt("--sample-time", v, 1000000,
-					   60000000000LL,
-					   &rc->ro.sample_time_ns);
-			if (e)
-				return e;
-			rc->sample_set = true;
-		} else if (OPT("--warmup")) {
-			if (missing)
-				goto no_value;
-			e = parse_time_opt("--warmup", v, 0, 600000000000LL,
-					   &rc->ro.warmup_ns);
-			if (e)
-				return e;
-			rc->warmup_set = true;
-		} else if (OPT("--tag")) {
-			if (missing)
-				goto no_value;
-			e = cli_check_tag("run", v);
-			if (e)
-				return e;
-			rc->tag = v;
-		} else if (OPT("--cpus")) {
-			if (missing)
-				goto no_value;
-			if (session_parse_cpus(v, &rc->ro, err,
-					       sizeof(err)) != 0)
-				return cli_usage("run", "%s", err);
-		} else if (OPT("--db")) {
-			if (missing)
-				goto no_value;
-			rc->db = v;
-		} else if (strcmp(a, "--quick") == 0) {
-			rc->quick = true;
-		} else if (OPT("--seed")) {
-			char *end;
-
-			if (missing)
-				goto no_value;
-			errno = 0;
-			rc->seed = strtoull(v, &end, 0);
-			if (errno || end == v || *end || *v == '-')
-				return cli_usage("run", "--seed: '%s' is not a "
-						 "non-negative integer", v);
-			rc->seed_set = true;
-		} else if (OPT("--runs")) {
-			if (missing)
-				goto no_value;
-			e = cli_parse_int("run", "--runs", v, 1, 1000,
-					  &rc->runs);
-			if (e)
-				return e;
-		} else if (OPT("--group")) {
-			if (missing)
-				goto no_value;
-			if (strlen(v) != 32 || strspn(v, "0123456789abcdef") !=
-			    32)
-				return cli_usage("run", "--group: '%s' is not "
-						 "a group id (32 hex digits; "
-						 "--runs sets it)", v);
-			rc->group = v;
-		} else if (OPT("--precision")) {
-			if (missing)
-				goto no_value;
-			if (cmp_parse_pct(v, &rc->ro.precision_pct) != 0 ||
-			    !(rc->ro.precision_pct >= 0.01) ||
-			    rc->ro.precision_pct > 100)
-				return cli_usage("run", "--precision: '%s' is "
-						 "not a percentage in 0.01%% .. "
-						 "100%% (e.g. 1%%)", v);
-		} else if (OPT("--max-time")) {
-			if (missing)
-				goto no_value;
-			e = parse_time_opt("--max-time", v, 1000000,
-					   86400000000000LL,
-					   &rc->ro.max_time_ns);
-			if (e)
-				return e;
-			rc->max_time_set = true;
-		} else if (strcmp(a, "--interleave") == 0) {
-			rc->interleave = true;
-		} else if (strcmp(a, "--explain") == 0) {
-			rc->explain = true;
-		} else if (OPT("--kernel")) {
-			if (missing)
-				goto no_value;
-			if (kview_parse(v, &rc->ro.kviews, err,
-					sizeof(err)) != 0)
-				return cli_usage("run", "%s", err);
-		} else if (strcmp(a, "--perf-counters") == 0) {
-			rc->perf_counters = true;
-		} else if (strcmp(a, "--hist") == 0) {
-			rc->ro.hist = true;
-		} else if (strcmp(a, "--verify") == 0) {
-			rc->verify = true;
-		} else if (strcmp(a, "--json") == 0) {
-			rc->json = true;
-		} else if (strcmp(a, "--no-store") == 0) {
-			rc->no_store = true;
-		} else if (a[0] == '-') {
-			return cli_usage("run", "unknown option '%s'", a);
-		} else if (strchr(a, '=')) {
-			if (rc->nassign >= ARRAY_SIZE(rc->assign))
-				return cli_usage("run", "too many key=value "
-						 "arguments");
-			rc->assign[rc->nassign++] = a;
-		} else {
-			e = add_name(rc, a);
-			if (e)
-				return e;
-		}
-#undef OPT
+	e = opt_parse(&run_cmd, argc, argv, rc, &res);
+	if (e)
+		return e;
+	rc->reps_set = opt_given(&run_cmd, &res, "--reps");
+	rc->sample_set = opt_given(&run_cmd, &res, "--sample-time");
+	rc->warmup_set = opt_given(&run_cmd, &res, "--warmup");
+	rc->seed_set = opt_given(&run_cmd, &res, "--seed");
+	rc->max_time_set = opt_given(&run_cmd, &res, "--max-time");
+	for (i = 0; i < res.npos && !e; i++) {
+		if (!strchr(res.pos[i], '='))
+			e = add_name(rc, res.pos[i]);
+		else if (rc->nassign >= sizeof(rc->assign) /
+					sizeof(rc->assign[0]))
+			e = cli_usage("run", "too many key=value arguments");
+		else
+			rc->assign[rc->nassign++] = res.pos[i];
 	}
+	opt_result_free(&res);
+	if (e)
+		return e;
 	if (rc->njobs == 0) {
 		e = add_name(rc, "default");
 		if (e)
@@ -450,8 +384,6 @@ static int parse_args(struct run_cli *rc, int argc, char **argv)
 	if (e)
 		return e;
 	return rc->explain ? add_explain_jobs(rc) : 0;
-no_value:
-	return cli_usage("run", "%s needs a value", argv[i]);
 }
 
 int cli_run_check_args(int argc, char **argv)
@@ -703,7 +635,7 @@ int cmd_run(int argc, char **argv)
 		struct run_group_opts go = {
 			.runs = rc->runs, .json = rc->json, .db = rc->db,
 			.tag = rc->tag, .seed_set = rc->seed_set,
-			.seed = rc->seed,
+			.seed = rc->seed, .cmd = &run_cmd,
 		};
 
 		e = run_group(argc, argv, &go);

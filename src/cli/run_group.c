@@ -26,34 +26,34 @@
 #include "util/array.h"
 #include "util/random_id.h"
 
-/* argv less --runs N / --runs=N and --seed S, plus --group ID [--seed]. */
-static char **child_argv(int argc, char **argv, const char *group,
-			 const char *seed, char *const extra[2])
+/*
+ * argv less --runs and --seed (with their values, as run reads them),
+ * plus --group ID [--seed S], before any '--' (which ends run's options).
+ */
+static char **child_argv(int argc, char **argv, const struct opt_cmd *cmd,
+			 const char *group, const char *seed,
+			 char *const extra[2])
 {
+	static const char *const drop[] = { "--runs", "--seed", NULL };
 	char **v = calloc((size_t)argc + 8, sizeof(*v));
-	int i, n = 0;
+	char **rest;
+	int n, k, dash;
 
 	if (!v)
 		return NULL;
-	v[n++] = "copyscope";
-	for (i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "--runs") == 0 ||
-		    strcmp(argv[i], "--seed") == 0) {
-			i++;
-			continue;
-		}
-		if (strncmp(argv[i], "--runs=", 7) == 0 ||
-		    strncmp(argv[i], "--seed=", 7) == 0)
-			continue;
-		v[n++] = argv[i];
-	}
-	v[n++] = "--group";
-	v[n++] = (char *)group;
+	v[0] = "copyscope";
+	n = 1 + opt_strip(cmd, argc, argv, drop, v + 1);
+	for (dash = 2; dash < n && strcmp(v[dash], "--") != 0; dash++)
+		;
+	rest = v + dash;
+	k = seed ? 4 : 2;
+	memmove(rest + k, rest, (size_t)(n - dash + 1) * sizeof(*v));
+	rest[0] = "--group";
+	rest[1] = (char *)group;
 	if (seed) {
-		v[n++] = extra[0];
-		v[n++] = extra[1];
+		rest[2] = extra[0];
+		rest[3] = extra[1];
 	}
-	v[n] = NULL;
 	return v;
 }
 
@@ -163,7 +163,7 @@ int run_group(int argc, char **argv, const struct run_group_opts *o)
 
 		snprintf(seedbuf, sizeof(seedbuf), "%" PRIu64,
 			 o->seed + (uint64_t)k);
-		cv = child_argv(argc, argv, group,
+		cv = child_argv(argc, argv, o->cmd, group,
 				o->seed_set ? seedbuf : NULL, extra);
 		if (!cv) {
 			cli_error("out of memory");

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cli/options.h"
+
 struct run_group_opts {
 	int runs;			/* N >= 2 */
 	bool json;			/* one document of the N runs */
@@ -15,6 +17,7 @@ struct run_group_opts {
 	const char *tag;		/* --tag, or NULL */
 	bool seed_set;			/* --seed S: run k takes S + k */
 	uint64_t seed;
+	const struct opt_cmd *cmd;	/* run's options, to strip some */
 };
 
 /*

@@ -10,8 +10,33 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
+#include "util/array.h"
 
-static void runs_usage(FILE *out)
+struct runs_cli {
+	const char *db;
+	bool by_host, tags;
+};
+
+static const struct opt_row runs_rows[] = {
+	{ OPT_R("--by-host", OPT_FLAG, NULL), "group the runs under the host "
+	  "that measured them, each with its count, kernels and last run",
+	  offsetof(struct runs_cli, by_host) },
+	{ OPT_R("--tags", OPT_FLAG, NULL), "the distinct tags of the runs "
+	  "instead, one per line, oldest first (for shell completion and "
+	  "scripts)", offsetof(struct runs_cli, tags) },
+	OPT_ROW_DB(struct runs_cli, db, OPT_HELP_DB),
+};
+
+static void runs_usage(FILE *out, const struct opt_cmd *c);
+
+static const struct opt_cmd runs_cmd = {
+	.name = "runs", .rows = runs_rows,
+	.nrows = ARRAY_SIZE(runs_rows), .help_col = 14,
+	.max_pos = -1, .pos = OPT_C_RUNS, .usage = runs_usage,
+};
+
+static void runs_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
 "usage: copyscope runs [RUNS ...] [--by-host|--tags] [--db PATH|URL]\n"
@@ -24,13 +49,9 @@ static void runs_usage(FILE *out)
 "the kernel command line), tag:PATTERN; PATTERN is a shell glob; '+' joins\n"
 "terms that must all hold, ',' lists.  Several RUNS: the runs of any.\n"
 "\n"
-"options:\n"
-"  --by-host   group the runs under the host that measured them, each\n"
-"              with its count, kernels and last run\n"
-"  --tags      the distinct tags of the runs instead, one per line,\n"
-"              oldest first (for shell completion and scripts)\n"
-"  --db PATH|URL  database: a SQLite file or postgresql://... (default\n"
-"              $COPYSCOPE_DB, else $XDG_DATA_HOME/copyscope/results.db)\n"
+"options:\n");
+	opt_print_options(out, c);
+	fprintf(out,
 "\nexamples:\n"
 "  copyscope runs host:lab3\n"
 "  copyscope runs 'kernel:6.18.*' --by-host\n"
@@ -185,45 +206,23 @@ static void print_by_host(const struct run_info *runs, size_t n,
 int cmd_runs(int argc, char **argv)
 {
 	struct run_info *runs = NULL;
-	const char *db = NULL, *v;
+	struct runs_cli rc = { 0 };
+	struct opt_result res;
+	const char *db;
 	struct store *st;
 	char path[4096], err[512], **specs;
 	size_t n = 0, i, nspecs = 0;
-	bool absent, by_host = false, tags = false, *keep = NULL;
-	int e = EXIT_OK, missing;
+	bool absent, by_host, tags, *keep = NULL;
+	int e;
 
-	specs = calloc((size_t)argc + 1, sizeof(*specs));
-	if (!specs) {
-		cli_error("out of memory");
-		return EXIT_FAIL;
-	}
-	for (int a = 1; a < argc; a++) {
-		if (cli_is_help(argv[a])) {
-			runs_usage(stdout);
-			free(specs);
-			return EXIT_OK;
-		}
-		if (strcmp(argv[a], "--tags") == 0) {
-			tags = true;
-			continue;
-		}
-		v = cli_opt_value(argc, argv, &a, "--db", &missing);
-		if (missing) {
-			free(specs);
-			return cli_usage("runs", "--db needs a value");
-		}
-		if (v) {
-			db = v;
-		} else if (strcmp(argv[a], "--by-host") == 0) {
-			by_host = true;
-		} else if (argv[a][0] == '-') {
-			free(specs);
-			return cli_usage("runs", "unknown argument '%s'",
-					 argv[a]);
-		} else {
-			specs[nspecs++] = argv[a];
-		}
-	}
+	e = opt_parse(&runs_cmd, argc, argv, &rc, &res);
+	if (e)
+		return e < 0 ? EXIT_OK : e;
+	specs = res.pos;
+	nspecs = (size_t)res.npos;
+	db = rc.db;
+	by_host = rc.by_host;
+	tags = rc.tags;
 	if (tags && by_host) {
 		free(specs);
 		return cli_usage("runs", "--tags and --by-host: one or the "

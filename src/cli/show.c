@@ -9,20 +9,43 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "report/ab_print.h"
 #include "report/report.h"
 #include "results/kernel_records.h"
+#include "util/array.h"
 
-static void show_usage(FILE *out)
+struct show_cli {
+	const char *db;
+	bool json, csv, no_env;
+};
+
+static const struct opt_row show_rows[] = {
+	OPT_ROW_JSON(struct show_cli, json, "the run as a JSON document (same "
+		     "schema as run --json)"),
+	OPT_ROW_CSV(struct show_cli, csv, "one CSV line per result row, with a "
+		    "header line"),
+	{ OPT_R("--no-env", OPT_FLAG, NULL), "leave the environment out",
+	  offsetof(struct show_cli, no_env) },
+	OPT_ROW_DB(struct show_cli, db, OPT_HELP_DB),
+};
+
+static void show_usage(FILE *out, const struct opt_cmd *c);
+
+static const struct opt_cmd show_cmd = {
+	.name = "show", .rows = show_rows,
+	.nrows = ARRAY_SIZE(show_rows), .help_col = 13,
+	.max_pos = 1, .pos = OPT_C_LAST, .usage = show_usage,
+};
+
+static void show_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
 "usage: copyscope show RUN [--json|--csv] [--no-env] [--db PATH|URL]\n"
 "\n"
 "Prints one stored run: its header, results tables and environment.\n"
-"RUN is a run id as listed by 'copyscope runs', or 'last'.\n"
-"  --json     the run as a JSON document (same schema as run --json)\n"
-"  --csv      one CSV line per result row, with a header line\n"
-"  --no-env   leave the environment out\n");
+"RUN is a run id as listed by 'copyscope runs', or 'last'.\n");
+	opt_print_options(out, c);
 }
 
 /* "options: 10 samples of >= 100ms after 200ms warm-up; cpus 0-1" */
@@ -51,39 +74,23 @@ static void print_options(const struct run_info *run)
 
 int cmd_show(int argc, char **argv)
 {
-	const char *db = NULL, *which = NULL, *v;
+	const char *which;
+	struct show_cli sc = { 0 };
+	struct opt_result res;
 	struct run_data run;
 	struct store *st;
-	bool json = false, csv = false, no_env = false;
 	char path[4096], err[512], t0[32], t1[32], *end, *cmd;
 	char tag[512], host[512];
 	int64_t id = 0, *ids = NULL;
 	size_t nids = 0;
-	int e, missing, rc;
+	int e, rc;
 
-	for (int a = 1; a < argc; a++) {
-		if (cli_is_help(argv[a])) {
-			show_usage(stdout);
-			return EXIT_OK;
-		}
-		v = cli_opt_value(argc, argv, &a, "--db", &missing);
-		if (missing)
-			return cli_usage("show", "--db needs a value");
-		if (v)
-			db = v;
-		else if (strcmp(argv[a], "--json") == 0)
-			json = true;
-		else if (strcmp(argv[a], "--csv") == 0)
-			csv = true;
-		else if (strcmp(argv[a], "--no-env") == 0)
-			no_env = true;
-		else if (argv[a][0] == '-' || which)
-			return cli_usage("show", "unknown argument '%s'",
-					 argv[a]);
-		else
-			which = argv[a];
-	}
-	if (json && csv)
+	e = opt_parse(&show_cmd, argc, argv, &sc, &res);
+	if (e)
+		return e < 0 ? EXIT_OK : e;
+	which = res.npos ? res.pos[0] : NULL;
+	opt_result_free(&res);
+	if (sc.json && sc.csv)
 		return cli_usage("show", "--json or --csv, not both");
 	if (!which)
 		return cli_usage("show", "which run? (an id from 'copyscope "
@@ -96,7 +103,7 @@ int cmd_show(int argc, char **argv)
 					 "(a positive integer or 'last')",
 					 which);
 	}
-	e = cli_open_existing_store(db, &st, path, sizeof(path), NULL);
+	e = cli_open_existing_store(sc.db, &st, path, sizeof(path), NULL);
 	if (e)
 		return e;
 	if (id == 0) {
@@ -120,10 +127,10 @@ int cmd_show(int argc, char **argv)
 		store_close(st);
 		return rc > 0 ? EXIT_USAGE : EXIT_FAIL;
 	}
-	if (csv) {
+	if (sc.csv) {
 		e = report_csv(stdout, &run.info, run.results.v,
 			       run.results.n) ? EXIT_FAIL : EXIT_OK;
-	} else if (json) {
+	} else if (sc.json) {
 		e = report_json(stdout, &run.info, &run.env, run.results.v,
 				run.results.n) ? EXIT_FAIL : EXIT_OK;
 	} else {
@@ -155,7 +162,7 @@ int cmd_show(int argc, char **argv)
 			ab_print_stored(stdout, &run.info, &run.env,
 					run.results.v, run.results.n);
 		}
-		if (!no_env) {
+		if (!sc.no_env) {
 			printf("\nenvironment:\n");
 			env_print(&run.env, stdout);
 		}

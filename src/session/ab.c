@@ -20,17 +20,22 @@
 
 static const char *const side_name[2] = { "A", "B" };
 
-int ab_spec_init(struct ab_spec *spec, const struct workload *wl, char *err,
-		 size_t errlen)
+int ab_spec_workload(struct ab_spec *spec, const struct workload *wl,
+		     char *err, size_t errlen)
 {
 	int i;
 
-	memset(spec, 0, sizeof(*spec));
 	spec->wl = wl;
 	for (i = 0; i < 2; i++)
 		if (param_request_init(&spec->req[i], wl->params,
 				       wl->nparams, err, errlen) != 0)
 			return -1;
+	return 0;
+}
+
+void ab_spec_init(struct ab_spec *spec)
+{
+	memset(spec, 0, sizeof(*spec));
 	session_spec_init(&spec->session);
 	spec->session.ro.sample_time_ns = AB_DEFAULT_SAMPLE_NS;
 	spec->session.ro.warmup_ns = AB_DEFAULT_WARMUP_NS;
@@ -40,7 +45,6 @@ int ab_spec_init(struct ab_spec *spec, const struct workload *wl, char *err,
 	spec->stats.alpha = 0.05;
 	spec->stats.noise_pct = AB_DEFAULT_NOISE_PCT;
 	spec->stats.looks = 1;
-	return 0;
 }
 
 /* Apply one "KEY=VALUE" to req; the key's index into *idx. */

@@ -71,12 +71,17 @@ struct ab_spec {
 };
 
 /*
- * Start a spec for workload wl with its defaults (AB_DEFAULT_*, alpha
- * 0.05, the noise band of AB_DEFAULT_NOISE_PCT).  Returns 0, or -1 with
- * the reason in err.
+ * Fill spec with the defaults (AB_DEFAULT_*, the session's CPUs, alpha
+ * 0.05, the noise band of AB_DEFAULT_NOISE_PCT), no workload yet.
  */
-int ab_spec_init(struct ab_spec *spec, const struct workload *wl, char *err,
-		 size_t errlen);
+void ab_spec_init(struct ab_spec *spec);
+
+/*
+ * Set the workload (both sides at its defaults) before any
+ * ab_spec_apply().  Returns 0, or -1 with the reason in err.
+ */
+int ab_spec_workload(struct ab_spec *spec, const struct workload *wl,
+		     char *err, size_t errlen);
 
 /*
  * Apply "KEY=VALUE" to both sides (side -1), or a comma list

@@ -1,0 +1,508 @@
+/*
+ * options.c - the one option parser of the subcommands (see options.h):
+ * reading argv with a command's table of rows, its errors (one wording for
+ * each kind of mistake), the usage's option list, and the table as bash
+ * completion reads it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/options.h"
+#include "session/session.h"
+#include "core/param.h"
+
+#define OPT_HELP_WIDTH 78
+
+static FILE *describe_out;
+
+void opt_set_describe(FILE *out)
+{
+	describe_out = out;
+}
+
+/* The row that argument a (up to a '=') names, or NULL. */
+static const struct opt_row *find_row(const struct opt_cmd *c, const char *a,
+				      size_t *ri)
+{
+	size_t len = strcspn(a, "="), i;
+
+	for (i = 0; i < c->nrows; i++) {
+		const struct opt_row *r = &c->rows[i];
+
+		if ((strlen(r->name) == len && strncmp(r->name, a, len) == 0) ||
+		    (r->short_name && strlen(r->short_name) == len &&
+		     strncmp(r->short_name, a, len) == 0)) {
+			*ri = i;
+			return r;
+		}
+	}
+	return NULL;
+}
+
+static int unknown(const struct opt_cmd *c, const char *a)
+{
+	const char *names[64], *s;
+	char word[64];
+	size_t i, n = 0;
+
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(a, "="), a);
+	for (i = 0; i < c->nrows && n < 64; i++)
+		if (c->rows[i].help)
+			names[n++] = c->rows[i].name;
+	s = param_suggest(word, names, n);
+	return cli_usage(c->name, "unknown option '%s'%s%s%s%s%s", a,
+			 s ? "; did you mean '" : "", s ? s : "",
+			 s ? "'?" : "", c->unknown_hint ? " " : "",
+			 c->unknown_hint ? c->unknown_hint : "");
+}
+
+/* "in 1 .. 100", "between 0 and 1", ... for a range in the row's terms. */
+static void range_text(const struct opt_row *r, const char *sfx, char *buf,
+		       size_t len)
+{
+	bool lo_open = r->flags & OPT_LO_OPEN, hi_open = r->flags & OPT_HI_OPEN;
+
+	if (lo_open && hi_open)
+		snprintf(buf, len, "between %g%s and %g%s", r->lo, sfx, r->hi,
+			 sfx);
+	else if (lo_open)
+		snprintf(buf, len, "above %g%s, up to %g%s", r->lo, sfx, r->hi,
+			 sfx);
+	else if (hi_open)
+		snprintf(buf, len, "from %g%s, below %g%s", r->lo, sfx, r->hi,
+			 sfx);
+	else
+		snprintf(buf, len, "in %g%s .. %g%s", r->lo, sfx, r->hi, sfx);
+}
+
+static bool in_range(const struct opt_row *r, double x)
+{
+	if (!(r->flags & OPT_LO_OPEN ? x > r->lo : x >= r->lo))
+		return false;
+	return r->flags & OPT_HI_OPEN ? x < r->hi : x <= r->hi;
+}
+
+/* "5%" or "5" into 5.0 (0 .. 1000); 0 or -1. */
+static int parse_pct(const char *v, double *out)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(v, &end);
+	if (errno || end == v || (*end && strcmp(end, "%") != 0) ||
+	    !(x >= 0) || x > 1000)
+		return -1;
+	*out = x;
+	return 0;
+}
+
+/* The time unit a name carries ("--timeout-s", "--wait_ns"), or NULL. */
+static const char *name_time_unit(const char *name)
+{
+	static const char *const units[] = { "ns", "us", "ms", "s" };
+	size_t n = strlen(name), i, l;
+
+	for (i = 0; i < 4; i++) {
+		l = strlen(units[i]);
+		if (n > l + 1 && strcmp(name + n - l, units[i]) == 0 &&
+		    (name[n - l - 1] == '-' || name[n - l - 1] == '_'))
+			return units[i];
+	}
+	return NULL;
+}
+
+static bool is_bare_number(const char *v)
+{
+	return *v && strspn(v, "0123456789.") == strlen(v);
+}
+
+static int parse_time(const struct opt_cmd *c, const struct opt_row *r,
+		      const char *v, int64_t *out)
+{
+	const char *unit = name_time_unit(r->name);
+	char buf[128];
+
+	snprintf(buf, sizeof(buf), "%s%s", v,
+		 unit && is_bare_number(v) ? unit : "");
+	if (param_parse_time_ns(buf, out) == 0 && *out >= r->lo &&
+	    *out <= r->hi)
+		return 0;
+	if (unit)
+		return cli_usage(c->name, "%s: '%s' is not a time in %lldms .. "
+				 "%llds: a number of %s, or with a unit, ns, "
+				 "us, ms or s", r->name, v,
+				 (long long)(r->lo / 1e6),
+				 (long long)(r->hi / 1e9), unit);
+	return cli_usage(c->name, "%s: '%s' is not a time in %lldms .. %llds: "
+			 "a number with a unit, ns, us, ms or s (e.g. 100ms, "
+			 "1s)", r->name, v, (long long)(r->lo / 1e6),
+			 (long long)(r->hi / 1e9));
+}
+
+static int parse_size(const struct opt_cmd *c, const struct opt_row *r,
+		      const char *v, int64_t *out)
+{
+	size_t n = strlen(r->name);
+	bool bytes = n > 6 && strcmp(r->name + n - 5, "bytes") == 0;
+
+	if ((bytes || !is_bare_number(v)) && param_parse_size(v, out) == 0 &&
+	    *out >= r->lo && *out <= r->hi)
+		return 0;
+	return cli_usage(c->name, "%s: '%s' is not a size in %.0f .. %.0f "
+			 "bytes: a number with k, M or G (1024-based)%s",
+			 r->name, v, r->lo, r->hi,
+			 bytes ? ", or of bytes" : " or B");
+}
+
+static int parse_words(const struct opt_cmd *c, const struct opt_row *r,
+		       const char *v)
+{
+	char list[256];
+	const char *s;
+	size_t i, used = 0, n = 0;
+
+	for (i = 0; r->words[i]; i++, n++) {
+		if (strcmp(v, r->words[i]) == 0)
+			return 0;
+		used += (size_t)snprintf(list + used, sizeof(list) - used,
+					 "%s%s", i ? ", " : "", r->words[i]);
+		if (used >= sizeof(list))
+			used = sizeof(list) - 1;
+	}
+	s = param_suggest(v, r->words, n);
+	return cli_usage(c->name, "%s: '%s' is not one of %s%s%s%s", r->name,
+			 v, list, s ? "; did you mean '" : "", s ? s : "",
+			 s ? "'?" : "");
+}
+
+/* The value v of row r into its field of base. */
+static int set_value(const struct opt_cmd *c, const struct opt_row *r,
+		     const char *v, void *base)
+{
+	void *dest = (char *)base + r->off;
+	char range[128], *end;
+	double x;
+	int64_t t;
+
+	errno = 0;
+	switch (r->kind) {
+	case OPT_FLAG:
+		*(bool *)dest = true;
+		return 0;
+	case OPT_INT:
+		x = (double)strtol(v, &end, 10);
+		if (errno || end == v || *end || !in_range(r, x)) {
+			range_text(r, "", range, sizeof(range));
+			return cli_usage(c->name, "%s: '%s' is not an integer "
+					 "%s", r->name, v, range);
+		}
+		*(int *)dest = (int)x;
+		return 0;
+	case OPT_U64:
+		*(uint64_t *)dest = strtoull(v, &end, 0);
+		if (errno || end == v || *end || *v == '-')
+			return cli_usage(c->name, "%s: '%s' is not a "
+					 "non-negative integer", r->name, v);
+		return 0;
+	case OPT_NUM:
+		x = strtod(v, &end);
+		if (errno || end == v || *end || !in_range(r, x)) {
+			range_text(r, "", range, sizeof(range));
+			return cli_usage(c->name, "%s: '%s' is not a number%s%s "
+					 "%s", r->name, v, r->unit ? " of " : "",
+					 r->unit ? r->unit : "", range);
+		}
+		*(double *)dest = x;
+		return 0;
+	case OPT_PCT:
+		if (parse_pct(v, &x) != 0 || !in_range(r, x)) {
+			range_text(r, "%", range, sizeof(range));
+			return cli_usage(c->name, "%s: '%s' is not a percentage "
+					 "%s (e.g. %s)", r->name, v, range,
+					 r->unit ? r->unit : "5%");
+		}
+		*(double *)dest = x;
+		return 0;
+	case OPT_TIME:
+		if (parse_time(c, r, v, &t))
+			return EXIT_USAGE;
+		*(int64_t *)dest = t;
+		return 0;
+	case OPT_SIZE:
+		if (parse_size(c, r, v, &t))
+			return EXIT_USAGE;
+		*(int64_t *)dest = t;
+		return 0;
+	case OPT_STR:
+	case OPT_LIST:
+	case OPT_REPEAT:
+		break;
+	}
+	if (r->words && r->kind == OPT_STR && parse_words(c, r, v))
+		return EXIT_USAGE;
+	if (r->check)
+		return r->check(c->name, r, v, dest);
+	if (r->kind == OPT_REPEAT) {
+		size_t *n = (size_t *)((char *)base + r->count_off);
+
+		if (*n >= r->max)
+			return cli_usage(c->name, "%s: at most %zu", r->name,
+					 r->max);
+		((const char **)dest)[(*n)++] = v;
+		return 0;
+	}
+	*(const char **)dest = v;
+	return 0;
+}
+
+/* One option at argv[*i]; advances *i past its value. */
+static int take_option(const struct opt_cmd *c, int argc, char **argv,
+		       int *i, void *base, struct opt_result *res)
+{
+	const char *a = argv[*i], *eq = strchr(a, '=');
+	const struct opt_row *r;
+	size_t ri;
+
+	r = find_row(c, a, &ri);
+	if (!r)
+		return unknown(c, a);
+	if (r->kind == OPT_FLAG && eq)
+		return cli_usage(c->name, "%s takes no value", r->name);
+	if ((r->flags & OPT_ONCE) && (res->given & (1ULL << ri)))
+		return cli_usage(c->name, "%s is given twice", r->name);
+	res->given |= 1ULL << ri;
+	if (r->kind == OPT_FLAG)
+		return set_value(c, r, NULL, base);
+	if (!eq) {
+		if (*i + 1 >= argc)
+			return cli_usage(c->name, "%s needs a value", r->name);
+		eq = argv[++*i] - 1;
+	}
+	return set_value(c, r, eq + 1, base);
+}
+
+int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *base,
+	      struct opt_result *res)
+{
+	bool dashdash = false;
+	int i, e = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (describe_out) {
+		opt_describe(describe_out, c);
+		return OPT_HELP;
+	}
+	res->pos = calloc((size_t)argc + 1, sizeof(*res->pos));
+	if (!res->pos) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	for (i = 1; i < argc && !e; i++) {
+		const char *a = argv[i];
+
+		if (dashdash || a[0] != '-' || a[1] == '\0') {
+			if (c->max_pos >= 0 && res->npos >= c->max_pos)
+				e = cli_usage(c->name, "unexpected argument "
+					      "'%s'", a);
+			else
+				res->pos[res->npos++] = argv[i];
+		} else if (strcmp(a, "--") == 0) {
+			dashdash = true;
+			res->ndash = res->npos;
+		} else if (cli_is_help(a)) {
+			c->usage(stdout, c);
+			e = OPT_HELP;
+		} else {
+			e = take_option(c, argc, argv, &i, base, res);
+		}
+	}
+	if (!dashdash)
+		res->ndash = res->npos;
+	if (e)
+		opt_result_free(res);
+	return e;
+}
+
+void opt_result_free(struct opt_result *res)
+{
+	free(res->pos);
+	res->pos = NULL;
+	res->npos = 0;
+}
+
+bool opt_given(const struct opt_cmd *c, const struct opt_result *res,
+	       const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->nrows; i++)
+		if (strcmp(c->rows[i].name, name) == 0)
+			return res->given & (1ULL << i);
+	return false;
+}
+
+/* Columns of the first len bytes of UTF-8 text s. */
+static size_t text_width(const char *s, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+void opt_print_options(FILE *out, const struct opt_cmd *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nrows; i++) {
+		const struct opt_row *r = &c->rows[i];
+		const char *p;
+		int col;
+
+		if (!r->help)
+			continue;
+		col = fprintf(out, "  %s%s%s%s%s", r->name,
+			      r->short_name ? ", " : "",
+			      r->short_name ? r->short_name : "",
+			      r->arg ? " " : "", r->arg ? r->arg : "");
+		if (col >= (int)c->help_col) {
+			fputc('\n', out);
+			col = 0;
+		}
+		col += fprintf(out, "%*s", (int)c->help_col - col, "");
+		/* the help, word by word, wrapped at OPT_HELP_WIDTH */
+		for (p = r->help; *p;) {
+			size_t sp = strspn(p, " "), w = strcspn(p + sp, " ");
+			bool first = col == (int)c->help_col;
+
+			if (!first && col + (int)(sp + text_width(p + sp, w)) >
+			    OPT_HELP_WIDTH) {
+				col = fprintf(out, "\n%*s", (int)c->help_col,
+					      "") - 1;
+				first = true;
+			}
+			if (first)
+				p += sp;
+			col += fprintf(out, "%.*s", (int)(first ? w : sp + w),
+				       p) - (int)(w - text_width(p + (first ?
+				       0 : sp), w));
+			p += first ? w : sp + w;
+		}
+		fputc('\n', out);
+	}
+}
+
+int opt_strip(const struct opt_cmd *c, int argc, char **argv,
+	      const char *const *drop, char **out)
+{
+	int i, n = 0;
+
+	for (i = 0; i < argc; i++) {
+		const struct opt_row *r = NULL;
+		const char *const *d;
+		bool takes, dropped = false;
+		size_t ri;
+
+		if (i > 0 && strcmp(argv[i], "--") == 0) {
+			while (i < argc)
+				out[n++] = argv[i++];
+			break;
+		}
+		if (i > 0 && argv[i][0] == '-')
+			r = find_row(c, argv[i], &ri);
+		takes = r && r->kind != OPT_FLAG && !strchr(argv[i], '=');
+		for (d = drop; r && *d; d++)
+			dropped |= strcmp(*d, r->name) == 0;
+		if (!dropped)
+			out[n++] = argv[i];
+		if (takes && i + 1 < argc) {
+			i++;
+			if (!dropped)
+				out[n++] = argv[i];
+		}
+	}
+	out[n] = NULL;
+	return n;
+}
+
+static const char *complete_name(enum opt_complete k)
+{
+	switch (k) {
+	case OPT_C_NONE:
+		return "value";
+	case OPT_C_FILE:
+		return "file";
+	case OPT_C_TAG:
+		return "tag";
+	case OPT_C_WORDS:
+		return "words";
+	case OPT_C_RUNS:
+		return "runs";
+	case OPT_C_LAST:
+		return "last";
+	case OPT_C_WORKLOADS:
+		return "workloads";
+	case OPT_C_NAMES:
+		return "names";
+	}
+	return "value";
+}
+
+void opt_describe(FILE *out, const struct opt_cmd *c)
+{
+	size_t i, k;
+
+	fprintf(out, "command %s %s%s%s\n", c->name,
+		c->max_pos == 0 ? "none" : complete_name(c->pos),
+		c->after_dashdash ? " " : "",
+		c->after_dashdash ? c->after_dashdash : "");
+	for (i = 0; i < c->nrows; i++) {
+		const struct opt_row *r = &c->rows[i];
+		const char *hint = r->kind == OPT_FLAG ? "flag" :
+				   r->kind == OPT_LIST && r->words ? "list" :
+				   complete_name(r->complete);
+
+		if (!r->help)
+			continue;
+		fprintf(out, "option %s %s %s", c->name, r->name, hint);
+		for (k = 0; r->words && r->words[k]; k++)
+			fprintf(out, " %s", r->words[k]);
+		fputc('\n', out);
+		if (r->short_name)
+			fprintf(out, "option %s %s %s\n", c->name,
+				r->short_name, hint);
+	}
+}
+
+int opt_check_tag(const char *cmd, const struct opt_row *r, const char *v,
+		  void *dest)
+{
+	int e = cli_check_tag(cmd, v);
+
+	(void)r;
+	if (!e)
+		*(const char **)dest = v;
+	return e;
+}
+
+int opt_check_cpus(const char *cmd, const struct opt_row *r, const char *v,
+		   void *dest)
+{
+	char err[256];
+
+	(void)r;
+	if (session_parse_cpus(v, dest, err, sizeof(err)) != 0)
+		return cli_usage(cmd, "%s", err);
+	return 0;
+}
+
+int opt_check_ignore(const char *cmd, const struct opt_row *r,
+		     const char *v, void *dest)
+{
+	(void)r;
+	return cmp_ignore_add(cmd, dest, v);
+}
