@@ -553,18 +553,27 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 	}
 	print_unit_note(out, c);
 	print_target(out, c);
-	fprintf(out, "\n%zu compared: %zu worse, %zu better, %zu ~, %zu "
-		"informational", nb + nw + ns + ni + ne + nwh + nct + nsr, nw,
-		nb, ns, ni);
-	if (nct)
-		fprintf(out, ", %zu cannot tell", nct);
-	if (nsr)
-		fprintf(out, ", %zu counted with another", nsr);
-	if (ne)
-		fprintf(out, ", %zu empty", ne);
-	if (nwh)
-		fprintf(out, ", %zu emul", nwh);
-	fputc('\n', out);
+	{
+		size_t u = (size_t)snprintf(text, sizeof(text), "%zu compared: "
+			"%zu worse, %zu better, %zu ~, %zu informational",
+			nb + nw + ns + ni + ne + nwh + nct + nsr, nw, nb, ns,
+			ni);
+
+		if (nct && u < sizeof(text))
+			u += (size_t)snprintf(text + u, sizeof(text) - u,
+					      ", %zu cannot tell", nct);
+		if (ne && u < sizeof(text))
+			u += (size_t)snprintf(text + u, sizeof(text) - u,
+					      ", %zu empty", ne);
+		if (nwh && u < sizeof(text))
+			u += (size_t)snprintf(text + u, sizeof(text) - u,
+					      ", %zu emul", nwh);
+		if (nsr && u < sizeof(text))
+			snprintf(text + u, sizeof(text) - u, ", %zu read "
+				 "with another row (counted once)", nsr);
+		fputc('\n', out);
+		fmt_wrap(out, 0, 0, text);
+	}
 	snprintf(text, sizeof(text), "(a verdict needs p < %g and the whole "
 		 "95%% CI of the %%change of medians beyond ±%g%%; '~' is no "
 		 "verdict, not \"no change\"; '?' is a test that cannot "
