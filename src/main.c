@@ -69,8 +69,9 @@ static void usage(FILE *out)
 		"  copyscope show 3\n"
 		"  copyscope compare baseline patched\n"
 		"\nexit codes: 0 ok, 1 a workload or I/O failed, 2 usage "
-		"error,\n            3 regression found (check), 77 nothing "
-		"could run here,\n            130 interrupted\n");
+		"error,\n            3 regression found (check), 4 cannot "
+		"tell (check),\n            77 nothing could run here, 130 "
+		"interrupted\n");
 }
 
 /*

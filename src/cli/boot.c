@@ -25,7 +25,7 @@ struct boot_cli {
 
 #define BOOT_STR(x) #x
 #define BOOT_XSTR(x) BOOT_STR(x)
-_Static_assert(BOOT_DEFAULT_TIMEOUT_S == 900, "--timeout-s's help says 900");
+_Static_assert((int)BOOT_DEFAULT_TIMEOUT_S == 900, "--timeout-s's help says 900");
 
 static const char *const accel_words[] = { "auto", "kvm", "tcg", NULL };
 

@@ -32,7 +32,7 @@ struct check_cli {
 	double threshold_pct;
 	int reps;
 	int runs;			/* --runs N; 0: as many as BASE has */
-	bool json, drop_noisy, allow_emulated;
+	bool json, drop_noisy, allow_emulated, by_sample;
 	double alpha;
 	const char *filter[MAX_FILTER];
 	size_t nfilter;
@@ -58,6 +58,9 @@ static const struct opt_row check_rows[] = {
 	  "sides; else 1)", CC(runs), .lo = 1, .hi = CHECK_MAX_RUNS },
 	{ OPT_R("--drop-noisy", OPT_FLAG, NULL), "leave out samples flagged "
 	  "as disturbed", CC(drop_noisy) },
+	{ OPT_R("--by-sample", OPT_FLAG, NULL), "judge over samples also with "
+	  "fewer than 3 runs a side (without it check cannot tell and exits "
+	  "4): only where separate runs are known to agree", CC(by_sample) },
 	{ OPT_R("--allow-emulated", OPT_FLAG, NULL), "judge runs measured "
 	  "under an emulator (virt.emulated) too; without it they make check "
 	  "exit 1", CC(allow_emulated) },
@@ -93,9 +96,10 @@ static void check_usage(FILE *out, const struct opt_cmd *c)
 	opt_print_options(out, c);
 	fprintf(out,
 "\n"
-"exit: 0 no regression, 3 regression found, 1 could not run or compare,\n"
-"      2 usage error, 130 interrupted.  With git bisect run, map 1 to 125\n"
-"      (skip): see docs/comparing.md.\n"
+"exit: 0 no regression, 3 regression found, 4 cannot tell (the runs or\n"
+"      samples cannot reach a verdict: the rows say what would), 1 could\n"
+"      not run or compare, 2 usage error, 130 interrupted.  With git\n"
+"      bisect run, map 1 and 4 to 125 (skip): see docs/comparing.md.\n"
 "\nexamples:\n"
 "  copyscope check baseline\n"
 "  copyscope check baseline sys.null --threshold 3%%\n"
@@ -248,9 +252,22 @@ static bool regression(const struct cmp_row *r, void *arg)
 {
 	double thr = *(const double *)arg;
 
-	if (r->verdict != VERDICT_WORSE || isnan(r->change_pct))
+	if (r->verdict != VERDICT_WORSE || isnan(r->change_pct) ||
+	    r->same_reading_as)
 		return false;
 	return r->direction > 0 ? r->change_pct < -thr : r->change_pct > thr;
+}
+
+/* A row that could not be judged: shown, and check cannot tell. */
+static bool undecided(const struct cmp_row *r)
+{
+	return r->verdict == VERDICT_CANNOT_TELL && !r->same_reading_as;
+}
+
+/* The rows check prints: the regressions and what it could not judge. */
+static bool shown(const struct cmp_row *r, void *arg)
+{
+	return regression(r, arg) || undecided(r);
 }
 
 int cmd_check(int argc, char **argv)
@@ -260,7 +277,7 @@ int cmd_check(int argc, char **argv)
 	struct cmp_opts o;
 	struct store *st;
 	char path[4096];
-	size_t i, nreg = 0, ncmp = 0, nempty = 0, nwh = 0;
+	size_t i, nreg = 0, ncmp = 0, nempty = 0, nwh = 0, nct = 0;
 	int e;
 
 	memset(&cc, 0, sizeof(cc));
@@ -291,6 +308,7 @@ int cmd_check(int argc, char **argv)
 	o.alpha = cc.alpha;
 	o.noise_pct = 1.0;
 	o.drop_noisy = cc.drop_noisy;
+	o.by_sample = cc.by_sample;
 	o.allow_emulated = cc.allow_emulated;
 	o.ignore = cc.ig.keys;
 	o.nignore = cc.ig.n;
@@ -308,6 +326,7 @@ int cmd_check(int argc, char **argv)
 			continue;
 		ncmp++;
 		nreg += regression(&c.rows[i], &cc.threshold_pct);
+		nct += undecided(&c.rows[i]);
 		nempty += c.rows[i].verdict == VERDICT_EMPTY;
 		nwh += c.rows[i].verdict == VERDICT_WITHHELD;
 	}
@@ -318,7 +337,7 @@ int cmd_check(int argc, char **argv)
 			goto out;
 		}
 	} else {
-		cmp_print_text(stdout, &c, regression, &cc.threshold_pct);
+		cmp_print_text(stdout, &c, shown, &cc.threshold_pct);
 	}
 	if (ncmp == 0) {
 		cli_error("check: BASE and NEW have no (workload, parameters, "
@@ -330,6 +349,13 @@ int cmd_check(int argc, char **argv)
 			       "by more than %g%% (p < %g)\n", nreg, ncmp,
 			       cc.threshold_pct, cc.alpha);
 		e = EXIT_REGRESSION;
+	} else if (nct) {
+		if (!cc.json)
+			printf("\ncheck: cannot tell: %zu of %zu metrics could "
+			       "not be judged (the line under each row says "
+			       "why and what would decide it; exit %d)\n", nct,
+			       ncmp, EXIT_CANNOT_TELL);
+		e = EXIT_CANNOT_TELL;
 	} else if (nwh) {
 		cli_error("check: %zu of %zu metrics could not be checked: "
 			  "%zu BASE and %zu NEW runs were measured under an "

@@ -28,6 +28,10 @@ static const struct opt_row compare_rows[] = {
 	{ OPT_R("--drop-noisy", OPT_FLAG, NULL), "leave out samples flagged "
 	  "as disturbed (outside load, steal, slow canary)",
 	  CC(o.drop_noisy) },
+	{ OPT_R("--by-sample", OPT_FLAG, NULL), "judge over samples also with "
+	  "fewer than 3 runs a side (without it such rows are 'cannot "
+	  "tell'): only where separate runs are known to agree",
+	  CC(o.by_sample) },
 	OPT_ROW_ALPHA(struct compare_cli, o.alpha),
 	{ OPT_R("--noise", OPT_PCT, "PCT"), "a verdict needs the whole CI of "
 	  "the change beyond +-PCT (default 1%): smaller changes count as "

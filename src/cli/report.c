@@ -33,6 +33,9 @@ static const struct opt_row report_rows[] = {
 	  "(as 'copyscope compare') instead of runs", RC(compare) },
 	{ OPT_R("--drop-noisy", OPT_FLAG, NULL), "with --compare: leave out "
 	  "samples flagged as disturbed", RC(opts.drop_noisy) },
+	{ OPT_R("--by-sample", OPT_FLAG, NULL), "with --compare: judge over "
+	  "samples also with fewer than 3 runs a side (as compare)",
+	  RC(opts.by_sample) },
 	OPT_ROW_IGNORE_PARAM(struct report_cli, ig, "with --compare: leave "
 			     "these parameters out of the matching"),
 	OPT_ROW_DB(struct report_cli, db, "database (default $COPYSCOPE_DB, "
@@ -52,7 +55,7 @@ static void report_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
 "usage: copyscope report RUN|TAG|LIST ... [-o FILE.html] [--db PATH]\n"
-"       copyscope report --compare BASE NEW [--drop-noisy]\n"
+"       copyscope report --compare BASE NEW [--drop-noisy] [--by-sample]\n"
 "                        [--ignore-param KEY[,KEY...]] [-o FILE.html]\n"
 "\n"
 "Writes one self-contained HTML file (the charting code inside, nothing\n"
@@ -87,7 +90,8 @@ static int parse(struct report_cli *rc, int argc, char **argv)
 	if (rc->compare && rc->nargs != 2)
 		return cli_usage("report", "--compare needs BASE and NEW (run "
 				 "ids, tags or comma lists)");
-	if (!rc->compare && (rc->ig.n || rc->opts.drop_noisy))
+	if (!rc->compare && (rc->ig.n || rc->opts.drop_noisy ||
+			     rc->opts.by_sample))
 		return cli_usage("report", "--ignore-param and --drop-noisy "
 				 "only with --compare");
 	if (!rc->nargs)

@@ -2,8 +2,10 @@
 # test_check.sh - `check BASE`: reruns BASE's configurations (same reps,
 # sample time, CPUs and parameters) as a run tagged 'check' and compares;
 # exits 0 when nothing got worse beyond the threshold, 3 on a regression
-# (printing the offending row), 1 when nothing can be checked, 2 on bad
-# input.
+# (printing the offending row), 4 when it cannot tell (one run a side: the
+# spread between runs is unknown), 1 when nothing can be checked, 2 on bad
+# input.  Single runs are judged over samples only with --by-sample; the
+# time and cycles of one timed window count as one metric.
 #
 # Every exit 0 / 3 decision is checked on data with a known answer: the
 # samples of measured runs are replaced by seeded values (inject, lib.sh).
@@ -28,12 +30,19 @@ cs 0 $RUN --cpus 0 --tag base
 BASE_ID=$(run_id)
 # BASE at 1 ms a call: the new run is better, nothing got worse
 slow_or_fast "$BASE_ID" 1000000
-cs 0 check base
+# one run a side: however clear the samples, the spread between runs is
+# unknown: cannot tell (exit 4), with the row and what would decide it
+cs 4 check base
+contains_re "$OUT" '^  time/call .* \?$'
+contains_flat "$OUT" "1 run a side: the spread between runs is unknown; take --runs 5"
+contains_re "$OUT" '^check: cannot tell: 1 of 2 metrics could not be judged'
+not_contains "$OUT" "check: ok"
+cs 0 check base --by-sample
 contains "$OUT" "copyscope check"
 contains "$OUT" "base: tag base (run $BASE_ID; 1 boot)"
 contains_re "$OUT" "new:  tag check \(run [0-9]+; 1 boot\)"
 contains_re "$OUT" '^check: ok: none of 2 metrics worse by more than 5% '
-contains_re "$OUT" '^[0-9]+ compared: 0 worse, 2 better'
+contains_re "$OUT" '^[0-9]+ compared: 0 worse, 1 better'
 contains "$ERR" "measuring 1 configuration of BASE again (10 samples each, 1 run)"
 # the new run: same workload, parameters, reps, sample time and CPUs
 cs 0 runs
@@ -67,27 +76,27 @@ for side in a:1:100 b:2:110; do
 	inject "$id" time/call "$seed" "$median"
 	inject "$id" cycles/call "$seed" "$median"
 done
-cs 3 check a --new b --ignore-param inject_ns
+cs 3 check a --new b --ignore-param inject_ns --by-sample
 contains_re "$OUT" "^sys\.null +call=gettid +inject_ns=0->30ns"
 contains_re "$OUT" '^  time/call .* worse$'
-contains_re "$OUT" '^check: REGRESSION: 2 of 2 metrics worse by more than 5% \(p < 0.05\)'
+contains_re "$OUT" '^check: REGRESSION: 1 of 2 metrics worse by more than 5% \(p < 0.05\)'
 # a threshold above the slowdown: not a regression
-cs 0 check a --new b --ignore-param inject_ns --threshold 15%
+cs 0 check a --new b --ignore-param inject_ns --threshold 15% --by-sample
 contains "$OUT" "check: ok:"
 not_contains "$OUT" "time/call"
 # direction: the same pair the other way round is better, not worse
-cs 0 check b --new a --ignore-param inject_ns
-contains_re "$OUT" '^[0-9]+ compared: 0 worse, 2 better'
+cs 0 check b --new a --ignore-param inject_ns --by-sample
+contains_re "$OUT" '^[0-9]+ compared: 0 worse, 1 better'
 # the same samples on both sides: nothing worse, nothing better
 cs 0 $RUN --tag same
 id=$(run_id)
 inject "$id" time/call 1 100
 inject "$id" cycles/call 1 100
-cs 0 check a --new same
+cs 0 check a --new same --by-sample
 contains_re "$OUT" '^check: ok: none of 2 metrics worse by more than 5% '
 contains_re "$OUT" '^[0-9]+ compared: 0 worse, 0 better'
 # --json carries the verdicts and keeps the exit status
-cs 3 check a --new b --ignore-param inject_ns --json
+cs 3 check a --new b --ignore-param inject_ns --json --by-sample
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
 assert any(r["verdict"] == "worse" for r in d["rows"])' "$OUT" ||
 	fail "check --json lacks the worse row"
@@ -100,7 +109,7 @@ do
 	slow_or_fast "$id" 0.1
 done
 cs 3 check base3
-contains_re "$OUT" '^check: REGRESSION: 2 of 2 metrics worse by more than 5% '
+contains_re "$OUT" '^check: REGRESSION: 1 of 2 metrics worse by more than 5% '
 contains_re "$OUT" '^  time/call .* worse$'
 contains "$ERR" "(3 samples each, 3 runs)"
 contains_flat "$OUT" "p over runs (at least 3 on each side): Welch's t test"

@@ -1,7 +1,9 @@
 #!/bin/sh
-# test_compare.sh - `compare`: an A/A pair of sys.null runs is '~' on every
-# row, a 10% slowdown is 'worse' with p < 0.05 (and the other way round
-# 'better'); environment differences and a build flavour mismatch are
+# test_compare.sh - `compare`: one run a side gets no verdict ('?', cannot
+# tell, with why), nor do 3 samples against 3; judged over samples
+# (--by-sample) an A/A pair of sys.null runs is '~' on every row, a 10%
+# slowdown is 'worse' with p < 0.05 (and the other way round 'better'),
+# counted once for time and cycles; environment differences and a build flavour mismatch are
 # listed; rows on one side only; --json and --csv; pipe.bw tables; run
 # --interleave records a seeded order; every sample carries its
 # interference record.
@@ -47,13 +49,13 @@ note "A/A: two runs of the same configuration compare as '~'"
 measured aa-a 1 100
 AA_ID=$LAST_ID
 measured aa-b 2 100
-cs 0 compare aa-a aa-b
+cs 0 compare aa-a aa-b --by-sample
 cp "$OUT" "$TMP/aa.txt"
 contains "$OUT" "base: tag aa-a (run"
 contains_re "$OUT" '^  metric +base +±sd +%change +new +±sd +unit +p '
 contains_re "$OUT" '^  time/call +[0-9.]+ +±[0-9]+% +[-+][0-9.]+% '
 grep -E -q ' (worse|better)$' "$TMP/aa.txt" && fail "A/A text has a verdict"
-cs 0 compare aa-a aa-b --csv
+cs 0 compare aa-a aa-b --csv --by-sample
 verdicts "$OUT" >"$TMP/v"
 [ "$(wc -l <"$TMP/v")" -eq 2 ] || fail "A/A: expected 2 rows: $(cat "$TMP/v")"
 grep -v ' same ' "$TMP/v" && fail "A/A: a verdict: $(cat "$TMP/v")"
@@ -64,7 +66,7 @@ note "A/B: 10% slower is 'worse' with p < 0.05, the reverse 'better'"
 measured ab-a 3 100
 measured ab-b 4 110 inject_ns=30ns
 contains_flat "$OUT" "inject_ns=30ns (testing only): adds"
-cs 0 compare ab-a ab-b --ignore-param inject_ns --csv
+cs 0 compare ab-a ab-b --ignore-param inject_ns --csv --by-sample
 verdicts "$OUT" >"$TMP/v"
 python3 - "$TMP/v" <<'PY' || fail "A/B not detected: $(cat "$TMP/v")"
 import sys
@@ -73,14 +75,15 @@ for m in ("time/call", "cycles/call"):
     v, p, chg = rows[m]
     assert v == "worse" and float(p) < 0.05 and 5 < float(chg) < 15, rows
 PY
-cs 0 compare ab-b ab-a --ignore-param inject_ns
+cs 0 compare ab-b ab-a --ignore-param inject_ns --by-sample
 contains_re "$OUT" '^  time/call .* better$'
 AB_BASE=ab-a
 AB_NEW=ab-b
-cs 0 compare "$AB_BASE" "$AB_NEW" --ignore-param inject_ns
+cs 0 compare "$AB_BASE" "$AB_NEW" --ignore-param inject_ns --by-sample
 contains_re "$OUT" "^sys\.null +call=gettid +inject_ns=0->30ns"
 contains_re "$OUT" '^  time/call .* worse$'
-contains_re "$OUT" '^[0-9]+ compared: 2 worse'
+contains_flat "$OUT" "the same reading as time/call: counted once"
+contains_re "$OUT" '^[0-9]+ compared: 1 worse'
 # without --ignore-param the configurations differ: one side each
 cs 0 compare "$AB_BASE" "$AB_NEW"
 contains "$OUT" "only in base:"
@@ -89,7 +92,7 @@ contains_re "$OUT" '^0 compared'
 export AA_BASE AA_NEW AB_BASE AB_NEW
 
 note "--json: valid, with the rows, p-values and verdicts"
-cs 0 compare "$AB_BASE" "$AB_NEW" --ignore-param inject_ns --json
+cs 0 compare "$AB_BASE" "$AB_NEW" --ignore-param inject_ns --json --by-sample
 python3 - "$OUT" <<'PY' || fail "compare --json check failed"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -188,7 +191,7 @@ contains "$OUT" "outside load:"
 cs 0 run pipe.bw --quick --tag pb
 cs 0 compare pa pb
 contains_re "$OUT" '^pipe\.bw +'
-contains_re "$OUT" '^  bandwidth +[0-9.]+ +(±[0-9]+%|-) +[-+][0-9.]+% .*(~|worse|better)$'
+contains_re "$OUT" '^  bandwidth +[0-9.]+ +(±[0-9]+%|-) +[-+][0-9.]+% .*(~|worse|better|[?])$'
 contains_re "$OUT" '^[0-9]+ compared: '
 
 note "--drop-noisy with every sample of a side flagged: 'empty', never 0"
@@ -209,7 +212,7 @@ sqlite3 "$COPYSCOPE_DB" "UPDATE results SET info = json_set(info,
 cs 0 compare pa pb --drop-noisy
 contains_re "$OUT" '^  bandwidth +[0-9.]+ +(±[0-9]+%|-) +- +- +- +[KMG]?i?B/s +- +- +empty$'
 contains_flat "$OUT" 'new: every sample was flagged and left out (--drop-noisy): nothing to compare'
-contains_re "$OUT" '^[0-9]+ compared: .*, [0-9]+ empty$'
+contains_re "$OUT" '^[0-9]+ compared: .*, [0-9]+ empty'
 cs 0 compare pa pb --drop-noisy --json
 contains "$OUT" '"verdict": "empty"'
 cs 1 check pa --new pb --drop-noisy
@@ -291,4 +294,27 @@ contains "$OUT" "interleaved: the samples of all configurations"
 contains "$OUT" "seed 7"
 cs 2 run sys.null --seed 3
 contains "$ERR" "--seed: only with --interleave"
+note "one run a side: however clear, no verdict, and why (cannot tell)"
+measured one-a 11 100
+measured one-b 12 150
+cs 0 compare one-a one-b
+contains_re "$OUT" '^  time/call .* [+]50[.0-9]*% .* [?]$'
+contains_flat "$OUT" "?: cannot tell: 1 run a side: the spread between runs is unknown; take --runs 5, or measure the pair with ab"
+contains_re "$OUT" '^[0-9]+ compared: 0 worse, 0 better, 0 ~, 0 informational, 1 cannot tell'
+cs 0 compare one-a one-b --json
+python3 - "$OUT" <<'PY' || fail "compare --json: a single run got a verdict"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = {r["metric"]: r for r in d["rows"]}
+assert rows["time/call"]["verdict"] == "cannot tell", rows["time/call"]
+assert "1 run a side" in rows["time/call"]["reason"], rows["time/call"]
+assert 45 < rows["time/call"]["change_pct"] < 55, rows["time/call"]
+assert rows["cycles/call"]["same_reading_as"] == "time/call", rows
+PY
+note "three samples against three: the test cannot reach p < 0.05"
+cs 0 run sys.null --quick --tag q3a
+cs 0 run sys.null --quick --tag q3b
+cs 0 compare q3a q3b --by-sample
+contains_flat "$OUT" "3 samples against 3 cannot reach p < 0.05"
+contains_flat "$OUT" "take --reps 4 or more"
 exit 0

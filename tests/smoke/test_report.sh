@@ -92,7 +92,8 @@ cs 0 report 2
 cp "$OUT" "$TMP/last.html"
 check_html "$TMP/last.html" heatmap percentile scatter
 note "report --compare of two tags: the forest plot"
-cs 0 report --compare base new --ignore-param inject_ns -o "$TMP/cmp.html"
+cs 0 report --compare base new --ignore-param inject_ns --by-sample \
+	-o "$TMP/cmp.html"
 check_html "$TMP/cmp.html" forest
 contains "$TMP/cmp.html" '<tr class="worse">'
 contains "$TMP/cmp.html" "inject_ns"
