@@ -92,8 +92,8 @@ static int parse(struct report_cli *rc, int argc, char **argv)
 				 "ids, tags or comma lists)");
 	if (!rc->compare && (rc->ig.n || rc->opts.drop_noisy ||
 			     rc->opts.by_sample))
-		return cli_usage("report", "--ignore-param and --drop-noisy "
-				 "only with --compare");
+		return cli_usage("report", "--ignore-param, --drop-noisy and "
+				 "--by-sample only with --compare");
 	if (!rc->nargs)
 		return cli_usage("report", "which runs? (run ids, tags, "
 				 "'last' or comma lists; 'copyscope runs' "
