@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "report/ab_print.h"
 #include "report/comparison_print.h"
 #include "util/array.h"
 
@@ -83,6 +84,11 @@ static void compare_usage(FILE *out, const struct opt_cmd *c)
 "differ between the sides are listed first.  Runs measured under an\n"
 "emulator (virt.emulated: copyscope boot under qemu TCG) time the emulator,\n"
 "not the kernel: their rows show the numbers and the verdict 'emul'.\n"
+"With fewer than 3 runs a side the spread between runs is unknown: the\n"
+"row says '?' (cannot tell) and why, unless --by-sample.  When every run\n"
+"on both sides is an 'ab' run of the same A/B (several boots or hosts),\n"
+"their rounds are pooled: the median paired change, a CI from a bootstrap\n"
+"of runs and of rounds within them, and each run's own estimate.\n"
 "\n"
 "options:\n");
 	opt_print_options(out, c);
@@ -117,6 +123,68 @@ static int compare_args(int argc, char **argv, struct compare_cli *cc,
 	return 0;
 }
 
+/* Every run of both sides an ab run: they are replicates of one A/B. */
+static bool all_ab(const struct cmp_side *b, const struct cmp_side *n)
+{
+	size_t i;
+
+	for (i = 0; i < b->nruns; i++)
+		if (!ab_env_is_ab(&b->runs[i].env))
+			return false;
+	for (i = 0; i < n->nruns; i++)
+		if (!ab_env_is_ab(&n->runs[i].env))
+			return false;
+	return b->nruns + n->nruns > 0;
+}
+
+/*
+ * compare of ab runs: the runs of both sides are the same A/B measured on
+ * several boots or hosts; their rounds are judged together.
+ */
+static int compare_ab(const struct cmp *c, const struct compare_cli *cc)
+{
+	const struct run_data **runs;
+	struct ab_combined ac;
+	struct ab_opts o = { .alpha = cc->o.alpha, .noise_pct = cc->o.noise_pct,
+			     .looks = 1, .drop_noisy = cc->o.drop_noisy };
+	size_t i, n = 0;
+	char err[512];
+	int e = EXIT_OK;
+
+	runs = calloc(c->base.nruns + c->new.nruns, sizeof(*runs));
+	if (!runs) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	for (i = 0; i < c->base.nruns + c->new.nruns; i++) {
+		const struct run_data *r = i < c->base.nruns ?
+			&c->base.runs[i] : &c->new.runs[i - c->base.nruns];
+		size_t k;
+
+		for (k = 0; k < n && runs[k]->info.id != r->info.id; k++)
+			;
+		if (k == n)	/* a run named on both sides counts once */
+			runs[n++] = r;
+	}
+	if (ab_combine(runs, n, &o, &ac, err, sizeof(err)) != 0) {
+		free(runs);
+		return cli_usage("compare", "%s", err);
+	}
+	if (cc->json) {
+		json_t *j = ab_combined_json(&ac, &o);
+
+		if (!j || json_dumpf(j, stdout, JSON_INDENT(2)) != 0)
+			e = EXIT_FAIL;
+		printf("\n");
+		json_decref(j);
+	} else {
+		ab_print_combined(stdout, &ac, &o);
+	}
+	ab_combined_free(&ac);
+	free(runs);
+	return e;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	const char *sides[2] = { NULL, NULL };
@@ -145,6 +213,15 @@ int cmd_compare(int argc, char **argv)
 		e = cmp_ignore_check("compare", &cc.ig, &c.base, &c.new);
 	if (e)
 		goto out;
+	if (all_ab(&c.base, &c.new)) {
+		if (cc.csv) {
+			e = cli_usage("compare", "--csv: not for ab runs "
+				      "(--json or the table)");
+			goto out;
+		}
+		e = compare_ab(&c, &cc);
+		goto flush;
+	}
 	if (cmp_build(&c, &cc.o) != 0) {
 		cli_error("out of memory");
 		e = EXIT_FAIL;
@@ -160,6 +237,7 @@ int cmd_compare(int argc, char **argv)
 		cmp_print_csv(stdout, &c);
 	else
 		cmp_print_text(stdout, &c, NULL, NULL);
+flush:
 	if (fflush(stdout) != 0) {
 		cli_error("cannot write the output: %s", strerror(errno));
 		e = EXIT_FAIL;

@@ -207,13 +207,10 @@ static int analyze_row(struct ab_row *row, const struct ab_opts *o)
 	row->ctl_p = NAN;
 	row->ratio_pct = calloc(n ? n : 1, sizeof(double));
 	row->ctl_ratio_pct = calloc(n ? n : 1, sizeof(double));
-	d = calloc(n ? n : 1, sizeof(*d));
-	c = calloc(n ? n : 1, sizeof(*c));
-	if (!row->ratio_pct || !row->ctl_ratio_pct || !d || !c) {
-		free(d);
-		free(c);
+	row->log_ratio = d = calloc(n ? n : 1, sizeof(*d));
+	row->ctl_log_ratio = c = calloc(n ? n : 1, sizeof(*c));
+	if (!row->ratio_pct || !row->ctl_ratio_pct || !d || !c)
 		return -1;
-	}
 	m = round_ratios(row, o, d, c);
 	if (m == (size_t)-1 || m == 0 ||
 	    paired_signed_rank(d, m, conf, &pb) != 0 ||
@@ -225,8 +222,6 @@ static int analyze_row(struct ab_row *row, const struct ab_opts *o)
 			 m == (size_t)-1 ?
 			 "a value is 0 or negative: no ratio" :
 			 "no round left to test");
-		free(d);
-		free(c);
 		return 0;
 	}
 	row->rounds = m;
@@ -239,8 +234,6 @@ static int analyze_row(struct ab_row *row, const struct ab_opts *o)
 	row->ctl_ci_hi_pct = pct(pc.ci_hi);
 	row->ctl_p = pc.p;
 	judge(row, o, &pb, &pc);
-	free(d);
-	free(c);
 	return 0;
 }
 
@@ -322,6 +315,8 @@ void ab_analysis_free(struct ab_analysis *a)
 	for (i = 0; a->rows && i < a->n; i++) {
 		free(a->rows[i].ratio_pct);
 		free(a->rows[i].ctl_ratio_pct);
+		free(a->rows[i].log_ratio);
+		free(a->rows[i].ctl_log_ratio);
 	}
 	free(a->rows);
 	memset(a, 0, sizeof(*a));

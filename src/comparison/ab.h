@@ -76,6 +76,8 @@ struct ab_row {
 	char reason[200];	/* why "cannot tell" or "~", or "" */
 	double *ratio_pct;	/* [rounds]: B/A per round, % change */
 	double *ctl_ratio_pct;	/* [rounds]: A'/A per round, % change */
+	double *log_ratio;	/* [rounds]: d_r, what the test takes */
+	double *ctl_log_ratio;	/* [rounds]: c_r */
 };
 
 struct ab_analysis {

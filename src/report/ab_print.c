@@ -276,3 +276,98 @@ json_t *ab_json_stored(const struct run_info *run, const struct env *env,
 	ab_analysis_free(&a);
 	return j;
 }
+
+void ab_print_combined(FILE *out, const struct ab_combined *c,
+		       const struct ab_opts *o)
+{
+	size_t i, k, nw = 0, nb = 0, ns = 0, nct = 0;
+	char line[400];
+
+	fprintf(out, "copyscope compare: %zu ab runs of %s, their rounds "
+		"pooled\n", c->nruns, c->workload);
+	fprintf(out, "  A:  %s\n  B:  %s\n", c->a && *c->a ? c->a :
+		"(defaults)", c->b && *c->b ? c->b : "(defaults)");
+	fprintf(out, "\n  %-13s %5s %6s %7s %6s %-11s %s\n", "metric", "runs",
+		"rounds", "%change", "p", "95% CI", "verdict");
+	for (i = 0; i < c->n; i++) {
+		const struct ab_combined_row *r = &c->rows[i];
+		char chg[16], p[16], ci[40];
+		size_t used;
+
+		fmt_change(r->change_pct, chg, sizeof(chg));
+		fmt_p(r->p, p, sizeof(p));
+		fmt_ci(r->ci_lo_pct, r->ci_hi_pct, ci, sizeof(ci));
+		fprintf(out, "  %-13.13s %5zu %6zu %7s %6s %-11s %s\n",
+			r->metric, r->nruns, r->rounds, chg, p, ci,
+			r->verdict == VERDICT_INFO ? "info" :
+			stats_verdict_name(r->verdict));
+		used = (size_t)snprintf(line, sizeof(line), "each run:");
+		for (k = 0; k < r->nruns && used < sizeof(line); k++)
+			used += (size_t)snprintf(line + used,
+						 sizeof(line) - used, " %+.1f%%",
+						 r->run_change_pct[k]);
+		if (used < sizeof(line))
+			snprintf(line + used, sizeof(line) - used, "; A'/A "
+				 "control %+.1f%%", r->ctl_change_pct);
+		fmt_wrap(out, 4, 6, line);
+		if (r->same_reading_as) {
+			fprintf(out, "    the same reading as %s: counted "
+				"once\n", r->same_reading_as);
+			continue;
+		}
+		if (r->reason[0]) {
+			snprintf(line, sizeof(line), "%s: %s",
+				 r->verdict == VERDICT_SAME ? "~" :
+				 "cannot tell", r->reason);
+			fmt_wrap(out, 4, 6, line);
+		}
+		nw += r->verdict == VERDICT_WORSE;
+		nb += r->verdict == VERDICT_BETTER;
+		ns += r->verdict == VERDICT_SAME;
+		nct += r->verdict == VERDICT_CANNOT_TELL;
+	}
+	fprintf(out, "\n%zu judged: %zu worse, %zu better, %zu ~, %zu cannot "
+		"tell\n", nw + nb + ns + nct, nw, nb, ns, nct);
+	snprintf(line, sizeof(line), "(the paired log ratios of every run's "
+		 "rounds pooled: their median, a 95%% CI from a bootstrap of "
+		 "runs and of rounds within runs, a signed-rank p over the "
+		 "rounds; a verdict needs p < %g and the CI beyond +-%g%% and "
+		 "beyond the pooled control)", o->alpha, o->noise_pct);
+	fmt_wrap(out, 0, 1, line);
+}
+
+json_t *ab_combined_json(const struct ab_combined *c, const struct ab_opts *o)
+{
+	json_t *rows = json_array(), *doc;
+	size_t i;
+
+	if (!rows)
+		return NULL;
+	for (i = 0; i < c->n; i++) {
+		const struct ab_combined_row *r = &c->rows[i];
+
+		json_array_append_new(rows, json_pack(
+			"{s:s,s:s,s:i,s:I,s:I,s:o,s:[o,o],s:o,s:s,s:s,s:s?,"
+			"s:o,s:o}",
+			"metric", r->metric, "unit", r->unit,
+			"direction", r->direction,
+			"runs", (json_int_t)r->nruns,
+			"rounds", (json_int_t)r->rounds,
+			"change_pct", num(r->change_pct),
+			"ci", num(r->ci_lo_pct), num(r->ci_hi_pct),
+			"p", num(r->p),
+			"verdict", r->verdict == VERDICT_INFO ? "info" :
+				   stats_verdict_name(r->verdict),
+			"reason", r->reason,
+			"same_reading_as", r->same_reading_as,
+			"control_change_pct", num(r->ctl_change_pct),
+			"run_change_pct", ratios(r->run_change_pct,
+						 r->nruns)));
+	}
+	doc = json_pack("{s:s,s:s,s:s,s:s,s:I,s:o,s:o,s:o}", "kind",
+			"ab-combined", "workload", c->workload, "a",
+			c->a ? c->a : "", "b", c->b ? c->b : "",
+			"runs", (json_int_t)c->nruns, "alpha", num(o->alpha),
+			"noise_pct", num(o->noise_pct), "rows", rows);
+	return doc;
+}

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "comparison/ab.h"
+#include "comparison/ab_combine.h"
 #include "results/run.h"
 
 /* What the analysis does not hold: the run's identity and its sides. */
@@ -55,5 +56,16 @@ int ab_print_stored(FILE *out, const struct run_info *run,
 /* The same as the JSON object of ab_json(), or NULL. */
 json_t *ab_json_stored(const struct run_info *run, const struct env *env,
 		       const struct result *res, size_t n);
+
+/*
+ * Several ab runs of one A/B judged together (comparison/ab_combine.h):
+ * one row per metric with the pooled %change, its hierarchical CI, p and
+ * verdict, and each run's own estimate under it.
+ */
+void ab_print_combined(FILE *out, const struct ab_combined *c,
+		       const struct ab_opts *o);
+
+/* The same as JSON, or NULL. */
+json_t *ab_combined_json(const struct ab_combined *c, const struct ab_opts *o);
 
 #endif

@@ -99,6 +99,36 @@ assert t["verdict"] == "~", t
 assert t["ci"][0] < 0 < t["ci"][1], t
 PY
 
+note "compare of ab runs of one A/B: their rounds pooled, each run shown"
+cs 0 ab sys.null --a inject_ns=0 --b inject_ns=2000 --rounds 8 $q --tag abc
+cs 0 ab sys.null --a inject_ns=0 --b inject_ns=2000 --rounds 8 $q --tag abc
+cs 0 compare abc abc
+contains_re "$OUT" '^copyscope compare: 2 ab runs of sys.null, their rounds pooled'
+contains_re "$OUT" '^  time/call +2 +16 .* worse$'
+contains_re "$OUT" '^    each run: [+][0-9.]+% [+][0-9.]+%; '
+cs 0 compare abc abc --json
+python3 - "$OUT" <<'PY' || fail "compare --json of ab runs"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["kind"] == "ab-combined" and d["runs"] == 2, d
+t = [r for r in d["rows"] if r["metric"] == "time/call"][0]
+assert t["rounds"] == 16 and len(t["run_change_pct"]) == 2, t
+assert t["verdict"] == "worse" and t["ci"][0] > 50, t
+PY
+cs 0 ab sys.null --a inject_ns=0 --b inject_ns=1000 --rounds 6 $q --tag abo
+cs 2 compare abc abo
+contains "$ERR" "not the same A/B: ab.b is 'inject_ns=2us' and 'inject_ns=1us'"
+
+# a run whose rounds disagree with the others widens the pooled CI: the
+# seeded A/A run (abk) pooled with two runs of a 2 us slowdown
+cs 0 compare abk abc --json
+python3 - "$OUT" <<'PY' || fail "a disagreeing run did not widen the CI"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = [r for r in d["rows"] if r["metric"] == "time/call"][0]
+assert t["runs"] == 3 and t["ci"][0] < 50 < 1000 < t["ci"][1], t
+PY
+
 note "A/A: the same configuration on both sides gets no verdict"
 cs 0 ab sys.null --a call=gettid --b call=gettid --rounds 12 $q
 contains_re "$OUT" '^  time/call .* (~|cannot tell)$'
