@@ -9,36 +9,15 @@
 /* Keeps the loop's result alive. */
 static volatile uint64_t inject_sink;
 
-/*
- * lfence: later instructions start only once every earlier one has
- * completed.  Without it the chain below depends on nothing the op did,
- * so an out-of-order core runs it in the shadow of the op's own tail
- * (a syscall's return, a pipe write's copy) and of the next op's start:
- * a short wait then added a fraction of what it asked (+1.3% measured
- * for +3% asked on gettid).  Fenced on both sides, the wait is added
- * whole, plus the two fences (a few ns), which the in-place measurement
- * includes.
- */
-static inline void inject_fence(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__asm__ __volatile__("lfence" ::: "memory");
-#else
-	__asm__ __volatile__("" ::: "memory");
-#endif
-}
-
 void inject_spin(uint64_t iters)
 {
 	uint64_t x = inject_sink | 1, i;
 
-	inject_fence();
 	for (i = 0; i < iters; i++) {
 		/* one dependent multiply-add per iteration */
 		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
 		__asm__ __volatile__("" : "+r"(x));
 	}
-	inject_fence();
 	inject_sink = x;
 }
 

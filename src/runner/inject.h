@@ -5,13 +5,16 @@
  * core has switched the injection on.
  *
  * The core calibrates the busy-wait loop (iterations per ns, outside any
- * sample) and measures what the injection really adds, in place: after
- * the warm-up it takes pairs of samples at the batch size of the run, one
- * with the injection off and one on, in alternating order, and stores the
- * median added time per op with its 95% error and the time per op without
- * it (struct config_result's inject_*).  A test that asks for 3% thereby
- * knows it injected 3% +- its own error; the kept samples then run with
- * the injection on.
+ * sample), then fits it in place, since a short wait partly overlaps the
+ * op on an out-of-order core (runner_batch.c): after the warm-up, pairs
+ * of samples at the batch size of the run, one with the injection off and
+ * one on, at two iteration counts, give a line of added time against
+ * iterations; the iterations where it crosses inject_ns are measured
+ * again the same way, and the median added time per op with its 95%
+ * error and the time per op without it are stored (struct
+ * config_result's inject_*).  A test that asks for 3% thereby injects
+ * about 3% and knows it to +- its own error; the kept samples then run
+ * with the injection on.
  */
 #ifndef COPYSCOPE_INJECT_H
 #define COPYSCOPE_INJECT_H
