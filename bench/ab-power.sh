@@ -11,10 +11,14 @@
 #   aa      sys.null gettid against itself (false verdicts)
 #   iov     sys.iov preadv of /dev/zero, segs 8 against 9 (a real change
 #           of about +10% on the development VM)
-#   inj2 inj3 inj5   sys.null with inject_ns sized to +2, +3, +5% of the
-#           calibrated time per call (what was really added is read back
-#           from each B configuration and printed as "injected")
-#   inj1p   inject +1% with --precision 0.5% --max-time 60s
+#   inj1 inj2 inj3 inj5   sys.null, both sides injected: A 1 ns, B 1 ns
+#           plus 1, 2, 3, 5% of the calibrated time per call, so that both
+#           take the same injection path and differ by the wait alone
+#           (A without any injection skips that path, which itself costs
+#           about 2% of a gettid here); the median %change ab measured is
+#           printed beside
+#   injNp   injN with --precision 0.25% --noise 0.5% --max-time 60s (a
+#           change under the default 1% noise band needs a narrower band)
 #   pipe    pipe.bw (split) size 64k against 60k (time/write)
 #   aapipe  pipe.bw (split) 64k against itself (false verdicts)
 #
@@ -26,7 +30,7 @@ set -eu
 cd "$(dirname "$0")/.."
 B=${COPYSCOPE:-build/copyscope}
 CALLS=${1:-20}
-CASES=${CASES:-"aa iov inj2 inj3 inj5 pipe aapipe"}
+CASES=${CASES:-"aa iov inj1 inj2 inj3 inj5 pipe aapipe"}
 [ -x "$B" ] || { echo "ab-power: build $B first (make)" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "ab-power: needs python3" >&2; exit 1; }
 echo "ab-power: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $CALLS calls per case"
@@ -66,10 +70,12 @@ for c in cases:
     elif c.startswith("inj"):
         if base_ns is None:
             base_ns = calibrate()
-        pct = 1 if c == "inj1p" else int(c[3:])
-        ns = max(1, round(base_ns * pct / 100))
-        extra = ["--precision", "0.5%", "--max-time", "60s"] if c == "inj1p" else []
-        specs[c] = (["sys.null", "--a", "inject_ns=0", "--b",
+        prec = c.endswith("p")
+        pct = int(c[3:-1] if prec else c[3:])
+        ns = 1 + max(1, round(base_ns * pct / 100))
+        extra = ["--precision", "0.25%", "--noise", "0.5%", "--max-time",
+                 "60s"] if prec else []
+        specs[c] = (["sys.null", "--a", "inject_ns=1", "--b",
                      "inject_ns=%d" % ns] + extra, "time/call", "worse")
     elif c == "pipe":
         specs[c] = (["pipe.bw", "place=split", "--a", "size=64k", "--b",
