@@ -54,7 +54,7 @@ static const struct opt_row ab_rows[] = {
 		  "B", thp[1], nthp[1], AB_MAX_SETTINGS),
 	{ OPT_R("--rounds", OPT_INT, "N"), "rounds (default "
 	  AB_XSTR(AB_DEFAULT_ROUNDS) "; with --precision: the most)",
-	  AC(spec.rounds), .lo = 2, .hi = PAIRED_MAX_N / 2 },
+	  AC(spec.rounds), .lo = 2, .hi = PAIRED_MAX_N / 2.0 },
 	{ OPT_R("--precision", OPT_PCT, "PCT"), "add rounds until the first "
 	  "metric's 95% CI is within +-PCT, testing at "
 	  AB_XSTR(AB_PRECISION_FIRST_LOOK) " rounds and at each doubling; "

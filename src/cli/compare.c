@@ -151,7 +151,9 @@ static int compare_ab(const struct cmp *c, const struct compare_cli *cc)
 	char err[512];
 	int e = EXIT_OK;
 
-	runs = calloc(c->base.nruns + c->new.nruns, sizeof(*runs));
+	/* an array of pointers */
+	runs = calloc(c->base.nruns + c->new.nruns,
+		      sizeof(*runs));	/* NOLINT(bugprone-sizeof-expression) */
 	if (!runs) {
 		cli_error("out of memory");
 		return EXIT_FAIL;

@@ -185,7 +185,7 @@ static int set_value(const struct opt_cmd *c, const struct opt_row *r,
 	void *dest = (char *)base + r->off;
 	char range[128], *end;
 	double x;
-	int64_t t;
+	int64_t t = 0;
 
 	errno = 0;
 	switch (r->kind) {

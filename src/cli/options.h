@@ -60,7 +60,6 @@ typedef int (*opt_check_fn)(const char *cmd, const struct opt_row *r,
 
 struct opt_row {
 	const char *name;		/* "--reps", or "-o" for a short one */
-	enum opt_kind kind;
 	const char *arg;		/* the value's placeholder; NULL: flag */
 	const char *help;		/* NULL: accepted but not listed */
 	size_t off;			/* destination in the options struct */
@@ -68,12 +67,13 @@ struct opt_row {
 	size_t count_off;		/* OPT_REPEAT without check: size_t */
 	size_t max;			/* OPT_REPEAT without check: array size */
 	double lo, hi;			/* INT, NUM, PCT, TIME, SIZE */
-	unsigned flags;			/* OPT_LO_OPEN, OPT_HI_OPEN, OPT_ONCE */
 	const char *unit;		/* NUM: what it counts ("seconds");
 					   PCT: an example ("5%") */
 	const char *const *words;	/* STR: the choices; LIST: the items */
-	enum opt_complete complete;	/* what the value completes to */
 	opt_check_fn check;		/* STR, LIST, REPEAT: own reading */
+	enum opt_kind kind;
+	enum opt_complete complete;	/* what the value completes to */
+	unsigned flags;			/* OPT_LO_OPEN, OPT_HI_OPEN, OPT_ONCE */
 };
 
 struct opt_cmd {
@@ -158,15 +158,15 @@ void opt_set_describe(FILE *out);
  */
 #define OPT_ROW_DB(T, field, helptext)					\
 	{ .name = "--db", .kind = OPT_STR, .arg = "PATH|URL",		\
-	  .help = helptext, .off = offsetof(T, field),			\
+	  .help = (helptext), .off = offsetof(T, field),			\
 	  .complete = OPT_C_FILE }
 #define OPT_HELP_DB "database: a SQLite file or postgresql://... (default " \
 	"$COPYSCOPE_DB, else $XDG_DATA_HOME/copyscope/results.db)"
 #define OPT_ROW_JSON(T, field, helptext)				\
-	{ .name = "--json", .kind = OPT_FLAG, .help = helptext,	\
+	{ .name = "--json", .kind = OPT_FLAG, .help = (helptext),	\
 	  .off = offsetof(T, field) }
 #define OPT_ROW_CSV(T, field, helptext)					\
-	{ .name = "--csv", .kind = OPT_FLAG, .help = helptext,		\
+	{ .name = "--csv", .kind = OPT_FLAG, .help = (helptext),		\
 	  .off = offsetof(T, field) }
 #define OPT_ROW_ALPHA(T, field)						\
 	{ .name = "--alpha", .kind = OPT_NUM, .arg = "A",		\
@@ -175,11 +175,11 @@ void opt_set_describe(FILE *out);
 	  .flags = OPT_LO_OPEN | OPT_HI_OPEN }
 #define OPT_ROW_IGNORE_PARAM(T, field, helptext)			\
 	{ .name = "--ignore-param", .kind = OPT_REPEAT,		\
-	  .arg = "KEY[,KEY...]", .help = helptext,			\
+	  .arg = "KEY[,KEY...]", .help = (helptext),			\
 	  .off = offsetof(T, field), .check = opt_check_ignore }
 #define OPT_ROW_TAG(T, field, helptext)					\
 	{ .name = "--tag", .kind = OPT_STR, .arg = "TAG",		\
-	  .help = helptext, .off = offsetof(T, field),			\
+	  .help = (helptext), .off = offsetof(T, field),			\
 	  .complete = OPT_C_TAG, .check = opt_check_tag }
 
 /* --tag: cli_check_tag(), then the value into the const char * at dest. */

@@ -98,7 +98,6 @@ struct result_config {
 	char *params_json;		/* canonical JSON: keys sorted, values
 					   as text; the key a comparison
 					   matches on */
-	int job;			/* which workload entry of the run */
 	uint64_t batch_ops;		/* ops per kept sample */
 	int64_t target_ns;		/* the sample time asked for; 0:
 					   not recorded */
@@ -116,7 +115,6 @@ struct result_config {
 	 */
 	double precision_asked_pct, precision_pct;
 	char *precision_metric;
-	bool precision_met;
 	int64_t precision_time_ns;
 	struct result_worker *workers;
 	size_t nworkers;
@@ -127,7 +125,6 @@ struct result_config {
 	struct result_load *load;	/* NULL: not recorded */
 	struct result_worker_ops *per_worker;
 	size_t nper_worker;
-	bool verified;
 	long verify_errors;
 	char *verify_report;
 	char *status;			/* NULL when the configuration was
@@ -135,13 +132,16 @@ struct result_config {
 					   "interrupted", "verify-failed" */
 	char *message;
 	/* --interleave: the seed and the global index of each sample */
-	bool interleaved;
 	uint64_t interleave_seed;
 	int64_t *interleave_order;
 	size_t ninterleave_order;
 	int64_t interleave_of;
 	/* run --kernel: the kernel views of the traced samples, or NULL */
 	struct result_kernel *kernel;
+	int job;			/* which workload entry of the run */
+	bool precision_met;		/* run --precision (above) */
+	bool verified;			/* verify_errors holds a count */
+	bool interleaved;		/* the interleave_* above hold */
 };
 
 /* One bucket of a per-op histogram; hi == -1 marks the overflow. */

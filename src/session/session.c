@@ -338,7 +338,7 @@ static bool round_done(struct session *s, const struct slot *sl, size_t n,
 
 	if (!spec->round_done)
 		return false;
-	cr = calloc(n, sizeof(*cr));
+	cr = calloc(n, sizeof(*cr));	/* NOLINT(bugprone-sizeof-expression) */
 	if (!cr)
 		return false;
 	for (i = 0; i < n; i++)

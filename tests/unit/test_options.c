@@ -145,7 +145,7 @@ static void bad(const char *want, ...)
 {
 	struct t_opts o;
 	struct opt_result res;
-	char *w[8];
+	char *w[8] = { NULL };
 	va_list ap;
 	int n = 0;
 

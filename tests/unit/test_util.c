@@ -121,7 +121,8 @@ static void test_slurp(void **state)
 static void test_find_program(void **state)
 {
 	char dir[64], sub[128], prog[128], out[256], path[300];
-	char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	const char *path_env = getenv("PATH");
+	char *old = path_env ? strdup(path_env) : NULL;
 	FILE *f;
 
 	(void)state;
