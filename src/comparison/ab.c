@@ -9,36 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/workload.h"
 #include "stats/paired.h"
 
 /* % change of a log ratio. */
 static double pct(double log_ratio)
 {
 	return (exp(log_ratio) - 1) * 100;
-}
-
-/* The metric definition of r, or NULL (a workload not in this build). */
-static const struct metric_def *metric_def_of(const struct result *r)
-{
-	const struct workload *wl = r->cfg->wl;
-	size_t i;
-
-	for (i = 0; wl && i < wl->nmetrics; i++)
-		if (strcmp(wl->metrics[i].name, r->metric) == 0)
-			return &wl->metrics[i];
-	return NULL;
-}
-
-/* A metric computed from the sample's window and op count alone. */
-static bool window_reading(const struct result *r)
-{
-	const struct metric_def *m = metric_def_of(r);
-
-	return m && (m->kind == METRIC_NS_PER_OP ||
-		     m->kind == METRIC_TICKS_PER_OP ||
-		     m->kind == METRIC_BYTES_PER_SEC ||
-		     m->kind == METRIC_OPS_PER_SEC);
 }
 
 /* The result of configuration cfg with this metric, or NULL. */
@@ -292,7 +268,7 @@ int ab_analyze(const struct result *res, size_t nres,
 		row->metric = r->metric;
 		row->unit = r->unit;
 		row->direction = r->direction;
-		if (window_reading(r)) {
+		if (result_window_reading(r)) {
 			if (first_window)
 				row->same_reading_as = first_window;
 			else

@@ -21,7 +21,6 @@
 #include <string.h>
 
 #include "comparison/comparison_impl.h"
-#include "core/workload.h"
 
 /* Mann-Whitney's smallest two-sided p with m and n samples, no ties. */
 static double mw_min_p(size_t m, size_t n)
@@ -121,28 +120,6 @@ static int disturbed(const struct cmp *c, struct cmp_row *r,
 	return 0;
 }
 
-/* The metric definition of r's metric, or NULL. */
-static const struct metric_def *metric_of(const struct result *r)
-{
-	const struct workload *wl = r->cfg->wl;
-	size_t i;
-
-	for (i = 0; wl && i < wl->nmetrics; i++)
-		if (strcmp(wl->metrics[i].name, r->metric) == 0)
-			return &wl->metrics[i];
-	return NULL;
-}
-
-static bool window_reading(const struct result *r)
-{
-	const struct metric_def *m = metric_of(r);
-
-	return m && (m->kind == METRIC_NS_PER_OP ||
-		     m->kind == METRIC_TICKS_PER_OP ||
-		     m->kind == METRIC_BYTES_PER_SEC ||
-		     m->kind == METRIC_OPS_PER_SEC);
-}
-
 static bool same_config(const struct cmp_row *a, const struct cmp_row *b)
 {
 	return strcmp(a->ref->cfg->workload, b->ref->cfg->workload) == 0 &&
@@ -156,14 +133,14 @@ static void mark_same_reading(struct cmp *c, size_t i)
 	size_t j;
 
 	if (!r->in_base || !r->in_new || r->ref->trace || r->ref->traced ||
-	    !window_reading(r->ref))
+	    !result_window_reading(r->ref))
 		return;
 	for (j = 0; j < i; j++) {
 		const struct cmp_row *e = &c->rows[j];
 
 		if (e->in_base && e->in_new && !e->ref->trace &&
 		    !e->ref->traced && same_config(e, r) &&
-		    window_reading(e->ref)) {
+		    result_window_reading(e->ref)) {
 			r->same_reading_as = e->ref->metric;
 			return;
 		}

@@ -150,34 +150,6 @@ static void fmt_pct_sd(const struct cmp_val *v, char *buf, size_t len)
 		snprintf(buf, len, "±%.0f%%", v->s.cv * 100.0);
 }
 
-static void fmt_p(double p, char *buf, size_t len)
-{
-	if (isnan(p))
-		snprintf(buf, len, "-");
-	else if (p < 0.001)
-		snprintf(buf, len, "<0.001");
-	else
-		snprintf(buf, len, "%.3f", p);
-}
-
-static void fmt_ci(double lo, double hi, char *buf, size_t len)
-{
-	if (isnan(lo) || isnan(hi))
-		snprintf(buf, len, "-");
-	else if (fabs(lo) < 10 && fabs(hi) < 10)
-		snprintf(buf, len, "%+.1f..%+.1f", lo, hi);
-	else
-		snprintf(buf, len, "%+.0f..%+.0f", lo, hi);
-}
-
-static void fmt_change(double c, char *buf, size_t len)
-{
-	if (isnan(c))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%+.1f%%", c);
-}
-
 /* "1.2%" of a CV (a fraction), "-" when not known. */
 static void fmt_cv(double cv, char *buf, size_t len)
 {

@@ -188,3 +188,31 @@ void fmt_items_end(struct fmt_items *l)
 {
 	fputc('\n', l->out);
 }
+
+void fmt_p(double p, char *buf, size_t len)
+{
+	if (isnan(p))
+		snprintf(buf, len, "-");
+	else if (p < 0.001)
+		snprintf(buf, len, "<0.001");
+	else
+		snprintf(buf, len, "%.3f", p);
+}
+
+void fmt_ci(double lo, double hi, char *buf, size_t len)
+{
+	if (isnan(lo) || isnan(hi))
+		snprintf(buf, len, "-");
+	else if (fabs(lo) < 10 && fabs(hi) < 10)
+		snprintf(buf, len, "%+.1f..%+.1f", lo, hi);
+	else
+		snprintf(buf, len, "%+.0f..%+.0f", lo, hi);
+}
+
+void fmt_change(double c, char *buf, size_t len)
+{
+	if (isnan(c))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.1f%%", c);
+}

@@ -29,6 +29,15 @@ void fmt_value(double v, const char *unit, char *buf, size_t len);
 /* A byte count as 1024-based KiB/MiB/GiB ("64 KiB", "1.5 MiB"). */
 void fmt_bytes(double bytes, char *buf, size_t len);
 
+/* A p-value as the tables print it: "<0.001", "0.042", "-" for NAN. */
+void fmt_p(double p, char *buf, size_t len);
+
+/* A CI of a %change, "+1.2..+3.4" (whole numbers from 10%), "-" NAN. */
+void fmt_ci(double lo, double hi, char *buf, size_t len);
+
+/* A %change, "+1.2%", "-" for NAN. */
+void fmt_change(double c, char *buf, size_t len);
+
 /* True for units printed as bare numbers (cycles). */
 int fmt_unit_is_bare(const char *unit);
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/workload.h"
 #include "results/sample_flags.h"
 
 void result_set_init(struct result_set *set)
@@ -271,4 +272,18 @@ void result_flag_text(unsigned f, char *buf, size_t len)
 		 f & INTERF_FLAG_STEAL ? "steal" : "",
 		 (f & INTERF_FLAG_STEAL) && (f & INTERF_FLAG_CANARY) ? "," : "",
 		 f & INTERF_FLAG_CANARY ? "canary" : "");
+}
+
+bool result_window_reading(const struct result *r)
+{
+	const struct workload *wl = r->cfg->wl;
+	size_t i;
+
+	for (i = 0; wl && i < wl->nmetrics; i++)
+		if (strcmp(wl->metrics[i].name, r->metric) == 0)
+			return wl->metrics[i].kind == METRIC_NS_PER_OP ||
+			       wl->metrics[i].kind == METRIC_TICKS_PER_OP ||
+			       wl->metrics[i].kind == METRIC_BYTES_PER_SEC ||
+			       wl->metrics[i].kind == METRIC_OPS_PER_SEC;
+	return false;
 }

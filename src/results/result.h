@@ -269,4 +269,14 @@ double result_counter_median(const struct result_config *cfg,
 /* "other,canary" from INTERF_FLAG_* bits ("" for a quiet sample). */
 void result_flag_text(unsigned flags, char *buf, size_t len);
 
+/*
+ * True when r is a metric computed from its sample's timed window and op
+ * count alone (time per op, cycles per op, bytes/s, ops/s: the
+ * METRIC_NS_PER_OP .. METRIC_OPS_PER_SEC kinds of its workload's
+ * descriptor): the metrics of one configuration for which this holds are
+ * one reading, so one change of them counts once.  False for a workload
+ * not in this build.
+ */
+bool result_window_reading(const struct result *r);
+
 #endif

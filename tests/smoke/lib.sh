@@ -300,7 +300,10 @@ print(" ".join("%.6f" % x for x in v))' "$3" "$4" "$5" "$6") ||
 }
 
 # store_samples RUN METRIC "V1 V2 ...": replace the samples of a stored
-# result with these values, in one transaction.
+# result with these values, in one transaction.  The run's samples are
+# marked as not disturbed: the flags described the measured samples, which
+# are gone, and a verdict on made values must not depend on how loaded
+# this machine was when it measured them.
 store_samples() {
 	_sql="BEGIN; DELETE FROM samples WHERE result_id = (SELECT id FROM
 		results WHERE run_id = $1 AND metric = '$2');"
@@ -311,6 +314,13 @@ store_samples() {
 			metric = '$2';"
 		_i=$((_i + 1))
 	done
+	_sql="$_sql UPDATE results SET info = json_set(info,
+		'\$.interference.flagged', (SELECT json_group_array(json('false'))
+		FROM json_each(info, '\$.interference.flagged')),
+		'\$.interference.why', (SELECT json_group_array('')
+		FROM json_each(info, '\$.interference.why')))
+		WHERE run_id = $1 AND
+		json_extract(info, '\$.interference.flagged') IS NOT NULL;"
 	sqlite3 "$COPYSCOPE_DB" "$_sql COMMIT;" ||
 		fail "store_samples: sqlite3 failed on run $1 metric $2"
 }
