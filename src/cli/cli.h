@@ -150,16 +150,25 @@ void cli_warn_noisy(size_t nsamples, size_t nflagged, size_t n_other,
 
 /* The -o FILE of export and report (cli/outfile.c). */
 struct cli_out {
-	FILE *f;			/* stdout, or the temporary file */
-	char *path, *tmp;		/* NULL for stdout */
+	FILE *f;			/* stdout, the temporary file, or the
+					   file written through */
+	char *path, *tmp;		/* NULL for stdout; tmp NULL when
+					   written through */
+	bool direct;			/* not a regular file: written
+					   through, not replaced */
 };
 
 /*
  * Open path ("-" or NULL: stdout) for cmd's output: a temporary file
- * beside it.  Returns 0, or the exit code after printing why (2: the
- * file cannot be written there).
+ * beside the regular file it names (through a symbolic link: beside the
+ * file the link names), or the file itself when it is not a regular one
+ * (a device, a FIFO).  db is the database the command read (a path, a
+ * URL or NULL): an output that is that file or its -wal or -shm is
+ * refused.  Returns 0, or the exit code after printing why (2: the file
+ * cannot be written there, or is the database).
  */
-int cli_out_open(const char *cmd, const char *path, struct cli_out *o);
+int cli_out_open(const char *cmd, const char *path, const char *db,
+		 struct cli_out *o);
 
 /*
  * Finish the output: when ok, flush and sync it and rename the temporary

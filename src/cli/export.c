@@ -105,7 +105,7 @@ int cmd_export(int argc, char **argv)
 		e = EXIT_FAIL;
 		goto out;
 	}
-	e = cli_out_open("export", path, &o);
+	e = cli_out_open("export", path, dbpath, &o);
 	if (e)
 		goto out;
 	if (exchange_write(o.f, keep, nkeep, err, sizeof(err)) != 0) {

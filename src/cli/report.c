@@ -106,13 +106,13 @@ static int parse(struct report_cli *rc, int argc, char **argv)
 	return 0;
 }
 
-static int write_report(const struct report_cli *rc,
+static int write_report(const struct report_cli *rc, const char *db,
 			const struct cmp_side *runs, const struct cmp *c)
 {
 	struct cli_out o;
 	int e, plots;
 
-	e = cli_out_open("report", rc->path, &o);
+	e = cli_out_open("report", rc->path, db, &o);
 	if (e)
 		return e;
 	plots = c ? html_report_compare(o.f, c) :
@@ -171,7 +171,7 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (!e)
-		e = write_report(rc, &runs, rc->compare ? &c : NULL);
+		e = write_report(rc, path, &runs, rc->compare ? &c : NULL);
 	cmp_free(&c);
 	cli_free_side(&c.base);
 	cli_free_side(&c.new);
