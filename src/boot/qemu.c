@@ -12,10 +12,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -27,7 +27,6 @@
 /* How long qemu has to exit on SIGTERM before SIGKILL. */
 #define QEMU_STOP_NS (2LL * 1000000000)
 
-extern char **environ;
 
 /* Whether word is a whole word of the space separated list s. */
 static bool has_word(const char *s, const char *word)
@@ -184,49 +183,59 @@ static void nap(void)
 	nanosleep(&ts, NULL);
 }
 
+/*
+ * Start qemu: its own process group (Ctrl-C reaches copyscope, which
+ * stops it), stdin /dev/null, stdout and stderr to log_path, and
+ * PR_SET_PDEATHSIG so that it dies with copyscope, however copyscope
+ * ends (kill -9 included: it never outlives the boot that started it).
+ * Returns the pid, or -1 with err.
+ */
+static pid_t spawn_qemu(char *const *argv, const char *log_path, char *err,
+			size_t errlen)
+{
+	pid_t parent = getpid(), pid = fork();
+	int fd;
+
+	if (pid < 0) {
+		snprintf(err, errlen, "cannot start %s: fork: %s", argv[0],
+			 strerror(errno));
+		return -1;
+	}
+	if (pid > 0)
+		return pid;
+	/* the child: only async-signal-safe calls until exec */
+	setpgid(0, 0);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+		_exit(126);
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || dup2(fd, 0) < 0)
+		_exit(126);
+	fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || dup2(fd, 1) < 0 || dup2(1, 2) < 0)
+		_exit(126);
+	execvp(argv[0], argv);
+	_exit(127);
+}
+
 enum boot_end boot_run_qemu(char *const *argv, const char *log_path,
 			    double timeout_s,
 			    const volatile sig_atomic_t *stop, int *status,
 			    double *wall_s, char *err, size_t errlen)
 {
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
 	double t0 = now_s();
 	pid_t pid;
-	int rc;
 
 	*status = 0;
 	*wall_s = 0;
-	if (posix_spawn_file_actions_init(&fa) != 0) {
-		snprintf(err, errlen, "out of memory");
+	pid = spawn_qemu(argv, log_path, err, errlen);
+	if (pid < 0)
 		return BOOT_END_SPAWN_FAILED;
-	}
-	if (posix_spawnattr_init(&at) != 0) {
-		posix_spawn_file_actions_destroy(&fa);
-		snprintf(err, errlen, "out of memory");
-		return BOOT_END_SPAWN_FAILED;
-	}
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, log_path,
-					 O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	posix_spawn_file_actions_adddup2(&fa, 1, 2);
-	/* its own group: Ctrl-C reaches copyscope, which stops qemu */
-	posix_spawnattr_setpgroup(&at, 0);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
-	rc = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&at);
-	if (rc != 0) {
-		snprintf(err, errlen, "cannot start %s: %s", argv[0],
-			 strerror(rc));
-		return BOOT_END_SPAWN_FAILED;
-	}
 	for (;;) {
 		pid_t r = waitpid(pid, status, WNOHANG);
 
 		if (r == pid) {
 			*wall_s = now_s() - t0;
-			/* posix_spawnp reports a missing binary this way */
+			/* the child reports a binary it cannot run so */
 			if (WIFEXITED(*status) && WEXITSTATUS(*status) == 127) {
 				snprintf(err, errlen, "cannot start %s (exit "
 					 "127: not found?)", argv[0]);

@@ -520,7 +520,7 @@ static void print_header(FILE *out, const struct boot_ab_spec *spec,
 static void boots(const struct boot_ab_spec *spec, struct store *st,
 		  struct boot_ab_result *res, const char *tmpdir)
 {
-	struct sigaction sa, old_int, old_term;
+	struct sigaction sa, old_int, old_term, old_hup;
 	int i;
 
 	memset(&sa, 0, sizeof(sa));
@@ -532,6 +532,9 @@ static void boots(const struct boot_ab_spec *spec, struct store *st,
 	boot_stop = 0;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	/* the terminal went away: stop as for Ctrl-C (qemu stopped, the
+	   temporary directory removed, the boots imported kept) */
+	sigaction(SIGHUP, &sa, &old_hup);
 	for (i = 0; i < res->total && !boot_stop; i++) {
 		struct boot_ab_boot b;
 
@@ -553,6 +556,7 @@ static void boots(const struct boot_ab_spec *spec, struct store *st,
 	res->interrupted |= boot_stop != 0;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
 }
 
 int boot_ab_run(const struct boot_ab_spec *spec, struct store *st,

@@ -192,6 +192,38 @@ done
 cs 0 show 1
 contains "$OUT" "tag on"
 
+# ---- SIGHUP as Ctrl-C; kill -9 of copyscope takes qemu with it ----
+fake_started() { [ -s "$TMP/fake.pids" ]; }
+fakes_gone() {
+	for _p in $(cat "$TMP/fake.pids"); do
+		! kill -0 "$_p" 2>/dev/null || return 1
+	done
+}
+echo hang >"$TMP/mode"
+for sig in HUP KILL; do
+	: >"$TMP/fake.pids"
+	"$BIN" $BOOT --qemu "$FAKE" --side on --boots 1 --timeout-s 50 \
+		sys.null >"$OUT" 2>"$ERR" &
+	bp=$!
+	wait_for 10 fake_started
+	kill -$sig $bp
+	wait $bp
+	rc=$?
+	LAST_CMD="boot ... (SIG$sig)"
+	# the fake qemu: gone with copyscope (PR_SET_PDEATHSIG), not left
+	# running past its boot's timeout reparented to init
+	wait_for 5 fakes_gone
+	if [ $sig = HUP ]; then
+		[ $rc -eq 130 ] || fail "boot exited $rc after SIGHUP, not 130"
+		contains "$OUT" "interrupted after"
+		[ -z "$(ls "$TMPDIR")" ] ||
+			fail "left in TMPDIR after SIGHUP: $(ls "$TMPDIR")"
+	else
+		[ $rc -eq 137 ] || fail "boot exited $rc after SIGKILL"
+		rm -rf "$TMPDIR"/copyscope-boot.*
+	fi
+done
+
 # ---- compare and check on emulated runs ----
 db=$TMP/emu.db
 for t in a a b b; do
