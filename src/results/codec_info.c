@@ -419,8 +419,14 @@ int codec_config_decode(struct result_config *c, json_t *info)
 	    per_worker_decode(c, json_object_get(info, "per_worker")) ||
 	    interleave_decode(c, json_object_get(info, "interleave")))
 		return -1;
-	/* the kept samples: the load's count, else the counters' length */
+	/* the kept samples: the load's count, else the length of the first
+	   counter array there is (whichever of them a writer left out or
+	   nulled, so that decoding what was encoded gives the same) */
 	n = json_array_size(json_object_get(info, "ctx_switches"));
+	if (!n)
+		n = json_array_size(json_object_get(info, "migrations"));
+	if (!n)
+		n = json_array_size(json_object_get(info, "faults"));
 	if (!c->nsamples)
 		c->nsamples = n;
 	c->ctx_switches = counters_decode(json_object_get(info,
