@@ -4,8 +4,9 @@
  * written by src/report/html_plots.c) into a Chart.js chart.  Bundled
  * after Chart.js and chartjs-chart-matrix into the binary at build time.
  *
- * After drawing, each figure says what it drew (data-points, and
- * data-ink: the canvas pixels that are not blank), and the page says how
+ * After drawing, each figure says what it drew (data-points; data-ink:
+ * the canvas pixels that are not blank; data-axes: each numeric axis's
+ * range and tick labels as drawn), and the page says how
  * many charts it has and drew (data-charts, data-rendered), so that a
  * test in a real browser can check every chart is there and not empty.
  */
@@ -404,6 +405,23 @@
 		return n;
 	}
 
+	/* Each numeric axis as drawn: its range and its tick labels, so that
+	   a test can check the labels against the data they stand for. */
+	function axes(chart) {
+		return Object.keys(chart.scales).filter(function (id) {
+			var t = chart.scales[id].type;
+
+			return t === 'linear' || t === 'logarithmic';
+		}).map(function (id) {
+			var s = chart.scales[id];
+
+			return { id: id, type: s.type, min: s.min, max: s.max,
+				labels: s.ticks.map(function (t) {
+					return String(t.label);
+				}) };
+		});
+	}
+
 	function points(cfg) {
 		return cfg.data.datasets.reduce(function (a, d) {
 			return a + d.data.length;
@@ -420,9 +438,11 @@
 		var canvas = fig.querySelector('canvas');
 		var cfg = KINDS[spec.kind](spec);
 
-		new Chart(canvas, cfg);
+		var chart = new Chart(canvas, cfg);
+
 		fig.setAttribute('data-points', points(cfg));
 		fig.setAttribute('data-ink', ink(canvas));
+		fig.setAttribute('data-axes', JSON.stringify(axes(chart)));
 		drawn++;
 	});
 	document.documentElement.setAttribute('data-rendered', drawn);

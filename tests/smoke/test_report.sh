@@ -147,6 +147,29 @@ if len(figs) != charts:
 for kind, pts, ink in figs:
     if int(pts) == 0 or int(ink) < 2000:
         sys.exit("an empty %s chart: %s points, %s pixels" % (kind, pts, ink))
+# every numeric tick label lies on its axis: a label that lost its zeros
+# ("4" on an axis from 260 to 420, "1" for 100 on a log axis) does not
+import html, json
+num = re.compile(r"^-?[0-9]+(\.[0-9]+)?$")
+nlabels = 0
+for kind, ax in re.findall(r'<figure class="plot" data-kind="(\w+)"[^>]*data-axes="([^"]*)"', dom):
+    for a in json.loads(html.unescape(ax)):
+        lo, hi = a["min"], a["max"]
+        if a["type"] == "logarithmic":
+            lo, hi = lo / 1.01, hi * 1.01
+        else:
+            lo, hi = lo - (hi - lo) * 0.01, hi + (hi - lo) * 0.01
+        for l in a["labels"]:
+            if not num.match(l):
+                continue
+            nlabels += 1
+            if not lo <= float(l) <= hi:
+                sys.exit("%s chart, axis %s from %g to %g: tick label %s is "
+                         "not on it (labels %s)" % (kind, a["id"], a["min"],
+                         a["max"], l, a["labels"]))
+if nlabels == 0:
+    sys.exit("no numeric tick label to check")
+print("%d numeric tick labels on their axes" % nlabels)
 print("%d charts drawn: %s" % (charts, ", ".join(sorted(set(k for k, _, _ in figs)))))
 PY
 	grep -q "Uncaught" "$TMP/$1.stderr" &&
