@@ -155,10 +155,13 @@ nlabels = 0
 for kind, ax in re.findall(r'<figure class="plot" data-kind="(\w+)"[^>]*data-axes="([^"]*)"', dom):
     for a in json.loads(html.unescape(ax)):
         lo, hi = a["min"], a["max"]
+        # a label has 3 significant digits: it may round past the end
+        # by up to half a unit of its third digit (0.5%)
+        tol = max(abs(lo), abs(hi)) * 0.006
         if a["type"] == "logarithmic":
-            lo, hi = lo / 1.01, hi * 1.01
+            lo, hi = lo / 1.01 - tol, hi * 1.01 + tol
         else:
-            lo, hi = lo - (hi - lo) * 0.01, hi + (hi - lo) * 0.01
+            lo, hi = lo - (hi - lo) * 0.01 - tol, hi + (hi - lo) * 0.01 + tol
         for l in a["labels"]:
             if not num.match(l):
                 continue
