@@ -37,10 +37,11 @@ double inject_iters_per_ns(void);
 static inline void wl_inject(const struct wl_worker *w)
 {
 	const struct wl_ctx *c = w->ctx;
+	uint64_t n;
 
 	if (c->inject_iters && c->inject_on &&
-	    atomic_load_explicit(c->inject_on, memory_order_relaxed))
-		inject_spin(c->inject_iters);
+	    (n = atomic_load_explicit(c->inject_on, memory_order_relaxed)))
+		inject_spin(n);
 }
 
 #endif

@@ -152,14 +152,14 @@ static enum config_status added_in_place(struct runner *r,
 	enum config_status st;
 	int k, half;
 
-	r->ctx.inject_iters = iters;
 	for (k = 0; k < INJECT_PAIRS; k++) {
 		double t[2];
 
 		for (half = 0; half < 2; half++) {
 			int on = (half + k) % 2;
 
-			atomic_store(&r->ws.ctl->inject_on, (uint32_t)on);
+			/* shared memory: worker processes see it too */
+			atomic_store(&r->ws.ctl->inject_on, on ? iters : 0);
 			st = runner_sample_cmd(r, r->nops, res->msg,
 					sizeof(res->msg));
 			if (st != CONFIG_OK)
@@ -235,6 +235,6 @@ enum config_status runner_inject_measure(struct runner *r,
 				    &res->inject_err_ns, &res->inject_base_ns);
 	if (st != CONFIG_OK)
 		return st;
-	atomic_store(&r->ws.ctl->inject_on, 1);
+	atomic_store(&r->ws.ctl->inject_on, i4);
 	return CONFIG_OK;
 }

@@ -199,7 +199,9 @@ int ab_setting_add(struct ab_spec *spec, enum ab_setting_kind kind, int side,
 		if (kind == AB_SYSCTL) {
 			snprintf(st->path, sizeof(st->path), "/proc/sys/%s",
 				 key);
-			for (p = st->path + 10; *p; p++)
+			/* vm.swappiness is vm/swappiness; a key written with
+			   '/' keeps its dots (net/ipv4/conf/eth0.1/...) */
+			for (p = st->path + 10; !strchr(key, '/') && *p; p++)
 				if (*p == '.')
 					*p = '/';
 		} else {
@@ -302,18 +304,19 @@ int ab_settings_check(struct ab_spec *spec, char *err, size_t errlen)
 	for (i = 0; i < spec->nsettings; i++) {
 		struct ab_setting *st = &spec->settings[i];
 		const char *opt = st->kind == AB_SYSCTL ? "sysctl" : "thp";
+		char side = st->set[0] ? 'a' : 'b';
 
 		if (read_setting(st, st->original,
 				 sizeof(st->original)) != 0) {
-			snprintf(err, errlen, "--%s %s: %s: %s%s", opt,
-				 st->key, st->path, strerror(errno),
+			snprintf(err, errlen, "--%c-%s %s: %s: %s%s", side,
+				 opt, st->key, st->path, strerror(errno),
 				 errno == ENOENT ? " (no such setting in this "
 				 "kernel)" : "");
 			return -1;
 		}
 		if (write_setting(st, st->original) != 0) {
-			snprintf(err, errlen, "--%s %s: %s cannot be written: "
-				 "%s%s", opt, st->key, st->path,
+			snprintf(err, errlen, "--%c-%s %s: %s cannot be "
+				 "written: %s%s", side, opt, st->key, st->path,
 				 strerror(errno), geteuid() != 0 ?
 				 " (run as root)" : "");
 			return -1;
