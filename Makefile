@@ -33,11 +33,26 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 # libpq (the PostgreSQL store): its header lives in its own directory.
 PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || \
 	       echo -I/usr/include/postgresql)
+# BPF programs (src/bpf/NAME.bpf.c): compiled by clang -target bpf
+# against vmlinux.h, which bpftool dumps from the running kernel's BTF
+# (CO-RE: the programs relocate to whichever kernel loads them), and
+# embedded as libbpf skeletons, build/bpf/NAME.skel.h.  Without BTF on the
+# build host there are no skeletons: COPYSCOPE_NO_BPF, and copyscope says
+# at run time that it was built without BPF.
+BTF_FILE  ?= /sys/kernel/btf/vmlinux
+BPF_SRCS  := $(sort $(wildcard src/bpf/*.bpf.c))
+ifneq ($(wildcard $(BTF_FILE)),)
+BPF_SKELS := $(patsubst src/bpf/%.bpf.c,$(BUILD)/bpf/%.skel.h,$(BPF_SRCS))
+BPF_DEFS  :=
+else
+BPF_SKELS :=
+BPF_DEFS  := -DCOPYSCOPE_NO_BPF
+endif
 # libtraceevent (the kernel views' tracepoint records): its own directory.
 TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent 2>/dev/null || \
 	       echo -I/usr/include/traceevent)
 BASEFLAGS := -std=gnu11 -g $(WARN) -D_GNU_SOURCE -Isrc $(PQ_CFLAGS) \
-           $(TEP_CFLAGS) \
+           $(TEP_CFLAGS) -I$(BUILD)/bpf $(BPF_DEFS) \
            -DCOPYSCOPE_VERSION='"$(VERSION)"'
 CFLAGS_release  := -O2
 CFLAGS_sanitize := -O1 -fno-omit-frame-pointer \
@@ -46,11 +61,11 @@ CFLAGS_static   := -O2 -DCOPYSCOPE_STATIC
 # libarchive: the initramfs of `copyscope boot` (a cpio archive);
 # libtraceevent: run --kernel reads the kernel's tracepoint records.
 LIBS    := -lsqlite3 -lpq -ljansson -ltraceevent -lgsl -lgslcblas -larchive \
-	   -lpthread -lm
+	   -lbpf -lelf -lz -lpthread -lm
 # The static binary: no libpq (its static dependencies - Kerberos, LDAP -
 # are not packaged as .a files) and no libarchive (boot is not in it).
 LIBS_static := -static -lsqlite3 -ljansson -ltraceevent -lgsl -lgslcblas \
-	       -lpthread -lm
+	       -lbpf -lelf -lz -lpthread -lm
 
 ifeq ($(V),1)
 Q :=
@@ -85,7 +100,7 @@ all: $(BIN)
 
 # Objects of one flavour; the flavour's flags are baked into each object.
 define flavour_rules
-$(BUILD)/$(1)/%.o: %.c
+$(BUILD)/$(1)/%.o: %.c | $(BPF_SKELS)
 	@mkdir -p $$(@D)
 	@$(if $(Q),echo "  CC [$(1)] $$<")
 	$(Q)$$(CC) $(BASEFLAGS) $(CFLAGS_$(1)) \
@@ -173,6 +188,20 @@ $(BUILD)/gen/syscall_names.c: Makefile
 
 web-deps: $(WEB_STAMP)
 
+$(BUILD)/bpf/vmlinux.h:
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  BTF     $@")
+	$(Q)bpftool btf dump file $(BTF_FILE) format c >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/bpf/%.bpf.o: src/bpf/%.bpf.c $(BUILD)/bpf/vmlinux.h $(wildcard src/bpf/*.h)
+	@$(if $(Q),echo "  BPF     $<")
+	$(Q)clang -g -O2 -Wall -target bpf -D__TARGET_ARCH_x86 \
+		-I$(BUILD)/bpf -Isrc/bpf -c $< -o $@
+
+$(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	@$(if $(Q),echo "  SKEL    $@")
+	$(Q)bpftool gen skeleton $< name $(subst -,_,$*) >$@.tmp && mv $@.tmp $@
+
 $(BUILD)/bench/%: bench/%.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 -O2 -D_GNU_SOURCE $(WARN) $< -o $@ -lpthread
@@ -183,13 +212,14 @@ $(BUILD)/bench/%: bench/%.c
 FUZZ_CC    ?= clang
 FUZZ_TIME  ?= 60
 FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Isrc $(PQ_CFLAGS) $(TEP_CFLAGS) \
+	      -I$(BUILD)/bpf $(BPF_DEFS) \
 	      -DCOPYSCOPE_VERSION='"fuzz"' -DCOPYSCOPE_BUILD_FLAVOUR='"fuzz"' \
 	      -DCOPYSCOPE_CFLAGS='"fuzz"' -fno-omit-frame-pointer \
 	      -fsanitize=address,undefined
 FUZZ_SRCS  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS  := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 
-$(BUILD)/fuzz/obj/%.o: %.c
+$(BUILD)/fuzz/obj/%.o: %.c | $(BPF_SKELS)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC [fuzz] $<")
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP \
@@ -245,10 +275,11 @@ bench: deps
 LINT_JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 TIDY_SRCS  := $(SRCS) $(UNIT_SRCS)
 TIDY_FLAGS := -std=gnu11 -D_GNU_SOURCE -Isrc -Itests/unit $(PQ_CFLAGS) $(TEP_CFLAGS) \
+              -I$(BUILD)/bpf $(BPF_DEFS) \
               -DCOPYSCOPE_VERSION='"lint"' -DCOPYSCOPE_BUILD_FLAVOUR='"lint"' \
               -DCOPYSCOPE_CFLAGS='""'
 
-lint:
+lint: $(BPF_SKELS)
 	$(Q)python3 scripts/check-structure.py
 	$(Q)cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr --std=c11 -D_GNU_SOURCE -Isrc $(PQ_CFLAGS) \

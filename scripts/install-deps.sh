@@ -19,12 +19,15 @@ set -eu
 # libarchive-dev: the initramfs of copyscope boot; qemu-system-x86 and
 # busybox-static: the guests of copyscope boot (make test-boot), whose
 # kernel scripts/fetch-kernel.sh unpacks from Debian's linux-image-amd64
-# with apt-get download and dpkg-deb (dpkg).
+# with apt-get download and dpkg-deb (dpkg).  bpftool and libbpf-dev: the
+# BPF programs of the kernel views and observe (vmlinux.h and skeletons by
+# bpftool, loaded with libbpf); bpftrace: bench/ holds observe against a
+# bpftrace one-liner.
 PKGS="build-essential pkg-config libsqlite3-dev libjansson-dev libgsl-dev \
 libcmocka-dev sqlite3 python3 cppcheck clang-tidy stress-ng clang \
 libclang-rt-dev xxd chromium fonts-liberation groff man-db libpq-dev \
 postgresql openssl libtraceevent-dev libarchive-dev qemu-system-x86 \
-busybox-static"
+busybox-static bpftool libbpf-dev bpftrace"
 
 missing=""
 for p in $PKGS; do
