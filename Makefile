@@ -73,7 +73,7 @@ else
 Q := @
 endif
 
-SRCS      := $(sort $(wildcard src/*.c src/*/*.c))
+SRCS      := $(filter-out src/bpf/%,$(sort $(wildcard src/*.c src/*/*.c)))
 # Generated: the HTML report's JavaScript as a C array (see below).
 GEN_SRCS  := $(BUILD)/gen/report_bundle.c $(BUILD)/gen/syscall_names.c
 LIB_SRCS  := $(filter-out src/main.c,$(SRCS)) $(GEN_SRCS)
