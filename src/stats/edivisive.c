@@ -1,0 +1,276 @@
+/*
+ * edivisive.c - E-divisive means change points with a permutation test
+ * (see edivisive.h for the statistic, the test and the costs).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/edivisive.h"
+#include "stats/summary.h"
+
+double ediv_q_direct(const double *x, size_t n, size_t tau)
+{
+	double wl = 0, wr = 0, b = 0, m, k;
+	size_t i, j;
+
+	if (tau < 2 || n < tau + 2)
+		return NAN;
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++) {
+			double d = fabs(x[i] - x[j]);
+
+			if (j < tau)
+				wl += d;
+			else if (i >= tau)
+				wr += d;
+			else
+				b += d;
+		}
+	m = (double)tau;
+	k = (double)(n - tau);
+	return m * k / (double)n * (2 * b / (m * k) - wl / (m * (m - 1) / 2) -
+				    wr / (k * (k - 1) / 2));
+}
+
+/* Scratch of one pass over a segment of up to n points. */
+struct ediv_work {
+	size_t *order, *rank;
+	double *wl, *wr;
+	double *fsum;		/* Fenwick tree: sums by rank */
+	size_t *fcnt;		/* Fenwick tree: counts by rank */
+	double *perm;		/* a shuffled copy */
+};
+
+static void work_free(struct ediv_work *w)
+{
+	free(w->order);
+	free(w->rank);
+	free(w->wl);
+	free(w->wr);
+	free(w->fsum);
+	free(w->fcnt);
+	free(w->perm);
+}
+
+static int work_alloc(struct ediv_work *w, size_t n)
+{
+	memset(w, 0, sizeof(*w));
+	w->order = malloc(n * sizeof(*w->order));
+	w->rank = malloc(n * sizeof(*w->rank));
+	w->wl = malloc((n + 1) * sizeof(*w->wl));
+	w->wr = malloc((n + 1) * sizeof(*w->wr));
+	w->fsum = malloc((n + 1) * sizeof(*w->fsum));
+	w->fcnt = malloc((n + 1) * sizeof(*w->fcnt));
+	w->perm = malloc(n * sizeof(*w->perm));
+	if (!w->order || !w->rank || !w->wl || !w->wr || !w->fsum ||
+	    !w->fcnt || !w->perm) {
+		work_free(w);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmp_by_value(const void *a, const void *b, void *base)
+{
+	double x = ((const double *)base)[*(const size_t *)a];
+	double y = ((const double *)base)[*(const size_t *)b];
+
+	return (x > y) - (x < y);
+}
+
+/* The distance sum from x (rank r) to the points in the tree, then add it. */
+static double join(struct ediv_work *w, size_t n, size_t r, double x,
+		   size_t cnt_all, double sum_all)
+{
+	size_t i, cb = 0;
+	double sb = 0;
+
+	for (i = r; i > 0; i -= i & -i) {	/* ranks below r */
+		cb += w->fcnt[i];
+		sb += w->fsum[i];
+	}
+	for (i = r + 1; i <= n; i += i & -i) {
+		w->fcnt[i]++;
+		w->fsum[i] += x;
+	}
+	return x * (double)cb - sb + (sum_all - sb) -
+		(double)(cnt_all - cb) * x;
+}
+
+/* The within sums wl[t] of y[0..t) and wr[t] of y[t..n), for every t. */
+static void within_sums(const double *y, size_t n, struct ediv_work *w)
+{
+	double sum = 0;
+	size_t i, t;
+
+	for (i = 0; i < n; i++)
+		w->order[i] = i;
+	qsort_r(w->order, n, sizeof(*w->order), cmp_by_value, (void *)y);
+	for (i = 0; i < n; i++)
+		w->rank[w->order[i]] = i;
+	memset(w->fsum, 0, (n + 1) * sizeof(*w->fsum));
+	memset(w->fcnt, 0, (n + 1) * sizeof(*w->fcnt));
+	w->wl[0] = 0;
+	for (t = 0; t < n; t++) {
+		w->wl[t + 1] = w->wl[t] + join(w, n, w->rank[t], y[t], t, sum);
+		sum += y[t];
+	}
+	memset(w->fsum, 0, (n + 1) * sizeof(*w->fsum));
+	memset(w->fcnt, 0, (n + 1) * sizeof(*w->fcnt));
+	w->wr[n] = 0;
+	sum = 0;
+	for (t = n; t-- > 0;) {
+		w->wr[t] = w->wr[t + 1] + join(w, n, w->rank[t], y[t],
+					       n - 1 - t, sum);
+		sum += y[t];
+	}
+}
+
+/* The best split of y[0..n), n >= 2 * min_size, with w's scratch. */
+static void best_split(const double *y, size_t n, size_t min_size,
+		       struct ediv_work *w, size_t *tau, double *q)
+{
+	double total, best = -INFINITY;
+	size_t t, at = min_size;
+
+	within_sums(y, n, w);
+	total = w->wl[n];
+	for (t = min_size; t + min_size <= n; t++) {
+		double m = (double)t, k = (double)(n - t);
+		double b = total - w->wl[t] - w->wr[t];
+		double v = m * k / (double)n *
+			(2 * b / (m * k) - w->wl[t] / (m * (m - 1) / 2) -
+			 w->wr[t] / (k * (k - 1) / 2));
+
+		if (v > best) {
+			best = v;
+			at = t;
+		}
+	}
+	*tau = at;
+	*q = best;
+}
+
+int ediv_best_split(const double *x, size_t n, size_t min_size,
+		    size_t *tau, double *q)
+{
+	struct ediv_work w;
+
+	if (min_size < 2)
+		min_size = 2;
+	if (n < 2 * min_size)
+		return 1;
+	if (work_alloc(&w, n) != 0)
+		return -1;
+	best_split(x, n, min_size, &w, tau, q);
+	work_free(&w);
+	return 0;
+}
+
+/* The permutation p-value of a segment's largest Q. */
+static double perm_p(const double *y, size_t n, double q,
+		     const struct ediv_opts *o, uint64_t *rng,
+		     struct ediv_work *w)
+{
+	size_t i, j, tau, hits = 0;
+	unsigned r;
+	double qp, tmp;
+
+	memcpy(w->perm, y, n * sizeof(*y));
+	for (r = 0; r < o->perms; r++) {
+		for (i = n - 1; i > 0; i--) {	/* Fisher-Yates */
+			j = stats_rng_index(rng, i + 1);
+			tmp = w->perm[i];
+			w->perm[i] = w->perm[j];
+			w->perm[j] = tmp;
+		}
+		best_split(w->perm, n, o->min_size, w, &tau, &qp);
+		if (qp >= q * (1 - 1e-12))
+			hits++;
+	}
+	return (1.0 + (double)hits) / (1.0 + o->perms);
+}
+
+/* A segment [lo, hi) of the series and its best split (q -INF: none). */
+struct segment {
+	size_t lo, hi, tau;
+	double q;
+};
+
+static void seg_split(const double *x, struct segment *s,
+		      const struct ediv_opts *o, struct ediv_work *w)
+{
+	s->q = -INFINITY;
+	s->tau = 0;
+	if (s->hi - s->lo >= 2 * o->min_size)
+		best_split(x + s->lo, s->hi - s->lo, o->min_size, w, &s->tau,
+			   &s->q);
+	s->tau += s->lo;
+}
+
+static int cmp_point(const void *a, const void *b)
+{
+	size_t x = ((const struct ediv_point *)a)->index;
+	size_t y = ((const struct ediv_point *)b)->index;
+
+	return (x > y) - (x < y);
+}
+
+int ediv_find(const double *x, size_t n, const struct ediv_opts *o,
+	      struct ediv_point **out, size_t *nout)
+{
+	struct segment *seg = NULL;
+	struct ediv_point *pts = NULL;
+	struct ediv_work w;
+	uint64_t rng = o->seed;
+	size_t nseg = 1, np = 0, i, best;
+
+	*out = NULL;
+	*nout = 0;
+	if (!(o->alpha > 0 && o->alpha < 1) || o->perms == 0 ||
+	    o->min_size < 2)
+		return -1;
+	if (n < 2 * o->min_size)
+		return 0;
+	seg = calloc(n, sizeof(*seg));
+	pts = calloc(n, sizeof(*pts));
+	if (!seg || !pts || work_alloc(&w, n) != 0) {
+		free(seg);
+		free(pts);
+		return -1;
+	}
+	seg[0] = (struct segment){ .lo = 0, .hi = n };
+	seg_split(x, &seg[0], o, &w);
+	while (o->max_points == 0 || np < o->max_points) {
+		double p;
+
+		for (best = 0, i = 1; i < nseg; i++)
+			if (seg[i].q > seg[best].q)
+				best = i;
+		if (seg[best].q == -INFINITY)
+			break;
+		p = perm_p(x + seg[best].lo, seg[best].hi - seg[best].lo,
+			   seg[best].q, o, &rng, &w);
+		if (p >= o->alpha)
+			break;
+		pts[np++] = (struct ediv_point){ .index = seg[best].tau,
+						 .q = seg[best].q, .p = p };
+		seg[nseg] = (struct segment){ .lo = seg[best].tau,
+					      .hi = seg[best].hi };
+		seg[best].hi = seg[best].tau;
+		seg_split(x, &seg[best], o, &w);
+		seg_split(x, &seg[nseg], o, &w);
+		nseg++;
+	}
+	work_free(&w);
+	free(seg);
+	if (np == 0) {
+		free(pts);
+		return 0;
+	}
+	qsort(pts, np, sizeof(*pts), cmp_point);
+	*out = pts;
+	*nout = np;
+	return 0;
+}

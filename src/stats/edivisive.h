@@ -1,0 +1,84 @@
+/*
+ * edivisive.h - change points of a series by E-divisive means (Matteson &
+ * James, "A Nonparametric Approach for Multiple Change Point Analysis of
+ * Multivariate Data", JASA 2014), with the energy distance of exponent
+ * alpha = 1 as Apache Otava (formerly Hunter) and MongoDB's CI use it.
+ *
+ * For a segment x[0..n) split before tau into L = x[0..tau) (m points)
+ * and R = x[tau..n) (k points):
+ *
+ *   Q(tau) = m k / n * ( 2/(m k) sum_{i in L, j in R} |x_i - x_j|
+ *                        - 1/C(m,2) sum_{i<i' in L} |x_i - x_i'|
+ *                        - 1/C(k,2) sum_{j<j' in R} |x_j - x_j'| )
+ *
+ * The candidate is the tau of the largest Q (both sides at least
+ * min_size points).  Its significance comes from a permutation test: the
+ * segment's points are shuffled perms times (a seeded generator, so the
+ * same series always gives the same answer), the largest Q of each
+ * shuffle is found the same way, and p = (1 + #{Q_perm >= Q}) / (1 +
+ * perms).  A candidate with p < alpha is a change point; the segments on
+ * either side are then searched again (recursive bisection, the segment
+ * with the largest Q first), until a candidate is not significant or
+ * max_points are found.  Unlike ecp::e.divisive, only the segment being
+ * split is shuffled (not every segment at once), as Otava does.
+ *
+ * One pass over all tau of a segment costs O(n log n): the within sums
+ * are kept as points join a side, with Fenwick trees over the points'
+ * ranks (the distance from a point to a set is count_below * x -
+ * sum_below + sum_above - count_above * x), and the cross sum is the
+ * total less both within sums.  So a series of 10,000 points with 199
+ * permutations takes a fraction of a second.
+ */
+#ifndef COPYSCOPE_STATS_EDIVISIVE_H
+#define COPYSCOPE_STATS_EDIVISIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ediv_opts {
+	double alpha;		/* significance level, (0, 1) */
+	unsigned perms;		/* permutations per test, >= 1 */
+	size_t min_size;	/* the fewest points of a segment, >= 2 */
+	size_t max_points;	/* the most change points; 0: no limit */
+	uint64_t seed;		/* of the permutations */
+};
+
+/*
+ * The defaults: 199 permutations (the smallest p is then 0.005), segments
+ * of at least 3 points, a fixed seed; history's alpha is 0.01.
+ */
+#define EDIV_DEFAULT_ALPHA 0.01
+#define EDIV_DEFAULT_PERMS 199
+#define EDIV_DEFAULT_MIN_SIZE 3
+#define EDIV_DEFAULT_SEED 0xc0ffee5eedULL
+
+struct ediv_point {
+	size_t index;		/* the first point after the change */
+	double q;		/* its statistic Q */
+	double p;		/* its permutation p-value */
+};
+
+/*
+ * Q(tau) of x[0..n) as defined above, computed directly from the pairs
+ * (O(n^2); for tests and small series).  NAN when tau < 2 or n - tau < 2.
+ */
+double ediv_q_direct(const double *x, size_t n, size_t tau);
+
+/*
+ * The largest Q(tau) of x[0..n) over tau with both sides >= min_size
+ * (min_size >= 2): *tau and *q get it.  Returns 0, 1 when the series is
+ * too short for any split (n < 2 * min_size), -1 on allocation failure.
+ */
+int ediv_best_split(const double *x, size_t n, size_t min_size,
+		    size_t *tau, double *q);
+
+/*
+ * The change points of x[0..n) with o (see above): *out (malloc'ed, free
+ * it; NULL when none) gets them in increasing index order, *nout their
+ * count.  Returns 0, -1 on allocation failure or when o is out of range
+ * (alpha outside (0, 1), perms 0, min_size < 2).
+ */
+int ediv_find(const double *x, size_t n, const struct ediv_opts *o,
+	      struct ediv_point **out, size_t *nout);
+
+#endif
