@@ -31,6 +31,8 @@ static const struct subcommand subcommands[] = {
 	  "shuffled rounds" },
 	{ "check", cmd_check, "rerun BASE's workloads; exit 3 on a "
 	  "significant regression" },
+	{ "history", cmd_history, "series of run medians per host and "
+	  "configuration, change points" },
 	{ "export", cmd_export, "stored runs as JSON lines, for import "
 	  "elsewhere" },
 	{ "import", cmd_import, "add the runs of an export file (idempotent)" },

@@ -33,6 +33,7 @@ struct check_cli {
 	int reps;
 	int runs;			/* --runs N; 0: as many as BASE has */
 	bool json, drop_noisy, allow_emulated, by_sample;
+	bool history;			/* read by cli/history.c */
 	double alpha;
 	const char *filter[MAX_FILTER];
 	size_t nfilter;
@@ -67,6 +68,9 @@ static const struct opt_row check_rows[] = {
 	OPT_ROW_ALPHA(struct check_cli, alpha),
 	OPT_ROW_JSON(struct check_cli, json, "the comparison as JSON"),
 	OPT_ROW_DB(struct check_cli, db, OPT_HELP_DB),
+	{ OPT_R("--history", OPT_FLAG, NULL), "judge the newest stored runs "
+	  "against their history instead, measuring nothing (see 'copyscope "
+	  "check --history --help')", CC(history) },
 };
 #undef CC
 
@@ -280,6 +284,9 @@ int cmd_check(int argc, char **argv)
 	size_t i, nreg = 0, ncmp = 0, nempty = 0, nwh = 0, nct = 0;
 	int e;
 
+	for (i = 1; i < (size_t)argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--history") == 0)
+			return cmd_history_check(argc, argv);
 	memset(&cc, 0, sizeof(cc));
 	memset(&c, 0, sizeof(c));
 	e = parse_args(&cc, argc, argv);

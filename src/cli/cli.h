@@ -34,6 +34,9 @@ int cmd_report(int argc, char **argv);
 int cmd_push(int argc, char **argv);
 int cmd_boot(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+/* `copyscope check --history ...` (cli/history.c); argv[0] is "check". */
+int cmd_history_check(int argc, char **argv);
 
 /*
  * The command line to store with a run: "copyscope" and argv[0 .. argc)

@@ -1,0 +1,487 @@
+/*
+ * history.c - the series of one configuration on one host and their
+ * change points (see history.h).  The store reads every result of the
+ * selected complete runs in one query (store/history.c); here each is
+ * filtered by the KEY=VALUE asked, summarized (median and its CI),
+ * grouped by host and configuration with one sort, ordered by time or by
+ * kernel release, and searched for change points.  Nothing is quadratic
+ * in the number of runs: the grouping is a sort, the search O(n log n) a
+ * pass (stats/edivisive.c), and only the runs either side of a change
+ * point are loaded whole, for their environments.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <jansson.h>
+
+#include "comparison/comparison.h"
+#include "core/param.h"
+#include "core/workload.h"
+#include "session/history.h"
+#include "stats/edivisive.h"
+#include "stats/hier.h"
+#include "stats/summary.h"
+#include "store/history.h"
+
+/* One result that passed the filters: its series key and summary. */
+struct hist_item {
+	size_t idx;		/* into the store's rows */
+	char *key;		/* host, workload, match, metric; \x1f apart */
+	char *match;		/* parameters less the ignored ones */
+	double median, ci_lo, ci_hi;
+};
+
+/* Does the parameter text have hold value want (as the workload reads)? */
+static bool same_value(const char *workload, const char *name,
+		       const char *have, const char *want)
+{
+	const struct workload *w = workload_find(workload);
+	int64_t a, b;
+	char err[160];
+	int k;
+
+	if (strcmp(have, want) == 0)
+		return true;
+	if (!w || (k = param_find(w->params, w->nparams, name)) < 0)
+		return false;
+	return param_parse_value(&w->params[k], have, &a, err,
+				 sizeof(err)) == 0 &&
+		param_parse_value(&w->params[k], want, &b, err,
+				  sizeof(err)) == 0 && a == b;
+}
+
+/* Whether params (canonical JSON) holds every KEY=VALUE of o. */
+static bool params_match(const struct hist_opts *o, const char *workload,
+			 json_t *params)
+{
+	char name[128];
+	size_t i, len;
+
+	for (i = 0; i < o->nfilters; i++) {
+		const char *eq = strchr(o->filters[i], '=');
+		json_t *v;
+
+		len = (size_t)(eq - o->filters[i]);
+		snprintf(name, sizeof(name), "%.*s", (int)len, o->filters[i]);
+		v = json_object_get(params, name);
+		if (!json_is_string(v) ||
+		    !same_value(workload, name, json_string_value(v), eq + 1))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The match text of r's parameters (less o's ignored ones) into *match,
+ * or NULL when r is filtered out; -1 on ENOMEM.
+ */
+static int match_of(const struct hist_opts *o,
+		    const struct store_hist_result *r, char **match)
+{
+	json_t *p = json_loads(r->params, 0, NULL);
+	size_t i;
+
+	*match = NULL;
+	if (!p)		/* not an object this build reads: as stored */
+		return (*match = strdup(r->params)) ? 0 : -1;
+	if (!params_match(o, r->workload, p)) {
+		json_decref(p);
+		return 0;
+	}
+	for (i = 0; i < o->nignore; i++)
+		json_object_del(p, o->ignore[i]);
+	*match = json_dumps(p, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(p);
+	return *match ? 0 : -1;
+}
+
+static int cmp_items(const void *a, const void *b)
+{
+	const struct hist_item *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	if (c)
+		return c;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static void free_items(struct hist_item *it, size_t n)
+{
+	size_t i;
+
+	for (i = 0; it && i < n; i++) {
+		free(it[i].match);
+		free(it[i].key);
+	}
+	free(it);
+}
+
+/* The results of h that pass o's filters, summarized, sorted by series. */
+static int make_items(const struct store_history *h,
+		      const struct hist_opts *o, struct hist_item **out,
+		      size_t *nout)
+{
+	struct hist_item *it = calloc(h->n ? h->n : 1, sizeof(*it));
+	struct summary sm;
+	size_t i, n = 0;
+
+	if (!it)
+		return -1;
+	for (i = 0; i < h->n; i++) {
+		const struct store_hist_result *r = &h->r[i];
+		char *m;
+
+		if (match_of(o, r, &m) != 0)
+			goto fail;
+		if (!m || r->nsamples == 0) {
+			free(m);
+			continue;
+		}
+		it[n].idx = i;
+		it[n].match = m;
+		if (asprintf(&it[n].key, "%s\x1f%s\x1f%s\x1f%s", r->host,
+			     r->workload, m, r->metric) < 0) {
+			it[n].key = NULL;
+			n++;
+			goto fail;
+		}
+		if (summary_compute(r->samples, r->nsamples, &sm) != 0) {
+			n++;
+			goto fail;
+		}
+		it[n].median = sm.median;
+		it[n].ci_lo = sm.ci_lo;
+		it[n].ci_hi = sm.ci_hi;
+		n++;
+	}
+	qsort(it, n, sizeof(*it), cmp_items);
+	*out = it;
+	*nout = n;
+	return 0;
+fail:
+	free_items(it, n);
+	return -1;
+}
+
+/* By kernel release in version order, then as stored (by time). */
+static int cmp_by_kernel(const void *a, const void *b, void *hist)
+{
+	const struct store_history *h = hist;
+	const struct hist_item *x = a, *y = b;
+	int c = strverscmp(h->r[x->idx].kernel, h->r[y->idx].kernel);
+
+	if (c)
+		return c;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Point p from the items it[0..n) (one run, or one kernel's runs). */
+static int make_point(const struct store_history *h,
+		      const struct hist_item *it, size_t n,
+		      struct hist_point *p)
+{
+	const struct store_hist_result *r = &h->r[it[n - 1].idx];
+	struct summary sm;
+	double *med;
+	size_t i;
+
+	p->run_id = r->run_id;
+	p->first_run_id = h->r[it[0].idx].run_id;
+	p->started_ns = r->started_ns;
+	p->nruns = n;
+	p->uuid = strdup(r->uuid);
+	p->kernel = strdup(r->kernel);
+	p->boot_id = strdup(r->boot_id);
+	if (!p->uuid || !p->kernel || !p->boot_id)
+		return -1;
+	if (n == 1) {
+		p->median = it[0].median;
+		p->ci_lo = it[0].ci_lo;
+		p->ci_hi = it[0].ci_hi;
+		return 0;
+	}
+	med = malloc(n * sizeof(*med));
+	if (!med)
+		return -1;
+	for (i = 0; i < n; i++)
+		med[i] = it[i].median;
+	i = (size_t)summary_compute(med, n, &sm);
+	free(med);
+	p->median = sm.median;
+	p->ci_lo = sm.ci_lo;
+	p->ci_hi = sm.ci_hi;
+	return i ? -1 : 0;
+}
+
+/* The series of the items it[0..n) (one key), points only. */
+static int make_series(const struct store_history *h, struct hist_item *it,
+		       size_t n, bool by_kernel, struct hist_series *s)
+{
+	const struct store_hist_result *r = &h->r[it[0].idx];
+	size_t i, j;
+
+	s->host = strdup(r->host);
+	s->workload = strdup(r->workload);
+	s->params = strdup(it[0].match);
+	s->metric = strdup(r->metric);
+	s->unit = strdup(r->unit);
+	s->direction = r->direction;
+	s->pts = calloc(n, sizeof(*s->pts));
+	if (!s->host || !s->workload || !s->params || !s->metric ||
+	    !s->unit || !s->pts)
+		return -1;
+	if (by_kernel)
+		qsort_r(it, n, sizeof(*it), cmp_by_kernel, (void *)h);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; by_kernel && j < n &&
+		     strcmp(h->r[it[j].idx].kernel, h->r[it[i].idx].kernel) == 0;
+		     j++)
+			;
+		if (!by_kernel)
+			j = i + 1;
+		if (make_point(h, it + i, j - i, &s->pts[s->n++]) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The environment keys that differ between runs a and b, into cp. */
+static int env_changed(struct store *st, const char *workload, int64_t a,
+		       int64_t b, struct hist_change *cp, char *err,
+		       size_t errlen)
+{
+	struct run_data runs[2];
+	struct cmp c;
+	struct cmp_opts co = { .alpha = 0.05, .noise_pct = 1 };
+	const char *wl[1] = { workload };
+	size_t i;
+	int rc = -1;
+
+	memset(runs, 0, sizeof(runs));
+	memset(&c, 0, sizeof(c));
+	if (store_load_run(st, a, &runs[0], err, errlen) != 0)
+		return -1;
+	if (store_load_run(st, b, &runs[1], err, errlen) != 0)
+		goto out;
+	c.base.runs = &runs[0];
+	c.new.runs = &runs[1];
+	c.base.nruns = c.new.nruns = 1;
+	cmp_side_count_boots(&c.base);
+	cmp_side_count_boots(&c.new);
+	co.workloads = wl;
+	co.nworkloads = 1;
+	if (cmp_build(&c, &co) != 0)
+		goto nomem;
+	cp->env_keys = calloc(c.nenvd ? c.nenvd : 1, sizeof(*cp->env_keys));
+	if (!cp->env_keys)
+		goto nomem;
+	for (i = 0; i < c.nenvd; i++)
+		if (!(cp->env_keys[cp->nenv++] = strdup(c.envd[i].key)))
+			goto nomem;
+	rc = 0;
+	goto out;
+nomem:
+	snprintf(err, errlen, "cannot build the history: %s",
+		 strerror(ENOMEM));
+out:
+	cmp_free(&c);
+	run_data_free(&runs[0]);
+	run_data_free(&runs[1]);
+	return rc;
+}
+
+/* The change of s's segment [mid, hi) against [lo, mid) into cp. */
+static int segment_change(const struct hist_series *s, size_t lo,
+			  size_t mid, size_t hi, struct hist_change *cp)
+{
+	struct welch_result w;
+	double *v = malloc(s->n * sizeof(*v)), t;
+	size_t i;
+
+	if (!v)
+		return -1;
+	for (i = lo; i < hi; i++)
+		v[i] = s->pts[i].median;
+	if (stats_welch_log(v + lo, mid - lo, v + mid, hi - mid, &w) != 0) {
+		free(v);
+		return -1;
+	}
+	free(v);
+	t = w.se_log > 0 ? gsl_cdf_tdist_Qinv(0.025, w.df) : 0;
+	cp->change_pct = 100 * expm1(w.diff_log);
+	cp->ci_lo = 100 * expm1(w.diff_log - t * w.se_log);
+	cp->ci_hi = 100 * expm1(w.diff_log + t * w.se_log);
+	cp->worse = (s->direction > 0 && cp->change_pct < 0) ||
+		(s->direction < 0 && cp->change_pct > 0);
+	return 0;
+}
+
+/* The change points of s (its points made), beyond o->min_change_pct. */
+static int find_changes(struct store *st, struct hist_series *s,
+			const struct hist_opts *o, char *err, size_t errlen)
+{
+	struct ediv_opts eo = { .alpha = o->alpha,
+				.perms = EDIV_DEFAULT_PERMS,
+				.min_size = EDIV_DEFAULT_MIN_SIZE,
+				.seed = EDIV_DEFAULT_SEED };
+	struct ediv_point *ep = NULL;
+	double *x = malloc((s->n ? s->n : 1) * sizeof(*x));
+	size_t i, nep = 0;
+	int rc = -1;
+
+	if (!x)
+		goto nomem;
+	for (i = 0; i < s->n; i++) {
+		if (!(s->pts[i].median > 0))
+			s->nonpositive = true;
+		x[i] = log(s->pts[i].median);
+	}
+	if (s->nonpositive) {
+		free(x);
+		return 0;
+	}
+	if (ediv_find(x, s->n, &eo, &ep, &nep) != 0 ||
+	    !(s->cps = calloc(nep ? nep : 1, sizeof(*s->cps))))
+		goto nomem;
+	for (i = 0; i < nep; i++) {
+		struct hist_change *cp = &s->cps[s->ncp];
+		size_t lo = i ? ep[i - 1].index : 0;
+		size_t hi = i + 1 < nep ? ep[i + 1].index : s->n;
+
+		cp->index = ep[i].index;
+		cp->p = ep[i].p;
+		if (segment_change(s, lo, cp->index, hi, cp) != 0)
+			goto nomem;
+		if (fabs(cp->change_pct) < o->min_change_pct)
+			continue;
+		cp->before_run = s->pts[cp->index - 1].run_id;
+		cp->after_run = s->pts[cp->index].first_run_id;
+		s->ncp++;
+		if (env_changed(st, s->workload, cp->before_run, cp->after_run,
+				cp, err, errlen) != 0)
+			goto out;
+	}
+	rc = 0;
+	goto out;
+nomem:
+	snprintf(err, errlen, "cannot build the history: %s",
+		 strerror(ENOMEM));
+out:
+	free(ep);
+	free(x);
+	return rc;
+}
+
+/* Check the KEY=VALUE filters' form: 1 with err naming a bad one. */
+static int check_filters(const struct hist_opts *o, char *err,
+			 size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < o->nfilters; i++) {
+		const char *eq = strchr(o->filters[i], '=');
+
+		if (!eq || eq == o->filters[i] || !eq[1] ||
+		    eq - o->filters[i] >= 128) {
+			snprintf(err, errlen, "'%s' is not KEY=VALUE (a "
+				 "parameter of the workload and its value)",
+				 o->filters[i]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int history_build(struct store *st, const int64_t *ids, size_t nids,
+	       const struct hist_opts *o, struct history *out, char *err,
+	       size_t errlen)
+{
+	struct store_history h;
+	struct hist_item *it = NULL;
+	size_t nit = 0, i, j, ns = 0;
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (check_filters(o, err, errlen))
+		return 1;
+	if (store_history_load(st, o->workload, o->metric, ids, nids, &h, err,
+			       errlen) != 0)
+		return -1;
+	if (make_items(&h, o, &it, &nit) != 0)
+		goto nomem;
+	for (i = 0; i < nit; i = j, ns++)
+		for (j = i + 1; j < nit && strcmp(it[j].key, it[i].key) == 0;
+		     j++)
+			;
+	out->s = calloc(ns ? ns : 1, sizeof(*out->s));
+	if (!out->s)
+		goto nomem;
+	for (i = 0; i < nit; i = j) {
+		for (j = i + 1; j < nit && strcmp(it[j].key, it[i].key) == 0;
+		     j++)
+			;
+		if (make_series(&h, it + i, j - i, o->by_kernel,
+				&out->s[out->n++]) != 0)
+			goto nomem;
+		if (find_changes(st, &out->s[out->n - 1], o, err, errlen))
+			goto out;
+	}
+	rc = 0;
+	goto out;
+nomem:
+	snprintf(err, errlen, "cannot build the history: %s",
+		 strerror(ENOMEM));
+out:
+	free_items(it, nit);
+	store_history_free(&h);
+	if (rc)
+		history_free(out);
+	return rc;
+}
+
+void history_free(struct history *h)
+{
+	size_t i, k;
+
+	for (i = 0; h->s && i < h->n; i++) {
+		struct hist_series *s = &h->s[i];
+
+		for (k = 0; s->pts && k < s->n; k++) {
+			free(s->pts[k].uuid);
+			free(s->pts[k].kernel);
+			free(s->pts[k].boot_id);
+		}
+		for (k = 0; s->cps && k < s->ncp; k++) {
+			size_t e;
+
+			for (e = 0; e < s->cps[k].nenv; e++)
+				free(s->cps[k].env_keys[e]);
+			free(s->cps[k].env_keys);
+		}
+		free(s->pts);
+		free(s->cps);
+		free(s->host);
+		free(s->workload);
+		free(s->params);
+		free(s->metric);
+		free(s->unit);
+	}
+	free(h->s);
+	h->s = NULL;
+	h->n = 0;
+}
+
+enum hist_verdict history_judge(const struct hist_series *s)
+{
+	if (s->n < HIST_CHECK_MIN_POINTS)
+		return HIST_TOO_SHORT;
+	if (s->nonpositive)
+		return HIST_NO_LOG;
+	if (s->ncp && s->cps[s->ncp - 1].worse)
+		return HIST_WORSE;
+	return HIST_SAME;
+}
