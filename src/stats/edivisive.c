@@ -40,6 +40,7 @@ struct ediv_work {
 	double *fsum;		/* Fenwick tree: sums by rank */
 	size_t *fcnt;		/* Fenwick tree: counts by rank */
 	double *perm;		/* a shuffled copy */
+	size_t *prank;		/* its points' ranks */
 };
 
 static void work_free(struct ediv_work *w)
@@ -51,6 +52,7 @@ static void work_free(struct ediv_work *w)
 	free(w->fsum);
 	free(w->fcnt);
 	free(w->perm);
+	free(w->prank);
 }
 
 static int work_alloc(struct ediv_work *w, size_t n)
@@ -63,8 +65,9 @@ static int work_alloc(struct ediv_work *w, size_t n)
 	w->fsum = malloc((n + 1) * sizeof(*w->fsum));
 	w->fcnt = malloc((n + 1) * sizeof(*w->fcnt));
 	w->perm = malloc(n * sizeof(*w->perm));
+	w->prank = malloc(n * sizeof(*w->prank));
 	if (!w->order || !w->rank || !w->wl || !w->wr || !w->fsum ||
-	    !w->fcnt || !w->perm) {
+	    !w->fcnt || !w->perm || !w->prank) {
 		work_free(w);
 		return -1;
 	}
@@ -98,22 +101,33 @@ static double join(struct ediv_work *w, size_t n, size_t r, double x,
 		(double)(cnt_all - cb) * x;
 }
 
-/* The within sums wl[t] of y[0..t) and wr[t] of y[t..n), for every t. */
-static void within_sums(const double *y, size_t n, struct ediv_work *w)
+/* The rank of each of y[0..n) into w->rank (ties in any order). */
+static void rank_points(const double *y, size_t n, struct ediv_work *w)
 {
-	double sum = 0;
-	size_t i, t;
+	size_t i;
 
 	for (i = 0; i < n; i++)
 		w->order[i] = i;
 	qsort_r(w->order, n, sizeof(*w->order), cmp_by_value, (void *)y);
 	for (i = 0; i < n; i++)
 		w->rank[w->order[i]] = i;
+}
+
+/*
+ * The within sums wl[t] of y[0..t) and wr[t] of y[t..n), for every t;
+ * rank[] the points' ranks.
+ */
+static void within_sums(const double *y, const size_t *rank, size_t n,
+			struct ediv_work *w)
+{
+	double sum = 0;
+	size_t t;
+
 	memset(w->fsum, 0, (n + 1) * sizeof(*w->fsum));
 	memset(w->fcnt, 0, (n + 1) * sizeof(*w->fcnt));
 	w->wl[0] = 0;
 	for (t = 0; t < n; t++) {
-		w->wl[t + 1] = w->wl[t] + join(w, n, w->rank[t], y[t], t, sum);
+		w->wl[t + 1] = w->wl[t] + join(w, n, rank[t], y[t], t, sum);
 		sum += y[t];
 	}
 	memset(w->fsum, 0, (n + 1) * sizeof(*w->fsum));
@@ -121,20 +135,24 @@ static void within_sums(const double *y, size_t n, struct ediv_work *w)
 	w->wr[n] = 0;
 	sum = 0;
 	for (t = n; t-- > 0;) {
-		w->wr[t] = w->wr[t + 1] + join(w, n, w->rank[t], y[t],
-					       n - 1 - t, sum);
+		w->wr[t] = w->wr[t + 1] + join(w, n, rank[t], y[t], n - 1 - t,
+					       sum);
 		sum += y[t];
 	}
 }
 
-/* The best split of y[0..n), n >= 2 * min_size, with w's scratch. */
-static void best_split(const double *y, size_t n, size_t min_size,
-		       struct ediv_work *w, size_t *tau, double *q)
+/*
+ * The best split of y[0..n) (ranks rank[]), n >= 2 * min_size, with w's
+ * scratch.
+ */
+static void best_split(const double *y, const size_t *rank, size_t n,
+		       size_t min_size, struct ediv_work *w, size_t *tau,
+		       double *q)
 {
 	double total, best = -INFINITY;
 	size_t t, at = min_size;
 
-	within_sums(y, n, w);
+	within_sums(y, rank, n, w);
 	total = w->wl[n];
 	for (t = min_size; t + min_size <= n; t++) {
 		double m = (double)t, k = (double)(n - t);
@@ -163,29 +181,38 @@ int ediv_best_split(const double *x, size_t n, size_t min_size,
 		return 1;
 	if (work_alloc(&w, n) != 0)
 		return -1;
-	best_split(x, n, min_size, &w, tau, q);
+	rank_points(x, n, &w);
+	best_split(x, w.rank, n, min_size, &w, tau, q);
 	work_free(&w);
 	return 0;
 }
 
-/* The permutation p-value of a segment's largest Q. */
+/*
+ * The permutation p-value of a segment's largest Q.  A shuffle moves the
+ * points, not their values: their ranks are found once and move along.
+ */
 static double perm_p(const double *y, size_t n, double q,
 		     const struct ediv_opts *o, uint64_t *rng,
 		     struct ediv_work *w)
 {
-	size_t i, j, tau, hits = 0;
+	size_t i, j, tau, hits = 0, rt;
 	unsigned r;
 	double qp, tmp;
 
 	memcpy(w->perm, y, n * sizeof(*y));
+	rank_points(y, n, w);
+	memcpy(w->prank, w->rank, n * sizeof(*w->rank));
 	for (r = 0; r < o->perms; r++) {
 		for (i = n - 1; i > 0; i--) {	/* Fisher-Yates */
 			j = stats_rng_index(rng, i + 1);
 			tmp = w->perm[i];
 			w->perm[i] = w->perm[j];
 			w->perm[j] = tmp;
+			rt = w->prank[i];
+			w->prank[i] = w->prank[j];
+			w->prank[j] = rt;
 		}
-		best_split(w->perm, n, o->min_size, w, &tau, &qp);
+		best_split(w->perm, w->prank, n, o->min_size, w, &tau, &qp);
 		if (qp >= q * (1 - 1e-12))
 			hits++;
 	}
@@ -203,9 +230,11 @@ static void seg_split(const double *x, struct segment *s,
 {
 	s->q = -INFINITY;
 	s->tau = 0;
-	if (s->hi - s->lo >= 2 * o->min_size)
-		best_split(x + s->lo, s->hi - s->lo, o->min_size, w, &s->tau,
-			   &s->q);
+	if (s->hi - s->lo >= 2 * o->min_size) {
+		rank_points(x + s->lo, s->hi - s->lo, w);
+		best_split(x + s->lo, w->rank, s->hi - s->lo, o->min_size, w,
+			   &s->tau, &s->q);
+	}
 	s->tau += s->lo;
 }
 

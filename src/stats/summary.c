@@ -111,6 +111,69 @@ double stats_resample_median(const double *sorted, size_t n, size_t *cnt,
 }
 
 /*
+ * Put the k-th smallest of v[0..n) at v[k], the smaller ones before it
+ * and the larger after (Hoare's selection); O(n) on average.
+ */
+static void select_kth(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1, i, j;
+	double pivot, t;
+
+	while (lo < hi) {
+		pivot = v[lo + (hi - lo) / 2];
+		i = lo;
+		j = hi;
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				t = v[i];
+				v[i] = v[j];
+				v[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			break;
+	}
+}
+
+/*
+ * The type-7 quantile q of v[0..n) (reordered), as stats_quantile_sorted()
+ * of the sorted values gives it, without sorting them all: the order
+ * statistic below the quantile by selection, the one above as the
+ * smallest of those after it.
+ */
+static double quantile_select(double *v, size_t n, double q)
+{
+	double h = (double)(n - 1) * q, a, b;
+	size_t k = (size_t)h, i;
+
+	if (!(q > 0.0))
+		k = 0;
+	else if (q >= 1.0)
+		k = n - 1;
+	select_kth(v, n, k);
+	a = v[k];
+	if (!(q > 0.0) || q >= 1.0 || k + 1 >= n || h == (double)k)
+		return a;
+	b = v[k + 1];
+	for (i = k + 2; i < n; i++)
+		if (v[i] < b)
+			b = v[i];
+	return a + (h - (double)k) * (b - a);
+}
+
+/*
  * For n == 0 the interval is [0, 0]; for n == 1 or iters == 0 it is the
  * median itself.  The bounds are the (1-level)/2 and (1+level)/2 type-7
  * quantiles of the iters resample medians.
@@ -144,9 +207,8 @@ int stats_bootstrap_median_ci(const double *x, size_t n, unsigned iters,
 
 	for (i = 0; i < iters; i++)
 		meds[i] = stats_resample_median(sorted, n, cnt, &state);
-	qsort(meds, iters, sizeof(*meds), util_cmp_double);
-	*lo = stats_quantile_sorted(meds, iters, (1.0 - level) / 2.0);
-	*hi = stats_quantile_sorted(meds, iters, (1.0 + level) / 2.0);
+	*lo = quantile_select(meds, iters, (1.0 - level) / 2.0);
+	*hi = quantile_select(meds, iters, (1.0 + level) / 2.0);
 	ret = 0;
 out:
 	free(cnt);
