@@ -1,0 +1,145 @@
+#!/bin/sh
+# test_history.sh - copyscope history and check --history on a made lab
+# history: one real short run, exported, copied 24 times with 3% seeded
+# noise on every sample (tests/smoke/history_series.py); with a +10% step
+# from the 15th copy (and a new kernel there) exactly one change point,
+# at index 14 +-1, naming kernel.release; without the step none.  The
+# JSON and CSV shapes, --by kernel, the usage errors, check --history's
+# exit 3 on the worsened tail and 0 on the flat one, 4 on a short one;
+# the same history on PostgreSQL when a server is here.
+. "$(dirname "$0")/lib.sh"
+
+need_python
+
+note "one real short run, exported"
+cs 0 run sys.null --reps 5 --sample-time 20ms --db "$TMP/real.db"
+cs 0 export last -o "$TMP/real.jsonl" --db "$TMP/real.db"
+GEN=tests/smoke/history_series.py
+python3 "$GEN" "$TMP/real.jsonl" "$TMP/step.jsonl" --copies 24 \
+	--noise 0.03 --step 0.10 --step-from 15 --seed 7 \
+	--kernel-at-step 9.9.0-step || fail "history_series.py failed"
+python3 "$GEN" "$TMP/real.jsonl" "$TMP/flat.jsonl" --copies 24 \
+	--noise 0.03 --seed 8 --uuid-prefix 6f || fail "history_series.py failed"
+cs 0 import "$TMP/step.jsonl" --db "$TMP/step.db"
+cs 0 import "$TMP/flat.jsonl" --db "$TMP/flat.db"
+
+# check_json FILE CHANGES: one history of 24 points; CHANGES: "none" or
+# the index (+-1) of its one change point, which must name kernel.release
+check_json() {
+	python3 - "$1" "$2" <<'PY' || fail "history --json: see above"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema_version"] == 1, d
+h = d["histories"]
+assert len(h) == 1, len(h)
+h = h[0]
+assert h["workload"] == "sys.null" and h["metric"] == "time/call", h
+s = h["series"]
+assert len(s) == 24, len(s)
+for p in s:
+    for k in ("run_id", "uuid", "started_ns", "kernel", "median", "ci"):
+        assert k in p, (k, p)
+    assert p["ci"][0] <= p["median"] <= p["ci"][1], p
+assert [p["started_ns"] for p in s] == sorted(p["started_ns"] for p in s)
+cp = h["change_points"]
+if sys.argv[2] == "none":
+    assert cp == [], cp
+else:
+    assert len(cp) == 1, cp
+    c = cp[0]
+    assert abs(c["index"] - int(sys.argv[2])) <= 1, c
+    assert 5 < c["change_pct"] < 15, c
+    assert c["ci"][0] < c["change_pct"] < c["ci"][1], c
+    assert c["p"] < 0.01 and c["worse"], c
+    assert c["before"] == s[c["index"] - 1]["run_id"], c
+    assert c["after"] == s[c["index"]]["run_id"], c
+    assert "kernel.release" in c["env_changed"], c
+PY
+}
+
+note "a +10% step from the 15th copy: one change point at 14 +-1"
+cs 0 history sys.null --metric time/call --json --db "$TMP/step.db"
+check_json "$OUT" 14
+cs 0 history sys.null --metric time/call --db "$TMP/step.db"
+contains "$OUT" "host vm"
+contains "$OUT" "change at 1"
+contains "$OUT" "environment changed: kernel.release"
+awk 'length($0) > 80 { bad = 1 } END { exit bad }' "$OUT" ||
+	fail "history's text is wider than 80 columns"
+
+note "without the step: no change point"
+cs 0 history sys.null --metric time/call --json --db "$TMP/flat.db"
+check_json "$OUT" none
+cs 0 history --metric time/call --db "$TMP/flat.db"
+contains "$OUT" "no change point"
+
+note "CSV: a header and one row per point, the change point marked"
+cs 0 history sys.null --metric time/call --csv --db "$TMP/step.db"
+python3 - "$OUT" <<'PY' || fail "history --csv: see above"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 24, len(rows)
+assert [int(r["index"]) for r in rows] == list(range(24))
+marked = [int(r["index"]) for r in rows if r["change_point"] == "1"]
+assert len(marked) == 1 and abs(marked[0] - 14) <= 1, marked
+assert all(float(r["ci_lo"]) <= float(r["median"]) for r in rows)
+PY
+
+note "--by kernel: one point per kernel, in version order"
+cs 0 history sys.null --metric time/call --by kernel --json --db \
+	"$TMP/step.db"
+python3 - "$OUT" <<'PY' || fail "history --by kernel: see above"
+import json, sys
+s = json.load(open(sys.argv[1]))["histories"][0]["series"]
+assert [p["kernel"] for p in s][-1] == "9.9.0-step", s
+assert [p["runs"] for p in s] == [14, 10], s
+PY
+
+note "a selector and KEY=VALUE narrow the series"
+cs 0 history 1,2,3,4,5,6 sys.null call=gettid --metric time/call --json \
+	--db "$TMP/step.db"
+python3 -c 'import json,sys; h=json.load(open(sys.argv[1]))["histories"];
+assert len(h) == 1 and len(h[0]["series"]) == 6, h' "$OUT" ||
+	fail "history 1,2,3,4,5,6 did not keep 6 points"
+cs 2 history sys.null call=nosuchcall --db "$TMP/step.db"
+contains "$ERR" "no stored complete run has sys.null"
+
+note "usage errors name the parameter"
+cs 2 history --by date --db "$TMP/step.db"
+contains "$ERR" "--by"
+contains "$ERR" "time, kernel"
+cs 2 history --min-change -3 --db "$TMP/step.db"
+contains "$ERR" "--min-change"
+cs 2 history --json --csv --db "$TMP/step.db"
+cs 2 history sys.null oops --db "$TMP/step.db"
+contains "$ERR" "not KEY=VALUE"
+
+note "check --history: 3 on the worsened tail, 0 on the flat one, 4 short"
+cs 3 check --history sys.null --metric time/call --db "$TMP/step.db"
+contains "$OUT" "worse:"
+cs 0 check --history sys.null --metric time/call --min-change 20 \
+	--db "$TMP/step.db"
+cs 0 check --history sys.null --metric time/call --db "$TMP/flat.db"
+contains "$OUT" "same:"
+cs 4 check --history 1,2,3 sys.null --metric time/call --db "$TMP/flat.db"
+contains "$OUT" "6 needed"
+cs 0 check --history --help
+contains "$OUT" "check --history"
+
+if need_pg; then
+	note "the same on PostgreSQL ($PG_URL)"
+	cs 0 import "$TMP/step.jsonl" --db "$PG_URL"
+	cs 0 history sys.null --metric time/call --json --db "$PG_URL"
+	check_json "$OUT" 14
+	cs 0 history sys.null --metric time/call --csv --db "$PG_URL"
+	contains "$OUT" "host,workload,params"
+	cs 3 check --history sys.null --metric time/call --db "$PG_URL"
+	pg_newdb
+	cs 0 import "$TMP/flat.jsonl" --db "$PG_URL"
+	cs 0 history sys.null --metric time/call --json --db "$PG_URL"
+	check_json "$OUT" none
+	cs 0 check --history sys.null --metric time/call --db "$PG_URL"
+else
+	skip_case "PostgreSQL: no server here"
+fi
+echo "ok"
