@@ -39,7 +39,7 @@ static const char *const by_words[] = { "time", "kernel", NULL };
 #define HC(field) offsetof(struct history_cli, field)
 #define HISTORY_ROWS \
 	{ OPT_R("--metric", OPT_STR, "M"), "only this metric (e.g. " \
-	  "'time/op'; default: every metric)", HC(metric) }, \
+	  "bandwidth, time/call; default: every metric)", HC(metric) }, \
 	{ OPT_R("--by", OPT_STR, "time|kernel"), "order the points by " \
 	  "start time (default), or by kernel release in version order " \
 	  "with the runs of one kernel as one point", HC(by), \
@@ -104,7 +104,7 @@ static void history_usage(FILE *out, const struct opt_cmd *c)
 	opt_print_options(out, c);
 	fprintf(out,
 "\nexamples:\n"
-"  copyscope history host:lab3 pipe.bw size=64k --metric bytes/s\n"
+"  copyscope history host:lab3 pipe.bw size=64k --metric bandwidth\n"
 "  copyscope history sys.null --by kernel\n"
 "  copyscope history tag:nightly --json\n");
 }
@@ -129,7 +129,7 @@ static void check_history_usage(FILE *out, const struct opt_cmd *c)
 "\nexamples:\n"
 "  copyscope run --tag nightly sys.null && \\\n"
 "    copyscope check --history host:$(hostname)+tag:nightly sys.null \\\n"
-"      --metric time/op --min-change 3%%\n");
+"      --metric time/call --min-change 3%%\n");
 }
 
 /* The runs the selectors name, into *ids (NULL when none are given). */
