@@ -248,11 +248,13 @@ static int history_load(const struct opt_cmd *c, int argc, char **argv,
 	}
 	store_close(st);
 	free(ids);
-	if (!e && h->n == 0)
+	if (!e && h->n == 0) {
 		e = cli_usage(c->name, "no stored complete run has %s%s%s",
 			      a.workload ? a.workload : "results",
 			      hc->metric ? " with the metric " : "",
 			      hc->metric ? hc->metric : "");
+		history_free(h);
+	}
 out:
 	opt_result_free(&res);
 	return e;
