@@ -106,6 +106,30 @@ static int parse(struct report_cli *rc, int argc, char **argv)
 	return 0;
 }
 
+/* The report of the runs, each suite's summary first. */
+static int runs_report(FILE *f, const struct cmp_side *runs)
+{
+	struct html_suite *suites = calloc(runs->nruns + 1, sizeof(*suites));
+	struct summary_line *lines = calloc((runs->nruns + 1) * 256,
+					    sizeof(*lines));
+	size_t i;
+	int plots = -1;
+
+	if (suites && lines) {
+		for (i = 0; i < runs->nruns; i++) {
+			suites[i].lines = lines + i * 256;
+			suites[i].nl = cli_suite_lines(&runs->runs[i],
+						       lines + i * 256, 256);
+		}
+		plots = html_report_runs(f, runs->runs, suites, runs->nruns);
+	} else {
+		errno = ENOMEM;
+	}
+	free(suites);
+	free(lines);
+	return plots;
+}
+
 static int write_report(const struct report_cli *rc, const char *db,
 			const struct cmp_side *runs, const struct cmp *c)
 {
@@ -115,8 +139,7 @@ static int write_report(const struct report_cli *rc, const char *db,
 	e = cli_out_open("report", rc->path, db, &o);
 	if (e)
 		return e;
-	plots = c ? html_report_compare(o.f, c) :
-		    html_report_runs(o.f, runs->runs, runs->nruns);
+	plots = c ? html_report_compare(o.f, c) : runs_report(o.f, runs);
 	if (plots < 0)
 		cli_error("cannot write the report: %s", strerror(errno));
 	e = cli_out_close(&o, plots >= 0);

@@ -437,12 +437,21 @@
 			'script[type="application/json"]').textContent);
 		var canvas = fig.querySelector('canvas');
 		var cfg = KINDS[spec.kind](spec);
+		var folded = [];
 
+		/* a chart folded under <details> is drawn open, then folded
+		   again: it has its size when the reader unfolds it */
+		for (var d = fig.parentNode; d; d = d.parentNode)
+			if (d.tagName === 'DETAILS' && !d.open) {
+				d.open = true;
+				folded.push(d);
+			}
 		var chart = new Chart(canvas, cfg);
 
 		fig.setAttribute('data-points', points(cfg));
 		fig.setAttribute('data-ink', ink(canvas));
 		fig.setAttribute('data-axes', JSON.stringify(axes(chart)));
+		folded.forEach(function (e) { e.open = false; });
 		drawn++;
 	});
 	document.documentElement.setAttribute('data-rendered', drawn);
