@@ -165,8 +165,33 @@ static void note_item(void *arg, enum note_kind kind, const struct result *r,
 	fprintf(f, "</li>\n");
 }
 
+/* "size=4k writers=2": the parameters of c that vary in the block. */
+static void config_label(FILE *f, const struct result *res, size_t n,
+			 const struct result_config *c)
+{
+	const struct result_config *c0 = res[0].cfg;
+	bool any = false;
+	size_t k;
+
+	for (k = 0; k < c0->nparams; k++) {
+		const char *v;
+
+		if (!varies(res, n, c0->params[k].name))
+			continue;
+		v = result_param(c, c0->params[k].name);
+		fprintf(f, "%s", any ? " " : "");
+		html_text(f, c0->params[k].name);
+		fputc('=', f);
+		html_text(f, v ? v : "");
+		any = true;
+	}
+	if (!any)
+		fprintf(f, "configuration %d", c->job);
+}
+
 /*
- * The results table of one block, then the notes of its configs.  The
+ * The results table of one block, then the notes of its configs (each
+ * under its configuration's parameters when the block has several).  The
  * first block of a job is the target of the summary's links: its
  * heading's id is "run-RUN-job-JOB" (anchor, else no id).
  */
@@ -174,6 +199,7 @@ static void block_table(FILE *f, const struct result *res, size_t n,
 			const char *anchor)
 {
 	const struct result_config *c0 = res[0].cfg;
+	bool several = false;
 	size_t i, k, e;
 
 	fprintf(f, "<h3%s%s%s>", anchor ? " id=\"" : "", anchor ? anchor : "",
@@ -240,7 +266,16 @@ static void block_table(FILE *f, const struct result *res, size_t n,
 		e = i + 1;
 		while (e < n && res[e].cfg == res[i].cfg)
 			e++;
+		several = several || e < n;
+		if (several) {
+			/* a note says which configuration it is about */
+			fprintf(f, "<li class=\"config\">");
+			config_label(f, res, n, res[i].cfg);
+			fprintf(f, "<ul>\n");
+		}
 		report_notes(res + i, e - i, note_item, f);
+		if (several)
+			fprintf(f, "</ul></li>\n");
 	}
 	fprintf(f, "</ul>\n");
 }
@@ -472,6 +507,13 @@ int html_report_compare(FILE *out, const struct cmp *c)
 	plots = html_forest_plot(out, c);
 	if (!plots)
 		fprintf(out, "<p>No row is on both sides.</p>\n");
+	if (plots) {
+		fprintf(out, "<h2 id=\"runs\">run medians in time order</h2>"
+			"\n<p>Each point is one run's median: a drift shows "
+			"as a slope, a change between the sides as a step."
+			"</p>\n");
+		plots += html_strip_plots(out, c);
+	}
 	fprintf(out, "<h2 id=\"environment\">environment</h2>\n");
 	if (c->nenvd) {
 		fprintf(out, "<p>Differences between the sides (base &rarr; "
@@ -492,10 +534,13 @@ int html_report_compare(FILE *out, const struct cmp *c)
 			"environment.</p>\n");
 	}
 	if (c->base.nruns && c->new.nruns) {
-		fprintf(out, "<p>The first run of each side:</p>\n");
+		fprintf(out, "<details class=\"env\"><summary>the whole "
+			"environment of the first run of each side</summary>"
+			"\n");
 		list[0] = &c->base.runs[0];
 		list[1] = &c->new.runs[0];
 		environment(out, list, 2);
+		fprintf(out, "</details>\n");
 	}
 	foot(out);
 	return fflush(out) == 0 && !ferror(out) ? plots : -1;

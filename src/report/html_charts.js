@@ -389,9 +389,41 @@
 		return { type: 'scatter', data: { datasets: ds }, options: o };
 	}
 
+	/* A comparison row: each run's median in time order, by side. */
+	function strip(spec) {
+		var o = base();
+		var n = spec.points.length;
+
+		o.scales = {
+			x: { type: 'linear', min: 0.5, max: n + 0.5,
+				title: { display: true, text: spec.xlabel },
+				afterBuildTicks: function (scale) {
+					scale.ticks = spec.points.map(function (p) {
+						return { value: p.x };
+					});
+				},
+				ticks: { autoSkip: true, callback: function (v) {
+					return num(v);
+				} } },
+			y: axis(spec.ylabel, false)
+		};
+		return { type: 'scatter', options: o, data: {
+			datasets: ['base', 'new'].map(function (side, i) {
+				return { label: side, pointRadius: 5,
+					pointStyle: i ? 'rectRot' : 'circle',
+					backgroundColor: color(i, 0.9),
+					borderColor: color(i, 1),
+					data: spec.points.filter(function (p) {
+						return p.side === side;
+					}).map(function (p) {
+						return { x: p.x, y: p.y };
+					}) };
+			}) } };
+	}
+
 	var KINDS = { sweep: sweep, heatmap: heatmap, percentile: percentile,
 		scatter: scatter, fit: fit, explain: explain, forest: forest,
-		ab: ab };
+		ab: ab, strip: strip };
 
 	/* Pixels of the canvas that are not blank. */
 	function ink(canvas) {

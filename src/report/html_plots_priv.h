@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "results/result.h"
+#include "comparison/comparison.h"
 
 #define MAX_VARY 16
 #define LABEL_LEN 256
@@ -54,6 +55,14 @@ json_t *html_ticks_json(const double *x, const char *const *label,
 
 /* Whether hi / lo spans ratio or more (then the axis is logarithmic). */
 bool html_wide(double lo, double hi, double ratio);
+
+/*
+ * "pipe.bw size=64k: bandwidth": a comparison row's workload, its
+ * parameters that differ between rows of that workload or between the
+ * sides ("inject_ns=0->30ns"), its metric (html_plots_forest.c).
+ */
+void html_cmp_row_label(const struct cmp *c, const struct cmp_row *row,
+			char *buf, size_t len);
 
 /*
  * The block plots of html_block_plots() (html_plots_block.c): the heat
