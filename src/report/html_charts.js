@@ -421,9 +421,47 @@
 			}) } };
 	}
 
+	/* A log2 histogram (the kernel views): a bar per bin, labelled as
+	   the text labels it, a colour per series. */
+	function log2(spec) {
+		var o = base();
+
+		o.plugins.legend.display = spec.series.length > 1;
+		o.scales = {
+			x: { type: 'category', title: { display: true,
+				text: spec.xlabel } },
+			y: axis(spec.ylabel, false)
+		};
+		return { type: 'bar', options: o, data: {
+			labels: spec.bins.map(function (b) { return b.label; }),
+			datasets: spec.series.map(function (s, i) {
+				return { label: s.name, data: s.counts,
+					backgroundColor: color(i, 0.85) };
+			}) } };
+	}
+
+	/* The share of the wall time in each system call. */
+	function syscall(spec) {
+		var o = base();
+
+		o.indexAxis = 'y';
+		o.plugins.legend.display = false;
+		o.scales = {
+			x: axis(spec.xlabel, false),
+			y: { type: 'category', ticks: { autoSkip: false } }
+		};
+		return { type: 'bar', options: o, data: {
+			labels: spec.bars.map(function (b) { return b.label; }),
+			datasets: [{ label: '% of the wall time',
+				backgroundColor: color(0, 0.85),
+				data: spec.bars.map(function (b) {
+					return b.share;
+				}) }] } };
+	}
+
 	var KINDS = { sweep: sweep, heatmap: heatmap, percentile: percentile,
 		scatter: scatter, fit: fit, explain: explain, forest: forest,
-		ab: ab, strip: strip };
+		ab: ab, strip: strip, log2: log2, syscall: syscall };
 
 	/* Pixels of the canvas that are not blank. */
 	function ink(canvas) {

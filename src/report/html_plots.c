@@ -434,6 +434,7 @@ int html_block_plots(FILE *f, const struct result *res, size_t n)
 	done += html_plot_grids(f, res, n);
 	done += html_plot_fit(f, res, n);
 	done += html_plot_hist(f, res, n, &v);
+	done += html_plot_kernel(f, res, n, &v);
 	done += folded_scatters(f, res, n, &v);
 	return done;
 }

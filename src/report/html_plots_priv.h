@@ -77,4 +77,13 @@ int html_plot_hist(FILE *f, const struct result *res, size_t n,
 int html_plot_scatters(FILE *f, const struct result *res, size_t n,
 		       const struct vary *v);
 
+/*
+ * The kernel views of each configuration of a block that has them (run
+ * --kernel; html_plots_kernel.c): the lock table beside its callers'
+ * log2 wait histograms, the wake-up latency's histogram, the share of
+ * the wall time in each system call.  Returns the number of figures.
+ */
+int html_plot_kernel(FILE *f, const struct result *res, size_t n,
+		     const struct vary *v);
+
 #endif

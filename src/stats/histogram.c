@@ -250,6 +250,12 @@ static void row_label(char *buf, size_t len, unsigned int row, int is_ns)
 	snprintf(buf, len, "[%s, %s)", a, b);
 }
 
+void hist_row_label(char *buf, size_t len, unsigned int row,
+		    const char *unit)
+{
+	row_label(buf, len, row, unit && strcmp(unit, "ns") == 0);
+}
+
 static int digits_u64(uint64_t v)
 {
 	int d = 1;

@@ -232,6 +232,58 @@ cs 0 report --compare base new --ignore-param inject_ns --allow-emulated \
 cs 2 report 1 --allow-emulated -o "$TMP/x.html"
 contains "$ERR" "only with --compare"
 
+note "the kernel views drawn: lock table and waits, wake-ups, system calls"
+KV=""
+if "$BIN" run pipe.bw --kernel lock,sched,syscall --quick >"$TMP/kv.out" \
+	2>"$TMP/kv.err"; then
+	KV=$(sed -n 's/^stored as run \([0-9]*\) .*/\1/p' "$TMP/kv.out")
+	cs 0 report "$KV" -o "$TMP/kernel.html"
+	check_html "$TMP/kernel.html" log2 syscall
+	cs 0 show "$KV" --json
+	python3 - "$TMP/kernel.html" "$OUT" <<'PY' || fail "the kernel views' charts do not hold the stored records"
+import html as H, json, re, sys
+page, run = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
+k = [r["info"]["kernel"] for r in run["results"] if "kernel" in r["info"]][0]
+def label(lo):
+    # the text's log2 rows: [2^b, 2^(b+1)) in ns, us, ms, s by 1024
+    def p2(e):
+        step = min(e // 10, 3)
+        return "%d%s" % (1 << (e - 10 * step), ["ns", "us", "ms", "s"][step])
+    e = lo.bit_length() - 1 if lo else 0
+    return "[1ns]" if lo == 0 else "[%s, %s)" % (p2(e), p2(e + 1))
+specs = [json.loads(s) for s in re.findall(
+    r'data-kind="log2">.*?<script type="application/json">(.*?)</script>', page, re.S)]
+def check(spec, name, hist):
+    want = dict((lo, n) for lo, n in hist)
+    got = dict((b["lo"], n) for b, n in zip(spec["bins"], [
+        s for s in spec["series"] if s["name"] == name][0]["counts"]))
+    if {lo: n for lo, n in got.items() if n} != want:
+        sys.exit("%s: drawn %s, stored %s" % (name, got, want))
+    for b in spec["bins"]:
+        if b["label"] != label(b["lo"]):
+            sys.exit("bin at %d ns labelled %s, not %s" % (b["lo"], b["label"], label(b["lo"])))
+lock = [s for s in specs if s["xlabel"] == "wait"][0]
+for row in k["lock"][:6]:
+    check(lock, "%s (%s)" % (row["caller"], row["type"]), row["hist"])
+check([s for s in specs if s["xlabel"] == "wake-up latency"][0], "wake-ups", k["sched"]["hist"])
+sys_spec = json.loads(re.search(r'data-kind="syscall">.*?<script type="application/json">(.*?)</script>', page, re.S).group(1))
+want = [c["name"] for c in k["syscall"]["calls"]]
+if [b["label"] for b in sys_spec["bars"]] != want:
+    sys.exit("system calls drawn %s, stored %s" % (sys_spec["bars"], want))
+for b, c in zip(sys_spec["bars"], k["syscall"]["calls"]):
+    share = 100.0 * c["total_ns"] / k["syscall"]["thread_ns"]
+    if abs(b["share"] - share) > 1e-6 * max(1, share):
+        sys.exit("%s: drawn %g%%, stored %g%%" % (b["label"], b["share"], share))
+# the lock table beside its histograms, in perf lock's columns
+if not re.search(r"<th>contended</th><th>total wait</th><th>max wait</th>", page):
+    sys.exit("no lock table")
+print("kernel views: %d lock rows, wake-ups, %d system calls drawn" %
+      (len(k["lock"]), len(want)))
+PY
+else
+	skip_case "run --kernel refused here ($(tail -1 "$TMP/kv.err")): no kernel views to draw"
+fi
+
 note "bad arguments"
 cs 2 report
 contains "$ERR" "which runs?"
@@ -323,4 +375,5 @@ PY
 render runs "$TMP/runs.html" 10 9000
 render last "$TMP/last.html" 3 4400
 render compare "$TMP/cmp.html" 2 1800
+[ -n "$KV" ] && render kernel "$TMP/kernel.html" 3 2400
 exit 0
