@@ -1,8 +1,9 @@
 /*
  * html.c - the page of the HTML report (see html.h): head and style,
  * a suite's summary first, the runs with their results tables, notes
- * and plots (html_plots.c), the environment at the end (folded), and the embedded charting code
- * (bundle.h) last, so that it finds every figure when it runs.
+ * and plots (html_plots.c), the environment at the end (folded), and
+ * the embedded charting code (bundle.h) last, so that it finds every
+ * figure when it runs.
  *
  * The page records its own script errors on <html data-errors="...">,
  * so that a test (or a reader) can see that nothing went wrong.

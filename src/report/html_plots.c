@@ -2,7 +2,8 @@
  * html_plots.c - the plots of the HTML report and the tables of their
  * numbers (see html_plots.h): the figures and their cells, what varies in
  * a block, the sweeps, and the block's plots (the others are in
- * html_plots_block.c), the per-sample scatters folded under <details>.  Each figure is
+ * html_plots_block.c), the per-sample scatters folded under <details>.
+ * Each figure is
  *
  *   <div class="pair">
  *     <figure class="plot" data-kind="sweep"><figcaption>..</figcaption>

@@ -637,8 +637,8 @@ static void test_hist_style(void **state)
 			 line);
 		at = strstr(kbuf, want);
 		if (!at)
-			fail_msg("--hist line '%s' not in the kernel views:\n%s",
-				 want, kbuf);
+			fail_msg("--hist line '%s' not in the kernel "
+				 "views:\n%s", want, kbuf);
 		assert_non_null(strstr(at + 1, want));
 		nlines++;
 	}
