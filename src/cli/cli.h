@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "comparison/comparison.h"
+#include "report/headline.h"
 #include "store/store.h"
 
 /* Exit codes (README.md, "Command line"). */
@@ -45,6 +46,16 @@ int cmd_history_check(int argc, char **argv);
  * memory.
  */
 char *cli_join_cmdline(int argc, char **argv);
+
+/*
+ * The suite summary lines of a stored run (report/headline.h), found
+ * again from its command line: each suite named there gives a line per
+ * entry, on the job it ran as.  Writes at most max lines and returns
+ * their number: 0 when the run ran no suite, or when its jobs do not
+ * match what its command line names (then nothing is claimed).
+ */
+size_t cli_suite_lines(const struct run_data *run, struct summary_line *lines,
+		       size_t max);
 
 /*
  * Check the arguments of `copyscope run` (argv[0] is "run") as run reads

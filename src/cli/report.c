@@ -36,6 +36,9 @@ static const struct opt_row report_rows[] = {
 	{ OPT_R("--by-sample", OPT_FLAG, NULL), "with --compare: judge over "
 	  "samples also with fewer than 3 runs a side (as compare)",
 	  RC(opts.by_sample) },
+	{ OPT_R("--allow-emulated", OPT_FLAG, NULL), "with --compare: give "
+	  "verdicts on emulated runs too (as compare)",
+	  RC(opts.allow_emulated) },
 	OPT_ROW_IGNORE_PARAM(struct report_cli, ig, "with --compare: leave "
 			     "these parameters out of the matching"),
 	OPT_ROW_DB(struct report_cli, db, "database (default $COPYSCOPE_DB, "
@@ -56,18 +59,22 @@ static void report_usage(FILE *out, const struct opt_cmd *c)
 	fprintf(out,
 "usage: copyscope report RUN|TAG|LIST ... [-o FILE.html] [--db PATH]\n"
 "       copyscope report --compare BASE NEW [--drop-noisy] [--by-sample]\n"
-"                        [--ignore-param KEY[,KEY...]] [-o FILE.html]\n"
+"                        [--allow-emulated] [--ignore-param KEY[,KEY...]]\n"
+"                        [-o FILE.html]\n"
 "\n"
 "Writes one self-contained HTML file (the charting code inside, nothing\n"
 "fetched: it opens offline and can be mailed).  For runs: each job's\n"
 "results table and notes, size sweeps as lines with their 95%% CI band, the\n"
 "writers x readers heat map, the fits with their points, per-op latency\n"
 "percentiles, every sample against its median (flagged samples marked,\n"
-"bimodal clusters coloured), the --explain breakdown when the run has\n"
-"its floors, and the environment.  With --compare: the %%change of every\n"
-"row with its 95%% CI as a forest plot coloured by verdict, the table of\n"
-"'copyscope compare', and the environment differences.  Every plot has\n"
-"its numbers in a table beside it.\n"
+"bimodal clusters coloured, folded), the --explain breakdown when the run\n"
+"has its floors, and the environment (folded).  A suite's run opens with\n"
+"its summary, each row linked to its results.  With --compare: the\n"
+"%%change of every row with its 95%% CI as a forest plot coloured by\n"
+"verdict, the table of 'copyscope compare' with each row's note, each\n"
+"row's run medians in time order (base and new), and the environment\n"
+"keys that differ (the rest folded).  Every plot has its numbers in a\n"
+"table beside it.\n"
 "RUN, TAG, LIST, BASE and NEW: a run id, a tag, 'last' or a comma list.\n");
 	opt_print_options(out, c);
 	fprintf(out,
@@ -91,9 +98,10 @@ static int parse(struct report_cli *rc, int argc, char **argv)
 		return cli_usage("report", "--compare needs BASE and NEW (run "
 				 "ids, tags or comma lists)");
 	if (!rc->compare && (rc->ig.n || rc->opts.drop_noisy ||
-			     rc->opts.by_sample))
-		return cli_usage("report", "--ignore-param, --drop-noisy and "
-				 "--by-sample only with --compare");
+			     rc->opts.by_sample || rc->opts.allow_emulated))
+		return cli_usage("report", "--ignore-param, --drop-noisy, "
+				 "--by-sample and --allow-emulated only with "
+				 "--compare");
 	if (!rc->nargs)
 		return cli_usage("report", "which runs? (run ids, tags, "
 				 "'last' or comma lists; 'copyscope runs' "
@@ -106,6 +114,30 @@ static int parse(struct report_cli *rc, int argc, char **argv)
 	return 0;
 }
 
+/* The report of the runs, each suite's summary first. */
+static int runs_report(FILE *f, const struct cmp_side *runs)
+{
+	struct html_suite *suites = calloc(runs->nruns + 1, sizeof(*suites));
+	struct summary_line *lines = calloc((runs->nruns + 1) * 256,
+					    sizeof(*lines));
+	size_t i;
+	int plots = -1;
+
+	if (suites && lines) {
+		for (i = 0; i < runs->nruns; i++) {
+			suites[i].lines = lines + i * 256;
+			suites[i].nl = cli_suite_lines(&runs->runs[i],
+						       lines + i * 256, 256);
+		}
+		plots = html_report_runs(f, runs->runs, suites, runs->nruns);
+	} else {
+		errno = ENOMEM;
+	}
+	free(suites);
+	free(lines);
+	return plots;
+}
+
 static int write_report(const struct report_cli *rc, const char *db,
 			const struct cmp_side *runs, const struct cmp *c)
 {
@@ -115,8 +147,7 @@ static int write_report(const struct report_cli *rc, const char *db,
 	e = cli_out_open("report", rc->path, db, &o);
 	if (e)
 		return e;
-	plots = c ? html_report_compare(o.f, c) :
-		    html_report_runs(o.f, runs->runs, runs->nruns);
+	plots = c ? html_report_compare(o.f, c) : runs_report(o.f, runs);
 	if (plots < 0)
 		cli_error("cannot write the report: %s", strerror(errno));
 	e = cli_out_close(&o, plots >= 0);

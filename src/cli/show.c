@@ -1,6 +1,8 @@
 /*
  * show.c - `copyscope show RUN`: one stored run's results (the same tables
- * `run` printed) and its environment, or the whole run as JSON.
+ * `run` printed, a suite's summary first) and its environment, or the
+ * whole run as JSON; and the suite summary lines of a stored run, found
+ * again from its command line (for show and report).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -11,9 +13,11 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "report/ab_print.h"
+#include "report/headline.h"
 #include "report/report.h"
 #include "results/kernel_records.h"
 #include "util/array.h"
+#include "workloads/workloads.h"
 
 struct show_cli {
 	const char *db;
@@ -43,7 +47,8 @@ static void show_usage(FILE *out, const struct opt_cmd *c)
 	fprintf(out,
 "usage: copyscope show RUN [--json|--csv] [--no-env] [--db PATH|URL]\n"
 "\n"
-"Prints one stored run: its header, results tables and environment.\n"
+"Prints one stored run: its header, a suite's summary (the table 'run'\n"
+"printed at its end), its results tables and environment.\n"
 "RUN is a run id as listed by 'copyscope runs', or 'last'.\n");
 	opt_print_options(out, c);
 }
@@ -72,6 +77,71 @@ static void print_options(const struct run_info *run)
 	printf("\n");
 }
 
+/* Whether the run's job number job ran workload name. */
+static bool job_is(const struct run_data *run, int job, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < run->results.n; i++)
+		if (run->results.v[i].cfg->job == job)
+			return strcmp(run->results.v[i].cfg->workload,
+				      name) == 0;
+	return false;
+}
+
+/* The lines of suite s, its first entry job number job, into lines. */
+static size_t add_suite(const struct suite *s, int job,
+			struct summary_line *lines, size_t nl, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < s->nentries && nl < max; i++)
+		lines[nl++] = (struct summary_line) {
+			.job = job + (int)i,
+			.workload = s->entries[i].workload,
+			.label = s->headlines ? s->headlines[i].label : NULL,
+			.metric = s->headlines ? s->headlines[i].metric : NULL,
+		};
+	return nl;
+}
+
+size_t cli_suite_lines(const struct run_data *run, struct summary_line *lines,
+		       size_t max)
+{
+	const char *p = run->info.cmdline;
+	const struct suite *s;
+	bool in_run = false;
+	size_t nl = 0, len, i;
+	char word[128];
+	int job = 0;
+
+	/* "copyscope run [options] NAME|SUITE|key=value ...": each
+	   workload named is a job, each suite its entries' jobs */
+	for (; p && *p; p += len + strspn(p + len, " ")) {
+		len = strcspn(p, " ");
+		if (!len || len >= sizeof(word))
+			continue;
+		memcpy(word, p, len);
+		word[len] = '\0';
+		if (!in_run) {
+			in_run = strcmp(word, "run") == 0;
+			continue;
+		}
+		if (word[0] == '-' || strchr(word, '='))
+			continue;
+		if (workload_find(word)) {
+			job++;
+		} else if ((s = suite_find(word)) != NULL) {
+			nl = add_suite(s, job, lines, nl, max);
+			job += (int)s->nentries;
+		}
+	}
+	for (i = 0; i < nl; i++)
+		if (!job_is(run, lines[i].job, lines[i].workload))
+			return 0;
+	return nl;
+}
+
 int cmd_show(int argc, char **argv)
 {
 	const char *which;
@@ -82,7 +152,8 @@ int cmd_show(int argc, char **argv)
 	char path[4096], err[512], t0[32], t1[32], *end, *cmd;
 	char tag[512], host[512];
 	int64_t id = 0, *ids = NULL;
-	size_t nids = 0;
+	struct summary_line lines[256];
+	size_t nids = 0, nl;
 	int e, rc;
 
 	e = opt_parse(&show_cmd, argc, argv, &sc, &res);
@@ -153,6 +224,12 @@ int cmd_show(int argc, char **argv)
 					strlen(run.info.cmdline) : 0) * 4 + 1);
 		printf("%s\n\n", cmd ? cmd : "?");
 		free(cmd);
+		nl = cli_suite_lines(&run, lines, ARRAY_SIZE(lines));
+		if (nl) {
+			summary_print(stdout, &run.info, sc.db, lines, nl,
+				      run.results.v, run.results.n);
+			printf("\n");
+		}
 		if (run.results.n)
 			report_results(stdout, run.results.v, run.results.n);
 		else

@@ -17,6 +17,7 @@
 #define COPYSCOPE_REPORT_COMPARISON_PRINT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "comparison/comparison.h"
@@ -29,6 +30,16 @@
 void cmp_print_text(FILE *out, const struct cmp *c,
 		    bool (*keep)(const struct cmp_row *row, void *arg),
 		    void *arg);
+
+/*
+ * The note the text prints under a row, unwrapped, into text: what a '~'
+ * rules out ("~: no change larger than 3.1%"), why '?' cannot tell, the
+ * smallest change the test would see, the spread (base/new) in a run,
+ * between runs and between boots when judged over runs, and the runs a
+ * --target needs; or "the same reading as METRIC: counted once".
+ * Returns its length (0: no note).
+ */
+size_t cmp_power_text(const struct cmp_row *r, char *text, size_t len);
 
 /* The comparison as JSON (schema_version 1).  Returns 0 or -1. */
 int cmp_print_json(FILE *out, const struct cmp *c);

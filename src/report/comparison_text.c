@@ -159,54 +159,59 @@ static void fmt_cv(double cv, char *buf, size_t len)
 		snprintf(buf, len, "%.1f%%", cv * 100.0);
 }
 
-/*
- * Under a row: what a '~' rules out ("no change larger than 3.1%"), the
- * smallest change the comparison would have seen, and (over runs) the
- * spread at each level, which says where the noise lives.
- */
-static void print_power_note(FILE *out, const struct cmp_row *r)
+size_t cmp_power_text(const struct cmp_row *r, char *text, size_t len)
 {
-	char text[512], w1[16], w2[16], b1[16], b2[16], n1[16], n2[16];
+	char w1[16], w2[16], b1[16], b2[16], n1[16], n2[16];
 	size_t used = 0;
 	double beyond = cmp_no_change_beyond(r);
 
-	if (r->same_reading_as) {
-		snprintf(text, sizeof(text), "the same reading as %s: "
-			 "counted once", r->same_reading_as);
-		fmt_wrap(out, 4, 6, text);
-		return;
-	}
+	text[0] = '\0';
+	if (r->same_reading_as)
+		return (size_t)snprintf(text, len, "the same reading as %s: "
+					"counted once", r->same_reading_as);
 	if (r->verdict == VERDICT_CANNOT_TELL && r->reason[0])
-		used += (size_t)snprintf(text + used, sizeof(text) - used,
+		used += (size_t)snprintf(text + used, len - used,
 					 "?: cannot tell: %s; ", r->reason);
-	if (r->verdict == VERDICT_SAME && !isnan(beyond))
-		used += (size_t)snprintf(text + used, sizeof(text) - used,
+	if (r->verdict == VERDICT_SAME && !isnan(beyond) && used < len)
+		used += (size_t)snprintf(text + used, len - used,
 					 "~: no change larger than %.1f%%; ",
 					 beyond);
-	if (!isnan(r->mde_pct))
-		used += (size_t)snprintf(text + used, sizeof(text) - used,
+	if (!isnan(r->mde_pct) && used < len)
+		used += (size_t)snprintf(text + used, len - used,
 					 "smallest change seen 80%% of the "
 					 "time: %.1f%%", r->mde_pct);
-	if (r->by_run && used < sizeof(text)) {
+	if (r->by_run && used < len) {
 		fmt_cv(r->b.spread.within_run, w1, sizeof(w1));
 		fmt_cv(r->n.spread.within_run, w2, sizeof(w2));
 		fmt_cv(r->b.spread.between_runs, b1, sizeof(b1));
 		fmt_cv(r->n.spread.between_runs, n1, sizeof(n1));
 		fmt_cv(r->b.spread.between_boots, b2, sizeof(b2));
 		fmt_cv(r->n.spread.between_boots, n2, sizeof(n2));
-		used += (size_t)snprintf(text + used, sizeof(text) - used,
+		used += (size_t)snprintf(text + used, len - used,
 					 "; spread (base/new): %s/%s in a run, "
 					 "%s/%s between runs, %s/%s between "
 					 "boots", w1, w2, b1, n1, b2, n2);
 	}
-	if (r->runs_needed > 0 && used < sizeof(text))
-		snprintf(text + used, sizeof(text) - used, "; %d runs a side "
-			 "to see the target", r->runs_needed);
-	else if (r->runs_needed == 0 && used < sizeof(text))
-		snprintf(text + used, sizeof(text) - used, "; the target "
-			 "needs more than %d runs a side",
-			 CMP_MAX_RUNS_NEEDED);
-	if (used)
+	/* the --target's answer only follows a note */
+	if (!used || used >= len) {
+		text[used ? len - 1 : 0] = '\0';
+		return used ? len - 1 : 0;
+	}
+	if (r->runs_needed > 0)
+		snprintf(text + used, len - used, "; %d runs a side to see "
+			 "the target", r->runs_needed);
+	else if (r->runs_needed == 0)
+		snprintf(text + used, len - used, "; the target needs more "
+			 "than %d runs a side", CMP_MAX_RUNS_NEEDED);
+	return strlen(text);
+}
+
+/* Under a row: its cmp_power_text(), wrapped. */
+static void print_power_note(FILE *out, const struct cmp_row *r)
+{
+	char text[512];
+
+	if (cmp_power_text(r, text, sizeof(text)))
 		fmt_wrap(out, 4, 6, text);
 }
 

@@ -1,5 +1,6 @@
 /*
- * headline.c - the summary that ends a suite's run (see summary.h).
+ * headline.c - the summary that ends a suite's run (see headline.h): each
+ * line's figures, and the text form `run` and `show` print.
  */
 #include "report/headline.h"
 
@@ -20,16 +21,19 @@ static const char *line_metric(const struct summary_line *l)
 	return wl && wl->nmetrics ? wl->metrics[0].name : "";
 }
 
-static void print_line(FILE *out, const struct summary_line *l,
-		       const struct result *res, size_t n)
+void headline_compute(const struct summary_line *l, const struct result *res,
+		      size_t n, struct headline_row *row)
 {
-	const char *metric = line_metric(l);
 	const struct result *lo = NULL, *hi = NULL;
 	size_t i, k, nconf = 0, nsamples = 0, nflagged = 0;
 	double cv = 0;
-	bool bimodal = false, broken = false;
-	char value[64], a[32], b[32], sd[16], state[48];
+	bool bimodal = false;
+	char a[32], b[32];
 
+	memset(row, 0, sizeof(*row));
+	row->label = l->label ? l->label : "";
+	row->workload = l->workload;
+	row->metric = line_metric(l);
 	for (i = 0; i < n; i++) {
 		const struct result *r = &res[i];
 
@@ -39,9 +43,9 @@ static void print_line(FILE *out, const struct summary_line *l,
 			nsamples += r->cfg->nsamples;
 			for (k = 0; r->cfg->load && k < r->cfg->nsamples; k++)
 				nflagged += r->cfg->load->flags[k] != 0;
-			broken |= r->cfg->status != NULL;
+			row->broken |= r->cfg->status != NULL;
 		}
-		if (strcmp(r->metric, metric) != 0 || !r->nsamples)
+		if (strcmp(r->metric, row->metric) != 0 || !r->nsamples)
 			continue;
 		nconf++;
 		if (!lo || r->summary.median < lo->summary.median)
@@ -52,15 +56,15 @@ static void print_line(FILE *out, const struct summary_line *l,
 			cv = r->summary.cv;
 		bimodal |= r->modes.bimodal;
 	}
-	fprintf(out, "  %-5s %-11s %-14s", l->label ? l->label : "",
-		l->workload, metric);
 	if (!lo) {
-		fprintf(out, "     %s\n", broken ? "no value (see above)" :
-			"not measured here");
+		snprintf(row->state, sizeof(row->state), "%s", row->broken ?
+			 "no value" : "not measured here");
 		return;
 	}
+	row->measured = true;
 	if (nconf == 1) {
-		fmt_value(lo->summary.median, lo->unit, value, sizeof(value));
+		fmt_value(lo->summary.median, lo->unit, row->value,
+			  sizeof(row->value));
 	} else {
 		double div;
 		const char *unit = fmt_scale(lo->summary.median, lo->unit,
@@ -68,21 +72,37 @@ static void print_line(FILE *out, const struct summary_line *l,
 
 		fmt_number(lo->summary.median / div, a, sizeof(a));
 		fmt_number(hi->summary.median / div, b, sizeof(b));
-		snprintf(value, sizeof(value), "%s .. %s%s%s", a, b,
+		snprintf(row->value, sizeof(row->value), "%s .. %s%s%s", a, b,
 			 *unit ? " " : "", unit);
 	}
-	snprintf(sd, sizeof(sd), "%.0f%%", cv * 100);
+	snprintf(row->sd, sizeof(row->sd), "%.0f%%", cv * 100);
 	if (nflagged)
-		snprintf(state, sizeof(state), "%zu/%zu flagged", nflagged,
-			 nsamples);
+		snprintf(row->state, sizeof(row->state), "%zu/%zu flagged",
+			 nflagged, nsamples);
 	else
-		snprintf(state, sizeof(state), "quiet");
+		snprintf(row->state, sizeof(row->state), "quiet");
 	if (bimodal)
-		strncat(state, " bimodal", sizeof(state) - strlen(state) - 1);
-	if (broken)
-		strncat(state, " incomplete",
-			sizeof(state) - strlen(state) - 1);
-	fprintf(out, " %18s %4s %s\n", value, sd, state);
+		strncat(row->state, " bimodal",
+			sizeof(row->state) - strlen(row->state) - 1);
+	if (row->broken)
+		strncat(row->state, " incomplete",
+			sizeof(row->state) - strlen(row->state) - 1);
+}
+
+static void print_line(FILE *out, const struct summary_line *l,
+		       const struct result *res, size_t n)
+{
+	struct headline_row row;
+
+	headline_compute(l, res, n, &row);
+	fprintf(out, "  %-5s %-11s %-14s", row.label, row.workload,
+		row.metric);
+	if (!row.measured) {
+		fprintf(out, "     %s\n", row.broken ? "no value (see above)" :
+			"not measured here");
+		return;
+	}
+	fprintf(out, " %18s %4s %s\n", row.value, row.sd, row.state);
 }
 
 void summary_print(FILE *out, const struct run_info *run, const char *db,

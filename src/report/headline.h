@@ -8,6 +8,7 @@
 #ifndef COPYSCOPE_REPORT_HEADLINE_H
 #define COPYSCOPE_REPORT_HEADLINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -20,6 +21,27 @@ struct summary_line {
 	const char *label;		/* "E1", or NULL */
 	const char *metric;		/* NULL: the workload's first */
 };
+
+/* One line of the summary as figures, for the text and the HTML report. */
+struct headline_row {
+	const char *label;		/* "E1", or "" */
+	const char *workload, *metric;
+	bool measured;			/* a value: value, sd and state set */
+	bool broken;			/* a configuration did not finish */
+	char value[64];			/* "758 MiB/s", "1.38 .. 2.80 GiB/s" */
+	char sd[16];			/* the largest ±sd, "19%" */
+	char state[48];			/* "quiet", "2/90 flagged bimodal" */
+};
+
+/*
+ * Fill row with line l's figures from a run's results res[0..n-1]: the
+ * median of its metric (the range of the medians for several
+ * configurations), the largest ±sd, and its state; a line without
+ * results has measured false and state "no value" (a configuration
+ * failed) or "not measured here".
+ */
+void headline_compute(const struct summary_line *l, const struct result *res,
+		      size_t n, struct headline_row *row);
 
 /*
  * Print the summary of a run's results res[0..n-1] for lines[0..nl-1]:

@@ -1,8 +1,9 @@
 /*
  * html.c - the page of the HTML report (see html.h): head and style,
- * the runs with their results tables, notes and plots (html_plots.c),
- * the environment at the end, and the embedded charting code
- * (bundle.h) last, so that it finds every figure when it runs.
+ * a suite's summary first, the runs with their results tables, notes
+ * and plots (html_plots.c), the environment at the end (folded), and
+ * the embedded charting code (bundle.h) last, so that it finds every
+ * figure when it runs.
  *
  * The page records its own script errors on <html data-errors="...">,
  * so that a test (or a reader) can see that nothing went wrong.
@@ -17,6 +18,7 @@
 
 #include "report/bundle.h"
 #include "report/format.h"
+#include "report/headline.h"
 #include "report/html_plots.h"
 #include "report/notes.h"
 #include "results/job_block.h"
@@ -44,7 +46,11 @@ static const char style[] =
 "tr.worse td{color:#b00}tr.better td{color:#070}\n"
 "tr.differs td{background:#fff4d6}pre{background:#f6f6f6;padding:.5em;"
 "overflow-x:auto}\n"
-".flagged{color:#b00}.muted{color:#777}\n";
+".flagged{color:#b00}.muted{color:#777}\n"
+"table.headline caption{text-align:left;font-weight:bold}"
+"table.headline tr.flagged td:last-child,table.headline tr.missing td"
+"{color:#b00}\n"
+"details{margin:.5em 0}summary{cursor:pointer;color:#1f77b4}\n";
 
 /* Installed first: every script error of the page lands on <html>. */
 static const char error_hook[] =
@@ -160,13 +166,45 @@ static void note_item(void *arg, enum note_kind kind, const struct result *r,
 	fprintf(f, "</li>\n");
 }
 
-/* The results table of one block, then the notes of its configs. */
-static void block_table(FILE *f, const struct result *res, size_t n)
+/* "size=4k writers=2": the parameters of c that vary in the block. */
+static void config_label(FILE *f, const struct result *res, size_t n,
+			 const struct result_config *c)
 {
 	const struct result_config *c0 = res[0].cfg;
+	bool any = false;
+	size_t k;
+
+	for (k = 0; k < c0->nparams; k++) {
+		const char *v;
+
+		if (!varies(res, n, c0->params[k].name))
+			continue;
+		v = result_param(c, c0->params[k].name);
+		fprintf(f, "%s", any ? " " : "");
+		html_text(f, c0->params[k].name);
+		fputc('=', f);
+		html_text(f, v ? v : "");
+		any = true;
+	}
+	if (!any)
+		fprintf(f, "configuration %d", c->job);
+}
+
+/*
+ * The results table of one block, then the notes of its configs (each
+ * under its configuration's parameters when the block has several).  The
+ * first block of a job is the target of the summary's links: its
+ * heading's id is "run-RUN-job-JOB" (anchor, else no id).
+ */
+static void block_table(FILE *f, const struct result *res, size_t n,
+			const char *anchor)
+{
+	const struct result_config *c0 = res[0].cfg;
+	bool several = false;
 	size_t i, k, e;
 
-	fprintf(f, "<h3>");
+	fprintf(f, "<h3%s%s%s>", anchor ? " id=\"" : "", anchor ? anchor : "",
+		anchor ? "\"" : "");
 	html_text(f, c0->workload);
 	for (k = 0; k < c0->nparams; k++) {
 		if (varies(res, n, c0->params[k].name))
@@ -229,9 +267,76 @@ static void block_table(FILE *f, const struct result *res, size_t n)
 		e = i + 1;
 		while (e < n && res[e].cfg == res[i].cfg)
 			e++;
+		several = several || e < n;
+		if (several) {
+			/* a note says which configuration it is about */
+			fprintf(f, "<li class=\"config\">");
+			config_label(f, res, n, res[i].cfg);
+			fprintf(f, "<ul>\n");
+		}
 		report_notes(res + i, e - i, note_item, f);
+		if (several)
+			fprintf(f, "</ul></li>\n");
 	}
 	fprintf(f, "</ul>\n");
+}
+
+static void job_anchor(const struct run_info *ri, int job, char *buf,
+		       size_t len)
+{
+	snprintf(buf, len, "run-%lld-job-%d", (long long)ri->id, job);
+}
+
+/* Whether res[i] opens the first block of its job. */
+static bool first_of_job(const struct result *res, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < i; k++)
+		if (res[k].cfg->job == res[i].cfg->job)
+			return false;
+	return true;
+}
+
+/*
+ * The suite's summary of a run (the table `run` prints at its end): a
+ * row per suite entry, its workload linked down to the entry's results.
+ */
+static void headline_table(FILE *f, const struct run_data *run,
+			   const struct html_suite *suite)
+{
+	const struct result *res = run->results.v;
+	size_t n = run->results.n, i;
+	struct headline_row row;
+	char anchor[64];
+
+	fprintf(f, "<table class=\"headline\" id=\"summary-run-%lld\">\n"
+		"<caption>summary of run %lld: headline medians (a sweep's "
+		"range), largest ±sd, state</caption>\n<tr><th>exp</th><th>"
+		"workload</th><th>metric</th><th>median</th><th>±sd</th><th>"
+		"state</th></tr>\n", (long long)run->info.id,
+		(long long)run->info.id);
+	for (i = 0; i < suite->nl; i++) {
+		headline_compute(&suite->lines[i], res, n, &row);
+		job_anchor(&run->info, suite->lines[i].job, anchor,
+			   sizeof(anchor));
+		fprintf(f, "<tr class=\"%s\" data-job=\"%d\"><td>",
+			!row.measured ? "missing" : strcmp(row.state, "quiet") ?
+			"flagged" : "quiet", suite->lines[i].job);
+		html_text(f, row.label);
+		fprintf(f, "</td><td><a href=\"#%s\">", anchor);
+		html_text(f, row.workload);
+		fprintf(f, "</a></td><td>");
+		html_text(f, row.metric);
+		fprintf(f, "</td><td class=\"num\">");
+		html_text(f, row.measured ? row.value : "-");
+		fprintf(f, "</td><td class=\"num\">");
+		html_text(f, row.measured ? row.sd : "-");
+		fprintf(f, "</td><td>");
+		html_text(f, row.state);
+		fprintf(f, "</td></tr>\n");
+	}
+	fprintf(f, "</table>\n");
 }
 
 static int run_body(FILE *f, const struct run_data *run)
@@ -250,8 +355,12 @@ static int run_body(FILE *f, const struct run_data *run)
 	if (!n)
 		fprintf(f, "<p>(no results)</p>\n");
 	for (i = 0; i < n; i = e) {
+		char anchor[64];
+
 		e = result_block_end(res, n, i);
-		block_table(f, res + i, e - i);
+		job_anchor(&run->info, res[i].cfg->job, anchor, sizeof(anchor));
+		block_table(f, res + i, e - i,
+			    first_of_job(res, i) ? anchor : NULL);
 		plots += html_block_plots(f, res + i, e - i);
 	}
 	if (n)
@@ -311,7 +420,8 @@ static void environment(FILE *f, const struct run_data *const *runs,
 	fprintf(f, "</table>\n");
 }
 
-int html_report_runs(FILE *out, const struct run_data *runs, size_t n)
+int html_report_runs(FILE *out, const struct run_data *runs,
+		     const struct html_suite *suites, size_t n)
 {
 	const struct run_data **list = calloc(n ? n : 1, sizeof(void *));
 	char title[320], page[400];
@@ -328,7 +438,11 @@ int html_report_runs(FILE *out, const struct run_data *runs, size_t n)
 	head(out, page);
 	fprintf(out, "<h1>copyscope report: ");
 	html_text(out, title);
-	fprintf(out, "</h1>\n<p>");
+	fprintf(out, "</h1>\n");
+	for (i = 0; suites && i < n; i++)
+		if (suites[i].nl)
+			headline_table(out, &runs[i], &suites[i]);
+	fprintf(out, "<p>");
 	for (i = 0; i < n; i++) {
 		run_title(&runs[i].info, title, sizeof(title));
 		fprintf(out, "%s<a href=\"#run-%lld\">", i ? " &middot; " : "",
@@ -342,8 +456,11 @@ int html_report_runs(FILE *out, const struct run_data *runs, size_t n)
 		"is in the tables beside them.</p></noscript>\n");
 	for (i = 0; i < n; i++)
 		plots += run_body(out, &runs[i]);
-	fprintf(out, "<h2 id=\"environment\">environment</h2>\n");
+	fprintf(out, "<h2 id=\"environment\">environment</h2>\n<details "
+		"class=\"env\"><summary>the environment of each run</summary>"
+		"\n");
 	environment(out, list, n);
+	fprintf(out, "</details>\n");
 	foot(out);
 	free(list);
 	return fflush(out) == 0 && !ferror(out) ? plots : -1;
@@ -391,6 +508,13 @@ int html_report_compare(FILE *out, const struct cmp *c)
 	plots = html_forest_plot(out, c);
 	if (!plots)
 		fprintf(out, "<p>No row is on both sides.</p>\n");
+	if (plots) {
+		fprintf(out, "<h2 id=\"runs\">run medians in time order</h2>"
+			"\n<p>Each point is one run's median: a drift shows "
+			"as a slope, a change between the sides as a step."
+			"</p>\n");
+		plots += html_strip_plots(out, c);
+	}
 	fprintf(out, "<h2 id=\"environment\">environment</h2>\n");
 	if (c->nenvd) {
 		fprintf(out, "<p>Differences between the sides (base &rarr; "
@@ -411,10 +535,13 @@ int html_report_compare(FILE *out, const struct cmp *c)
 			"environment.</p>\n");
 	}
 	if (c->base.nruns && c->new.nruns) {
-		fprintf(out, "<p>The first run of each side:</p>\n");
+		fprintf(out, "<details class=\"env\"><summary>the whole "
+			"environment of the first run of each side</summary>"
+			"\n");
 		list[0] = &c->base.runs[0];
 		list[1] = &c->new.runs[0];
 		environment(out, list, 2);
+		fprintf(out, "</details>\n");
 	}
 	foot(out);
 	return fflush(out) == 0 && !ferror(out) ? plots : -1;

@@ -16,12 +16,24 @@
 
 #include "results/run.h"
 #include "comparison/comparison.h"
+#include "report/headline.h"
+
+/* The suite summary of a run: its lines (none: the run is no suite's). */
+struct html_suite {
+	const struct summary_line *lines;
+	size_t nl;
+};
 
 /*
- * Write the report of runs[0..n-1] to out.  Returns the number of plots
- * written, or -1 on a write error.
+ * Write the report of runs[0..n-1] to out: first the summary of each
+ * run that has one (suites[i].nl lines, the table `run` prints at a
+ * suite's end, each row linked to its results; suites may be NULL),
+ * then each run's results with their plots (per-sample scatters folded
+ * under <details>), the environment folded at the end.  Returns the
+ * number of plots written, or -1 on a write error.
  */
-int html_report_runs(FILE *out, const struct run_data *runs, size_t n);
+int html_report_runs(FILE *out, const struct run_data *runs,
+		     const struct html_suite *suites, size_t n);
 
 /*
  * Write the report of a built comparison to out.  Returns the number of

@@ -389,9 +389,79 @@
 		return { type: 'scatter', data: { datasets: ds }, options: o };
 	}
 
+	/* A comparison row: each run's median in time order, by side. */
+	function strip(spec) {
+		var o = base();
+		var n = spec.points.length;
+
+		o.scales = {
+			x: { type: 'linear', min: 0.5, max: n + 0.5,
+				title: { display: true, text: spec.xlabel },
+				afterBuildTicks: function (scale) {
+					scale.ticks = spec.points.map(function (p) {
+						return { value: p.x };
+					});
+				},
+				ticks: { autoSkip: true, callback: function (v) {
+					return num(v);
+				} } },
+			y: axis(spec.ylabel, false)
+		};
+		return { type: 'scatter', options: o, data: {
+			datasets: ['base', 'new'].map(function (side, i) {
+				return { label: side, pointRadius: 5,
+					pointStyle: i ? 'rectRot' : 'circle',
+					backgroundColor: color(i, 0.9),
+					borderColor: color(i, 1),
+					data: spec.points.filter(function (p) {
+						return p.side === side;
+					}).map(function (p) {
+						return { x: p.x, y: p.y };
+					}) };
+			}) } };
+	}
+
+	/* A log2 histogram (the kernel views): a bar per bin, labelled as
+	   the text labels it, a colour per series. */
+	function log2(spec) {
+		var o = base();
+
+		o.plugins.legend.display = spec.series.length > 1;
+		o.scales = {
+			x: { type: 'category', title: { display: true,
+				text: spec.xlabel } },
+			y: axis(spec.ylabel, false)
+		};
+		return { type: 'bar', options: o, data: {
+			labels: spec.bins.map(function (b) { return b.label; }),
+			datasets: spec.series.map(function (s, i) {
+				return { label: s.name, data: s.counts,
+					backgroundColor: color(i, 0.85) };
+			}) } };
+	}
+
+	/* The share of the wall time in each system call. */
+	function syscall(spec) {
+		var o = base();
+
+		o.indexAxis = 'y';
+		o.plugins.legend.display = false;
+		o.scales = {
+			x: axis(spec.xlabel, false),
+			y: { type: 'category', ticks: { autoSkip: false } }
+		};
+		return { type: 'bar', options: o, data: {
+			labels: spec.bars.map(function (b) { return b.label; }),
+			datasets: [{ label: '% of the wall time',
+				backgroundColor: color(0, 0.85),
+				data: spec.bars.map(function (b) {
+					return b.share;
+				}) }] } };
+	}
+
 	var KINDS = { sweep: sweep, heatmap: heatmap, percentile: percentile,
 		scatter: scatter, fit: fit, explain: explain, forest: forest,
-		ab: ab };
+		ab: ab, strip: strip, log2: log2, syscall: syscall };
 
 	/* Pixels of the canvas that are not blank. */
 	function ink(canvas) {
@@ -437,12 +507,21 @@
 			'script[type="application/json"]').textContent);
 		var canvas = fig.querySelector('canvas');
 		var cfg = KINDS[spec.kind](spec);
+		var folded = [];
 
+		/* a chart folded under <details> is drawn open, then folded
+		   again: it has its size when the reader unfolds it */
+		for (var d = fig.parentNode; d; d = d.parentNode)
+			if (d.tagName === 'DETAILS' && !d.open) {
+				d.open = true;
+				folded.push(d);
+			}
 		var chart = new Chart(canvas, cfg);
 
 		fig.setAttribute('data-points', points(cfg));
 		fig.setAttribute('data-ink', ink(canvas));
 		fig.setAttribute('data-axes', JSON.stringify(axes(chart)));
+		folded.forEach(function (e) { e.open = false; });
 		drawn++;
 	});
 	document.documentElement.setAttribute('data-rendered', drawn);

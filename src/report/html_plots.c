@@ -2,7 +2,8 @@
  * html_plots.c - the plots of the HTML report and the tables of their
  * numbers (see html_plots.h): the figures and their cells, what varies in
  * a block, the sweeps, and the block's plots (the others are in
- * html_plots_block.c).  Each figure is
+ * html_plots_block.c), the per-sample scatters folded under <details>.
+ * Each figure is
  *
  *   <div class="pair">
  *     <figure class="plot" data-kind="sweep"><figcaption>..</figcaption>
@@ -392,6 +393,35 @@ static int plot_sweeps(FILE *f, const struct result *res, size_t n,
 	return done;
 }
 
+/*
+ * The per-sample scatters, folded under <details> (the first screen
+ * shows the main plots; every sample is one click away).
+ */
+static int folded_scatters(FILE *f, const struct result *res, size_t n,
+			   const struct vary *v)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int done;
+
+	if (!m)
+		return html_plot_scatters(f, res, n, v);
+	done = html_plot_scatters(m, res, n, v);
+	if (fclose(m) != 0) {
+		free(buf);
+		return html_plot_scatters(f, res, n, v);
+	}
+	if (done > 0) {
+		fprintf(f, "<details class=\"samples\"><summary>every sample "
+			"against its median (%d plot%s)</summary>\n", done,
+			done == 1 ? "" : "s");
+		fwrite(buf, 1, len, f);
+		fprintf(f, "</details>\n");
+	}
+	free(buf);
+	return done;
+}
 
 int html_block_plots(FILE *f, const struct result *res, size_t n)
 {
@@ -405,6 +435,7 @@ int html_block_plots(FILE *f, const struct result *res, size_t n)
 	done += html_plot_grids(f, res, n);
 	done += html_plot_fit(f, res, n);
 	done += html_plot_hist(f, res, n, &v);
-	done += html_plot_scatters(f, res, n, &v);
+	done += html_plot_kernel(f, res, n, &v);
+	done += folded_scatters(f, res, n, &v);
 	return done;
 }

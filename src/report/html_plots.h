@@ -45,6 +45,15 @@ int html_explain_plot(FILE *f, const struct result *res, size_t n);
 int html_forest_plot(FILE *f, const struct cmp *c);
 
 /*
+ * The comparison's strip plots: for each row on both sides that counts
+ * (at most 24; a line says how many more), the median of every run of
+ * both sides in time order (by start time where each run of a side has
+ * the row, else base then new in their order), base and new in two
+ * colours, beside its table.  Returns the number of figures written.
+ */
+int html_strip_plots(FILE *f, const struct cmp *c);
+
+/*
  * A paired A/B run (env has AB_ENV_ROLES): per metric whose verdict
  * counts, a figure of the per-round %change of B and of the control
  * against A with the estimate and its CI, and its table.  Returns the

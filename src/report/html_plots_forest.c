@@ -1,7 +1,8 @@
 /*
  * html_plots_forest.c - the comparison's forest plot in the HTML report
  * (see html_plots.h): %change and its CI per row, coloured by verdict,
- * beside its table.
+ * beside its table, each row's p as the text prints it and its note
+ * (what a '~' rules out, the spread between runs and boots) under it.
  */
 #include <jansson.h>
 #include <math.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/comparison_print.h"
 #include "report/format.h"
 #include "report/html_plots.h"
 #include "report/html_plots_priv.h"
@@ -20,8 +22,8 @@
  * differ between rows of that workload or between the sides ("inject_ns=
  * 0->30ns", with --ignore-param), its metric.
  */
-static void row_label(const struct cmp *c, const struct cmp_row *row,
-		      char *buf, size_t len)
+void html_cmp_row_label(const struct cmp *c, const struct cmp_row *row,
+			char *buf, size_t len)
 {
 	const struct result_config *me = row->ref->cfg;
 	const char *other;
@@ -75,7 +77,7 @@ static const char *verdict_key(const struct cmp_row *r)
 int html_forest_plot(FILE *f, const struct cmp *c)
 {
 	json_t *rows = json_array();
-	char label[LABEL_LEN];
+	char label[LABEL_LEN], note[512];
 	size_t i, nr = 0;
 
 	for (i = 0; i < c->nrows; i++) {
@@ -83,7 +85,7 @@ int html_forest_plot(FILE *f, const struct cmp *c)
 
 		if (!r->in_base || !r->in_new || isnan(r->change_pct))
 			continue;
-		row_label(c, r, label, sizeof(label));
+		html_cmp_row_label(c, r, label, sizeof(label));
 		json_array_append_new(rows, json_pack(
 			"{s:s, s:f, s:o, s:o, s:s}", "label", label,
 			"change", r->change_pct,
@@ -118,7 +120,7 @@ int html_forest_plot(FILE *f, const struct cmp *c)
 
 		fprintf(f, "<tr class=\"%s\">", r->in_base && r->in_new ?
 			verdict_key(r) : "one-side");
-		row_label(c, r, label, sizeof(label));
+		html_cmp_row_label(c, r, label, sizeof(label));
 		html_td(f, label);
 		if (r->in_base) {
 			fmt_value(r->b.s.median, r->ref->unit, a, sizeof(a));
@@ -145,8 +147,11 @@ int html_forest_plot(FILE *f, const struct cmp *c)
 			html_tdn(f, "");
 		}
 		if (r->in_base && r->in_new) {
-			snprintf(a, sizeof(a), "%.3f", r->mw.p);
-			html_tdn(f, isnan(r->mw.p) ? "-" : a);
+			/* the p that decides, as the text prints it */
+			fmt_p(r->p, a, sizeof(a));
+			fprintf(f, "<td class=\"num p\">");
+			html_text(f, a);
+			fprintf(f, "</td>");
 			snprintf(a, sizeof(a), "%+.0f..%+.0f", r->ci_lo,
 				 r->ci_hi);
 			html_tdn(f, isnan(r->ci_lo) ? "-" : a);
@@ -158,6 +163,13 @@ int html_forest_plot(FILE *f, const struct cmp *c)
 			html_td(f, "");
 		}
 		fprintf(f, "</tr>\n");
+		if (r->in_base && r->in_new &&
+		    cmp_power_text(r, note, sizeof(note))) {
+			fprintf(f, "<tr class=\"note\"><td></td><td colspan="
+				"\"8\">");
+			html_text(f, note);
+			fprintf(f, "</td></tr>\n");
+		}
 	}
 	fprintf(f, "</table>\n");
 	html_end_figure(f);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "results/result.h"
+#include "comparison/comparison.h"
 
 #define MAX_VARY 16
 #define LABEL_LEN 256
@@ -56,6 +57,14 @@ json_t *html_ticks_json(const double *x, const char *const *label,
 bool html_wide(double lo, double hi, double ratio);
 
 /*
+ * "pipe.bw size=64k: bandwidth": a comparison row's workload, its
+ * parameters that differ between rows of that workload or between the
+ * sides ("inject_ns=0->30ns"), its metric (html_plots_forest.c).
+ */
+void html_cmp_row_label(const struct cmp *c, const struct cmp_row *row,
+			char *buf, size_t len);
+
+/*
  * The block plots of html_block_plots() (html_plots_block.c): the heat
  * map of a grid, the fit with its points, the per-op latency
  * percentiles, the per-sample scatter.  Each returns the number of
@@ -67,5 +76,14 @@ int html_plot_hist(FILE *f, const struct result *res, size_t n,
 		   const struct vary *v);
 int html_plot_scatters(FILE *f, const struct result *res, size_t n,
 		       const struct vary *v);
+
+/*
+ * The kernel views of each configuration of a block that has them (run
+ * --kernel; html_plots_kernel.c): the lock table beside its callers'
+ * log2 wait histograms, the wake-up latency's histogram, the share of
+ * the wall time in each system call.  Returns the number of figures.
+ */
+int html_plot_kernel(FILE *f, const struct result *res, size_t n,
+		     const struct vary *v);
 
 #endif

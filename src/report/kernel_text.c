@@ -3,7 +3,8 @@
  * show): the overhead of the traced samples, the lock table in the
  * layout of `perf lock contention` (so that it pastes beside theirs)
  * with the workers' waits per op and a log2 histogram of the callers
- * that waited most, the workers' wake-up latency and run-queue wait, and
+ * that waited most (in the style of every histogram of the text report,
+ * stats/histogram.h), the workers' wake-up latency and run-queue wait, and
  * their time in the kernel per system call.  Everything comes from the
  * results model (results/kernel_records.h).
  */
@@ -17,7 +18,6 @@
 
 /* Callers whose wait histogram is printed. */
 #define HIST_CALLERS 2
-#define BAR_WIDTH 32
 
 /* perf lock's time column: "%.2f" and a unit of ns, us, ms or s. */
 static void perf_time(double ns, char *buf, size_t len)
@@ -32,46 +32,22 @@ static void perf_time(double ns, char *buf, size_t len)
 		snprintf(buf, len, "%.2f s ", ns / 1e9);
 }
 
-/* A log2 bucket's lower bound as "512ns", "1us", "16ms". */
-static void bound(uint64_t ns, char *buf, size_t len)
-{
-	if (ns < 1024)
-		snprintf(buf, len, "%llu", (unsigned long long)ns);
-	else if (ns < 1048576ULL)
-		snprintf(buf, len, "%lluK", (unsigned long long)(ns >> 10));
-	else if (ns < 1073741824ULL)
-		snprintf(buf, len, "%lluM", (unsigned long long)(ns >> 20));
-	else
-		snprintf(buf, len, "%lluG", (unsigned long long)(ns >> 30));
-}
-
-/* A log2 histogram of ns, bpftrace's hist() layout. */
+/*
+ * A kernel view's log2 histogram of ns (results/kernel_records.h: bucket
+ * b holds [2^b, 2^(b+1)), bucket 0 everything under 2 ns) in the one
+ * style of the text report's histograms (stats/histogram.h's rows: row
+ * r is [2^(r-1), 2^r)), so that --hist and --kernel look alike.  Bucket 0
+ * goes on the row of 1 ns: no wait or wake-up is measured shorter.
+ */
 static void print_log2(FILE *out, const uint64_t *h)
 {
-	size_t b, lo = KV_LOG2_BUCKETS, hi = 0;
-	uint64_t mx = 0;
+	uint64_t rows[KV_LOG2_BUCKETS + 1] = { 0 };
+	size_t b;
 
 	for (b = 0; b < KV_LOG2_BUCKETS; b++)
-		if (h[b]) {
-			if (lo == KV_LOG2_BUCKETS)
-				lo = b;
-			hi = b;
-			if (h[b] > mx)
-				mx = h[b];
-		}
-	if (!mx)
-		return;
-	for (b = lo; b <= hi; b++) {
-		char l[16], u[16], range[40];
-		int bar = (int)((double)h[b] * BAR_WIDTH / (double)mx + 0.5);
-
-		bound(b ? 1ULL << b : 0, l, sizeof(l));
-		bound(1ULL << (b + 1), u, sizeof(u));
-		snprintf(range, sizeof(range), "[%s, %s)", l, u);
-		fprintf(out, "      %-14s %9llu |%-*.*s|\n", range,
-			(unsigned long long)h[b], BAR_WIDTH, bar,
-			"@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@");
-	}
+		rows[b + 1] = h[b];
+	hist_print_log2_rows(out, rows, KV_LOG2_BUCKETS + 1,
+			     REPORT_HIST_INDENT, "ns");
 }
 
 static void print_overhead(FILE *out, const struct result_kernel *k)
@@ -102,8 +78,10 @@ static void print_lock(FILE *out, const struct result_kernel *k)
 
 	fprintf(out, "    lock: contended waits of the workers by caller, "
 		"then of every other task\n");
-	fprintf(out, "%10s   %10s   %10s   %10s   %10s   %s\n", "contended",
-		"total wait", "max wait", "avg wait", "type", "caller");
+	/* perf lock contention's columns, indented as the lines around */
+	fprintf(out, "      %10s   %10s   %10s   %10s   %10s   %s\n",
+		"contended", "total wait", "max wait", "avg wait", "type",
+		"caller");
 	for (i = 0; i < k->nlocks; i++) {
 		const struct kv_lock_row *r = &k->locks[i];
 		char tot[32], mx[32], avg[32];
@@ -112,7 +90,7 @@ static void print_lock(FILE *out, const struct result_kernel *k)
 		perf_time((double)r->max_ns, mx, sizeof(mx));
 		perf_time(r->contended ? (double)r->total_ns /
 			  (double)r->contended : 0, avg, sizeof(avg));
-		fprintf(out, "%10llu   %10s   %10s   %10s   %10s   %s\n",
+		fprintf(out, "      %10llu   %10s   %10s   %10s   %10s   %s\n",
 			(unsigned long long)r->contended, tot, mx, avg,
 			r->type, r->caller);
 		if (!r->other) {
@@ -122,7 +100,7 @@ static void print_lock(FILE *out, const struct result_kernel *k)
 		other |= r->other;
 	}
 	if (!other)
-		fprintf(out, "%10d   %10s   %10s   %10s   %10s   %s\n", 0,
+		fprintf(out, "      %10d   %10s   %10s   %10s   %10s   %s\n", 0,
 			"0.00 ns", "0.00 ns", "0.00 ns", "-", "[other tasks]");
 	if (k->ops) {
 		char w[32];
@@ -135,7 +113,7 @@ static void print_lock(FILE *out, const struct result_kernel *k)
 	for (i = 0; i < k->nlocks && shown < HIST_CALLERS; i++) {
 		if (k->locks[i].other)
 			continue;
-		fprintf(out, "      wait of %s (%s), ns:\n", k->locks[i].caller,
+		fprintf(out, "      wait of %s (%s):\n", k->locks[i].caller,
 			k->locks[i].type);
 		print_log2(out, k->locks[i].hist);
 		shown++;
@@ -183,7 +161,7 @@ static void print_sched(FILE *out, const struct result_kernel *k)
 		fputs(item, out);
 		col += l;
 	}
-	fprintf(out, "\n      wake-up latency, ns:\n");
+	fprintf(out, "\n      wake-up latency:\n");
 	print_log2(out, k->wake_hist);
 }
 

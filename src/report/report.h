@@ -28,6 +28,13 @@
 void report_results(FILE *out, const struct result *res, size_t n);
 
 /*
+ * The indent of every log2 histogram of the text report (--hist's per-op
+ * times and the kernel views' waits and wake-ups alike): one style, the
+ * labels in human units ([512ns, 1us)), stats/histogram.h's bars.
+ */
+#define REPORT_HIST_INDENT 6
+
+/*
  * The kernel views of configuration c (run --kernel), when it has them:
  * the traced samples' overhead, the lock table in perf lock contention's
  * layout, wake-up latency, in-kernel time per system call.

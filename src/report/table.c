@@ -295,7 +295,7 @@ static void print_hist(FILE *out, const struct result *r)
 	fmt_value((double)hist->max_seen, "ns", v, sizeof(v));
 	snprintf(text + used, sizeof(text) - used, " max %s", v);
 	wrap_print(out, text);
-	hist_print_log2(hist, out, "ns");
+	hist_print_log2_at(hist, out, "ns", REPORT_HIST_INDENT);
 	hist_free(hist);
 }
 

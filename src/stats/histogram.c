@@ -250,6 +250,12 @@ static void row_label(char *buf, size_t len, unsigned int row, int is_ns)
 	snprintf(buf, len, "[%s, %s)", a, b);
 }
 
+void hist_row_label(char *buf, size_t len, unsigned int row,
+		    const char *unit)
+{
+	row_label(buf, len, row, unit && strcmp(unit, "ns") == 0);
+}
+
 static int digits_u64(uint64_t v)
 {
 	int d = 1;
@@ -261,25 +267,18 @@ static int digits_u64(uint64_t v)
 	return d;
 }
 
-/*
- * Print the rows from the first to the last non-empty power-of-two range,
- * each as "label count |bar|" padded to exactly 80 columns with the longest
- * bar for the fullest row, then "overflow (> MAX unit): N" if any value
- * overflowed.  Nothing but that line is printed if no value was bucketed.
- */
-void hist_print_log2(const struct histogram *h, FILE *out, const char *unit)
+void hist_print_log2_rows(FILE *out, const uint64_t *rows, size_t nrows,
+			  int indent, const char *unit)
 {
-	uint64_t rows[HIST_LOG2_ROWS] = { 0 };
 	uint64_t peak = 0;
 	int is_ns = unit && strcmp(unit, "ns") == 0;
 	int first = -1, last = -1, label_w = 16, count_w = 8, bar_w, r;
 	char label[64];
 	char bar[HIST_LINE_COLS + 1];
-	size_t i;
 
-	for (i = 0; i < h->nbuckets; i++)
-		rows[log2_row(hist_bucket_lo(i))] += h->counts[i];
-	for (r = 0; r < HIST_LOG2_ROWS; r++) {
+	if (nrows > HIST_LOG2_ROWS)
+		nrows = HIST_LOG2_ROWS;
+	for (r = 0; r < (int)nrows; r++) {
 		if (!rows[r])
 			continue;
 		if (first < 0)
@@ -288,45 +287,58 @@ void hist_print_log2(const struct histogram *h, FILE *out, const char *unit)
 		if (rows[r] > peak)
 			peak = rows[r];
 	}
+	if (first < 0)
+		return;
+	for (r = first; r <= last; r++) {
+		int n;
 
-	if (first >= 0) {
-		for (r = first; r <= last; r++) {
-			int n;
-
-			row_label(label, sizeof(label), (unsigned int)r,
-				  is_ns);
-			n = (int)strlen(label);
-			if (n > label_w)
-				label_w = n;
-		}
-		if (digits_u64(peak) > count_w)
-			count_w = digits_u64(peak);
-		/* label ' ' count " |" bar '|' */
-		bar_w = HIST_LINE_COLS - label_w - count_w - 4;
-
-		for (r = first; r <= last; r++) {
-			unsigned __int128 scaled;
-			int n;
-
-			scaled = (unsigned __int128)rows[r] *
-				 (unsigned int)bar_w;
-			n = (int)(scaled / peak);
-			memset(bar, '@', (size_t)n);
-			memset(bar + n, ' ', (size_t)(bar_w - n));
-			bar[bar_w] = '\0';
-			row_label(label, sizeof(label), (unsigned int)r,
-				  is_ns);
-			fprintf(out, "%-*s %*" PRIu64 " |%s|\n", label_w, label,
-				count_w, rows[r], bar);
-		}
+		row_label(label, sizeof(label), (unsigned int)r, is_ns);
+		n = (int)strlen(label);
+		if (n > label_w)
+			label_w = n;
 	}
+	if (digits_u64(peak) > count_w)
+		count_w = digits_u64(peak);
+	/* indent, label ' ' count " |" bar '|' */
+	bar_w = HIST_LINE_COLS - indent - label_w - count_w - 4;
+	if (bar_w < 8)
+		bar_w = 8;
+	for (r = first; r <= last; r++) {
+		unsigned __int128 scaled;
+		int n;
 
+		scaled = (unsigned __int128)rows[r] * (unsigned int)bar_w;
+		n = (int)(scaled / peak);
+		memset(bar, '@', (size_t)n);
+		memset(bar + n, ' ', (size_t)(bar_w - n));
+		bar[bar_w] = '\0';
+		row_label(label, sizeof(label), (unsigned int)r, is_ns);
+		fprintf(out, "%*s%-*s %*" PRIu64 " |%s|\n", indent, "", label_w,
+			label, count_w, rows[r], bar);
+	}
+}
+
+void hist_print_log2_at(const struct histogram *h, FILE *out,
+			const char *unit, int indent)
+{
+	uint64_t rows[HIST_LOG2_ROWS] = { 0 };
+	size_t i;
+
+	for (i = 0; i < h->nbuckets; i++)
+		rows[log2_row(hist_bucket_lo(i))] += h->counts[i];
+	hist_print_log2_rows(out, rows, HIST_LOG2_ROWS, indent, unit);
 	if (h->overflow) {
 		if (unit && *unit)
-			fprintf(out, "overflow (> %" PRIu64 " %s): %" PRIu64
-				"\n", h->max_value, unit, h->overflow);
+			fprintf(out, "%*soverflow (> %" PRIu64 " %s): %" PRIu64
+				"\n", indent, "", h->max_value, unit,
+				h->overflow);
 		else
-			fprintf(out, "overflow (> %" PRIu64 "): %" PRIu64 "\n",
-				h->max_value, h->overflow);
+			fprintf(out, "%*soverflow (> %" PRIu64 "): %" PRIu64
+				"\n", indent, "", h->max_value, h->overflow);
 	}
+}
+
+void hist_print_log2(const struct histogram *h, FILE *out, const char *unit)
+{
+	hist_print_log2_at(h, out, unit, 0);
 }

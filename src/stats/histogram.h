@@ -69,4 +69,31 @@ double hist_mean(const struct histogram *h);
  */
 void hist_print_log2(const struct histogram *h, FILE *out, const char *unit);
 
+/*
+ * The same, each line indented by indent columns (the bars shorter, so
+ * that lines still fit 80 columns).  The text report prints --hist's
+ * per-op times and the kernel views' histograms with one indent, so
+ * that both look alike.
+ */
+void hist_print_log2_at(const struct histogram *h, FILE *out,
+			const char *unit, int indent);
+
+/*
+ * The label of log2 row row (0 to 64) as the printers write it: "[0ns]",
+ * "[1ns]", "[512ns, 1us)" for unit "ns", "[2K, 4K)" for other units.
+ */
+void hist_row_label(char *buf, size_t len, unsigned int row,
+		    const char *unit);
+
+/*
+ * The rows of such a histogram from counts already in log2 rows:
+ * rows[0] counts the value 0, rows[1] the value 1, rows[r] the values in
+ * [2^(r-1), 2^r) (at most 65 rows); the first to the last non-empty row,
+ * each "label count |bar|" in unit's labels as above, indented by
+ * indent columns, the fullest row's bar the longest (80 columns in all
+ * for counts of up to 8 digits).  Nothing when every row is empty.
+ */
+void hist_print_log2_rows(FILE *out, const uint64_t *rows, size_t nrows,
+			  int indent, const char *unit);
+
 #endif

@@ -7,7 +7,7 @@
 # (the report wraps it at 80 columns).
 pct_line() {
 	awk '/^ +per-op / { on = 1; print; next }
-	     on && /^      [^ ]/ { print; next }
+	     on && /^      [^ []/ { print; next }
 	     { on = 0 }' "$1" | tr -s ' \n' '  ' | sed 's/^ //; s/ $//'
 }
 
@@ -19,15 +19,16 @@ check_hist() {
 		echo "$p" | grep -E -q " $k [0-9.]+ (ps|ns|us|ms|s)( |$)" ||
 			fail "percentile line lacks '$k VALUE UNIT': $p"
 	done
-	rows=$(grep -E -c '^\[[0-9.]+ ?[a-z]*, [0-9.]+ ?[a-z]*\) +[0-9]+ \|@*' "$1")
+	# rows indented as the notes, as --kernel's histograms are
+	rows=$(grep -E -c '^      \[[0-9.]+ ?[a-z]*, [0-9.]+ ?[a-z]*\) +[0-9]+ \|@*' "$1")
 	[ "$rows" -ge 1 ] || fail "no histogram rows"
-	grep -E '^\[' "$1" | grep -q '|@' || fail "no histogram row with '|@'"
-	grep -E '^\[' "$1" | grep -E -v -q '\|[@ ]*\|$' &&
+	grep -E '^      \[' "$1" | grep -q '|@' || fail "no histogram row with '|@'"
+	grep -E '^      \[' "$1" | grep -E -v -q '\|[@ ]*\|$' &&
 		fail "a histogram row does not end in a |...| bar"
 	# the counts add up to the op count the percentile line states
 	ops=$(echo "$p" | sed -n "s/.*[ (]\([0-9][0-9]*\) ops[:,].*/\1/p")
 	if [ -n "$ops" ]; then
-		sum=$(grep -E '^\[' "$1" | sed 's/^[^)]*) *\([0-9]*\).*/\1/' |
+		sum=$(grep -E '^      \[' "$1" | sed 's/^[^)]*) *\([0-9]*\).*/\1/' |
 			awk '{ s += $1 } END { print s + 0 }')
 		[ "$sum" -le "$ops" ] && [ "$sum" -gt 0 ] ||
 			fail "histogram counts sum to $sum, the line says $ops ops"

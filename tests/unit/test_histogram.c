@@ -278,6 +278,34 @@ static void test_print_ns(void **state)
 	hist_free(h);
 }
 
+/* Indented: the same rows, the bars shorter so that lines fit 80. */
+static void test_print_indent(void **state)
+{
+	struct histogram *h = hist_new(1000000);
+	char *buf = NULL, expect[128];
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(h);
+	hist_record(h, 600);
+	hist_record(h, 1500);
+	hist_record(h, 2000000);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	hist_print_log2_at(h, f, "ns", 6);
+	assert_int_equal(fclose(f), 0);
+	/* 6 + 16 + 1 + 8 + " |" + 46 + "|": 80 columns */
+	snprintf(expect, sizeof(expect), "      [1us, 2us)       %8d |%.46s|\n",
+		 1, "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@");
+	assert_non_null(strstr(buf, expect));
+	assert_true(strncmp(buf, "      [512ns, 1us)", 18) == 0);
+	assert_non_null(strstr(buf, "\n      overflow (> 1000000 ns): 1\n"));
+	check_line_widths(buf, 3);
+	free(buf);
+	hist_free(h);
+}
+
 static void test_print_generic_units(void **state)
 {
 	struct histogram *h = hist_new(1 << 20);
@@ -340,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_merge_and_reset),
 		cmocka_unit_test(test_print_ns),
+		cmocka_unit_test(test_print_indent),
 		cmocka_unit_test(test_print_generic_units),
 		cmocka_unit_test(test_print_extremes),
 	};

@@ -585,6 +585,73 @@ static void test_build_store_print(void **state)
 	result_set_free(&set);
 }
 
+/*
+ * One histogram style in the text report: the kernel views' log2
+ * histograms (a lock caller's waits, the wake-up latency) print the same
+ * lines, indent, labels in human units and bar width, as --hist's per-op
+ * times (stats/histogram.h) for the same values.
+ */
+static void test_hist_style(void **state)
+{
+	static const uint64_t waits[] = { 600, 700, 1500, 1600, 1700, 5000 };
+	struct kv_lock_row row = { .type = "mutex", .caller = "pipe_write+0x1",
+				   .contended = 6, .total_ns = 11100,
+				   .max_ns = 5000 };
+	struct result_kernel k = { .views = KVIEW_LOCK | KVIEW_SCHED,
+				   .nsamples = 1, .ops = 100, .locks = &row,
+				   .nlocks = 1, .wakeups = 6 };
+	struct result_config c = { .kernel = &k };
+	struct histogram *h = hist_new(1000000);
+	char *kbuf = NULL, *hbuf = NULL, *p, *line;
+	size_t klen = 0, hlen = 0, i, nlines = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(h);
+	for (i = 0; i < ARRAY_SIZE(waits); i++) {
+		row.hist[kv_log2_bucket(waits[i])]++;
+		k.wake_hist[kv_log2_bucket(waits[i])]++;
+		hist_record(h, waits[i]);
+	}
+	f = open_memstream(&kbuf, &klen);
+	assert_non_null(f);
+	report_kernel(f, &c);
+	fclose(f);
+	f = open_memstream(&hbuf, &hlen);
+	assert_non_null(f);
+	hist_print_log2_at(h, f, "ns", REPORT_HIST_INDENT);
+	fclose(f);
+	/* "      [512ns, 1us)            2 |@@@...@|": the --hist style */
+	assert_non_null(strstr(hbuf, "      [512ns, 1us)  "));
+	assert_non_null(strstr(hbuf, "      [1us, 2us)  "));
+	/* each --hist line twice in the kernel views: the caller's waits
+	   and the wake-up latency */
+	for (line = hbuf; *line; line = p + 1) {
+		char want[128];
+		const char *at;
+
+		p = strchr(line, '\n');
+		assert_non_null(p);
+		assert_true(p - line <= 80);
+		snprintf(want, sizeof(want), "%.*s", (int)(p - line + 1),
+			 line);
+		at = strstr(kbuf, want);
+		if (!at)
+			fail_msg("--hist line '%s' not in the kernel "
+				 "views:\n%s", want, kbuf);
+		assert_non_null(strstr(at + 1, want));
+		nlines++;
+	}
+	assert_int_equal(nlines, 4);
+	/* no bpftrace-style ns counts ("[2K, 4K)") any more */
+	assert_null(strstr(kbuf, "K, "));
+	/* the lock table's header indented as its rows */
+	assert_non_null(strstr(kbuf, "\n       contended   total wait"));
+	free(kbuf);
+	free(hbuf);
+	hist_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -596,6 +663,7 @@ int main(void)
 		cmocka_unit_test(test_lost_end),
 		cmocka_unit_test(test_parse_views),
 		cmocka_unit_test(test_build_store_print),
+		cmocka_unit_test(test_hist_style),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
