@@ -113,6 +113,19 @@ double stats_resample_median(const double *sorted, size_t n, size_t *cnt,
 	return a;
 }
 
+unsigned stats_bootstrap_iters(size_t n, unsigned iters)
+{
+	unsigned long long cap;
+
+	if (n == 0 || (unsigned long long)iters * n <=
+	    STATS_BOOTSTRAP_MAX_DRAWS)
+		return iters;
+	cap = STATS_BOOTSTRAP_MAX_DRAWS / n;
+	if (cap < STATS_BOOTSTRAP_MIN_ITERS)
+		cap = STATS_BOOTSTRAP_MIN_ITERS;
+	return cap < iters ? (unsigned)cap : iters;
+}
+
 /*
  * For n == 0 the interval is [0, 0]; for n == 1 or iters == 0 it is the
  * median itself.  The bounds are the (1-level)/2 and (1+level)/2 type-7
@@ -132,6 +145,7 @@ int stats_bootstrap_median_ci(const double *x, size_t n, unsigned iters,
 		*lo = *hi = 0.0;
 		return 0;
 	}
+	iters = stats_bootstrap_iters(n, iters);
 	sorted = sorted_copy(x, n);
 	if (!sorted)
 		return -1;

@@ -95,6 +95,40 @@ open(sys.argv[1], "w").writelines(ls)
 PY
 refused due "the end line where 2 more result lines of the last run were due"
 
+note "item 8: the documented limits, refused in the check phase"
+mk samples 'res[0]["samples"] = [1.0] * 1000001'
+refused samples "run $U, seq 0: 'samples' has 1000001 values, more than" \
+	"the 1000000 a result may have"
+mk keys 'r["environment"] = {"k%d" % i: "v" for i in range(10001)}'
+refused keys "run $U: 'environment' has 10001 keys, more than the 10000"
+mk buckets 'res[0]["histogram"] = [[i, i, 1] for i in range(100001)]'
+refused buckets "'histogram' has 100001 buckets, more than the 100000"
+mk line 'r["run"]["cmdline"] = "x" * (64 * 1024 * 1024)'
+refused line "line.jsonl:5: the line is longer than 67108864 bytes"
+
+note "item 8: 60,000 runs and 10,000 keys are checked in linear time"
+python3 - "$TMP/one.jsonl" "$TMP/many.jsonl" <<'PY' || fail "many: python3"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+run = lines[1]
+run["environment"] = {}
+run["results"] = 0
+with open(sys.argv[2], "w") as f:
+    f.write(json.dumps(lines[0]) + "\n")
+    for i in range(60000):
+        run["run"]["uuid"] = "%032x" % (i + 5)
+        f.write(json.dumps(run, separators=(",", ":")) + "\n")
+    f.write('{"type":"end","runs":1,"results":0}\n')
+PY
+t0=$(date +%s)
+refused many "many.jsonl:60002: the end line counts do not match the file" \
+	"(60000 runs, 0 results)"
+[ $(($(date +%s) - t0)) -lt 12 ] || fail "checking 60,000 runs took 12 s or more"
+mk keysok 'r["environment"] = {"k%d" % i: "v" for i in range(10000)}'
+t0=$(date +%s)
+cs 0 import "$TMP/keysok.jsonl" --db "$TMP/keys.db"
+[ $(($(date +%s) - t0)) -lt 12 ] || fail "10,000 keys took 12 s or more"
+
 note "item 9: huge finite samples import, and compare prints numbers"
 mk huge 'res[0]["samples"] = [1e308, 1.7e308, 1.6e308]
 r["run"]["tag"] = "huge"'
