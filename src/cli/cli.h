@@ -68,6 +68,13 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 int cli_check_tag(const char *cmd, const char *tag);
 
 /*
+ * The rule of cli_check_tag() without printing, for tags that come from
+ * elsewhere (import): 0 when tag is one --tag takes; 1 with what is wrong
+ * in why (the tag itself escaped as \xNN); -1 when memory ran out.
+ */
+int cli_tag_problem(const char *tag, char *why, size_t len);
+
+/*
  * Text that came from outside (a tag, a command line, a host name) into
  * buf for printing, with control characters and bytes that are not UTF-8
  * written as \xNN, so that it can neither break a table's layout nor send

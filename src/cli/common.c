@@ -38,35 +38,48 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-int cli_check_tag(const char *cmd, const char *tag)
+int cli_tag_problem(const char *tag, char *why, size_t len)
 {
 	char *clean;
 	bool same;
 
-	if (!*tag || strlen(tag) > 100)
-		return cli_usage(cmd, "--tag: 1 to 100 characters");
+	if (!*tag || strlen(tag) > 100) {
+		snprintf(why, len, "1 to 100 characters");
+		return 1;
+	}
 	clean = codec_clean_text(tag, true);
 	if (!clean) {
-		cli_error("out of memory");
-		return EXIT_FAIL;
+		snprintf(why, len, "%s", strerror(ENOMEM));
+		return -1;
 	}
 	same = strcmp(clean, tag) == 0;
-	if (!same) {
-		int e = cli_usage(cmd, "--tag: '%s' is not valid UTF-8 text "
-				  "without control characters (newline, "
-				  "tab, escape...)", clean);
-
-		free(clean);
-		return e;
-	}
+	if (!same)
+		snprintf(why, len, "'%s' is not valid UTF-8 text without "
+			 "control characters (newline, tab, escape...)",
+			 clean);
 	free(clean);
-	if (!store_spec_is_tag(tag))
-		return cli_usage(cmd, "--tag: '%s' could not be selected by "
-				 "compare or check (a number is a run id, "
-				 "'last' the last run, ',' separates a list, "
-				 "host:, kernel:, boot: and tag: select, '+' "
-				 "joins them)", tag);
+	if (!same)
+		return 1;
+	if (!store_spec_is_tag(tag)) {
+		snprintf(why, len, "'%s' could not be selected by compare or "
+			 "check (a number is a run id, 'last' the last run, "
+			 "',' separates a list, host:, kernel:, boot: and "
+			 "tag: select, '+' joins them)", tag);
+		return 1;
+	}
 	return 0;
+}
+
+int cli_check_tag(const char *cmd, const char *tag)
+{
+	char why[512];
+	int rc = cli_tag_problem(tag, why, sizeof(why));
+
+	if (rc < 0) {
+		cli_error("%s", why);
+		return EXIT_FAIL;
+	}
+	return rc ? cli_usage(cmd, "--tag: %s", why) : 0;
 }
 
 void cli_clean_text(const char *s, char *buf, size_t len)

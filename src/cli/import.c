@@ -80,6 +80,26 @@ int cmd_import(int argc, char **argv)
 		cli_error("%s", err);
 		return EXIT_FAIL;
 	}
+	for (i = 0; rc == 0 && i < n; i++) {
+		/* the rule of --tag; "" is a run without a tag */
+		e = runs[i].info.tag[0] ?
+		    cli_tag_problem(runs[i].info.tag, err, sizeof(err)) : 0;
+		if (e) {
+			char why[600];
+
+			snprintf(why, sizeof(why), "%s", err);
+			snprintf(err, sizeof(err), "%s: run %s: 'tag': %s",
+				 name, runs[i].info.uuid, why);
+			rc = e < 0 ? -2 : -1;
+			exchange_free(runs, n);
+			runs = NULL;
+			n = 0;
+		}
+	}
+	if (rc == -2) {
+		cli_error("%s", err);
+		return EXIT_FAIL;
+	}
 	if (rc != 0) {
 		cli_error("%s; nothing was imported", err);
 		return EXIT_USAGE;

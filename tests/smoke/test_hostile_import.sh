@@ -95,6 +95,22 @@ open(sys.argv[1], "w").writelines(ls)
 PY
 refused due "the end line where 2 more result lines of the last run were due"
 
+note "item 10: import applies the rule of --tag"
+for t in '"a\u001b]0;T\u0007b"' '"host:lab1"' '"12"' '"last"' '"x,y"' \
+	'"a+tag:b"' '"x" * 101'; do
+	mk tag "r[\"run\"][\"tag\"] = $t"
+	refused tag "tag.jsonl: run $U: 'tag': "
+done
+contains "$ERR" "1 to 100 characters"
+mk tag 'r["run"]["tag"] = "host:lab1"'
+refused tag "'host:lab1' could not be selected by compare or check"
+cs 2 run sys.null --quick --tag host:lab1
+contains "$ERR" "'host:lab1' could not be selected by compare or check"
+mk tag 'r["run"]["tag"] = "a\u001b]0;T\u0007b"'
+refused tag "'a\x1b]0;T\x07b' is not valid UTF-8 text without control"
+mk tag 'r["run"]["tag"] = ""'
+cs 0 import "$TMP/tag.jsonl" --db "$TMP/tag.db"
+
 note "item 8: the documented limits, refused in the check phase"
 mk samples 'res[0]["samples"] = [1.0] * 1000001'
 refused samples "run $U, seq 0: 'samples' has 1000001 values, more than" \
