@@ -137,7 +137,8 @@ int main(int argc, char **argv)
 			names[i] = subcommands[i].name;
 		s = param_suggest(argv[1], names, NSUB);
 		cli_error("unknown command '%s'%s%s%s (see 'copyscope "
-			  "--help')", argv[1], s ? "; did you mean '" : "",
+			  "--help')", msg_quote(argv[1]),
+			  s ? "; did you mean '" : "",
 			  s ? s : "", s ? "'?" : "");
 	}
 	return EXIT_USAGE;

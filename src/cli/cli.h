@@ -11,6 +11,7 @@
 
 #include "comparison/comparison.h"
 #include "store/store.h"
+#include "util/msg.h"
 
 /* Exit codes (README.md, "Command line"). */
 #define EXIT_OK 0

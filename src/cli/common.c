@@ -32,7 +32,7 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 
 	fprintf(stderr, "copyscope %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	msg_vprint(stderr, "", fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\n(see 'copyscope %s --help')\n", cmd);
 	return EXIT_USAGE;
@@ -338,10 +338,11 @@ int cmp_ignore_check(const char *cmd, const struct cmp_ignore *ig,
 		if (sug)
 			return cli_usage(cmd, "--ignore-param: no result of "
 					 "either side has a parameter '%s'; "
-					 "did you mean '%s'?", ig->keys[k],
-					 sug);
+					 "did you mean '%s'?",
+					 msg_quote(ig->keys[k]), sug);
 		return cli_usage(cmd, "--ignore-param: no result of either "
-				 "side has a parameter '%s'", ig->keys[k]);
+				 "side has a parameter '%s'",
+				 msg_quote(ig->keys[k]));
 	}
 	return 0;
 }

@@ -243,9 +243,9 @@ static int add_name(struct run_cli *rc, const char *name)
 	sug = param_suggest(name, names, n);
 	if (sug)
 		return cli_usage("run", "unknown workload or suite '%s'; did "
-				 "you mean '%s'?", name, sug);
+				 "you mean '%s'?", msg_quote(name), sug);
 	return cli_usage("run", "unknown workload or suite '%s' ('copyscope "
-			 "list' shows them)", name);
+			 "list' shows them)", msg_quote(name));
 }
 
 /* Apply every key=value to the jobs that have the key. */

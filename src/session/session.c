@@ -109,7 +109,7 @@ int session_parse_cpus(const char *v, struct run_opts *ro, char *err,
 	return 0;
 bad:
 	snprintf(err, errlen, "--cpus: '%s' is not a CPU list (e.g. 0,1 or "
-		 "2-5)", v);
+		 "2-5)", msg_quote(v));
 	return -1;
 }
 
