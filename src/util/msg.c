@@ -92,12 +92,21 @@ const char *msg_quote(const char *s)
 	return b;
 }
 
+/* Messages written so far (msg_printed()). */
+static unsigned long printed;
+
+unsigned long msg_printed(void)
+{
+	return printed;
+}
+
 void msg_vprint(FILE *f, const char *prefix, const char *fmt, va_list ap)
 {
 	char stackbuf[1024], *text = stackbuf, *clean;
 	va_list again;
 	int n;
 
+	printed++;
 	va_copy(again, ap);
 	n = vsnprintf(stackbuf, sizeof(stackbuf), fmt, ap);
 	if (n >= (int)sizeof(stackbuf)) {

@@ -26,6 +26,10 @@ void msg_verror(const char *fmt, va_list ap)
 void msg_vprint(FILE *f, const char *prefix, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 
+/* How many messages msg_vprint() (so msg_error, cli_error, cli_usage)
+   has written in this process. */
+unsigned long msg_printed(void);
+
 /*
  * s[0..len-1] into out (outlen bytes, always NUL-ended when outlen > 0)
  * with control bytes (newline too, unless keep_newline), DEL, C1
