@@ -528,6 +528,7 @@ int session_run(const struct session_spec *spec, struct session_result *out)
 
 	memset(out, 0, sizeof(*out));
 	result_set_init(&out->run.results);
+	out->planned = total_configs(spec);
 	runner_install_signals();
 	swcount_prefer_perf(spec->perf_counters);
 	sp.ro.progress = isatty(STDERR_FILENO);

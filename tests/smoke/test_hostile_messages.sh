@@ -6,7 +6,12 @@
 # control bytes become \xNN and the argument's newline \x0a, so it
 # cannot start a line of its own).  Output that cannot be written (stdout
 # on /dev/full) is exit 1 with a message, for every command that prints.
+# Messages that misled (item 14): a run whose store failed counts the
+# configurations it never measured, and its summary does not call them
+# "not measured here"; a push whose every run fails the same way prints
+# that once, and a count.
 . "$(dirname "$0")/lib.sh"
+need_sqlite3
 
 X=$(printf 'A\033]0;TITLE\007\033[2J\nZ')
 cs 0 run sys.null --quick --tag base
@@ -43,6 +48,38 @@ hostile 2 list "$X"
 hostile 2 ab "$X"
 hostile 2 import "$TMP/$X"
 note "$n commands: no control byte reached stderr"
+
+note "item 14: the store fails mid-run: what was never measured is counted"
+db=$TMP/stop.db
+cs 0 run sys.null --quick --db "$db"
+sqlite3 "$db" "CREATE TRIGGER stop_after BEFORE INSERT ON results WHEN
+	(SELECT count(*) FROM results) >= 4 BEGIN
+	SELECT RAISE(ABORT, 'test: the store stops here'); END;" ||
+	fail "sqlite3: no trigger"
+cs 1 run quick --quick --db "$db"
+contains "$ERR" "test: the store stops here"
+contains_flat "$OUT" "run 2 in $db is incomplete: 2 of the"
+contains_re "$OUT" "configurations were never"
+flat "$OUT" |
+	grep -q "and [1-9][0-9]* of [0-9]* configurations were never measured" ||
+	fail "the never measured configurations are not counted"
+contains "$OUT" "not measured: the run stopped"
+not_contains "$OUT" "not measured here"
+
+note "item 14: a push whose every run fails the same way says it once"
+cs 0 run sys.null --quick
+cs 0 run sys.null --quick
+cs 0 run sys.null --quick
+cs 0 run sys.null --quick --db "$TMP/to.db"
+sqlite3 "$TMP/to.db" "CREATE TRIGGER gone BEFORE INSERT ON runs BEGIN
+	SELECT RAISE(ABORT, 'test: the server is gone'); END;" ||
+	fail "sqlite3: no trigger"
+cs 1 push --to "$TMP/to.db"
+[ "$(count_matches "$ERR" "not pushed")" -eq 2 ] ||
+	fail "not one line for the first failure and one count"
+contains "$ERR" "test: the server is gone"
+contains "$ERR" "3 more runs not pushed for the same reason"
+contains "$OUT" "4 failed"
 
 note "item 12: stdout write errors are exit 1 with a message"
 [ -w /dev/full ] || skip "no /dev/full here"
