@@ -40,10 +40,11 @@ static void import_usage(FILE *out, const struct opt_cmd *c)
 "\n"
 "Adds the runs of FILE, written by 'copyscope export' (schema up to %d),\n"
 "to the database; '-' reads standard input.  The whole file is checked\n"
-"before anything is stored: a malformed or truncated file is refused\n"
-"(exit 2) with its line number.  Runs keep their unique id, so a run that\n"
-"is already in the database is not added again: importing a file twice\n"
-"adds nothing the second time.\n", EXCHANGE_SCHEMA_VERSION);
+"before anything is stored: a malformed or truncated file, or one over\n"
+"the limits of docs/export-format.md, is refused (exit 2) with its line\n"
+"number.  Runs keep their unique id, so a run that is already in the\n"
+"database is not added again: importing a file twice adds nothing the\n"
+"second time.\n", EXCHANGE_SCHEMA_VERSION);
 	opt_print_options(out, c);
 }
 
