@@ -41,9 +41,10 @@ int exchange_check_buckets(const struct result_bucket *b, size_t n,
 /*
  * A result's info object: its per-sample arrays (ctx_switches,
  * migrations, faults, window_ns and interference's flagged, why,
- * other_cpu_pct, steal_pct, canary_ns), where they are arrays, all of
- * one length and their numbers finite and not below zero; batch_ops and
- * target_ns not below zero.  Returns 0, or -1 with "'info' ..." in err.
+ * other_cpu_pct, steal_pct), where they are arrays, all of one length,
+ * and their numbers (and interference.canary_ns's) finite and, but for
+ * the percentages, not below zero; batch_ops and target_ns not below
+ * zero.  Returns 0, or -1 with "'info' ..." in err.
  */
 int exchange_check_info(json_t *info, char *err, size_t errlen);
 
