@@ -1,6 +1,7 @@
 /*
  * main.c - copyscope: the subcommand table and dispatch.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "runner/trace.h"
 #include "core/workload.h"
 #include "util/array.h"
+#include "util/msg.h"
 
 #ifndef COPYSCOPE_VERSION
 #define COPYSCOPE_VERSION "unknown"
@@ -102,13 +104,42 @@ static int describe_options(int argc, char **argv)
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
 }
 
-int main(int argc, char **argv)
+/*
+ * The command's exit code rc, after standard output is flushed and
+ * closed: every command's output checked in this one place, so a write
+ * error (a full disk, /dev/full) is exit 1 with a message, never a
+ * silent exit 0, and a closed pipe is 130 (docs/reliability.md).  An
+ * exit code the command chose already stays.
+ */
+static int close_stdout(int rc)
+{
+	int e = 0;
+
+	if (fflush(stdout) != 0)
+		e = errno;
+	else if (ferror(stdout))
+		e = -1;		/* an earlier write failed; errno is gone */
+	if (fclose(stdout) != 0 && !e && errno != EBADF)
+		e = errno;
+	/* exit 1 and a message: the command failed and said why already */
+	if (!e || (rc == EXIT_FAIL && msg_printed()))
+		return rc;
+	if (e == EPIPE)
+		cli_error("standard output was closed before all was written");
+	else if (e < 0)
+		cli_error("cannot write standard output: a write failed");
+	else
+		cli_error("cannot write standard output: %s", strerror(e));
+	if (rc)
+		return rc;
+	return e == EPIPE ? EXIT_INTERRUPTED : EXIT_FAIL;
+}
+
+static int dispatch(int argc, char **argv)
 {
 	char err[512];
 	size_t i;
 
-	if (argc >= 2 && strcmp(argv[1], "__trace") == 0)
-		return trace_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "__options") == 0)
 		return describe_options(argc - 1, argv + 1);
 	if (workload_table_validate(workload_table, workload_count, err,
@@ -139,8 +170,16 @@ int main(int argc, char **argv)
 			names[i] = subcommands[i].name;
 		s = param_suggest(argv[1], names, NSUB);
 		cli_error("unknown command '%s'%s%s%s (see 'copyscope "
-			  "--help')", argv[1], s ? "; did you mean '" : "",
+			  "--help')", msg_quote(argv[1]),
+			  s ? "; did you mean '" : "",
 			  s ? s : "", s ? "'?" : "");
 	}
 	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[1], "__trace") == 0)
+		return trace_main(argc - 1, argv + 1);
+	return close_stdout(dispatch(argc, argv));
 }

@@ -167,7 +167,7 @@ static int apply_args(struct ab_cli *c, char **pos, int npos)
 	wl = workload_find(pos[0]);
 	if (!wl)
 		return cli_usage("ab", "unknown workload '%s' (copyscope list "
-				 "shows them)", pos[0]);
+				 "shows them)", msg_quote(pos[0]));
 	if (ab_spec_workload(&c->spec, wl, err, sizeof(err)) != 0) {
 		cli_error("%s: %s", wl->name, err);
 		return EXIT_FAIL;

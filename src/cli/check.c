@@ -122,7 +122,8 @@ static int add_filter(struct check_cli *cc, const char *name)
 	}
 	if (!s)
 		return cli_usage("check", "unknown workload or suite '%s' "
-				 "('copyscope list' shows them)", name);
+				 "('copyscope list' shows them)",
+				 msg_quote(name));
 	for (i = 0; i < s->nentries && cc->nfilter < MAX_FILTER; i++)
 		cc->filter[cc->nfilter++] = s->entries[i].workload;
 	return 0;

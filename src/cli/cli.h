@@ -12,6 +12,7 @@
 #include "comparison/comparison.h"
 #include "report/headline.h"
 #include "store/store.h"
+#include "util/msg.h"
 
 /* Exit codes (README.md, "Command line"). */
 #define EXIT_OK 0
@@ -80,6 +81,13 @@ int cli_usage(const char *cmd, const char *fmt, ...)
  * store_spec_is_tag).  Returns 0, or prints the usage error and returns 2.
  */
 int cli_check_tag(const char *cmd, const char *tag);
+
+/*
+ * The rule of cli_check_tag() without printing, for tags that come from
+ * elsewhere (import): 0 when tag is one --tag takes; 1 with what is wrong
+ * in why (the tag itself escaped as \xNN); -1 when memory ran out.
+ */
+int cli_tag_problem(const char *tag, char *why, size_t len);
 
 /*
  * Text that came from outside (a tag, a command line, a host name) into

@@ -32,41 +32,54 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 
 	fprintf(stderr, "copyscope %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	msg_vprint(stderr, "", fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\n(see 'copyscope %s --help')\n", cmd);
 	return EXIT_USAGE;
 }
 
-int cli_check_tag(const char *cmd, const char *tag)
+int cli_tag_problem(const char *tag, char *why, size_t len)
 {
 	char *clean;
 	bool same;
 
-	if (!*tag || strlen(tag) > 100)
-		return cli_usage(cmd, "--tag: 1 to 100 characters");
+	if (!*tag || strlen(tag) > 100) {
+		snprintf(why, len, "1 to 100 characters");
+		return 1;
+	}
 	clean = codec_clean_text(tag, true);
 	if (!clean) {
-		cli_error("out of memory");
-		return EXIT_FAIL;
+		snprintf(why, len, "%s", strerror(ENOMEM));
+		return -1;
 	}
 	same = strcmp(clean, tag) == 0;
-	if (!same) {
-		int e = cli_usage(cmd, "--tag: '%s' is not valid UTF-8 text "
-				  "without control characters (newline, "
-				  "tab, escape...)", clean);
-
-		free(clean);
-		return e;
-	}
+	if (!same)
+		snprintf(why, len, "'%s' is not valid UTF-8 text without "
+			 "control characters (newline, tab, escape...)",
+			 clean);
 	free(clean);
-	if (!store_spec_is_tag(tag))
-		return cli_usage(cmd, "--tag: '%s' could not be selected by "
-				 "compare or check (a number is a run id, "
-				 "'last' the last run, ',' separates a list, "
-				 "host:, kernel:, boot: and tag: select, '+' "
-				 "joins them)", tag);
+	if (!same)
+		return 1;
+	if (!store_spec_is_tag(tag)) {
+		snprintf(why, len, "'%s' could not be selected by compare or "
+			 "check (a number is a run id, 'last' the last run, "
+			 "',' separates a list, host:, kernel:, boot: and "
+			 "tag: select, '+' joins them)", tag);
+		return 1;
+	}
 	return 0;
+}
+
+int cli_check_tag(const char *cmd, const char *tag)
+{
+	char why[512];
+	int rc = cli_tag_problem(tag, why, sizeof(why));
+
+	if (rc < 0) {
+		cli_error("%s", why);
+		return EXIT_FAIL;
+	}
+	return rc ? cli_usage(cmd, "--tag: %s", why) : 0;
 }
 
 void cli_clean_text(const char *s, char *buf, size_t len)
@@ -325,10 +338,11 @@ int cmp_ignore_check(const char *cmd, const struct cmp_ignore *ig,
 		if (sug)
 			return cli_usage(cmd, "--ignore-param: no result of "
 					 "either side has a parameter '%s'; "
-					 "did you mean '%s'?", ig->keys[k],
-					 sug);
+					 "did you mean '%s'?",
+					 msg_quote(ig->keys[k]), sug);
 		return cli_usage(cmd, "--ignore-param: no result of either "
-				 "side has a parameter '%s'", ig->keys[k]);
+				 "side has a parameter '%s'",
+				 msg_quote(ig->keys[k]));
 	}
 	return 0;
 }

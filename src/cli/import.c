@@ -40,10 +40,11 @@ static void import_usage(FILE *out, const struct opt_cmd *c)
 "\n"
 "Adds the runs of FILE, written by 'copyscope export' (schema up to %d),\n"
 "to the database; '-' reads standard input.  The whole file is checked\n"
-"before anything is stored: a malformed or truncated file is refused\n"
-"(exit 2) with its line number.  Runs keep their unique id, so a run that\n"
-"is already in the database is not added again: importing a file twice\n"
-"adds nothing the second time.\n", EXCHANGE_SCHEMA_VERSION);
+"before anything is stored: a malformed or truncated file, or one over\n"
+"the limits of docs/export-format.md, is refused (exit 2) with its line\n"
+"number.  Runs keep their unique id, so a run that is already in the\n"
+"database is not added again: importing a file twice adds nothing the\n"
+"second time.\n", EXCHANGE_SCHEMA_VERSION);
 	opt_print_options(out, c);
 }
 
@@ -76,6 +77,26 @@ int cmd_import(int argc, char **argv)
 	rc = exchange_read(in, name, &runs, &n, err, sizeof(err));
 	if (in != stdin)
 		fclose(in);
+	if (rc == -2) {
+		cli_error("%s", err);
+		return EXIT_FAIL;
+	}
+	for (i = 0; rc == 0 && i < n; i++) {
+		/* the rule of --tag; "" is a run without a tag */
+		e = runs[i].info.tag[0] ?
+		    cli_tag_problem(runs[i].info.tag, err, sizeof(err)) : 0;
+		if (e) {
+			char why[600];
+
+			snprintf(why, sizeof(why), "%s", err);
+			snprintf(err, sizeof(err), "%s: run %s: 'tag': %s",
+				 name, runs[i].info.uuid, why);
+			rc = e < 0 ? -2 : -1;
+			exchange_free(runs, n);
+			runs = NULL;
+			n = 0;
+		}
+	}
 	if (rc == -2) {
 		cli_error("%s", err);
 		return EXIT_FAIL;

@@ -191,7 +191,7 @@ int cmd_list(int argc, char **argv)
 		}
 	}
 	if (!shown) {
-		cli_error("nothing matches '%s'", pattern);
+		cli_error("nothing matches '%s'", msg_quote(pattern));
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;

@@ -52,7 +52,7 @@ static int unknown(const struct opt_cmd *c, const char *a)
 		if (c->rows[i].help)
 			names[n++] = c->rows[i].name;
 	s = param_suggest(word, names, n);
-	return cli_usage(c->name, "unknown option '%s'%s%s%s%s%s", a,
+	return cli_usage(c->name, "unknown option '%s'%s%s%s%s%s", msg_quote(a),
 			 s ? "; did you mean '" : "", s ? s : "",
 			 s ? "'?" : "", c->unknown_hint ? " " : "",
 			 c->unknown_hint ? c->unknown_hint : "");
@@ -133,12 +133,12 @@ static int parse_time(const struct opt_cmd *c, const struct opt_row *r,
 	if (unit)
 		return cli_usage(c->name, "%s: '%s' is not a time in %lldms .. "
 				 "%llds: a number of %s, or with a unit, ns, "
-				 "us, ms or s", r->name, v,
+				 "us, ms or s", r->name, msg_quote(v),
 				 (long long)(r->lo / 1e6),
 				 (long long)(r->hi / 1e9), unit);
 	return cli_usage(c->name, "%s: '%s' is not a time in %lldms .. %llds: "
 			 "a number with a unit, ns, us, ms or s (e.g. 100ms, "
-			 "1s)", r->name, v, (long long)(r->lo / 1e6),
+			 "1s)", r->name, msg_quote(v), (long long)(r->lo / 1e6),
 			 (long long)(r->hi / 1e9));
 }
 
@@ -153,7 +153,7 @@ static int parse_size(const struct opt_cmd *c, const struct opt_row *r,
 		return 0;
 	return cli_usage(c->name, "%s: '%s' is not a size in %.0f .. %.0f "
 			 "bytes: a number with k, M or G (1024-based)%s",
-			 r->name, v, r->lo, r->hi,
+			 r->name, msg_quote(v), r->lo, r->hi,
 			 bytes ? ", or of bytes" : " or B");
 }
 
@@ -174,7 +174,8 @@ static int parse_words(const struct opt_cmd *c, const struct opt_row *r,
 	}
 	s = param_suggest(v, r->words, n);
 	return cli_usage(c->name, "%s: '%s' is not one of %s%s%s%s", r->name,
-			 v, list, s ? "; did you mean '" : "", s ? s : "",
+			 msg_quote(v), list, s ? "; did you mean '" : "",
+			 s ? s : "",
 			 s ? "'?" : "");
 }
 
@@ -197,7 +198,7 @@ static int set_value(const struct opt_cmd *c, const struct opt_row *r,
 		if (errno || end == v || *end || !in_range(r, x)) {
 			range_text(r, "", range, sizeof(range));
 			return cli_usage(c->name, "%s: '%s' is not an integer "
-					 "%s", r->name, v, range);
+					 "%s", r->name, msg_quote(v), range);
 		}
 		*(int *)dest = (int)x;
 		return 0;
@@ -205,14 +206,16 @@ static int set_value(const struct opt_cmd *c, const struct opt_row *r,
 		*(uint64_t *)dest = strtoull(v, &end, 0);
 		if (errno || end == v || *end || *v == '-')
 			return cli_usage(c->name, "%s: '%s' is not a "
-					 "non-negative integer", r->name, v);
+					 "non-negative integer", r->name,
+					 msg_quote(v));
 		return 0;
 	case OPT_NUM:
 		x = strtod(v, &end);
 		if (errno || end == v || *end || !in_range(r, x)) {
 			range_text(r, "", range, sizeof(range));
 			return cli_usage(c->name, "%s: '%s' is not a number%s%s "
-					 "%s", r->name, v, r->unit ? " of " : "",
+					 "%s", r->name, msg_quote(v),
+					 r->unit ? " of " : "",
 					 r->unit ? r->unit : "", range);
 		}
 		*(double *)dest = x;
@@ -221,7 +224,8 @@ static int set_value(const struct opt_cmd *c, const struct opt_row *r,
 		if (parse_pct(v, &x) != 0 || !in_range(r, x)) {
 			range_text(r, "%", range, sizeof(range));
 			return cli_usage(c->name, "%s: '%s' is not a percentage "
-					 "%s (e.g. %s)", r->name, v, range,
+					 "%s (e.g. %s)", r->name,
+					 msg_quote(v), range,
 					 r->unit ? r->unit : "5%");
 		}
 		*(double *)dest = x;
@@ -306,7 +310,7 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *base,
 		if (dashdash || a[0] != '-' || a[1] == '\0') {
 			if (c->max_pos >= 0 && res->npos >= c->max_pos)
 				e = cli_usage(c->name, "unexpected argument "
-					      "'%s'", a);
+					      "'%s'", msg_quote(a));
 			else
 				res->pos[res->npos++] = argv[i];
 		} else if (strcmp(a, "--") == 0) {

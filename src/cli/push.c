@@ -125,6 +125,10 @@ static int push_select(struct store *st, const struct push_args *pa,
 
 struct push_count {
 	size_t added, there, running, failed;
+	size_t same;			/* failures after the first with its
+					   message (a server gone): counted,
+					   not each printed */
+	char last_err[1024];
 };
 
 /* Push one run: load it here, add it there.  0, or 1 (printed). */
@@ -162,7 +166,12 @@ static int push_one(struct store *from, struct store *to,
 	if (rc >= 0)
 		return 0;
 fail:
-	cli_error("run %lld not pushed: %s", (long long)r->id, err);
+	if (c->failed && strcmp(err, c->last_err) == 0) {
+		c->same++;
+	} else {
+		cli_error("run %lld not pushed: %s", (long long)r->id, err);
+		snprintf(c->last_err, sizeof(c->last_err), "%s", err);
+	}
 	c->failed++;
 	return 1;
 }
@@ -239,6 +248,9 @@ int cmd_push(int argc, char **argv)
 	       c.added, c.added == 1 ? "" : "s", c.there);
 	if (c.running)
 		printf(", %zu still running (push again later)", c.running);
+	if (c.same)
+		cli_error("%zu more run%s not pushed for the same reason",
+			  c.same, c.same == 1 ? "" : "s");
 	if (c.failed)
 		printf(", %zu failed", c.failed);
 	printf(" (of %zu selected)\n", npick);

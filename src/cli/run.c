@@ -243,9 +243,9 @@ static int add_name(struct run_cli *rc, const char *name)
 	sug = param_suggest(name, names, n);
 	if (sug)
 		return cli_usage("run", "unknown workload or suite '%s'; did "
-				 "you mean '%s'?", name, sug);
+				 "you mean '%s'?", msg_quote(name), sug);
 	return cli_usage("run", "unknown workload or suite '%s' ('copyscope "
-			 "list' shows them)", name);
+			 "list' shows them)", msg_quote(name));
 }
 
 /* Apply every key=value to the jobs that have the key. */
@@ -508,6 +508,25 @@ static void print_summary(const struct run_cli *rc, const struct run_data *run)
 		      run->results.n);
 }
 
+/* What of a run the store took before it failed, and what the run
+   never came to measure (it stops at the failure). */
+static void print_incomplete(long long id, const char *path, size_t stored,
+			     size_t measured, size_t never, size_t planned)
+{
+	char *line = NULL;
+
+	if (asprintf(&line, "run %lld in %s is incomplete: %zu of the %zu "
+		     "results measured were stored, and %zu of %zu "
+		     "configurations were never measured (the store failed, "
+		     "see the messages above)", id, path, stored, measured,
+		     never, planned) < 0) {
+		printf("run %lld is incomplete (the store failed)\n", id);
+		return;
+	}
+	fmt_wrap(stdout, 0, 2, line);
+	free(line);
+}
+
 /*
  * After the session: explain, JSON or "stored as", the suite summary,
  * interruption.
@@ -540,15 +559,16 @@ static int finish(const struct run_cli *rc, struct session_result *sr,
 	} else if (run->info.id > 0) {
 		char clean[4096 * 4 + 1];
 
+		size_t never = sr->planned > sr->ran + sr->skipped ?
+			       sr->planned - sr->ran - sr->skipped : 0;
+
 		cli_clean_text(path, clean, sizeof(clean));
 		if (!sr->store_failed)
 			printf("stored as run %lld in %s\n",
 			       (long long)run->info.id, clean);
 		else
-			printf("run %lld in %s is incomplete: %zu of %zu "
-			       "results stored (the store failed, see the "
-			       "messages above)\n", (long long)run->info.id,
-			       clean, sr->stored, run->results.n);
+			print_incomplete(run->info.id, clean, sr->stored,
+					 run->results.n, never, sr->planned);
 	}
 	if (rc->any_suite && !rc->json)
 		print_summary(rc, run);

@@ -172,7 +172,7 @@ int cmd_show(int argc, char **argv)
 		if (errno || *end || id <= 0)
 			return cli_usage("show", "RUN: '%s' is not a run id "
 					 "(a positive integer or 'last')",
-					 which);
+					 msg_quote(which));
 	}
 	e = cli_open_existing_store(sc.db, &st, path, sizeof(path), NULL);
 	if (e)

@@ -18,6 +18,7 @@
 #include <strings.h>
 
 #include "util/array.h"
+#include "util/msg.h"
 
 #define KIB ((int64_t)1024)
 #define MIB (KIB * 1024)
@@ -409,7 +410,7 @@ static int parse_enum(const struct param_def *def, const char *text,
 			return 0;
 		}
 	}
-	msg_add(m, "%s: '%s' is not one of ", def->name, text);
+	msg_add(m, "%s: '%s' is not one of ", def->name, msg_quote(text));
 	for (i = 0; i < n; i++)
 		msg_add(m, "%s%s", i ? ", " : "", def->choices[i]);
 	hint = n ? param_suggest(text, def->choices, n) : NULL;
@@ -593,7 +594,7 @@ static void unknown_key(const struct param_request *req, const char *workload,
 
 	for (i = 0; i < req->ndefs; i++)
 		names[i] = req->defs[i].name;
-	msg_add(m, "unknown parameter '%s'", key);
+	msg_add(m, "unknown parameter '%s'", msg_quote(key));
 	if (workload)
 		msg_add(m, " for %s", workload);
 	hint = param_suggest(key, names, req->ndefs);

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <gnu/libc-version.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,21 +51,62 @@ static const char *const copy_flags[] = {
 	"rdtscp", "constant_tsc", "nonstop_tsc", "hypervisor",
 };
 
+/* FNV-1a of a key. */
+static size_t key_hash(const char *key)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *key; key++)
+		h = (h ^ (unsigned char)*key) * 0x100000001b3ULL;
+	return (size_t)h;
+}
+
+/* The slot that holds key, or the empty one where it would go. */
+static size_t *key_slot(const struct env *env, const char *key)
+{
+	size_t mask = env->nslots - 1, i = key_hash(key) & mask;
+
+	while (env->slots[i] &&
+	       strcmp(env->items[env->slots[i] - 1].key, key) != 0)
+		i = (i + 1) & mask;
+	return &env->slots[i];
+}
+
+/* Room for one more key in the index (at most half full).  0 or -1. */
+static int index_grow(struct env *env)
+{
+	size_t n = env->nslots ? env->nslots : 64, i;
+
+	while (n < 2 * (env->n + 1))
+		n *= 2;
+	if (n == env->nslots)
+		return 0;
+	free(env->slots);
+	env->slots = calloc(n, sizeof(*env->slots));
+	env->nslots = env->slots ? n : 0;
+	if (!env->slots)
+		return -1;
+	for (i = 0; i < env->n; i++)
+		*key_slot(env, env->items[i].key) = i + 1;
+	return 0;
+}
+
 int env_set(struct env *env, const char *key, const char *value)
 {
 	struct env_item *items;
+	size_t cap, *slot;
 	char *k, *v;
-	size_t i, cap;
 
 	v = strdup(value);
-	if (!v)
+	if (!v || index_grow(env)) {
+		free(v);
 		return -1;
-	for (i = 0; i < env->n; i++) {
-		if (strcmp(env->items[i].key, key) == 0) {
-			free(env->items[i].value);
-			env->items[i].value = v;
-			return 0;
-		}
+	}
+	slot = key_slot(env, key);
+	if (*slot) {
+		free(env->items[*slot - 1].value);
+		env->items[*slot - 1].value = v;
+		return 0;
 	}
 	if (env->n == env->cap) {
 		cap = env->cap ? env->cap * 2 : 64;
@@ -83,18 +125,18 @@ int env_set(struct env *env, const char *key, const char *value)
 	}
 	env->items[env->n].key = k;
 	env->items[env->n].value = v;
-	env->n++;
+	*slot = ++env->n;
 	return 0;
 }
 
 const char *env_get(const struct env *env, const char *key)
 {
-	size_t i;
+	size_t *slot;
 
-	for (i = 0; i < env->n; i++)
-		if (strcmp(env->items[i].key, key) == 0)
-			return env->items[i].value;
-	return NULL;
+	if (!env->nslots)
+		return NULL;
+	slot = key_slot(env, key);
+	return *slot ? env->items[*slot - 1].value : NULL;
 }
 
 void env_free(struct env *env)
@@ -106,9 +148,12 @@ void env_free(struct env *env)
 		free(env->items[i].value);
 	}
 	free(env->items);
+	free(env->slots);
 	env->items = NULL;
+	env->slots = NULL;
 	env->n = 0;
 	env->cap = 0;
+	env->nslots = 0;
 }
 
 int env_read_line(const char *path, char *buf, size_t len)

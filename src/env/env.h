@@ -22,12 +22,17 @@ struct env_item {
 struct env {
 	struct env_item *items;
 	size_t n, cap;
+	/* a hash index of the keys (open addressing: item index + 1, 0
+	   empty; nslots a power of two, 0: none yet), so that env_set and
+	   env_get are not linear in the keys: env.c owns it */
+	size_t *slots, nslots;
 };
 
 /* Fill env with everything this machine tells.  Returns 0 or -1 (ENOMEM). */
 int env_capture(struct env *env);
 
-/* Append or replace a key.  Returns 0 or -1 (ENOMEM). */
+/* Append or replace a key, in constant time on average.  Returns 0 or -1
+   (ENOMEM). */
 int env_set(struct env *env, const char *key, const char *value);
 
 /* Value of key, or NULL. */

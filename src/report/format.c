@@ -25,11 +25,19 @@ int fmt_unit_is_bare(const char *unit)
  */
 #define FMT_MAX_DECIMALS 6
 
+/*
+ * From this magnitude on a number prints with three significant digits
+ * and an exponent ("1.7e+308"): %f would spell out up to 309 digits,
+ * which no column holds.  No measured time or rate comes near it.
+ */
+#define FMT_EXP_FROM 1e15
+
 static int fmt_decimals(double a)
 {
 	int d;
 
-	if (a >= 100 || a == 0)
+	/* not finite: the (int) cast below would be undefined */
+	if (!isfinite(a) || a >= 100 || a == 0)
 		return 0;
 	if (a >= 10)
 		return 1;
@@ -96,6 +104,10 @@ void fmt_number(double v, char *buf, size_t len)
 	 * 0.09996 -> "0.1000"); then print again with one decimal fewer,
 	 * keeping three digits.
 	 */
+	if (fabs(v) >= FMT_EXP_FROM) {
+		snprintf(buf, len, "%.3g", v);
+		return;
+	}
 	snprintf(b, sizeof(b), "%.*f", d, v);
 	if (d > 0 && fabs(strtod(b, NULL)) >= pow(10.0, 3 - d))
 		snprintf(b, sizeof(b), "%.*f", d - 1, v);
@@ -203,6 +215,8 @@ void fmt_ci(double lo, double hi, char *buf, size_t len)
 {
 	if (isnan(lo) || isnan(hi))
 		snprintf(buf, len, "-");
+	else if (fabs(lo) >= FMT_EXP_FROM || fabs(hi) >= FMT_EXP_FROM)
+		snprintf(buf, len, "%+.3g..%+.3g", lo, hi);
 	else if (fabs(lo) < 10 && fabs(hi) < 10)
 		snprintf(buf, len, "%+.1f..%+.1f", lo, hi);
 	else
@@ -213,6 +227,8 @@ void fmt_change(double c, char *buf, size_t len)
 {
 	if (isnan(c))
 		snprintf(buf, len, "-");
+	else if (fabs(c) >= FMT_EXP_FROM)
+		snprintf(buf, len, "%+.3g%%", c);
 	else
 		snprintf(buf, len, "%+.1f%%", c);
 }

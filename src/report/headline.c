@@ -90,7 +90,7 @@ void headline_compute(const struct summary_line *l, const struct result *res,
 }
 
 static void print_line(FILE *out, const struct summary_line *l,
-		       const struct result *res, size_t n)
+		       const struct result *res, size_t n, bool stopped)
 {
 	struct headline_row row;
 
@@ -98,7 +98,9 @@ static void print_line(FILE *out, const struct summary_line *l,
 	fprintf(out, "  %-5s %-11s %-14s", row.label, row.workload,
 		row.metric);
 	if (!row.measured) {
+		/* a run that stopped early never came to the rest */
 		fprintf(out, "     %s\n", row.broken ? "no value (see above)" :
+			stopped ? "not measured: the run stopped" :
 			"not measured here");
 		return;
 	}
@@ -121,7 +123,8 @@ void summary_print(FILE *out, const struct run_info *run, const char *db,
 	fprintf(out, "  %-5s %-11s %-14s %18s %5s %s\n", "exp", "workload",
 		"metric", "median", "±sd", "state");
 	for (i = 0; i < nl; i++)
-		print_line(out, &lines[i], res, n);
+		print_line(out, &lines[i], res, n,
+			   strcmp(run->status, "complete") != 0);
 	if (run->id > 0)
 		fprintf(out, "draw it: copyscope report %lld%s%s -o "
 			"run-%lld.html\n", (long long)run->id, db ? " --db " :

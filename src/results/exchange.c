@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "results/codec.h"
+#include "results/exchange_check.h"
 
 #ifndef COPYSCOPE_VERSION
 #define COPYSCOPE_VERSION "unknown"
@@ -156,7 +157,10 @@ struct reader {
 	struct run_data *runs;
 	size_t nruns, cap;
 	size_t expect;			/* results still due to the last run */
+	size_t run_line;		/* the last run's line */
 	size_t total;			/* results read */
+	json_t *uuids;			/* the runs' uuids so far, as keys */
+	char what[96];			/* "run UUID, seq S: " or "" */
 	bool ended;
 };
 
@@ -169,8 +173,8 @@ static int bad(struct reader *rd, const char *fmt, ...)
 	size_t used;
 	va_list ap;
 
-	used = (size_t)snprintf(rd->err, rd->errlen, "%s:%zu: ", rd->name,
-				rd->line);
+	used = (size_t)snprintf(rd->err, rd->errlen, "%s:%zu: %s", rd->name,
+				rd->line, rd->what);
 	if (used >= rd->errlen)
 		return -1;
 	va_start(ap, fmt);
@@ -268,13 +272,13 @@ static int read_run(struct reader *rd, json_t *o)
 	json_t *nres = json_object_get(o, "results");
 	struct run_data *run;
 	char msg[256];
-	size_t i;
 	void *it;
 
 	if (rd->expect)
 		return bad(rd, "a run line where %zu more result line%s of "
-			   "the run before were due", rd->expect,
-			   rd->expect == 1 ? " was" : "s were");
+			   "the run before %s due", rd->expect,
+			   rd->expect == 1 ? "" : "s",
+			   rd->expect == 1 ? "was" : "were");
 	if (only_keys(rd, o, "run line", keys) ||
 	    (json_is_object(json_object_get(o, "run")) &&
 	     only_keys(rd, json_object_get(o, "run"), "'run'", hdr_keys)))
@@ -301,36 +305,55 @@ static int read_run(struct reader *rd, json_t *o)
 	    strcmp(run->info.status, "failed") != 0)
 		return bad(rd, "run: status '%s' is not complete, interrupted "
 			   "or failed", run->info.status);
-	for (i = 0; i + 1 < rd->nruns; i++)
-		if (strcmp(rd->runs[i].info.uuid, run->info.uuid) == 0)
-			return bad(rd, "run %s is in the file twice",
-				   run->info.uuid);
+	if (exchange_check_run(&run->info, msg, sizeof(msg)))
+		return bad(rd, "run %s: %s", run->info.uuid, msg);
+	/* a hash set: a file of many runs is not checked in n^2 */
+	if (json_object_get(rd->uuids, run->info.uuid))
+		return bad(rd, "run %s is in the file twice", run->info.uuid);
+	if (json_object_set_new(rd->uuids, run->info.uuid, json_true()))
+		return nomem(rd);
 	if (!json_is_object(env))
-		return bad(rd, "'environment' is not an object");
+		return bad(rd, "run %s: 'environment' is not an object",
+			   run->info.uuid);
+	if (json_object_size(env) > EXCHANGE_MAX_ENV_KEYS)
+		return bad(rd, "run %s: 'environment' has %zu keys, more than "
+			   "the %d a run may have", run->info.uuid,
+			   json_object_size(env), EXCHANGE_MAX_ENV_KEYS);
 	for (it = json_object_iter(env); it;
 	     it = json_object_iter_next(env, it)) {
 		json_t *v = json_object_iter_value(it);
 		const char *k = json_object_iter_key(it);
 
+		if (!*k || strlen(k) != json_object_iter_key_len(it))
+			return bad(rd, "run %s: an environment key is empty "
+				   "or holds a NUL", run->info.uuid);
 		if (!json_is_string(v) ||
 		    strlen(json_string_value(v)) != json_string_length(v))
-			return bad(rd, "environment '%s' is not a string", k);
+			return bad(rd, "run %s: environment '%s' is not a "
+				   "string", run->info.uuid, k);
 		if (env_set(&run->env, k, json_string_value(v)))
 			return nomem(rd);
 	}
 	if (!json_is_integer(nres) || json_integer_value(nres) < 0 ||
-	    json_integer_value(nres) > 10000000)
-		return bad(rd, "'results' is not a count");
+	    json_integer_value(nres) > EXCHANGE_MAX_RESULTS)
+		return bad(rd, "run %s: 'results' is not a count from 0 to "
+			   "%d", run->info.uuid, EXCHANGE_MAX_RESULTS);
 	rd->expect = (size_t)json_integer_value(nres);
+	rd->run_line = rd->line;
 	return 0;
 }
 
 static int read_samples(struct reader *rd, json_t *a, struct result_row *row)
 {
+	char msg[256];
 	size_t i;
 
 	if (!json_is_array(a))
 		return bad(rd, "'samples' is not an array");
+	if (json_array_size(a) > EXCHANGE_MAX_SAMPLES)
+		return bad(rd, "'samples' has %zu values, more than the %d a "
+			   "result may have", json_array_size(a),
+			   EXCHANGE_MAX_SAMPLES);
 	row->samples = malloc((json_array_size(a) + 1) * sizeof(double));
 	if (!row->samples)
 		return nomem(rd);
@@ -341,15 +364,22 @@ static int read_samples(struct reader *rd, json_t *a, struct result_row *row)
 			return bad(rd, "sample %zu is not a number", i);
 		row->samples[row->nsamples++] = json_number_value(v);
 	}
+	if (exchange_check_samples(row->unit, row->samples, row->nsamples,
+				   msg, sizeof(msg)))
+		return bad(rd, "%s", msg);
 	return 0;
 }
 
 static int read_hist(struct reader *rd, json_t *a, struct result_row *row)
 {
 	size_t i, n = json_array_size(a);
+	char msg[256];
 
 	if (!json_is_array(a))
 		return bad(rd, "'histogram' is not an array");
+	if (n > EXCHANGE_MAX_BUCKETS)
+		return bad(rd, "'histogram' has %zu buckets, more than the %d "
+			   "a result may have", n, EXCHANGE_MAX_BUCKETS);
 	if (n == 0)
 		return 0;
 	row->buckets = calloc(n, sizeof(*row->buckets));
@@ -375,6 +405,29 @@ static int read_hist(struct reader *rd, json_t *a, struct result_row *row)
 		rb->count = (uint64_t)json_integer_value(cnt);
 		row->nbuckets++;
 	}
+	if (exchange_check_buckets(row->buckets, row->nbuckets, msg,
+				   sizeof(msg)))
+		return bad(rd, "%s", msg);
+	return 0;
+}
+
+/*
+ * The last result of run is read: what only the whole run shows (a seq
+ * or a metric twice), named by the lines of the two results.
+ */
+static int run_done(struct reader *rd, const struct run_data *run)
+{
+	size_t a, b;
+	char msg[256];
+	int rc = exchange_check_results(&run->results, &a, &b, msg,
+					sizeof(msg));
+
+	if (rc == -2)
+		return nomem(rd);
+	if (rc)
+		return bad(rd, "run %s: %s (lines %zu and %zu)",
+			   run->info.uuid, msg, rd->run_line + 1 + a,
+			   rd->run_line + 1 + b);
 	return 0;
 }
 
@@ -407,6 +460,8 @@ static int read_result(struct reader *rd, json_t *o)
 	    json_integer_value(seq) > INT32_MAX)
 		return bad(rd, "'seq' is not a non-negative integer");
 	row.seq = (int)json_integer_value(seq);
+	snprintf(rd->what, sizeof(rd->what), "run %s, seq %d: ", uuid,
+		 row.seq);
 	row.workload = text_of(rd, o, "workload", true);
 	row.metric = row.workload ? text_of(rd, o, "metric", true) : NULL;
 	row.unit = row.metric ? text_of(rd, o, "unit", false) : NULL;
@@ -425,6 +480,8 @@ static int read_result(struct reader *rd, json_t *o)
 		return bad(rd, "'params' is not an object");
 	if (!json_is_object(info))
 		return bad(rd, "'info' is not an object");
+	if (exchange_check_info(info, msg, sizeof(msg)))
+		return bad(rd, "%s", msg);
 	params_text = json_dumps(params, JSON_COMPACT | JSON_SORT_KEYS);
 	info_text = json_dumps(info, JSON_COMPACT | JSON_SORT_KEYS);
 	if (!params_text || !info_text) {
@@ -445,7 +502,8 @@ static int read_result(struct reader *rd, json_t *o)
 	}
 	rd->expect--;
 	rd->total++;
-	rc = 0;
+	rd->what[0] = '\0';
+	rc = rd->expect ? 0 : run_done(rd, run);
 out:
 	/* what the decoder did not take over */
 	free(row.samples);
@@ -463,8 +521,9 @@ static int read_end(struct reader *rd, json_t *o)
 
 	if (rd->expect)
 		return bad(rd, "the end line where %zu more result line%s of "
-			   "the last run were due", rd->expect,
-			   rd->expect == 1 ? " was" : "s were");
+			   "the last run %s due", rd->expect,
+			   rd->expect == 1 ? "" : "s",
+			   rd->expect == 1 ? "was" : "were");
 	if (only_keys(rd, o, "end line", keys))
 		return -1;
 	if (!json_is_integer(r) || !json_is_integer(m) ||
@@ -483,6 +542,7 @@ static int read_line(struct reader *rd, const char *text, size_t len)
 	json_t *o;
 	int rc;
 
+	rd->what[0] = '\0';
 	if (rd->ended)
 		return bad(rd, "a line after the end line");
 	if (len == 0)
@@ -525,6 +585,39 @@ void exchange_free(struct run_data *runs, size_t n)
 	free(runs);
 }
 
+/*
+ * Like getline(), but a line longer than EXCHANGE_MAX_LINE_BYTES is not
+ * read into memory: -2 once that many bytes came without a newline.  -1
+ * at the end of the file (or a read error) with nothing read, -3 when
+ * memory ran out.
+ */
+static ssize_t get_line(FILE *in, char **buf, size_t *cap)
+{
+	size_t len = 0;
+	int c;
+
+	while ((c = getc_unlocked(in)) != EOF) {
+		if (len + 2 > *cap) {
+			size_t ncap = *cap ? *cap * 2 : 4096;
+			char *nb = realloc(*buf, ncap);
+
+			if (!nb)
+				return -3;
+			*buf = nb;
+			*cap = ncap;
+		}
+		(*buf)[len++] = (char)c;
+		if (c == '\n')
+			break;
+		if (len > EXCHANGE_MAX_LINE_BYTES)
+			return -2;
+	}
+	if (len == 0)
+		return -1;
+	(*buf)[len] = '\0';
+	return (ssize_t)len;
+}
+
 int exchange_read(FILE *in, const char *name, struct run_data **runs,
 		  size_t *n, char *err, size_t errlen)
 {
@@ -537,8 +630,20 @@ int exchange_read(FILE *in, const char *name, struct run_data **runs,
 	*runs = NULL;
 	*n = 0;
 	err[0] = '\0';
-	while (rc == 0 && (len = getline(&line, &cap, in)) >= 0) {
+	rd.uuids = json_object();
+	if (!rd.uuids)
+		rc = nomem(&rd);
+	while (rc == 0 && (len = get_line(in, &line, &cap)) != -1) {
 		rd.line++;
+		if (len == -3) {
+			rc = nomem(&rd);
+			break;
+		}
+		if (len == -2) {
+			rc = bad(&rd, "the line is longer than %d bytes, the "
+				 "most a line may have", EXCHANGE_MAX_LINE_BYTES);
+			break;
+		}
 		if (len == 0 || line[len - 1] != '\n') {
 			rc = bad(&rd, "the line does not end: the file is "
 				 "truncated");
@@ -551,6 +656,7 @@ int exchange_read(FILE *in, const char *name, struct run_data **runs,
 		rc = read_line(&rd, line, (size_t)len - 1);
 	}
 	free(line);
+	json_decref(rd.uuids);
 	if (rc == 0 && ferror(in)) {
 		snprintf(err, errlen, "%s: cannot read: %s", name,
 			 strerror(errno));

@@ -29,6 +29,18 @@
 #define EXCHANGE_SCHEMA_VERSION 1
 
 /*
+ * The most a file may hold (docs/export-format.md, "Limits"); reading
+ * refuses more, so that a hostile file cannot keep an import busy for
+ * long or make every later show slow.  A run of copyscope keeps at most
+ * 100000 samples per configuration (--reps, trace=), a tenth of the limit.
+ */
+#define EXCHANGE_MAX_LINE_BYTES (64 * 1024 * 1024)
+#define EXCHANGE_MAX_SAMPLES 1000000		/* per result */
+#define EXCHANGE_MAX_BUCKETS 100000		/* histogram, per result */
+#define EXCHANGE_MAX_RESULTS 1000000		/* per run */
+#define EXCHANGE_MAX_ENV_KEYS 10000		/* per run */
+
+/*
  * Write the header line, every run of runs[0..n-1] (a run line, then a
  * line per result) and the end line to out.  Returns 0, or -1 with a
  * message in err (a value JSON cannot hold, ENOMEM, a write error).

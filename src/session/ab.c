@@ -65,7 +65,8 @@ static int apply_one(struct ab_spec *spec, struct param_request *req,
 		return -1;
 	*idx = param_find(spec->wl->params, spec->wl->nparams, name);
 	if (*idx < 0) {
-		snprintf(err, errlen, "unknown parameter '%s' for %s", name,
+		snprintf(err, errlen, "unknown parameter '%s' for %s",
+			 msg_quote(name),
 			 spec->wl->name);
 		return -1;
 	}

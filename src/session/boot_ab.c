@@ -367,6 +367,13 @@ static void boot_outcome(const struct boot_ab_spec *spec, struct store *st,
 	b->rep.export_len = 0;
 	free(data);
 	free(console);
+	if (!imported) {
+		size_t llen = 0;
+		char *log = util_slurp(t->log, &llen, true);
+
+		boot_ab_add_qemu_says(b->why, sizeof(b->why), log, llen);
+		free(log);
+	}
 	if (imported) {
 		b->outcome = BOOT_AB_IMPORTED;
 		return;

@@ -236,6 +236,19 @@ bool boot_ab_judge(enum boot_end end, int status, double timeout_s,
 		   char *missing, size_t missing_len, char *why,
 		   size_t whylen);
 
+/* How boot_ab_judge()'s why ends when the guest wrote nothing at all. */
+#define BOOT_AB_EMPTY_CONSOLE "the console is empty"
+
+/*
+ * A why of boot_ab_judge() that ends in BOOT_AB_EMPTY_CONSOLE (the guest
+ * never started: qemu itself refused the kernel, its memory, ...) gets
+ * "; qemu says: " and the last line of qemu's own output log[0..loglen)
+ * appended ("linux kernel too old to load a ram disk"), escaped; any
+ * other why is left as it is.
+ */
+void boot_ab_add_qemu_says(char *why, size_t whylen, const char *log,
+			   size_t loglen);
+
 /*
  * Import the run of rep's export text into st, tagged with side `side`'s
  * name and with the boot keys (boot.*, virt.emulated); its environment

@@ -105,16 +105,33 @@ bool boot_ab_judge(enum boot_end end, int status, double timeout_s,
 	if (!rep->begun || !rep->ended || !rep->export_text ||
 	    rep->export_rc != 0) {
 		telling_line(console, clen, last, sizeof(last));
-		snprintf(why, whylen, "%s (qemu exit status %d); the "
-			 "console says: %s", !rep->begun ?
+		snprintf(why, whylen, "%s (qemu exit status %d); %s%s",
+			 !rep->begun ?
 			 "the guest never reported (no /init output)" :
 			 !rep->export_text || rep->export_rc != 0 ?
 			 "the guest's copyscope stored no run to send" :
 			 "the guest's report was cut short",
-			 WIFEXITED(status) ? WEXITSTATUS(status) : -1, last);
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+			 last[0] ? "the console says: " :
+			 BOOT_AB_EMPTY_CONSOLE, last);
 		return false;
 	}
 	return true;
+}
+
+void boot_ab_add_qemu_says(char *why, size_t whylen, const char *log,
+			   size_t loglen)
+{
+	char last[256];
+	size_t used = strlen(why);
+
+	if (!log || !loglen || used < strlen(BOOT_AB_EMPTY_CONSOLE) ||
+	    strcmp(why + used - strlen(BOOT_AB_EMPTY_CONSOLE),
+		   BOOT_AB_EMPTY_CONSOLE) != 0)
+		return;
+	last_line(log, loglen, last, sizeof(last));
+	if (last[0])
+		snprintf(why + used, whylen - used, "; qemu says: %s", last);
 }
 
 /* What every run of a side's boot gets in its environment. */

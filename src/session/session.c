@@ -109,7 +109,7 @@ int session_parse_cpus(const char *v, struct run_opts *ro, char *err,
 	return 0;
 bad:
 	snprintf(err, errlen, "--cpus: '%s' is not a CPU list (e.g. 0,1 or "
-		 "2-5)", v);
+		 "2-5)", msg_quote(v));
 	return -1;
 }
 
@@ -528,6 +528,7 @@ int session_run(const struct session_spec *spec, struct session_result *out)
 
 	memset(out, 0, sizeof(*out));
 	result_set_init(&out->run.results);
+	out->planned = total_configs(spec);
 	runner_install_signals();
 	swcount_prefer_perf(spec->perf_counters);
 	sp.ro.progress = isatty(STDERR_FILENO);

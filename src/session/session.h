@@ -95,6 +95,9 @@ struct session_result {
 	int exit_code;			/* 0, 1, 2, 77 or 130 */
 	int signal;			/* the signal that interrupted it */
 	size_t ran, skipped;		/* configurations */
+	size_t planned;			/* configurations the run was to
+					   measure (ran + skipped when it
+					   was not stopped early) */
 	size_t stored;			/* results written to the store */
 	bool store_failed;		/* a write to the store failed: the
 					   stored run is incomplete */

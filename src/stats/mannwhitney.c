@@ -160,6 +160,7 @@ int stats_change_ci(const double *base, size_t nb, const double *nw,
 
 	if (nb == 0 || nn == 0 || iters == 0)
 		return -1;
+	iters = stats_bootstrap_iters(nb + nn, iters);
 	sb = malloc(nb * sizeof(*sb));
 	sn = malloc(nn * sizeof(*sn));
 	chg = malloc(iters * sizeof(*chg));

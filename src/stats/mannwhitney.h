@@ -56,7 +56,8 @@ double stats_norm_cdf(double z);
 /*
  * Percentile-bootstrap CI of the %change of medians,
  * 100 * (median(new) / median(base) - 1): each side is resampled with
- * replacement on its own, iters times, with a deterministic generator
+ * replacement on its own, iters times (capped for large sides by
+ * stats_bootstrap_iters(), stats/summary.h), with a deterministic generator
  * seeded with seed (the same input always gives the same interval).
  * level e.g. 0.95.  A base median of 0 gives NAN bounds.  Returns 0, or
  * -1 on allocation failure or empty input.

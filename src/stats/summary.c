@@ -13,6 +13,9 @@
 
 #include "util/sort.h"
 
+/* Magnitude from which summary_compute() scales before it sums. */
+#define SUMMARY_SCALE_FROM 1e150
+
 /* splitmix64 (Steele, Lea, Flood 2014): one 64-bit output per call. */
 uint64_t stats_rng_next(uint64_t *state)
 {
@@ -110,6 +113,19 @@ double stats_resample_median(const double *sorted, size_t n, size_t *cnt,
 	return a;
 }
 
+unsigned stats_bootstrap_iters(size_t n, unsigned iters)
+{
+	unsigned long long cap;
+
+	if (n == 0 || (unsigned long long)iters * n <=
+	    STATS_BOOTSTRAP_MAX_DRAWS)
+		return iters;
+	cap = STATS_BOOTSTRAP_MAX_DRAWS / n;
+	if (cap < STATS_BOOTSTRAP_MIN_ITERS)
+		cap = STATS_BOOTSTRAP_MIN_ITERS;
+	return cap < iters ? (unsigned)cap : iters;
+}
+
 /*
  * Put the k-th smallest of v[0..n) at v[k], the smaller ones before it
  * and the larger after (Hoare's selection); O(n) on average.
@@ -192,6 +208,7 @@ int stats_bootstrap_median_ci(const double *x, size_t n, unsigned iters,
 		*lo = *hi = 0.0;
 		return 0;
 	}
+	iters = stats_bootstrap_iters(n, iters);
 	sorted = sorted_copy(x, n);
 	if (!sorted)
 		return -1;
@@ -219,7 +236,7 @@ out:
 
 int summary_compute(const double *x, size_t n, struct summary *out)
 {
-	double *s, sum = 0.0, dev = 0.0, sq = 0.0, mean;
+	double *s, sum = 0.0, dev = 0.0, sq = 0.0, mean, k;
 	size_t i;
 	int ret;
 
@@ -239,22 +256,27 @@ int summary_compute(const double *x, size_t n, struct summary *out)
 	 * Two passes: the mean, then the squared deviations from it, with the
 	 * corrected form sum(d^2) - (sum d)^2 / n, where sum d is 0 in exact
 	 * arithmetic and cancels the rounding error of the first pass
-	 * (Chan, Golub, LeVeque 1983).
+	 * (Chan, Golub, LeVeque 1983).  Values past SUMMARY_SCALE_FROM are
+	 * divided by the largest magnitude first, so that no sum or square
+	 * of finite values overflows (the mean of 1e308 and 1.7e308 is
+	 * finite); dividing by 1 changes no bit of smaller values.
 	 */
+	k = fmax(fabs(s[0]), fabs(s[n - 1]));
+	k = k > SUMMARY_SCALE_FROM ? k : 1.0;
 	for (i = 0; i < n; i++)
-		sum += x[i];
+		sum += x[i] / k;
 	mean = sum / (double)n;
 	for (i = 0; i < n; i++) {
-		double d = x[i] - mean;
+		double d = x[i] / k - mean;
 
 		dev += d;
 		sq += d * d;
 	}
-	out->mean = mean + dev / (double)n;
+	out->mean = (mean + dev / (double)n) * k;
 	if (n > 1) {
 		double var = (sq - dev * dev / (double)n) / (double)(n - 1);
 
-		out->stddev = var > 0.0 ? sqrt(var) : 0.0;
+		out->stddev = var > 0.0 ? sqrt(var) * k : 0.0;
 	}
 	out->cv = out->mean != 0.0 ? out->stddev / fabs(out->mean) : 0.0;
 

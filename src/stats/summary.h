@@ -42,9 +42,26 @@ double stats_median(const double *x, size_t n);
 double stats_quantile_sorted(const double *sorted, size_t n, double q);
 
 /*
- * Percentile bootstrap CI of the median: iters resamples with a
- * deterministic generator seeded with seed; level e.g. 0.95.
- * Returns 0, or -1 on allocation failure.
+ * The bootstrap's cost bound: a resample of n values draws n indexes, so
+ * iters resamples cost iters * n.  Up to STATS_BOOTSTRAP_MAX_DRAWS draws
+ * (2000 resamples of 20000 values: every run copyscope makes with the
+ * default --reps) the resamples are as asked; past it they are capped at
+ * STATS_BOOTSTRAP_MAX_DRAWS / n, and never fewer than
+ * STATS_BOOTSTRAP_MIN_ITERS.  So one result of 1,000,000 samples (the
+ * most an import takes) costs 2e8 draws, not 2e9.
+ */
+#define STATS_BOOTSTRAP_MAX_DRAWS 40000000ULL
+#define STATS_BOOTSTRAP_MIN_ITERS 200
+
+/* The resamples a bootstrap of n values draws when iters are asked for
+   (the rule above); iters itself when iters * n is within the bound. */
+unsigned stats_bootstrap_iters(size_t n, unsigned iters);
+
+/*
+ * Percentile bootstrap CI of the median: iters resamples (capped by
+ * stats_bootstrap_iters() for large n) with a deterministic generator
+ * seeded with seed; level e.g. 0.95.  Returns 0, or -1 on allocation
+ * failure.
  */
 int stats_bootstrap_median_ci(const double *x, size_t n, unsigned iters,
 			      uint64_t seed, double level, double *lo,

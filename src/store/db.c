@@ -18,6 +18,7 @@
 
 #include "store/db.h"
 #include "store/target.h"
+#include "util/msg.h"
 
 void db_set_err(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -186,8 +187,8 @@ void db_rollback(struct store *st)
 	if (!st->ops->in_transaction(st))
 		return;		/* the backend already rolled it back */
 	if (st->ops->exec(st, "ROLLBACK") != 0)
-		fprintf(stderr, "copyscope: ROLLBACK failed in database "
-			"'%s': %s\n", st->path, st->ops->errmsg(st));
+		msg_error("ROLLBACK failed in database '%s': %s", st->path,
+			  st->ops->errmsg(st));
 }
 
 int db_step_done(struct store *st, struct db_stmt *s, const char *what,

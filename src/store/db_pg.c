@@ -29,6 +29,7 @@
 #include "results/codec.h"
 #include "store/db.h"
 #include "store/target.h"
+#include "util/msg.h"
 
 /* The key of the advisory lock that guards the schema: "copyscop". */
 #define SCHEMA_LOCK_KEY "7164793353591877488"
@@ -395,8 +396,7 @@ static void on_notice(void *arg, const PGresult *res)
 	const char *msg = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
 
 	if (sev && strcmp(sev, "WARNING") == 0 && msg)
-		fprintf(stderr, "copyscope: warning from database '%s': %s\n",
-			st->path, msg);
+		msg_error("warning from database '%s': %s", st->path, msg);
 }
 
 static int pg_open(struct store *st, const char *url, char *err,

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "store/db.h"
+#include "util/msg.h"
 
 #define BUSY_TIMEOUT_MS 5000
 
@@ -363,8 +364,8 @@ static int sq_open(struct store *st, const char *path, char *err,
 static void sq_close(struct store *st)
 {
 	if (sqlite3_close(conn(st)) != SQLITE_OK)
-		fprintf(stderr, "copyscope: cannot close database '%s': %s\n",
-			st->path, sqlite3_errmsg(conn(st)));
+		msg_error("cannot close database '%s': %s", st->path,
+			  sqlite3_errmsg(conn(st)));
 	st->conn = NULL;
 }
 

@@ -14,6 +14,7 @@
 
 #include "store/db.h"
 #include "util/array.h"
+#include "util/msg.h"
 
 enum term_kind {
 	TERM_ID,		/* 12 */
@@ -98,15 +99,15 @@ static size_t parse_item(char *item, const char *spec, struct term *t,
 			*next = '\0';
 		if (n == MAX_TERMS) {
 			db_set_err(err, errlen, "at most %d terms joined by "
-				   "'+' in '%s'", MAX_TERMS, spec);
+				   "'+' in '%s'", MAX_TERMS, msg_quote(spec));
 			return 0;
 		}
 		if ((len = selector_at(p, &k))) {
 			if (!p[len]) {
 				db_set_err(err, errlen, "'%s' needs a pattern "
 					   "in '%s' (e.g. host:lab3, "
-					   "kernel:6.18.*, boot:nosmap)", p,
-					   spec);
+					   "kernel:6.18.*, boot:nosmap)",
+					   msg_quote(p), msg_quote(spec));
 				return 0;
 			}
 			t[n].kind = k;
@@ -320,7 +321,8 @@ enum store_select_status store_select_runs(struct store *st,
 	*n = 0;
 	if (!*spec || *spec == ',' || strstr(spec, ",,") ||
 	    spec[strlen(spec) - 1] == ',') {
-		db_set_err(err, errlen, "empty run id or tag in '%s'", spec);
+		db_set_err(err, errlen, "empty run id or tag in '%s'",
+			   msg_quote(spec));
 		return STORE_SELECT_EMPTY_ITEM;
 	}
 	if (store_list_runs(st, &all, &nall, err, errlen) != 0)
@@ -356,10 +358,11 @@ enum store_select_status store_select_runs(struct store *st,
 					t[0].kind == TERM_LAST))
 				db_set_err(err, errlen, "'%s' is neither a "
 					   "stored run id nor a tag",
-					   shown + off);
+					   msg_quote(shown + off));
 			else
 				db_set_err(err, errlen, "'%s' selects no "
-					   "stored run", shown + off);
+					   "stored run",
+					   msg_quote(shown + off));
 			rc = STORE_SELECT_NO_MATCH;
 			goto out;
 		}

@@ -19,6 +19,7 @@
 
 #include "core/workload.h"
 #include "util/array.h"
+#include "util/msg.h"
 
 const char *const file_target_choices[] = { "memfd", "file", NULL };
 
@@ -216,9 +217,9 @@ static int open_unnamed(struct file_scratch *s, const char *dir,
 	}
 	s->named = true;
 	if (!announced)
-		fprintf(stderr, "copyscope: %s: %s refuses O_TMPFILE (%s): "
-			"the scratch file is made with mkstemp and unlinked at "
-			"once\n", who, dir, strerror(e));
+		msg_error("%s: %s refuses O_TMPFILE (%s): the scratch file "
+			  "is made with mkstemp and unlinked at once", who, dir,
+			  strerror(e));
 	announced = true;
 	return fd;
 }

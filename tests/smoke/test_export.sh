@@ -90,7 +90,8 @@ cs 2 import "$TMP/new.jsonl" --db "$C"
 contains "$ERR" "new.jsonl:1: export schema 2 is newer"
 sed '3s/"samples":\[/"samples":["x",/' "$TMP/a.jsonl" >"$TMP/smp.jsonl"
 cs 2 import "$TMP/smp.jsonl" --db "$C"
-contains "$ERR" "smp.jsonl:3: sample 0 is not a number"
+contains_re "$ERR" \
+	"smp.jsonl:3: run [0-9a-f]{32}, seq 0: sample 0 is not a number"
 sed '2s/"status":"complete"/"status":"running"/' "$TMP/a.jsonl" \
 	>"$TMP/run.jsonl"
 cs 2 import "$TMP/run.jsonl" --db "$C"

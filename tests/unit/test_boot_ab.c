@@ -155,6 +155,8 @@ static void test_judge_panic(void **state)
 
 static void test_judge_silent(void **state)
 {
+	static const char qemu_log[] = "qemu-system-x86_64: linux kernel "
+				       "too old to load a ram disk\n\n";
 	struct boot_report rep;
 	char missing[256], why[1024];
 
@@ -174,7 +176,17 @@ static void test_judge_silent(void **state)
 				   &rep, missing, sizeof(missing), why,
 				   sizeof(why)));
 	assert_string_equal(why, "the guest never reported (no /init output) "
-			    "(qemu exit status 0); the console says: ");
+			    "(qemu exit status 0); the console is empty");
+	/* then qemu's own last line tells why (#25 item 14) */
+	boot_ab_add_qemu_says(why, sizeof(why), qemu_log, strlen(qemu_log));
+	assert_string_equal(why, "the guest never reported (no /init output) "
+			    "(qemu exit status 0); the console is empty; qemu "
+			    "says: qemu-system-x86_64: linux kernel too old to "
+			    "load a ram disk");
+	/* a console that said something: qemu's log is not added */
+	snprintf(why, sizeof(why), "the console says: x");
+	boot_ab_add_qemu_says(why, sizeof(why), "qemu: y\n", 8);
+	assert_string_equal(why, "the console says: x");
 }
 
 static void test_judge_norun(void **state)
@@ -471,10 +483,14 @@ static void test_boot_silent(void **state)
 	struct fx *f = *state;
 	struct boot_ab_boot b;
 
-	fake_qemu(f, "", NULL, "exit 3");
+	/* a guest that never ran: qemu's own message tells why */
+	fake_qemu(f, "", NULL, "echo 'qemu-system-x86_64: linux kernel too "
+		  "old to load a ram disk' >&2; exit 3");
 	one_boot(f, &b);
 	assert_string_equal(b.why, "the guest never reported (no /init "
-			    "output) (qemu exit status 3); the console says: ");
+			    "output) (qemu exit status 3); the console is "
+			    "empty; qemu says: qemu-system-x86_64: linux "
+			    "kernel too old to load a ram disk");
 	assert_failed_run(f, &b);
 }
 

@@ -4,6 +4,7 @@
  * 1000-based, cycles bare), three significant digits, byte counts, the
  * points where rounding carries into the next scale, and word wrapping.
  */
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -230,6 +231,34 @@ static void test_number_carry(void **state)
 	check_number(-99.96, "-100");
 }
 
+/*
+ * Any finite double prints as a number (#25 item 9): from 1e15 on with
+ * an exponent, not 309 digits cut to the buffer, and never "nan" or
+ * undefined behaviour (the sanitize build aborted on 1.7e308's CV).
+ */
+static void test_number_huge(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	check_number(1.7e308, "1.7e+308");
+	check_number(-1e300, "-1e+300");
+	check_number(DBL_MAX, "1.8e+308");
+	check_number(999999999999999.0, "999999999999999");
+	fmt_value(1.6e308, "ns", buf, sizeof(buf));
+	assert_string_equal(buf, "1.6e+299 s");
+	fmt_change(5.35e307, buf, sizeof(buf));
+	assert_string_equal(buf, "+5.35e+307%");
+	fmt_change(-12.34, buf, sizeof(buf));
+	assert_string_equal(buf, "-12.3%");
+	fmt_ci(3.17e307, 5.76e307, buf, sizeof(buf));
+	assert_string_equal(buf, "+3.17e+307..+5.76e+307");
+	fmt_number(NAN, buf, sizeof(buf));
+	assert_string_equal(buf, "nan");
+	fmt_number(INFINITY, buf, sizeof(buf));
+	assert_string_equal(buf, "inf");
+}
+
 static void test_number_truncates(void **state)
 {
 	char buf[4];
@@ -327,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_scale_rollover),
 		cmocka_unit_test(test_number),
 		cmocka_unit_test(test_number_carry),
+		cmocka_unit_test(test_number_huge),
 		cmocka_unit_test(test_number_truncates),
 		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_wrap),

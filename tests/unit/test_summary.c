@@ -9,12 +9,20 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "stats/summary.h"
 
 #define EPS 1e-9
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
 
 static const double x5[] = { 1, 2, 3, 4, 100 };
 
@@ -243,6 +251,87 @@ static void test_summary_ci_uses_fixed_seed(void **state)
 }
 
 /* --precision's measure: the printed CI's wider half, % of the median */
+/*
+ * The bootstrap's cost is bounded (#25 item 8): the resamples are as
+ * asked up to 2000 x 20000 draws, then capped by n, never below 200.
+ */
+static void test_bootstrap_iters_bounded(void **state)
+{
+	size_t n;
+
+	(void)state;
+	assert_int_equal(stats_bootstrap_iters(10, 2000), 2000);
+	assert_int_equal(stats_bootstrap_iters(20000, 2000), 2000);
+	assert_int_equal(stats_bootstrap_iters(40000, 2000), 1000);
+	assert_int_equal(stats_bootstrap_iters(100000, 2000), 400);
+	assert_int_equal(stats_bootstrap_iters(1000000, 2000), 200);
+	assert_int_equal(stats_bootstrap_iters(5000000, 2000), 200);
+	assert_int_equal(stats_bootstrap_iters(100000, 100), 100);
+	for (n = 1; n <= 1000000; n *= 3)
+		assert_true((unsigned long long)stats_bootstrap_iters(n, 2000) *
+			    n <= STATS_BOOTSTRAP_MAX_DRAWS ||
+			    stats_bootstrap_iters(n, 2000) ==
+			    STATS_BOOTSTRAP_MIN_ITERS);
+}
+
+/*
+ * Capped resamples give nearly the CI of all 2000: on 100,000 values
+ * (400 resamples) each end is within 15% of the CI's width of the end
+ * 2000 resamples give, and both CIs hold the true median.
+ */
+static void test_bootstrap_capped_close(void **state)
+{
+	size_t n = 100000, i, *cnt = malloc(n * sizeof(*cnt));
+	double *x = malloc(n * sizeof(*x)), *s = malloc(n * sizeof(*s));
+	double meds[2000], lo, hi, flo, fhi, w;
+	uint64_t rng = 42, st = SUMMARY_BOOTSTRAP_SEED;
+
+	(void)state;
+	assert_non_null(x);
+	assert_non_null(s);
+	assert_non_null(cnt);
+	for (i = 0; i < n; i++) {
+		/* exponential around 1000: a skewed, time-like sample */
+		double u = (double)(stats_rng_next(&rng) >> 11) / 9007199254740992.0;
+
+		x[i] = 1000.0 - 100.0 * log1p(-u);
+		s[i] = x[i];
+	}
+	assert_int_equal(stats_bootstrap_median_ci(x, n, 2000,
+						   SUMMARY_BOOTSTRAP_SEED,
+						   0.95, &lo, &hi), 0);
+	qsort(s, n, sizeof(*s), cmp_d);
+	for (i = 0; i < 2000; i++)
+		meds[i] = stats_resample_median(s, n, cnt, &st);
+	qsort(meds, 2000, sizeof(*meds), cmp_d);
+	flo = stats_quantile_sorted(meds, 2000, 0.025);
+	fhi = stats_quantile_sorted(meds, 2000, 0.975);
+	w = fhi - flo;
+	assert_true(w > 0);
+	assert_true(fabs(lo - flo) < 0.15 * w);
+	assert_true(fabs(hi - fhi) < 0.15 * w);
+	/* the true median of 1000 + Exp(100) is 1000 + 100 ln 2 */
+	assert_true(lo < 1000 + 100 * M_LN2 && hi > 1000 + 100 * M_LN2);
+	free(x);
+	free(s);
+	free(cnt);
+}
+
+/* Any finite values: 1e308 and 1.7e308 have a finite mean and CV. */
+static void test_summary_huge_finite(void **state)
+{
+	static const double h[] = { 1e308, 1.7e308, 1.6e308 };
+	struct summary sm;
+
+	(void)state;
+	assert_int_equal(summary_compute(h, 3, &sm), 0);
+	assert_true(isfinite(sm.mean) && isfinite(sm.stddev) &&
+		    isfinite(sm.cv));
+	assert_true(fabs(sm.mean / 1.4333333333333333e308 - 1) < 1e-12);
+	assert_true(fabs(sm.stddev / 3.7859388972001824e307 - 1) < 1e-9);
+	assert_true(sm.cv > 0.26 && sm.cv < 0.27);
+}
+
 static void test_median_precision(void **state)
 {
 	double x[40], flat[5] = { 7, 7, 7, 7, 7 }, zero[3] = { -1, 0, 1 };
@@ -294,6 +383,9 @@ int main(void)
 		cmocka_unit_test(test_bootstrap_degenerate),
 		cmocka_unit_test(test_summary_ci_uses_fixed_seed),
 		cmocka_unit_test(test_median_precision),
+		cmocka_unit_test(test_bootstrap_iters_bounded),
+		cmocka_unit_test(test_bootstrap_capped_close),
+		cmocka_unit_test(test_summary_huge_finite),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

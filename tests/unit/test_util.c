@@ -24,6 +24,7 @@
 #include "results/result.h"
 #include "util/array.h"
 #include "util/file.h"
+#include "util/msg.h"
 #include "util/process.h"
 #include "util/random_id.h"
 #include "util/sort.h"
@@ -194,6 +195,27 @@ static void test_stop_child(void **state)
 	assert_int_equal(waitpid(p, NULL, WNOHANG), -1);
 }
 
+/* Text from outside is escaped for a terminal (#25 item 11). */
+static void test_msg_escape(void **state)
+{
+	static const char in[] = "a\033]0;T\007\n\xff\xc2\x9b\xc3\xa9\x7f"
+				 "\xed\xa0\x80\xe0\x80\x80z";
+	char out[128], small[6];
+
+	(void)state;
+	msg_escape(in, sizeof(in) - 1, true, out, sizeof(out));
+	assert_string_equal(out, "a\\x1b]0;T\\x07\n\\xff\\xc2\\x9b\xc3\xa9"
+			    "\\x7f\\xed\\xa0\\x80\\xe0\\x80\\x80z");
+	msg_escape(in, sizeof(in) - 1, false, out, sizeof(out));
+	assert_non_null(strstr(out, "\\x07\\x0a\\xff"));
+	assert_string_equal(msg_quote("x\ny"), "x\\x0ay");
+	assert_string_equal(msg_quote(NULL), "");
+	/* cut short, never inside an escape */
+	assert_int_equal(msg_escape("ab\033c", 4, false, small,
+				    sizeof(small)), 2);
+	assert_string_equal(small, "ab");
+}
+
 static void test_job_block_end(void **state)
 {
 	struct result_config cfg[4];
@@ -231,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_find_program),
 		cmocka_unit_test(test_stop_child),
 		cmocka_unit_test(test_job_block_end),
+		cmocka_unit_test(test_msg_escape),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
