@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "store/store.h"
 
@@ -35,6 +36,12 @@ struct store {
 	int64_t busy_since_ns;	/* SQLite: when the wait for a lock began */
 	int64_t changes;	/* PostgreSQL: rows the last command changed */
 	char lasterr[512];	/* PostgreSQL: the last error, one line */
+	/* SQLite: the file opened, by name and by device and inode, to
+	   tell whether the file at the name is still it */
+	char file[PATH_MAX];
+	dev_t file_dev;
+	ino_t file_ino;
+	bool read_only;		/* opened for reading only */
 	/* the database as messages name it: the path, or the URL with its
 	   passwords masked */
 	char path[PATH_MAX];
@@ -100,6 +107,19 @@ struct db_ops {
 	 */
 	int (*schema_state)(struct store *st, int *version, int *nobjects);
 	int (*set_version)(struct store *st, int version);
+	/*
+	 * SQLite: whether the file at the name opened is still the one
+	 * opened (a regular file, same device and inode, linked), and a
+	 * second connection to it in *fresh (a new struct store the caller
+	 * closes), which reads what is in the file and the WAL at that
+	 * name, not what this connection alone may see.  NULL for
+	 * PostgreSQL, whose server is the only copy.
+	 */
+	int (*open_again)(struct store *st, struct store **fresh, char *err,
+			  size_t errlen);
+	/* SQLite: do not write this connection's WAL into the file at
+	   close (a lost connection must not overwrite another's pages) */
+	void (*forget_wal)(struct store *st);
 	/* migrations[v] takes the schema from version v to v + 1 */
 	const char *const *migrations;
 };
