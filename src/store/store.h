@@ -104,8 +104,12 @@ bool store_is_url(const char *target);
 /*
  * A copy of text (malloc'ed; NULL on ENOMEM) in which the passwords of
  * connection URLs are masked as '***': the password of user:password@,
- * and the value of every password=, sslpassword=... parameter.  For
- * messages and for the command line stored with a run.
+ * and the value of every password=, sslpassword=... parameter, its name
+ * spelled in any way libpq decodes (pass%77ord=) and its value quoted or
+ * not (conninfo: password='x y').  Then each postgresql:// URL left is
+ * read as libpq reads it (PQconninfoParse): one in which libpq still
+ * finds a password is masked whole after "://".  For messages and for
+ * the command line stored with a run.
  */
 char *store_mask_secrets(const char *text);
 
