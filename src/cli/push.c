@@ -21,6 +21,7 @@ struct push_args {
 	char **specs;
 	size_t nspecs;
 	bool quiet;
+	int connect_timeout_s, statement_timeout_s;	/* 0: default */
 };
 
 #define PA(field) offsetof(struct push_args, field)
@@ -32,6 +33,12 @@ static const struct opt_row push_rows[] = {
 		   "$COPYSCOPE_DB, else $XDG_DATA_HOME/copyscope/results.db)"),
 	{ OPT_R("--quiet", OPT_FLAG, NULL), "print only the summary line",
 	  PA(quiet) },
+	{ OPT_R("--connect-timeout-s", OPT_INT, "S"), "seconds to connect "
+	  "and log in, 2 .. 3600 (default 10, or the URL's "
+	  "connect_timeout)", PA(connect_timeout_s), .lo = 2, .hi = 3600 },
+	{ OPT_R("--statement-timeout-s", OPT_INT, "S"), "seconds one "
+	  "statement may take, 1 .. 86400 (default 60)",
+	  PA(statement_timeout_s), .lo = 1, .hi = 86400 },
 };
 #undef PA
 
@@ -47,6 +54,7 @@ static void push_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
 "usage: copyscope push [RUNS ...] --to URL|PATH [--db PATH] [--quiet]\n"
+"                      [--connect-timeout-s S] [--statement-timeout-s S]\n"
 "\n"
 "Copies stored runs, whole (options, environment, results, samples,\n"
 "histograms), from this host's database to a shared one: typically a\n"
@@ -57,6 +65,11 @@ static void push_usage(FILE *out, const struct opt_cmd *c)
 "again adds what is not there yet, so a host that measured offline, or a\n"
 "push that was stopped half-way, can simply push again.  Runs still\n"
 "'running' are left for a later push.\n"
+"\n"
+"A server that does not answer (stopped, its machine gone) ends the push\n"
+"after the timeouts below, naming it, instead of hanging: the connection\n"
+"and login get --connect-timeout-s, each statement --statement-timeout-s\n"
+"(also set on the server), and TCP keepalives drop a dead link.\n"
 "\n"
 "RUNS selects which (default: all), as a side of 'compare' does: run ids,\n"
 "tags, 'last', host:, kernel:, boot:, tag: patterns, '+' and ',' lists.\n"
@@ -218,6 +231,7 @@ int cmd_push(int argc, char **argv)
 		goto out;
 	/* the local store is read and selected first: a typo in RUNS
 	   costs no connection */
+	store_set_timeouts(pa.connect_timeout_s, pa.statement_timeout_s);
 	e = cli_open_store_opt("--to", pa.to, &to, topath, sizeof(topath));
 	if (e)
 		goto out;

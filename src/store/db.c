@@ -21,6 +21,15 @@
 #include "store/db.h"
 #include "store/target.h"
 
+int db_connect_timeout_s;
+int db_statement_timeout_s;
+
+void store_set_timeouts(int connect_s, int statement_s)
+{
+	db_connect_timeout_s = connect_s > 0 ? connect_s : 0;
+	db_statement_timeout_s = statement_s > 0 ? statement_s : 0;
+}
+
 void db_set_err(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;

@@ -36,6 +36,9 @@ struct store {
 	int64_t busy_since_ns;	/* SQLite: when the wait for a lock began */
 	int64_t changes;	/* PostgreSQL: rows the last command changed */
 	char lasterr[512];	/* PostgreSQL: the last error, one line */
+	bool dead;		/* PostgreSQL: the server stopped answering
+				   (a statement timed out): every later
+				   command fails with lasterr */
 	/* SQLite: the file opened, by name and by device and inode, to
 	   tell whether the file at the name is still it */
 	char file[PATH_MAX];
@@ -134,6 +137,16 @@ extern const char *const store_migrations_pg[];
 /* The statuses a run may have (the CHECK of the runs table). */
 extern const char *const store_run_statuses[];
 extern const size_t store_nrun_statuses;
+
+/*
+ * PostgreSQL's timeouts (store_set_timeouts): 0 for the defaults,
+ * DB_CONNECT_TIMEOUT_S (unless the URL or PGCONNECT_TIMEOUT says) and
+ * DB_STATEMENT_TIMEOUT_S.
+ */
+#define DB_CONNECT_TIMEOUT_S 10
+#define DB_STATEMENT_TIMEOUT_S 60
+extern int db_connect_timeout_s;
+extern int db_statement_timeout_s;
 
 void db_set_err(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

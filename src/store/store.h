@@ -57,6 +57,22 @@ int store_open(const char *path, struct store **out, char *err,
 void store_close(struct store *st);
 
 /*
+ * The timeouts of the PostgreSQL store, for the stores opened from now
+ * on (0: the default).  connect_s bounds making the connection, logging
+ * in included (default 10 s, unless the URL's connect_timeout or
+ * PGCONNECT_TIMEOUT says otherwise; connect_s > 0 overrides both);
+ * statement_s bounds each statement, both on the server (its
+ * statement_timeout, unless PGOPTIONS or the URL's options set options)
+ * and here, where waiting for an answer stops 2 s after it even when the
+ * server cannot answer at all (stopped, or its machine gone): default
+ * 60 s.  TCP keepalives are on (idle 30 s, then every 10 s, 3 lost: the
+ * connection is dropped) unless the URL sets them.  A statement that
+ * timed out leaves the store unusable: every later command fails with
+ * the same message, which names the database.
+ */
+void store_set_timeouts(int connect_s, int statement_s);
+
+/*
  * As store_open, for a command that only reads: a SQLite file that exists
  * but that this process may not write (the file, or its directory where
  * SQLite keeps the -wal and -shm files) is opened read-only, and
