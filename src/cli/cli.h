@@ -117,6 +117,24 @@ int cli_keep_lost_run(const struct store *st, const char *path,
 		      const struct run_data *run);
 
 /*
+ * For a command that adds runs one after the other (import, push): catch
+ * SIGINT, SIGTERM, SIGHUP and SIGPIPE as run does, so that the command
+ * finishes the run it is adding, stops, and says what was stored
+ * (cli_stopped) instead of dying with what it printed still buffered.
+ */
+void cli_catch_stop(void);
+
+/* The signal that asked to stop since cli_catch_stop, 0 if none. */
+int cli_stop_signal(void);
+
+/*
+ * After a stop: "interrupted by signal N (NAME): " and the rest of the
+ * message from fmt on stderr, the output flushed.  Returns
+ * EXIT_INTERRUPTED.
+ */
+int cli_stopped(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
  * Load the runs that spec names (run ids, tags, 'last', a comma list;
  * store_select_runs) whole into side.  Returns 0; 2 (EXIT_USAGE) when an
  * item names no run or is empty (printed, naming cmd); 1 on a store

@@ -16,6 +16,7 @@
 #include "core/param.h"
 #include "results/codec.h"
 #include "results/exchange.h"
+#include "runner/runner.h"
 #include "report/format.h"
 #include "report/notes.h"
 
@@ -410,4 +411,29 @@ int cli_keep_lost_run(const struct store *st, const char *path,
 		  "'%s'; 'copyscope import' adds it to a database",
 		  run->info.uuid, run->results.n, clean);
 	return EXIT_FAIL;
+}
+
+void cli_catch_stop(void)
+{
+	runner_install_signals();
+}
+
+int cli_stop_signal(void)
+{
+	return runner_interrupted ? (int)runner_signal : 0;
+}
+
+int cli_stopped(const char *fmt, ...)
+{
+	int sig = cli_stop_signal();
+	char what[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+	cli_error("interrupted by signal %d (%s): %s", sig, strsignal(sig),
+		  what);
+	return EXIT_INTERRUPTED;
 }

@@ -180,6 +180,26 @@ fail:
 	return 1;
 }
 
+/*
+ * Stopped by a signal with nleft runs not looked at (left[0..nleft-1]
+ * says which of them were selected): say what was pushed; 130.
+ */
+static int push_stopped(const struct push_count *c, const bool *left,
+			size_t nleft, const char *topath)
+{
+	char clean[4096 * 4 + 1];
+	size_t i, rest = 0;
+
+	for (i = 0; i < nleft; i++)
+		rest += left[i];
+	cli_clean_text(topath, clean, sizeof(clean));
+	return cli_stopped("%zu run%s added to %s, %zu there already, "
+			   "%zu failed; %zu not pushed: push again to add "
+			   "them (a run already there is not added twice)",
+			   c->added, c->added == 1 ? "" : "s", clean,
+			   c->there, c->failed, rest);
+}
+
 int cmd_push(int argc, char **argv)
 {
 	struct push_args pa;
@@ -202,6 +222,7 @@ int cmd_push(int argc, char **argv)
 		free(pa.specs);
 		return e < 0 ? EXIT_OK : e;
 	}
+	cli_catch_stop();
 	e = cli_open_existing_store(pa.db, &from, path, sizeof(path),
 				    &absent);
 	if (e)
@@ -235,7 +256,7 @@ int cmd_push(int argc, char **argv)
 	e = cli_open_store_opt("--to", pa.to, &to, topath, sizeof(topath));
 	if (e)
 		goto out;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !cli_stop_signal(); i++) {
 		if (!pick[i])
 			continue;
 		npick++;
@@ -248,6 +269,10 @@ int cmd_push(int argc, char **argv)
 		}
 		if (push_one(from, to, &runs[i], pa.quiet, &c))
 			e = EXIT_FAIL;
+	}
+	if (cli_stop_signal()) {
+		e = push_stopped(&c, pick + i, n - i, topath);
+		goto out;
 	}
 	printf("pushed to %s: %zu run%s added, %zu there already", topath,
 	       c.added, c.added == 1 ? "" : "s", c.there);
