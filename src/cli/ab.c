@@ -251,7 +251,7 @@ static void print_result(const struct ab_cli *c, const struct ab_outcome *o,
 		return;
 	}
 	ab_print_text(stdout, &h, &o->analysis);
-	if (o->session.run.info.id > 0)
+	if (o->session.run.info.id > 0 && !o->session.store_lost)
 		printf("stored as run %lld in %s\n",
 		       (long long)o->session.run.info.id, path);
 }
@@ -295,6 +295,9 @@ int cmd_ab(int argc, char **argv)
 			cli_error("interrupted before the first round");
 		if (o.analysis.n > 0)
 			print_result(c, &o, path);
+		if (o.session.store_lost)
+			e = cli_keep_lost_run(c->spec.session.store, path,
+					      &o.session.run);
 		if ((fflush(stdout) != 0 || ferror(stdout)) && e == EXIT_OK)
 			e = EXIT_FAIL;
 	}

@@ -119,13 +119,42 @@ int cli_open_store_opt(const char *opt, const char *target,
 
 /*
  * The same for commands that only read (runs, show, compare, check): a
- * database file that does not exist is never created.  A missing file at
+ * database file that does not exist is never created, and one this
+ * process may not write is opened read-only (store_open_read).  A missing file at
  * the path the user named (--db, COPYSCOPE_DB), or with absent NULL, is a
  * usage error (exit 2, naming the path); a missing default database sets
  * *absent and returns 0 with *st untouched.
  */
 int cli_open_existing_store(const char *db_opt, struct store **st,
 			    char *path, size_t pathlen, bool *absent);
+
+/*
+ * A run written to st (named path in messages) that is not found there at
+ * the end (store_check_stored): write all of it as an export file beside
+ * the database file, DB.lost-run-UUID.json (else in the current
+ * directory, copyscope-lost-run-UUID.json), and say on stderr where it
+ * is.  Returns EXIT_FAIL.
+ */
+int cli_keep_lost_run(const struct store *st, const char *path,
+		      const struct run_data *run);
+
+/*
+ * For a command that adds runs one after the other (import, push): catch
+ * SIGINT, SIGTERM, SIGHUP and SIGPIPE as run does, so that the command
+ * finishes the run it is adding, stops, and says what was stored
+ * (cli_stopped) instead of dying with what it printed still buffered.
+ */
+void cli_catch_stop(void);
+
+/* The signal that asked to stop since cli_catch_stop, 0 if none. */
+int cli_stop_signal(void);
+
+/*
+ * After a stop: "interrupted by signal N (NAME): " and the rest of the
+ * message from fmt on stderr, the output flushed.  Returns
+ * EXIT_INTERRUPTED.
+ */
+int cli_stopped(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * Load the runs that spec names (run ids, tags, 'last', a comma list;

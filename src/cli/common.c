@@ -6,6 +6,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,8 @@
 #include "util/msg.h"
 #include "core/param.h"
 #include "results/codec.h"
+#include "results/exchange.h"
+#include "runner/runner.h"
 #include "report/format.h"
 #include "report/notes.h"
 
@@ -150,18 +153,20 @@ static void mark_abandoned(struct store *st)
  * one.
  */
 static int open_at(const char *origin, struct store **st, char *path,
-		   size_t pathlen)
+		   size_t pathlen, bool read)
 {
 	char err[1024], *shown;
 
-	if (store_open(path, st, err, sizeof(err)) != 0) {
+	if ((read ? store_open_read(path, st, err, sizeof(err)) :
+	     store_open(path, st, err, sizeof(err))) != 0) {
 		cli_error("%s%s", err, origin);
 		return EXIT_USAGE;
 	}
 	shown = store_mask_secrets(path);
 	snprintf(path, pathlen, "%s", shown ? shown : "(database)");
 	free(shown);
-	mark_abandoned(*st);
+	if (!store_is_read_only(*st))
+		mark_abandoned(*st);
 	return 0;
 }
 
@@ -179,7 +184,8 @@ int cli_open_store(const char *db_opt, struct store **st, char *path,
 {
 	int named, e = resolve_db(db_opt, path, pathlen, &named);
 
-	return e ? e : open_at(origin(db_opt, named), st, path, pathlen);
+	return e ? e : open_at(origin(db_opt, named), st, path, pathlen,
+			       false);
 }
 
 int cli_open_store_opt(const char *opt, const char *target,
@@ -189,7 +195,7 @@ int cli_open_store_opt(const char *opt, const char *target,
 
 	snprintf(path, pathlen, "%s", target);
 	snprintf(from, sizeof(from), " (from %s)", opt);
-	return open_at(from, st, path, pathlen);
+	return open_at(from, st, path, pathlen, false);
 }
 
 int cli_open_existing_store(const char *db_opt, struct store **st,
@@ -215,7 +221,7 @@ int cli_open_existing_store(const char *db_opt, struct store **st,
 			  named ? " (from COPYSCOPE_DB)" : "");
 		return EXIT_USAGE;
 	}
-	return open_at(origin(db_opt, named), st, path, pathlen);
+	return open_at(origin(db_opt, named), st, path, pathlen, true);
 }
 
 int cli_load_side(struct store *st, const char *cmd, const char *spec,
@@ -368,4 +374,80 @@ void cli_warn_noisy(size_t nsamples, size_t nflagged, size_t n_other,
 			  text, sizeof(text));
 	snprintf(line, sizeof(line), "copyscope: %s", text);
 	fmt_wrap(stderr, 0, 2, line);
+}
+
+/* Write run to a new file named name; 0 or -1 (errno-like text in err). */
+static int write_lost(const char *name, const struct run_data *run,
+		      char *err, size_t errlen)
+{
+	FILE *f = fopen(name, "wx");
+	int rc;
+
+	if (!f) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return -1;
+	}
+	rc = exchange_write(f, run, 1, err, errlen);
+	if (fclose(f) != 0 && rc == 0) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		rc = -1;
+	}
+	if (rc)
+		unlink(name);
+	return rc;
+}
+
+int cli_keep_lost_run(const struct store *st, const char *path,
+		      const struct run_data *run)
+{
+	char name[PATH_MAX + 64], clean[4 * PATH_MAX + 1], err[512];
+	const char *file = store_file(st);
+	int rc = -1;
+
+	if (file) {
+		snprintf(name, sizeof(name), "%s.lost-run-%s.json", file,
+			 run->info.uuid);
+		rc = write_lost(name, run, err, sizeof(err));
+	}
+	if (rc) {
+		snprintf(name, sizeof(name), "copyscope-lost-run-%s.json",
+			 run->info.uuid);
+		rc = write_lost(name, run, err, sizeof(err));
+	}
+	cli_clean_text(path, clean, sizeof(clean));
+	if (rc) {
+		cli_error("run %s is not stored in %s, and cannot be kept in "
+			  "'%s' either: %s", run->info.uuid, clean, name, err);
+		return EXIT_FAIL;
+	}
+	cli_clean_text(name, clean, sizeof(clean));
+	cli_error("run %s is not stored: all of it (%zu results) is kept in "
+		  "'%s'; 'copyscope import' adds it to a database",
+		  run->info.uuid, run->results.n, clean);
+	return EXIT_FAIL;
+}
+
+void cli_catch_stop(void)
+{
+	runner_install_signals();
+}
+
+int cli_stop_signal(void)
+{
+	return runner_interrupted ? (int)runner_signal : 0;
+}
+
+int cli_stopped(const char *fmt, ...)
+{
+	int sig = cli_stop_signal();
+	char what[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+	cli_error("interrupted by signal %d (%s): %s", sig, strsignal(sig),
+		  what);
+	return EXIT_INTERRUPTED;
 }

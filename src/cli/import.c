@@ -48,6 +48,16 @@ static void import_usage(FILE *out, const struct opt_cmd *c)
 	opt_print_options(out, c);
 }
 
+/* Stopped by a signal after added + there of n runs: say so; 130. */
+static int import_stopped(size_t added, size_t there, size_t n)
+{
+	return cli_stopped("%zu of %zu runs stored (%zu imported, %zu "
+			   "already there); the rest not imported: import "
+			   "the file again to add them (a run already there "
+			   "is not added twice)", added + there, n, added,
+			   there);
+}
+
 int cmd_import(int argc, char **argv)
 {
 	struct import_cli ic = { 0 };
@@ -68,6 +78,7 @@ int cmd_import(int argc, char **argv)
 	if (!file)
 		return cli_usage("import", "which file? (written by "
 				 "'copyscope export'; '-' for stdin)");
+	cli_catch_stop();
 	cli_clean_text(strcmp(file, "-") == 0 ? "stdin" : file, name,
 		       sizeof(name));
 	in = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
@@ -110,6 +121,11 @@ int cmd_import(int argc, char **argv)
 		goto out;
 	for (i = 0; i < n; i++) {
 		struct run_info *ri = &runs[i].info;
+
+		if (cli_stop_signal()) {
+			e = import_stopped(added, there, n);
+			goto out;
+		}
 
 		rc = store_add_run(st, &runs[i], err, sizeof(err));
 		if (rc < 0) {

@@ -21,6 +21,7 @@ struct push_args {
 	char **specs;
 	size_t nspecs;
 	bool quiet;
+	int connect_timeout_s, statement_timeout_s;	/* 0: default */
 };
 
 #define PA(field) offsetof(struct push_args, field)
@@ -32,6 +33,12 @@ static const struct opt_row push_rows[] = {
 		   "$COPYSCOPE_DB, else $XDG_DATA_HOME/copyscope/results.db)"),
 	{ OPT_R("--quiet", OPT_FLAG, NULL), "print only the summary line",
 	  PA(quiet) },
+	{ OPT_R("--connect-timeout-s", OPT_INT, "S"), "seconds to connect "
+	  "and log in, 2 .. 3600 (default 10, or the URL's "
+	  "connect_timeout)", PA(connect_timeout_s), .lo = 2, .hi = 3600 },
+	{ OPT_R("--statement-timeout-s", OPT_INT, "S"), "seconds one "
+	  "statement may take, 1 .. 86400 (default 60)",
+	  PA(statement_timeout_s), .lo = 1, .hi = 86400 },
 };
 #undef PA
 
@@ -47,6 +54,7 @@ static void push_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
 "usage: copyscope push [RUNS ...] --to URL|PATH [--db PATH] [--quiet]\n"
+"                      [--connect-timeout-s S] [--statement-timeout-s S]\n"
 "\n"
 "Copies stored runs, whole (options, environment, results, samples,\n"
 "histograms), from this host's database to a shared one: typically a\n"
@@ -57,6 +65,11 @@ static void push_usage(FILE *out, const struct opt_cmd *c)
 "again adds what is not there yet, so a host that measured offline, or a\n"
 "push that was stopped half-way, can simply push again.  Runs still\n"
 "'running' are left for a later push.\n"
+"\n"
+"A server that does not answer (stopped, its machine gone) ends the push\n"
+"after the timeouts below, naming it, instead of hanging: the connection\n"
+"and login get --connect-timeout-s, each statement --statement-timeout-s\n"
+"(also set on the server), and TCP keepalives drop a dead link.\n"
 "\n"
 "RUNS selects which (default: all), as a side of 'compare' does: run ids,\n"
 "tags, 'last', host:, kernel:, boot:, tag: patterns, '+' and ',' lists.\n"
@@ -176,6 +189,26 @@ fail:
 	return 1;
 }
 
+/*
+ * Stopped by a signal with nleft runs not looked at (left[0..nleft-1]
+ * says which of them were selected): say what was pushed; 130.
+ */
+static int push_stopped(const struct push_count *c, const bool *left,
+			size_t nleft, const char *topath)
+{
+	char clean[4096 * 4 + 1];
+	size_t i, rest = 0;
+
+	for (i = 0; i < nleft; i++)
+		rest += left[i];
+	cli_clean_text(topath, clean, sizeof(clean));
+	return cli_stopped("%zu run%s added to %s, %zu there already, "
+			   "%zu failed; %zu not pushed: push again to add "
+			   "them (a run already there is not added twice)",
+			   c->added, c->added == 1 ? "" : "s", clean,
+			   c->there, c->failed, rest);
+}
+
 int cmd_push(int argc, char **argv)
 {
 	struct push_args pa;
@@ -198,6 +231,7 @@ int cmd_push(int argc, char **argv)
 		free(pa.specs);
 		return e < 0 ? EXIT_OK : e;
 	}
+	cli_catch_stop();
 	e = cli_open_existing_store(pa.db, &from, path, sizeof(path),
 				    &absent);
 	if (e)
@@ -227,10 +261,11 @@ int cmd_push(int argc, char **argv)
 		goto out;
 	/* the local store is read and selected first: a typo in RUNS
 	   costs no connection */
+	store_set_timeouts(pa.connect_timeout_s, pa.statement_timeout_s);
 	e = cli_open_store_opt("--to", pa.to, &to, topath, sizeof(topath));
 	if (e)
 		goto out;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !cli_stop_signal(); i++) {
 		if (!pick[i])
 			continue;
 		npick++;
@@ -243,6 +278,10 @@ int cmd_push(int argc, char **argv)
 		}
 		if (push_one(from, to, &runs[i], pa.quiet, &c))
 			e = EXIT_FAIL;
+	}
+	if (cli_stop_signal()) {
+		e = push_stopped(&c, pick + i, n - i, topath);
+		goto out;
 	}
 	printf("pushed to %s: %zu run%s added, %zu there already", topath,
 	       c.added, c.added == 1 ? "" : "s", c.there);

@@ -532,7 +532,7 @@ static void print_incomplete(long long id, const char *path, size_t stored,
  * interruption.
  */
 static int finish(const struct run_cli *rc, struct session_result *sr,
-		  const char *path)
+		  const struct store *store, const char *path)
 {
 	const struct run_data *run = &sr->run;
 	int e = sr->exit_code;
@@ -563,7 +563,9 @@ static int finish(const struct run_cli *rc, struct session_result *sr,
 			       sr->planned - sr->ran - sr->skipped : 0;
 
 		cli_clean_text(path, clean, sizeof(clean));
-		if (!sr->store_failed)
+		if (sr->store_lost)
+			e = cli_keep_lost_run(store, path, run);
+		else if (!sr->store_failed)
 			printf("stored as run %lld in %s\n",
 			       (long long)run->info.id, clean);
 		else
@@ -674,7 +676,7 @@ int cmd_run(int argc, char **argv)
 			goto out;
 	}
 	session_run(&spec, &sr);
-	e = finish(rc, &sr, path);
+	e = finish(rc, &sr, spec.store, path);
 	if ((fflush(stdout) != 0 || ferror(stdout)) && e == EXIT_OK) {
 		/* stdout closed under us (| head): measured and stored, but
 		   the output was lost */

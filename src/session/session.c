@@ -586,6 +586,14 @@ int session_run(const struct session_spec *spec, struct session_result *out)
 		msg_error("%s", err);
 		out->store_failed = true;
 		out->exit_code = SESSION_FAIL;
+	} else if (sp.store && store_check_stored(sp.store,
+						  out->run.info.uuid,
+						  out->stored, err,
+						  sizeof(err)) != 0) {
+		/* "stored" would be a lie: the caller keeps it elsewhere */
+		msg_error("%s", err);
+		out->store_lost = true;
+		out->exit_code = SESSION_FAIL;
 	}
 	out->run.info.nresults = (int)out->run.results.n;
 	return out->exit_code;

@@ -101,6 +101,10 @@ struct session_result {
 	size_t stored;			/* results written to the store */
 	bool store_failed;		/* a write to the store failed: the
 					   stored run is incomplete */
+	bool store_lost;		/* written, but not found there at the
+					   end (store_check_stored): the
+					   database file was removed or
+					   replaced; run holds all of it */
 	/* kept samples and flagged ones, by reason */
 	size_t nsamples, nflagged, n_other, n_steal, n_canary;
 };

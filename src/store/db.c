@@ -10,15 +10,26 @@
  * prepared statements.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "store/db.h"
 #include "store/target.h"
 #include "util/msg.h"
+
+int db_connect_timeout_s;
+int db_statement_timeout_s;
+
+void store_set_timeouts(int connect_s, int statement_s)
+{
+	db_connect_timeout_s = connect_s > 0 ? connect_s : 0;
+	db_statement_timeout_s = statement_s > 0 ? statement_s : 0;
+}
 
 void db_set_err(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -318,8 +329,9 @@ fail:
 	return -1;
 }
 
-int store_open(const char *target, struct store **out, char *err,
-	       size_t errlen)
+/* Open target; read_only: for reading only (SQLite, st->read_only). */
+static int open_target(const char *target, bool read_only,
+		       struct store **out, char *err, size_t errlen)
 {
 	const struct db_ops *ops;
 	struct store *st;
@@ -342,18 +354,124 @@ int store_open(const char *target, struct store **out, char *err,
 		return -1;
 	}
 	st->ops = ops;
+	st->read_only = read_only && ops == &db_sqlite_ops;
 	db_copy_str(st->path, sizeof(st->path), name);
 	free(name);
 	st->opening = true;
 	if (ops->open(st, target, err, errlen))
 		goto fail;
-	if (migrate(st, err, errlen))
+	if (!st->read_only && migrate(st, err, errlen))
 		goto fail;
 	st->opening = false;
 	*out = st;
 	return 0;
 fail:
 	store_close(st);
+	return -1;
+}
+
+int store_open(const char *target, struct store **out, char *err,
+	       size_t errlen)
+{
+	return open_target(target, false, out, err, errlen);
+}
+
+/* The directory of path (a file's path) in dir. */
+static void dir_of(const char *path, char *dir, size_t size)
+{
+	char *slash;
+
+	db_copy_str(dir, size, path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		db_copy_str(dir, size, ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+}
+
+int store_open_read(const char *target, struct store **out, char *err,
+		    size_t errlen)
+{
+	char dir[PATH_MAX];
+	bool ro = false;
+
+	if (target && target[0] && !store_is_url(target) &&
+	    access(target, F_OK) == 0) {
+		dir_of(target, dir, sizeof(dir));
+		ro = faccessat(AT_FDCWD, target, W_OK, AT_EACCESS) != 0 ||
+		     faccessat(AT_FDCWD, dir, W_OK, AT_EACCESS) != 0;
+	}
+	return open_target(target, ro, out, err, errlen);
+}
+
+bool store_is_read_only(const struct store *st)
+{
+	return st->read_only;
+}
+
+const char *store_file(const struct store *st)
+{
+	return st->ops == &db_sqlite_ops ? st->file : NULL;
+}
+
+/*
+ * How many results the run uuid has in st: 0 with *nres set, 1 when
+ * there is no such run, -1 on error (message in err).
+ */
+static int count_results(struct store *st, const char *uuid, int64_t *nres,
+			 char *err, size_t errlen)
+{
+	struct db_stmt *s;
+	int rc, ret = -1;
+
+	*nres = 0;
+	if (db_prepare(st, "SELECT (SELECT count(*) FROM results r WHERE "
+		       "r.run_id = u.id) FROM runs u WHERE u.uuid = ?", &s,
+		       err, errlen))
+		return -1;
+	if (db_bind_text(s, 1, uuid, 0) == 0) {
+		rc = db_step(s);
+		if (rc == DB_ROW)
+			*nres = db_col_int64(s, 0);
+		if (rc == DB_ROW || rc == DB_DONE)
+			ret = rc == DB_ROW ? 0 : 1;
+	}
+	if (ret < 0)
+		db_err(st, err, errlen, "cannot read the run back");
+	if (db_finalize(s) && ret >= 0) {
+		db_err(st, err, errlen, "cannot read the run back");
+		ret = -1;
+	}
+	return ret;
+}
+
+int store_check_stored(struct store *st, const char *uuid, size_t nresults,
+		       char *err, size_t errlen)
+{
+	struct store *rd = st;
+	int64_t n = 0;
+	int rc = -1;
+
+	if (!st->ops->open_again ||
+	    st->ops->open_again(st, &rd, err, errlen) == 0)
+		rc = count_results(rd, uuid, &n, err, errlen);
+	if (rc == 1)
+		db_set_err(err, errlen, "the run is not in the database at "
+			   "'%s' (its files were removed or replaced while "
+			   "it ran)", st->path);
+	else if (rc == 0 && n != (int64_t)nresults)
+		db_set_err(err, errlen, "the run reads back from '%s' with "
+			   "%lld of its %zu results", st->path, (long long)n,
+			   nresults);
+	if (rd != st)
+		store_close(rd);
+	if (rc == 0 && n == (int64_t)nresults)
+		return 0;
+	/* what this connection holds must not overwrite the file's pages */
+	if (st->ops->forget_wal)
+		st->ops->forget_wal(st);
 	return -1;
 }
 

@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "store/store.h"
 
@@ -35,6 +36,15 @@ struct store {
 	int64_t busy_since_ns;	/* SQLite: when the wait for a lock began */
 	int64_t changes;	/* PostgreSQL: rows the last command changed */
 	char lasterr[512];	/* PostgreSQL: the last error, one line */
+	bool dead;		/* PostgreSQL: the server stopped answering
+				   (a statement timed out): every later
+				   command fails with lasterr */
+	/* SQLite: the file opened, by name and by device and inode, to
+	   tell whether the file at the name is still it */
+	char file[PATH_MAX];
+	dev_t file_dev;
+	ino_t file_ino;
+	bool read_only;		/* opened for reading only */
 	/* the database as messages name it: the path, or the URL with its
 	   passwords masked */
 	char path[PATH_MAX];
@@ -100,6 +110,19 @@ struct db_ops {
 	 */
 	int (*schema_state)(struct store *st, int *version, int *nobjects);
 	int (*set_version)(struct store *st, int version);
+	/*
+	 * SQLite: whether the file at the name opened is still the one
+	 * opened (a regular file, same device and inode, linked), and a
+	 * second connection to it in *fresh (a new struct store the caller
+	 * closes), which reads what is in the file and the WAL at that
+	 * name, not what this connection alone may see.  NULL for
+	 * PostgreSQL, whose server is the only copy.
+	 */
+	int (*open_again)(struct store *st, struct store **fresh, char *err,
+			  size_t errlen);
+	/* SQLite: do not write this connection's WAL into the file at
+	   close (a lost connection must not overwrite another's pages) */
+	void (*forget_wal)(struct store *st);
 	/* migrations[v] takes the schema from version v to v + 1 */
 	const char *const *migrations;
 };
@@ -114,6 +137,16 @@ extern const char *const store_migrations_pg[];
 /* The statuses a run may have (the CHECK of the runs table). */
 extern const char *const store_run_statuses[];
 extern const size_t store_nrun_statuses;
+
+/*
+ * PostgreSQL's timeouts (store_set_timeouts): 0 for the defaults,
+ * DB_CONNECT_TIMEOUT_S (unless the URL or PGCONNECT_TIMEOUT says) and
+ * DB_STATEMENT_TIMEOUT_S.
+ */
+#define DB_CONNECT_TIMEOUT_S 10
+#define DB_STATEMENT_TIMEOUT_S 60
+extern int db_connect_timeout_s;
+extern int db_statement_timeout_s;
 
 void db_set_err(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -22,6 +22,7 @@
 #include <inttypes.h>
 #include <libpq-fe.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,9 @@
 
 /* The key of the advisory lock that guards the schema: "copyscop". */
 #define SCHEMA_LOCK_KEY "7164793353591877488"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 /* The oldest server with what the schema needs (identity columns). */
 #define PG_MIN_VERSION 100000
@@ -107,6 +111,8 @@ static int check_result(struct store *st, PGresult *res)
 	ExecStatusType s = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
 	const char *n;
 
+	if (!res && st->dead)
+		return -1;	/* lasterr says so */
 	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) {
 		result_err(st, res);
 		return -1;
@@ -116,9 +122,81 @@ static int check_result(struct store *st, PGresult *res)
 	return 0;
 }
 
+/* The statement timeout in seconds, as set or the default. */
+static int statement_s(void)
+{
+	return db_statement_timeout_s > 0 ? db_statement_timeout_s :
+		DB_STATEMENT_TIMEOUT_S;
+}
+
+/* The connection is given up: the server did not answer in time. */
+static PGresult *timed_out(struct store *st)
+{
+	st->dead = true;
+	snprintf(st->lasterr, sizeof(st->lasterr), "no answer from the "
+		 "server within %d s (the statement timeout; push "
+		 "--statement-timeout-s sets it)", statement_s());
+	return NULL;
+}
+
+/*
+ * Wait for the answer to the command just sent on the nonblocking
+ * connection, as PQexec would but for at most the statement timeout and
+ * 2 s (the server's own statement_timeout ends a slow statement first,
+ * with its own message; this ends the wait for a server that cannot
+ * answer).  Returns the last result, or NULL (st->lasterr says why when
+ * the wait timed out; else PQerrorMessage does).
+ */
+static PGresult *await_result(struct store *st)
+{
+	PGconn *c = conn(st);
+	int64_t end_ns = db_mono_ns() +
+		((int64_t)statement_s() + 2) * 1000000000;
+	PGresult *res, *last = NULL;
+	struct pollfd pfd;
+	int64_t left_ns;
+	int f;
+
+	for (;;) {
+		f = PQflush(c);
+		if (f < 0 || !PQconsumeInput(c))
+			break;
+		while (f == 0 && !PQisBusy(c)) {
+			res = PQgetResult(c);
+			if (!res)
+				return last;
+			PQclear(last);
+			last = res;
+		}
+		left_ns = end_ns - db_mono_ns();
+		if (left_ns <= 0) {
+			PQclear(last);
+			return timed_out(st);
+		}
+		pfd.fd = PQsocket(c);
+		pfd.events = (short)(POLLIN | (f == 1 ? POLLOUT : 0));
+		pfd.revents = 0;
+		if (poll(&pfd, 1, (int)(left_ns / 1000000) + 1) < 0 &&
+		    errno != EINTR)
+			break;
+	}
+	PQclear(last);
+	return NULL;
+}
+
+/* PQexec(sql), bounded by the statement timeout. */
+static PGresult *exec_sql(struct store *st, const char *sql)
+{
+	if (st->dead)
+		return NULL;
+	if (!PQsendQuery(conn(st), sql))
+		return NULL;
+	return await_result(st);
+}
+
 static int pg_exec(struct store *st, const char *sql)
 {
-	PGresult *res = PQexec(conn(st), sql);
+	PGresult *res = exec_sql(st, sql);
 	int rc = check_result(st, res);
 
 	PQclear(res);
@@ -237,9 +315,12 @@ static int pg_step(struct db_stmt *s)
 	struct pg_stmt *p = ps(s);
 
 	if (!p->res) {
-		p->res = PQexecParams(conn(s->st), p->sql, p->nparams, NULL,
+		p->res = NULL;
+		if (!s->st->dead &&
+		    PQsendQueryParams(conn(s->st), p->sql, p->nparams, NULL,
 				      (const char *const *)p->values, NULL,
-				      NULL, 0);
+				      NULL, 0))
+			p->res = await_result(s->st);
 		if (check_result(s->st, p->res) != 0) {
 			PQclear(p->res);
 			p->res = NULL;
@@ -322,6 +403,8 @@ static bool pg_in_transaction(struct store *st)
 {
 	PGTransactionStatusType t = PQtransactionStatus(conn(st));
 
+	if (st->dead)
+		return false;	/* nothing to roll back from here */
 	return t == PQTRANS_INTRANS || t == PQTRANS_INERROR ||
 		t == PQTRANS_ACTIVE;
 }
@@ -335,7 +418,7 @@ static int pg_lock_schema(struct store *st)
 /* The first column of the first row of a one-value query, as int64. */
 static int query_int(struct store *st, const char *sql, int64_t *v)
 {
-	PGresult *res = PQexec(conn(st), sql);
+	PGresult *res = exec_sql(st, sql);
 	int rc = check_result(st, res);
 
 	*v = 0;
@@ -399,26 +482,58 @@ static void on_notice(void *arg, const PGresult *res)
 		msg_error("warning from database '%s': %s", st->path, msg);
 }
 
-static int pg_open(struct store *st, const char *url, char *err,
-		   size_t errlen)
+/*
+ * The connection parameters: copyscope's fallbacks, then the URL (which
+ * overrides them), then what copyscope insists on.  kw and val have room
+ * for PG_NKW entries; num holds the numbers' text.
+ */
+#define PG_NKW 12
+static void conn_params(const char *url, const char **kw, const char **val,
+			char num[2][32])
 {
-	const char *kw[5], *val[5];
-	char msg[sizeof(st->lasterr)];
-	int n = 0, ver;
+	int n = 0;
 
-	/* ours first: what the URL says wins, but for the encoding */
 	kw[n] = "fallback_application_name";
 	val[n++] = "copyscope";
-	if (!getenv("PGCONNECT_TIMEOUT")) {
+	if (!getenv("PGCONNECT_TIMEOUT") && db_connect_timeout_s <= 0) {
 		kw[n] = "connect_timeout";
-		val[n++] = "10";
+		val[n++] = STR(DB_CONNECT_TIMEOUT_S);
+	}
+	kw[n] = "keepalives";
+	val[n++] = "1";
+	kw[n] = "keepalives_idle";
+	val[n++] = "30";
+	kw[n] = "keepalives_interval";
+	val[n++] = "10";
+	kw[n] = "keepalives_count";
+	val[n++] = "3";
+	if (!getenv("PGOPTIONS")) {
+		snprintf(num[0], sizeof(num[0]), "-c statement_timeout=%d",
+			 statement_s() * 1000);
+		kw[n] = "options";
+		val[n++] = num[0];
 	}
 	kw[n] = "dbname";
 	val[n++] = url;
+	if (db_connect_timeout_s > 0) {
+		snprintf(num[1], sizeof(num[1]), "%d", db_connect_timeout_s);
+		kw[n] = "connect_timeout";
+		val[n++] = num[1];
+	}
 	kw[n] = "client_encoding";
 	val[n++] = "UTF8";
 	kw[n] = NULL;
 	val[n] = NULL;
+}
+
+static int pg_open(struct store *st, const char *url, char *err,
+		   size_t errlen)
+{
+	const char *kw[PG_NKW], *val[PG_NKW];
+	char msg[sizeof(st->lasterr)], num[2][32];
+	int ver;
+
+	conn_params(url, kw, val, num);
 	st->conn = PQconnectdbParams(kw, val, 1);
 	if (!st->conn) {
 		db_set_err(err, errlen, "cannot open database '%s': %s",
@@ -429,6 +544,13 @@ static int pg_open(struct store *st, const char *url, char *err,
 		set_lasterr(st, PQerrorMessage(conn(st)));
 		/* libpq may quote a piece of the URL: never its password */
 		target_scrub(url, st->lasterr, sizeof(st->lasterr));
+		db_set_err(err, errlen, "cannot open database '%s': %s",
+			   st->path, st->lasterr);
+		return -1;
+	}
+	/* every wait for the server is then bounded (await_result) */
+	if (PQsetnonblocking(conn(st), 1) != 0) {
+		set_lasterr(st, PQerrorMessage(conn(st)));
 		db_set_err(err, errlen, "cannot open database '%s': %s",
 			   st->path, st->lasterr);
 		return -1;

@@ -5,6 +5,7 @@
  * 5 s of wall-clock time for another writer's lock.  Write transactions
  * are BEGIN IMMEDIATE, so the lock is taken (or waited for) at once.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sqlite3.h>
@@ -301,13 +302,152 @@ static int enable_wal(struct store *st, char *err, size_t errlen)
 	return 0;
 }
 
+/* Remember the file opened at path: its name, device and inode. */
+static int note_file(struct store *st, const char *path, char *err,
+		     size_t errlen)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) != 0) {
+		db_set_err(err, errlen, "cannot open database '%s': %s", path,
+			   strerror(errno));
+		return -1;
+	}
+	db_copy_str(st->file, sizeof(st->file), path);
+	st->file_dev = sb.st_dev;
+	st->file_ino = sb.st_ino;
+	return 0;
+}
+
+/* sqlite3_open_v2 with flags and the reason in err when it fails. */
+static int open_conn(struct store *st, const char *path, const char *name,
+		     int flags, char *err, size_t errlen)
+{
+	sqlite3 *db = NULL;
+	int rc, e;
+
+	rc = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK) {
+		e = db ? sqlite3_system_errno(db) : 0;
+		db_set_err(err, errlen, "cannot open database '%s': %s%s%s%s",
+			   path, e ? strerror(e) : "", e ? " (" : "",
+			   db ? sqlite3_errmsg(db) : sqlite3_errstr(rc),
+			   e ? ")" : "");
+		(void)sqlite3_close(db);
+		return -1;
+	}
+	st->conn = db;
+	if (sqlite3_extended_result_codes(db, 1) != SQLITE_OK ||
+	    sqlite3_busy_handler(db, busy_wait, st) != SQLITE_OK) {
+		db_err(st, err, errlen, "cannot configure connection");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Whether the directory holding path may be written by this process (the
+ * -wal and -shm files SQLite keeps beside a database are made there).
+ */
+static bool dir_writable(const char *path)
+{
+	char dir[PATH_MAX];
+	char *slash;
+
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
+		return false;
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	return faccessat(AT_FDCWD, dir, W_OK, AT_EACCESS) == 0;
+}
+
+/*
+ * "file:PATH?immutable=1" with every byte of path but unreserved ones and
+ * '/' percent-encoded (sqlite3_malloc'ed; NULL on ENOMEM).
+ */
+static char *immutable_uri(const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = strlen(path), o = 5;
+	char *uri = sqlite3_malloc64(n * 3 + sizeof("file:?immutable=1"));
+	unsigned char c;
+
+	if (!uri)
+		return NULL;
+	memcpy(uri, "file:", 5);
+	for (; *path; path++) {
+		c = (unsigned char)*path;
+		if (isalnum(c) || strchr("/-._~", c)) {
+			uri[o++] = (char)c;
+		} else {
+			uri[o++] = '%';
+			uri[o++] = hex[c >> 4];
+			uri[o++] = hex[c & 15];
+		}
+	}
+	strcpy(uri + o, "?immutable=1");
+	return uri;
+}
+
+/*
+ * Open path for reading only.  Where its directory can be written (or a
+ * -wal file is there to be read), SQLite's read-only mode, which keeps
+ * the WAL's index beside the file as a writer does; else the file is
+ * opened as immutable: no -wal or -shm can be made or exist, so what the
+ * file holds is all there is.  Nothing is changed, and a schema older
+ * than this copyscope's is refused (bringing it up to date needs write
+ * access).
+ */
+static int sq_open_read(struct store *st, const char *path, char *err,
+			size_t errlen)
+{
+	char wal[PATH_MAX + 8], *uri;
+	struct stat sb;
+	int v, rc;
+
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	if (dir_writable(path) || stat(wal, &sb) == 0) {
+		rc = open_conn(st, path, path, SQLITE_OPEN_READONLY, err,
+			       errlen);
+	} else {
+		uri = immutable_uri(path);
+		if (!uri) {
+			db_set_err(err, errlen, "cannot open database '%s': "
+				   "%s", path, strerror(ENOMEM));
+			return -1;
+		}
+		rc = open_conn(st, path, uri, SQLITE_OPEN_READONLY |
+			       SQLITE_OPEN_URI, err, errlen);
+		sqlite3_free(uri);
+	}
+	if (rc || note_file(st, path, err, errlen))
+		return -1;
+	if (db_check_schema(st, &v, err, errlen))
+		return -1;
+	if (v < STORE_SCHEMA_VERSION) {
+		db_set_err(err, errlen, "cannot open database '%s': it can "
+			   "only be read here (%s), and its schema version "
+			   "%d must first be brought to %d by a copyscope "
+			   "that can write it", path, strerror(EACCES), v,
+			   STORE_SCHEMA_VERSION);
+		return -1;
+	}
+	return 0;
+}
+
 static int sq_open(struct store *st, const char *path, char *err,
 		   size_t errlen)
 {
-	sqlite3 *db = NULL;
 	struct stat sb;
-	int rc, v, e, fd;
+	int v, fd;
 
+	if (st->read_only)
+		return sq_open_read(st, path, err, errlen);
 	if (make_parents(path, err, errlen))
 		return -1;
 	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
@@ -322,30 +462,20 @@ static int sq_open(struct store *st, const char *path, char *err,
 	 */
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0 || close(fd) != 0) {
-		db_set_err(err, errlen, "cannot open database '%s': %s", path,
-			   strerror(errno));
+		db_set_err(err, errlen, "cannot open database '%s': %s%s",
+			   path, strerror(errno), errno == EACCES ||
+			   errno == EROFS ? " (this command writes to the "
+			   "database; the commands that only read, such as "
+			   "runs, show and export, can read it)" : "");
 		return -1;
 	}
-	rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE |
-			     SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
-	if (rc != SQLITE_OK) {
-		e = db ? sqlite3_system_errno(db) : 0;
-		db_set_err(err, errlen, "cannot open database '%s': %s%s%s%s",
-			   path, e ? strerror(e) : "", e ? " (" : "",
-			   db ? sqlite3_errmsg(db) : sqlite3_errstr(rc),
-			   e ? ")" : "");
-		(void)sqlite3_close(db);
+	if (open_conn(st, path, path, SQLITE_OPEN_READWRITE |
+		      SQLITE_OPEN_CREATE, err, errlen) ||
+	    note_file(st, path, err, errlen))
 		return -1;
-	}
-	st->conn = db;
-	if (sqlite3_db_readonly(db, "main") == 1) {
+	if (sqlite3_db_readonly(conn(st), "main") == 1) {
 		db_set_err(err, errlen, "cannot open database '%s': read-only "
 			   "(%s)", path, strerror(EACCES));
-		return -1;
-	}
-	if (sqlite3_extended_result_codes(db, 1) != SQLITE_OK ||
-	    sqlite3_busy_handler(db, busy_wait, st) != SQLITE_OK) {
-		db_err(st, err, errlen, "cannot configure connection");
 		return -1;
 	}
 	if (db_exec(st, "PRAGMA foreign_keys = ON", err, errlen))
@@ -359,6 +489,66 @@ static int sq_open(struct store *st, const char *path, char *err,
 	if (enable_wal(st, err, errlen))
 		return -1;
 	return db_exec(st, "PRAGMA synchronous = FULL", err, errlen);
+}
+
+/*
+ * The file at st->file is still the one opened: a regular file, the same
+ * device and inode, with a link to it.  Returns 0, or -1 with what
+ * became of it in err.
+ */
+static int same_file(struct store *st, char *err, size_t errlen)
+{
+	struct stat sb;
+
+	if (stat(st->file, &sb) != 0) {
+		db_set_err(err, errlen, "the database file '%s' is gone (%s)",
+			   st->file, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		db_set_err(err, errlen, "the database file '%s' was replaced "
+			   "by %s", st->file, S_ISDIR(sb.st_mode) ?
+			   "a directory" : "something that is not a file");
+		return -1;
+	}
+	if (sb.st_dev != st->file_dev || sb.st_ino != st->file_ino ||
+	    sb.st_nlink < 1) {
+		db_set_err(err, errlen, "the database file '%s' was replaced "
+			   "by another file", st->file);
+		return -1;
+	}
+	return 0;
+}
+
+static int sq_open_again(struct store *st, struct store **fresh, char *err,
+			 size_t errlen)
+{
+	struct store *f;
+
+	*fresh = NULL;
+	if (same_file(st, err, errlen))
+		return -1;
+	f = calloc(1, sizeof(*f));
+	if (!f) {
+		db_set_err(err, errlen, "%s", strerror(ENOMEM));
+		return -1;
+	}
+	f->ops = st->ops;
+	db_copy_str(f->path, sizeof(f->path), st->path);
+	/* no SQLITE_OPEN_CREATE: a file gone since is not made again */
+	if (open_conn(f, st->file, st->file, SQLITE_OPEN_READWRITE, err,
+		      errlen) || same_file(st, err, errlen)) {
+		store_close(f);
+		return -1;
+	}
+	*fresh = f;
+	return 0;
+}
+
+static void sq_forget_wal(struct store *st)
+{
+	(void)sqlite3_db_config(conn(st), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1,
+				NULL);
 }
 
 static void sq_close(struct store *st)
@@ -393,5 +583,7 @@ const struct db_ops db_sqlite_ops = {
 	.lock_schema = sq_lock_schema,
 	.schema_state = sq_schema_state,
 	.set_version = sq_set_version,
+	.open_again = sq_open_again,
+	.forget_wal = sq_forget_wal,
 	.migrations = store_migrations,
 };

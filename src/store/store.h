@@ -57,6 +57,53 @@ int store_open(const char *path, struct store **out, char *err,
 void store_close(struct store *st);
 
 /*
+ * The timeouts of the PostgreSQL store, for the stores opened from now
+ * on (0: the default).  connect_s bounds making the connection, logging
+ * in included (default 10 s, unless the URL's connect_timeout or
+ * PGCONNECT_TIMEOUT says otherwise; connect_s > 0 overrides both);
+ * statement_s bounds each statement, both on the server (its
+ * statement_timeout, unless PGOPTIONS or the URL's options set options)
+ * and here, where waiting for an answer stops 2 s after it even when the
+ * server cannot answer at all (stopped, or its machine gone): default
+ * 60 s.  TCP keepalives are on (idle 30 s, then every 10 s, 3 lost: the
+ * connection is dropped) unless the URL sets them.  A statement that
+ * timed out leaves the store unusable: every later command fails with
+ * the same message, which names the database.
+ */
+void store_set_timeouts(int connect_s, int statement_s);
+
+/*
+ * As store_open, for a command that only reads: a SQLite file that exists
+ * but that this process may not write (the file, or its directory where
+ * SQLite keeps the -wal and -shm files) is opened read-only, and
+ * immutable where no -wal or -shm can be made beside it; its schema is
+ * then not migrated (an older one is refused) and runs left 'running' are
+ * not marked.  Anything else is opened as store_open does.  Returns 0 or
+ * -1 (message in err).
+ */
+int store_open_read(const char *path, struct store **out, char *err,
+		    size_t errlen);
+
+/* Whether st was opened read-only (store_open_read). */
+bool store_is_read_only(const struct store *st);
+
+/* The SQLite file st has open (its path as given); NULL for PostgreSQL. */
+const char *store_file(const struct store *st);
+
+/*
+ * Whether the run uuid, with nresults results, is really stored: for a
+ * SQLite file, the file at its path is still the one opened (a regular
+ * file, the same device and inode, linked) and a second connection to
+ * that path reads the run back with nresults results (a -wal file removed
+ * under this one leaves what it wrote out of reach); for PostgreSQL, the
+ * run reads back.  Returns 0; -1 with what went wrong in err, after which
+ * st must not write its WAL into the file when it is closed (it is not
+ * written: another writer's pages are not overwritten by a lost run's).
+ */
+int store_check_stored(struct store *st, const char *uuid, size_t nresults,
+		       char *err, size_t errlen);
+
+/*
  * The default path: $COPYSCOPE_DB, else $XDG_DATA_HOME/copyscope/results.db,
  * else $HOME/.local/share/copyscope/results.db.  Writes into buf; -1 if
  * none can be formed (no HOME).
@@ -73,8 +120,12 @@ bool store_is_url(const char *target);
 /*
  * A copy of text (malloc'ed; NULL on ENOMEM) in which the passwords of
  * connection URLs are masked as '***': the password of user:password@,
- * and the value of every password=, sslpassword=... parameter.  For
- * messages and for the command line stored with a run.
+ * and the value of every password=, sslpassword=... parameter, its name
+ * spelled in any way libpq decodes (pass%77ord=) and its value quoted or
+ * not (conninfo: password='x y').  Then each postgresql:// URL left is
+ * read as libpq reads it (PQconninfoParse): one in which libpq still
+ * finds a password is masked whole after "://".  For messages and for
+ * the command line stored with a run.
  */
 char *store_mask_secrets(const char *text);
 

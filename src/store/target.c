@@ -9,6 +9,10 @@
 #include <string.h>
 #include <strings.h>
 
+#ifndef COPYSCOPE_STATIC
+#include <libpq-fe.h>
+#endif
+
 #include "store/target.h"
 
 /* Length of the scheme of "scheme://...", 0 if text is not like that. */
@@ -100,10 +104,74 @@ static size_t userinfo_secret(const char *url, const char **start)
 	return (size_t)(at - colon - 1);
 }
 
+/* c as a hex digit's value, -1 if it is none. */
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)tolower((unsigned char)c);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/*
+ * Whether p spells word (lower case) as libpq reads a URL's parameter
+ * name: each character as itself (in any case, more than libpq takes) or
+ * percent-encoded (%70 for 'p').  Returns the bytes it spans, 0 if not.
+ */
+static size_t spells(const char *p, const char *word)
+{
+	const char *q = p;
+	int hi, lo;
+
+	for (; *word; word++) {
+		if (*q == '%' && (hi = hexval(q[1])) >= 0 &&
+		    (lo = hexval(q[2])) >= 0 &&
+		    tolower(hi * 16 + lo) == *word) {
+			q += 3;
+		} else if (tolower((unsigned char)*q) == *word) {
+			q++;
+		} else {
+			return 0;
+		}
+	}
+	return (size_t)(q - p);
+}
+
+/*
+ * The value of a parameter named "...password" (password, sslpassword,
+ * in any spelling libpq decodes) at p: after the name, '=' (with blanks
+ * around it, as a conninfo string allows), then a value quoted with '
+ * (conninfo: password='x y', \' inside) or up to '&', '#' or a blank.
+ * Returns its length (0: not one) with *start set.
+ */
+static size_t param_secret(const char *p, const char **start)
+{
+	size_t n = spells(p, "password");
+	const char *v;
+
+	if (!n)
+		return 0;
+	v = p + n;
+	v += strspn(v, " \t");
+	if (*v != '=')
+		return 0;
+	v++;
+	v += strspn(v, " \t");
+	*start = v;
+	if (*v == '\'') {
+		for (n = 1; v[n] && v[n] != '\''; n++)
+			if (v[n] == '\\' && v[n + 1])
+				n++;
+		return v[n] ? n + 1 : n;
+	}
+	return strcspn(v, "& \t\n#");
+}
+
 /*
  * The first secret of s at or after from: a userinfo password, or the
- * value of a "...password=" parameter (password=, sslpassword=).  Returns
- * its length (0: none left) with *start set.
+ * value of a "...password=" parameter (password=, sslpassword=, their
+ * names percent-encoded as in pass%77ord=).  Returns its length (0: none
+ * left) with *start set.
  */
 static size_t next_secret(const char *s, const char *from,
 			  const char **start)
@@ -122,18 +190,71 @@ static size_t next_secret(const char *s, const char *from,
 	for (p = s; *p; p++) {
 		if (best && p >= best)
 			break;
-		if (strncasecmp(p, "password=", 9) != 0 || p + 9 < from)
+		len = param_secret(p, &q);
+		if (!len || q < from)
 			continue;
-		len = strcspn(p + 9, "& \t\n#");
-		if (len) {
-			best = p + 9;
-			best_len = len;
-			break;
-		}
+		best = q;
+		best_len = len;
+		break;
 	}
 	*start = best;
 	return best ? best_len : 0;
 }
+
+#ifndef COPYSCOPE_STATIC
+/*
+ * Whether libpq, reading url (a token of masked text, up to a blank),
+ * finds a password or sslpassword in it other than "***": then the
+ * masking missed a way to spell one.
+ */
+static bool libpq_sees_secret(const char *url, size_t len)
+{
+	PQconninfoOption *opts, *o;
+	char *tok = strndup(url, len);
+	bool seen = false;
+
+	if (!tok)
+		return true;
+	opts = PQconninfoParse(tok, NULL);
+	free(tok);
+	for (o = opts; o && o->keyword; o++)
+		if (o->val && o->val[0] && strcmp(o->val, "***") != 0 &&
+		    (strcmp(o->keyword, "password") == 0 ||
+		     strcmp(o->keyword, "sslpassword") == 0))
+			seen = true;
+	PQconninfoFree(opts);
+	return seen;
+}
+
+/*
+ * The way libpq reads them, check every postgresql:// URL in out (masked
+ * text): where it still finds a password, all of the URL after "://"
+ * becomes "***".
+ */
+static void mask_what_libpq_sees(char *out)
+{
+	char *p = out, *rest;
+	size_t n, len;
+
+	while (*p) {
+		n = pg_prefix(p);
+		if (!n || strncmp(p + n, "//", 2) != 0 ||
+		    (p > out && (isalnum((unsigned char)p[-1]) ||
+				 p[-1] == '+' || p[-1] == '.'))) {
+			p++;
+			continue;
+		}
+		len = strcspn(p, " \t\n");
+		rest = p + n + 2;
+		if (libpq_sees_secret(p, len)) {
+			memmove(rest + 3, p + len, strlen(p + len) + 1);
+			memset(rest, '*', 3);
+			len = (size_t)(rest + 3 - p);
+		}
+		p += len;
+	}
+}
+#endif
 
 char *store_mask_secrets(const char *text)
 {
@@ -142,7 +263,7 @@ char *store_mask_secrets(const char *text)
 	char *out;
 
 	/* each secret is at least one byte and becomes three */
-	out = malloc(strlen(text) * 3 + 1);
+	out = malloc(strlen(text) * 3 + 4);
 	if (!out)
 		return NULL;
 	while ((len = next_secret(text, p, &sec))) {
@@ -153,31 +274,55 @@ char *store_mask_secrets(const char *text)
 		p = sec + len;
 	}
 	strcpy(out + n, p);
+#ifndef COPYSCOPE_STATIC
+	mask_what_libpq_sees(out);
+#endif
 	return out;
+}
+
+/* Mask every occurrence of secret (len bytes, len > 0) in msg. */
+static void scrub_one(const char *sec, size_t len, char *msg, size_t size)
+{
+	char *hit, *from, secret[256];
+	size_t mlen;
+
+	if (len >= sizeof(secret))
+		len = sizeof(secret) - 1;
+	memcpy(secret, sec, len);
+	secret[len] = '\0';
+	for (from = msg; (hit = strstr(from, secret)); from = hit + 3) {
+		mlen = strlen(msg);
+		if (mlen - len + 3 >= size) {
+			/* no room for "***": cut the message there */
+			*hit = '\0';
+			break;
+		}
+		memmove(hit + 3, hit + len, mlen - (size_t)(hit - msg) -
+			len + 1);
+		memset(hit, '*', 3);
+	}
 }
 
 void target_scrub(const char *url, char *msg, size_t size)
 {
 	const char *p = url, *sec;
-	char *hit, *from, secret[256];
-	size_t len, mlen;
+	size_t len;
+#ifndef COPYSCOPE_STATIC
+	PQconninfoOption *opts, *o;
+#endif
 
 	while ((len = next_secret(url, p, &sec))) {
 		p = sec + len;
-		if (len >= sizeof(secret))
-			len = sizeof(secret) - 1;
-		memcpy(secret, sec, len);
-		secret[len] = '\0';
-		for (from = msg; (hit = strstr(from, secret)); from = hit + 3) {
-			mlen = strlen(msg);
-			if (mlen - len + 3 >= size) {
-				/* no room for "***": cut the message there */
-				*hit = '\0';
-				break;
-			}
-			memmove(hit + 3, hit + len, mlen - (size_t)(hit - msg) -
-				len + 1);
-			memset(hit, '*', 3);
-		}
+		scrub_one(sec, len, msg, size);
 	}
+#ifndef COPYSCOPE_STATIC
+	/* and as libpq decoded them (p%40ss is p@ss to it) */
+	opts = PQconninfoParse(url, NULL);
+	for (o = opts; o && o->keyword; o++)
+		if (o->val && o->val[0] &&
+		    (strcmp(o->keyword, "password") == 0 ||
+		     strcmp(o->keyword, "sslpassword") == 0))
+			scrub_one(o->val, strlen(o->val), msg, size);
+	PQconninfoFree(opts);
+#endif
 }

@@ -94,6 +94,30 @@ static void test_targets(void **state)
 		    "copyscope run --db=postgres://me:***@h/d --tag t");
 	expect_mask("no secrets here", "no secrets here");
 	expect_mask("password=", "password=");
+	/* the forms masked before issue 25 */
+	expect_mask("postgresql:///d?host=/s&PassWord=Up1",
+		    "postgresql:///d?host=/s&PassWord=***");
+	expect_mask("postgres://a:1@h/d postgres://b:2@h/d?password=3",
+		    "postgres://a:***@h/d postgres://b:***@h/d?password=***");
+	/* libpq takes "3#x" as the password: all of that URL is masked */
+	expect_mask("postgres://b:2@h/d?password=3#x", "postgres://***");
+	/* percent-encoded names, which libpq decodes (issue 25 item 5) */
+	expect_mask("postgresql:///d?host=/s&user=u&pass%77ord=S3cretPW",
+		    "postgresql:///d?host=/s&user=u&pass%77ord=***");
+	expect_mask("postgresql:///d?%70assword=S3cretPW&sslmode=disable",
+		    "postgresql:///d?%70assword=***&sslmode=disable");
+	expect_mask("postgresql:///d?%70%61%73%73%77%6F%72%64=S3cretPW",
+		    "postgresql:///d?%70%61%73%73%77%6F%72%64=***");
+	expect_mask("postgresql:///d?ssl%70assword=S3cretPW",
+		    "postgresql:///d?ssl%70assword=***");
+	/* conninfo: blanks around '=', a quoted value */
+	expect_mask("host=/s password = 'x y\\' z' dbname=d",
+		    "host=/s password = *** dbname=d");
+	expect_mask("host=/s password=S3cretPW dbname=d",
+		    "host=/s password=*** dbname=d");
+	/* whatever the spelling, libpq must find no password left */
+	expect_mask("postgresql:///d?pass%2577ord=x",
+		    "postgresql:///d?pass%2577ord=x");
 
 	/* other schemes are refused, naming the supported ones */
 	assert_int_equal(store_open("mysql://u:Hidden9@h/db", &st, err,
