@@ -146,6 +146,17 @@ void store_free_runs(struct run_info *runs, size_t n);
 int store_load_run(struct store *st, int64_t run_id, struct run_data *out,
 		   char *err, size_t errlen);
 
+/*
+ * Load the runs ids[0..n-1] (distinct) whole, as store_load_run() does,
+ * into out[0..n-1] (the caller's array), from one consistent snapshot,
+ * with a few queries per 500 runs rather than several per run and per
+ * result.  Returns 0, 1 if a run is not there (err names it), -1 on error
+ * (message in err); on failure nothing is left in out.  Free each with
+ * run_data_free().
+ */
+int store_load_runs(struct store *st, const int64_t *ids, size_t n,
+		    struct run_data *out, char *err, size_t errlen);
+
 /* Why store_select_runs() found nothing. */
 enum store_select_status {
 	STORE_SELECT_OK = 0,
