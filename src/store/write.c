@@ -358,15 +358,54 @@ int store_find_uuid(struct store *st, const char *uuid, int64_t *id,
 	return ret;
 }
 
-int store_add_run(struct store *st, struct run_data *run, char *err,
-		  size_t errlen)
+/* Forget the ids an add that was rolled back gave run. */
+static void unset_ids(struct run_data *run)
+{
+	size_t i;
+
+	run->info.id = 0;
+	for (i = 0; i < run->results.n; i++)
+		run->results.v[i].id = 0;
+}
+
+/*
+ * Add run inside the write transaction open: 0 added, 1 there already
+ * (run->info.id set), 2 added meanwhile by another adder's transaction
+ * (PostgreSQL: the insert waited for it; roll back and look again), -1
+ * on error.
+ */
+static int add_run_in(struct store *st, struct run_data *run, char *err,
+		      size_t errlen)
 {
 	struct run_info *ri = &run->info;
 	int64_t existing;
-	size_t i;
 	int rc;
 
-	if (!ri->uuid[0]) {
+	/* SQLite: inside the write lock, two adders cannot both add it */
+	rc = store_find_uuid(st, ri->uuid, &existing, err, errlen);
+	if (rc == 0) {
+		ri->id = existing;
+		return 1;
+	}
+	if (rc < 0 ||
+	    insert_run_row(st, ri, ri->status[0] ? ri->status : "complete",
+			   err, errlen))
+		return -1;
+	if (!ri->id)
+		return 2;
+	if (insert_env(st, ri->id, &run->env, err, errlen) ||
+	    insert_results(st, ri->id, run->results.v, run->results.n, err,
+			   errlen))
+		return -1;
+	return 0;
+}
+
+/* Whether run can be added: its unique id and its results.  0 or -1. */
+static int check_run(const struct run_data *run, char *err, size_t errlen)
+{
+	size_t i;
+
+	if (!run->info.uuid[0]) {
 		db_set_err(err, errlen, "cannot add a run without its unique "
 			   "id");
 		return -1;
@@ -374,49 +413,78 @@ int store_add_run(struct store *st, struct run_data *run, char *err,
 	for (i = 0; i < run->results.n; i++)
 		if (check_result(&run->results.v[i], err, errlen))
 			return -1;
+	return 0;
+}
+
+int store_add_run(struct store *st, struct run_data *run, char *err,
+		  size_t errlen)
+{
+	struct run_info *ri = &run->info;
+	int64_t existing;
+	int rc;
+
+	if (check_run(run, err, errlen) || db_begin_write(st, err, errlen))
+		return -1;
+	rc = add_run_in(st, run, err, errlen);
+	if (rc == 0 && db_commit(st, err, errlen) == 0)
+		return 0;
+	db_rollback(st);
+	if (rc == 1)
+		return 1;
+	unset_ids(run);
+	if (rc != 2)
+		return -1;
+	rc = store_find_uuid(st, ri->uuid, &existing, err, errlen);
+	if (rc == 0) {
+		ri->id = existing;
+		return 1;
+	}
+	if (rc > 0)
+		db_set_err(err, errlen, "cannot add run %s to database '%s': "
+			   "it was there and is gone", ri->uuid, st->path);
+	return -1;
+}
+
+int store_add_runs(struct store *st, struct run_data *runs, size_t n,
+		   int *status, char *err, size_t errlen)
+{
+	size_t i, j;
+	int rc = 0;
+
+	for (i = 0; i < n; i++)
+		status[i] = -2;
+	for (i = 0; i < n; i++)
+		if (check_run(&runs[i], err, errlen)) {
+			status[i] = -1;
+			return -1;
+		}
 	if (db_begin_write(st, err, errlen))
 		return -1;
-	/* SQLite: inside the write lock, two adders cannot both add it */
-	rc = store_find_uuid(st, ri->uuid, &existing, err, errlen);
-	if (rc == 0)
-		goto there;
-	if (rc < 0 ||
-	    insert_run_row(st, ri, ri->status[0] ? ri->status : "complete",
-			   err, errlen))
-		goto fail;
-	if (!ri->id) {
-		/*
-		 * PostgreSQL: another adder's transaction added it after we
-		 * looked, and the insert waited for it to commit
-		 */
-		db_rollback(st);
-		rc = store_find_uuid(st, ri->uuid, &existing, err, errlen);
-		if (rc == 0) {
-			ri->id = existing;
-			return 1;
-		}
-		if (rc > 0)
-			db_set_err(err, errlen, "cannot add run %s to "
-				   "database '%s': it was there and is gone",
-				   ri->uuid, st->path);
-		return -1;
+	for (i = 0; i < n && rc == 0; i++) {
+		rc = add_run_in(st, &runs[i], err, errlen);
+		status[i] = rc;
+		if (rc == 1)
+			rc = 0;
 	}
-	if (insert_env(st, ri->id, &run->env, err, errlen) ||
-	    insert_results(st, ri->id, run->results.v, run->results.n, err,
-			   errlen) ||
-	    db_commit(st, err, errlen))
-		goto fail;
+	if (rc == 0 && db_commit(st, err, errlen) == 0)
+		return 0;
+	db_rollback(st);
+	for (j = 0; j < n; j++) {
+		if (status[j] == 0 || status[j] == 2)
+			unset_ids(&runs[j]);
+		status[j] = -2;
+	}
+	if (rc < 0) {
+		status[i - 1] = -1;
+		return -1;	/* that run failed: it would alone too */
+	}
+	/* another adder's transaction, or the commit failed: one by one */
+	for (i = 0; i < n; i++) {
+		status[i] = store_add_run(st, &runs[i], err, errlen);
+		if (status[i] < 0)
+			return -1;
+	}
 	return 0;
-there:
-	ri->id = existing;
-	db_rollback(st);
-	return 1;
-fail:
-	db_rollback(st);
-	ri->id = 0;
-	for (i = 0; i < run->results.n; i++)
-		run->results.v[i].id = 0;
-	return -1;
 }
 
 int store_finish_run(struct store *st, int64_t run_id, const char *status,
