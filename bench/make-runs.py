@@ -7,9 +7,11 @@
 # standard deviation NOISE (relative) by a seeded generator, so that the
 # same arguments write the same file.
 #
-# usage: make-runs.py SOURCE N TAG SEED [NOISE [START_NS [STEP_PCT]]]
+# usage: make-runs.py SOURCE N TAG SEED [NOISE [START_NS [STEP_PCT
+#                     [KEY=VALUE | -KEY ...]]]]
 #   STEP_PCT: the samples of the second half of the copies are also
 #   multiplied by (1 + STEP_PCT / 100) (default 0).
+#   KEY=VALUE sets an environment key of every copy, -KEY removes one.
 import json
 import random
 import sys
@@ -24,6 +26,7 @@ def main():
     noise = float(sys.argv[5]) if len(sys.argv) > 5 else 0.03
     start = int(sys.argv[6]) if len(sys.argv) > 6 else 1700000000 * 10**9
     step = float(sys.argv[7]) if len(sys.argv) > 7 else 0.0
+    edits = sys.argv[8:]
     rng = random.Random(seed)
     lines = [json.loads(x) for x in open(src)]
     header = lines[0]
@@ -43,6 +46,12 @@ def main():
             - proto["run"]["started_ns"]
         run["run"].update(uuid=uuid, tag=tag, started_ns=t,
                           finished_ns=t + dur, group=None)
+        for e in edits:
+            if e.startswith("-"):
+                run["environment"].pop(e[1:], None)
+            else:
+                k, _, v = e.partition("=")
+                run["environment"][k] = v
         out.write(json.dumps(run) + "\n")
         scale = 1.0 + (step / 100.0 if i >= n // 2 else 0.0)
         run_shift = rng.gauss(0.0, noise)
