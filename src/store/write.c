@@ -63,37 +63,82 @@ static int bind_options(struct db_stmt *s, int first,
 	return 0;
 }
 
-static int insert_env(struct store *st, int64_t run_id,
-		      const struct env *env, char *err, size_t errlen)
+/*
+ * Environment rows per INSERT: one statement for a whole environment (a
+ * round trip each on PostgreSQL, where a row per statement was most of
+ * an import's time); 4 parameters a row stays far below SQLite's limit.
+ */
+#define ENV_ROWS 128
+/* Likewise samples (3 parameters a row). */
+#define SAMPLE_ROWS 256
+
+/* head followed by n copies of row, ", " between them (malloc'ed). */
+static char *values_sql(const char *head, const char *row, size_t n)
+{
+	size_t len = strlen(head) + n * (strlen(row) + 2) + 1, i, used;
+	char *sql = malloc(len);
+
+	if (!sql)
+		return NULL;
+	used = (size_t)snprintf(sql, len, "%s", head);
+	for (i = 0; i < n; i++)
+		used += (size_t)snprintf(sql + used, len - used, "%s%s",
+					 i ? ", " : "", row);
+	return sql;
+}
+
+/* Rows from..from+n-1 of env in one statement. */
+static int insert_env_rows(struct store *st, int64_t run_id,
+			   const struct env *env, size_t from, size_t n,
+			   char *err, size_t errlen)
 {
 	struct db_stmt *s = NULL;
+	char *sql = values_sql("INSERT INTO environment (run_id, key, value, "
+			       "seq) VALUES ", "(?, ?, ?, ?)", n);
 	size_t i;
+	int p = 1;
 
-	if (!env || !env->n)
-		return 0;
-	if (db_prepare(st, "INSERT INTO environment (run_id, key, value, "
-		       "seq) VALUES (?, ?, ?, ?)", &s, err, errlen))
+	if (!sql) {
+		db_set_err(err, errlen, "cannot insert environment: %s",
+			   strerror(ENOMEM));
 		return -1;
-	for (i = 0; i < env->n; i++) {
-		if (db_bind_int64(s, 1, run_id) ||
-		    db_bind_text(s, 2, env->items[i].key, 0) ||
-		    db_bind_text(s, 3, env->items[i].value, 0) ||
-		    db_bind_int64(s, 4, (int64_t)i)) {
+	}
+	if (db_prepare(st, sql, &s, err, errlen)) {
+		free(sql);
+		return -1;
+	}
+	free(sql);
+	for (i = from; i < from + n; i++, p += 4)
+		if (db_bind_int64(s, p, run_id) ||
+		    db_bind_text(s, p + 1, env->items[i].key, 0) ||
+		    db_bind_text(s, p + 2, env->items[i].value, 0) ||
+		    db_bind_int64(s, p + 3, (int64_t)i)) {
 			db_err(st, err, errlen, "cannot bind environment");
-			goto fail;
+			(void)db_finalize(s);
+			return -1;
 		}
-		if (db_step_done(st, s, "cannot insert environment", err,
-				 errlen))
-			goto fail;
+	if (db_step_done(st, s, "cannot insert environment", err, errlen)) {
+		(void)db_finalize(s);
+		return -1;
 	}
 	if (db_finalize(s)) {
 		db_err(st, err, errlen, "cannot insert environment");
 		return -1;
 	}
 	return 0;
-fail:
-	(void)db_finalize(s);
-	return -1;
+}
+
+static int insert_env(struct store *st, int64_t run_id,
+		      const struct env *env, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; env && i < env->n; i += ENV_ROWS)
+		if (insert_env_rows(st, run_id, env, i,
+				    env->n - i < ENV_ROWS ? env->n - i :
+				    ENV_ROWS, err, errlen))
+			return -1;
+	return 0;
 }
 
 /*
@@ -206,9 +251,48 @@ static int check_result(const struct result *r, char *err, size_t errlen)
 	return 0;
 }
 
+/* Samples from..from+n-1 of r (stored: r->id set) in one statement. */
+static int insert_samples(struct store *st, const struct result *r,
+			  size_t from, size_t n, char *err, size_t errlen)
+{
+	struct db_stmt *s = NULL;
+	char *sql = values_sql("INSERT INTO samples (result_id, idx, value) "
+			       "VALUES ", "(?, ?, ?)", n);
+	size_t i;
+	int p = 1;
+
+	if (!sql) {
+		db_set_err(err, errlen, "cannot insert samples: %s",
+			   strerror(ENOMEM));
+		return -1;
+	}
+	if (db_prepare(st, sql, &s, err, errlen)) {
+		free(sql);
+		return -1;
+	}
+	free(sql);
+	for (i = from; i < from + n; i++, p += 3)
+		if (db_bind_int64(s, p, r->id) ||
+		    db_bind_int64(s, p + 1, (int64_t)i) ||
+		    db_bind_double(s, p + 2, r->samples[i])) {
+			db_err(st, err, errlen, "cannot bind sample");
+			(void)db_finalize(s);
+			return -1;
+		}
+	if (db_step_done(st, s, "cannot insert sample", err, errlen)) {
+		(void)db_finalize(s);
+		return -1;
+	}
+	if (db_finalize(s)) {
+		db_err(st, err, errlen, "cannot insert sample");
+		return -1;
+	}
+	return 0;
+}
+
 /* The rows of one result (its info text made by the caller). */
 static int insert_result(struct store *st, struct db_stmt *ins,
-			 struct db_stmt *smp, struct db_stmt *hst,
+			 struct db_stmt *hst,
 			 int64_t run_id,
 			 struct result *r, const char *info, char *err,
 			 size_t errlen)
@@ -228,16 +312,10 @@ static int insert_result(struct store *st, struct db_stmt *ins,
 	}
 	if (db_step_id(st, ins, "cannot insert result", &r->id, err, errlen))
 		return -1;
-	for (i = 0; i < r->nsamples; i++) {
-		if (db_bind_int64(smp, 1, r->id) ||
-		    db_bind_int64(smp, 2, (int64_t)i) ||
-		    db_bind_double(smp, 3, r->samples[i])) {
-			db_err(st, err, errlen, "cannot bind sample");
+	for (i = 0; i < r->nsamples; i += SAMPLE_ROWS)
+		if (insert_samples(st, r, i, r->nsamples - i < SAMPLE_ROWS ?
+				   r->nsamples - i : SAMPLE_ROWS, err, errlen))
 			return -1;
-		}
-		if (db_step_done(st, smp, "cannot insert sample", err, errlen))
-			return -1;
-	}
 	for (i = 0; r->hist && i < r->hist->nbuckets; i++) {
 		const struct result_bucket *b = &r->hist->buckets[i];
 
@@ -260,7 +338,7 @@ static int insert_results(struct store *st, int64_t run_id,
 			  struct result *res, size_t n, char *err,
 			  size_t errlen)
 {
-	struct db_stmt *ins = NULL, *smp = NULL, *hst = NULL;
+	struct db_stmt *ins = NULL, *hst = NULL;
 	char *info = NULL;
 	size_t i;
 	int rc;
@@ -269,8 +347,6 @@ static int insert_results(struct store *st, int64_t run_id,
 		       "params, metric, unit, direction, info) "
 		       "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id", &ins,
 		       err, errlen) ||
-	    db_prepare(st, "INSERT INTO samples (result_id, idx, value) "
-		       "VALUES (?, ?, ?)", &smp, err, errlen) ||
 	    db_prepare(st, "INSERT INTO histograms (result_id, lo, hi, count) "
 		       "VALUES (?, ?, ?, ?)", &hst, err, errlen))
 		goto fail;
@@ -282,14 +358,13 @@ static int insert_results(struct store *st, int64_t run_id,
 				   res[i].metric);
 			goto fail;
 		}
-		if (insert_result(st, ins, smp, hst, run_id, &res[i], info,
+		if (insert_result(st, ins, hst, run_id, &res[i], info,
 				  err, errlen))
 			goto fail;
 		free(info);
 		info = NULL;
 	}
 	rc = db_finalize(ins);
-	rc |= db_finalize(smp);
 	rc |= db_finalize(hst);
 	if (rc) {
 		db_err(st, err, errlen, "cannot insert result");
@@ -299,7 +374,6 @@ static int insert_results(struct store *st, int64_t run_id,
 fail:
 	free(info);
 	(void)db_finalize(ins);
-	(void)db_finalize(smp);
 	(void)db_finalize(hst);
 	return -1;
 }
