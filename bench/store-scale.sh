@@ -12,7 +12,10 @@
 #   compare      100 runs a side (compare ha hb): seconds (< 0.3)
 #   history      over N runs of one configuration: seconds (< 1), only
 #                when `copyscope history --help` exits 0, else "not built"
-# A time is the median of REPEAT runs of the command.
+# A time is the median of REPEAT runs of the command (wall clock: the
+# targets are); the last column is the CPU time (user + system) that run
+# of copyscope used, which a machine shared with other work inflates
+# less than the wall time.
 #
 # Builds nothing (make bench builds first).  Reports; does not judge the
 # build: exits 0 unless something could not run.
@@ -40,21 +43,24 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# seconds COMMAND...: wall seconds the command took (it must succeed).
+# seconds COMMAND...: "WALL CPU": the wall seconds the command took and
+# the CPU seconds (user + system) it used (it must succeed).
 seconds() {
 	python3 - "$@" <<'PY'
-import subprocess, sys, time
+import resource, subprocess, sys, time
 t = time.monotonic()
 r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,
                    stderr=subprocess.PIPE)
 if r.returncode:
     sys.exit("store-scale: failed (%d): %s\n%s" % (r.returncode,
              " ".join(sys.argv[1:]), r.stderr.decode()))
-print("%.3f" % (time.monotonic() - t))
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.3f %.3f" % (time.monotonic() - t, u.ru_utime + u.ru_stime))
 PY
 }
 
-# median_seconds COMMAND...: the median of REPEAT timings.
+# median_seconds COMMAND...: "WALL CPU" of the run with the median wall
+# time of REPEAT.
 median_seconds() {
 	i=0
 	: >"$OUT/times"
@@ -62,23 +68,25 @@ median_seconds() {
 		seconds "$@" >>"$OUT/times"
 		i=$((i + 1))
 	done
-	sort -g "$OUT/times" | awk '{ v[NR] = $1 }
+	sort -g "$OUT/times" | awk '{ v[NR] = $0 }
 		END { print v[int((NR + 1) / 2)] }'
 }
 
-# row WHAT BACKEND VALUE UNIT TARGET HIGHER: a table row; HIGHER 1 when
-# more is better (the ratio is then target/value, < 1 is met either way).
+# row WHAT BACKEND VALUE UNIT TARGET HIGHER CPU: a table row; HIGHER 1
+# when more is better (the ratio is then target/value: <= 1 is met
+# either way); CPU: the command's CPU seconds.
 row() {
 	awk -v w="$1" -v b="$2" -v v="$3" -v u="$4" -v t="$5" -v h="$6" \
-	    'BEGIN {
+	    -v c="$7" 'BEGIN {
 		r = h ? t / v : v / t
-		printf "%-22s %-10s %10s %-6s %9s %7.2f  %s\n", w, b, v, u,
-		       (h ? ">= " : "< ") t, r, (r <= 1 ? "met" : "MISSED")
+		printf "%-20s %-10s %9s %-6s %8s %6.2f %-6s %7.2f\n", w, b, v,
+		       u, (h ? ">=" : "<") t, r, (r <= 1 ? "met" : "MISSED"),
+		       c
 	}'
 }
 
 skip() {
-	printf "%-22s %-10s %s\n" "$1" "$2" "$3"
+	printf "%-20s %-10s %s\n" "$1" "$2" "$3"
 }
 
 echo "store-scale: making the runs (one real sys.null run, $N copies)" >&2
@@ -95,21 +103,23 @@ measure() {
 	# compare first: the server is still busy after a large import
 	"$CS" import "$OUT/ha.jsonl" --db "$3" >/dev/null
 	"$CS" import "$OUT/hb.jsonl" --db "$3" >/dev/null
-	row "compare 100/side" "$1" \
-	    "$(median_seconds "$CS" compare ha hb --db "$3")" s 0.3 0
-	t=$(seconds "$CS" import "$OUT/hist.jsonl" --db "$2")
-	rate=$(awk -v n="$N" -v t="$t" 'BEGIN { printf "%.0f", n / t }')
-	row "import $N runs" "$1" "$rate" "runs/s" 500 1
+	set -- "$@" $(median_seconds "$CS" compare ha hb --db "$3")
+	row "compare 100/side" "$1" "$4" s 0.3 0 "$5"
+	set -- "$1" "$2" "$3" $(seconds "$CS" import "$OUT/hist.jsonl" \
+		--db "$2")
+	rate=$(awk -v n="$N" -v t="$4" 'BEGIN { printf "%.0f", n / t }')
+	row "import $N runs" "$1" "$rate" "runs/s" 500 1 "$5"
 	if "$CS" history --help >/dev/null 2>&1; then
-		row "history $N runs" "$1" \
-		    "$(median_seconds "$CS" history hist --db "$2")" s 1 0
+		set -- "$1" "$2" "$3" $(median_seconds "$CS" history hist \
+			--db "$2")
+		row "history $N runs" "$1" "$4" s 1 0 "$5"
 	else
 		skip "history $N runs" "$1" "history: not built"
 	fi
 }
 
-printf "%-22s %-10s %10s %-6s %9s %7s\n" what store measured unit target \
-	ratio
+printf "%-20s %-10s %9s %-6s %8s %6s %-6s %7s\n" what store measured \
+	unit target ratio "" "CPU s"
 measure SQLite "$OUT/hist.db" "$OUT/cmp.db"
 if PG_DIR=$(tests/pg-cluster.sh start 2>"$OUT/pg.log"); then
 	pgbin=$(tests/pg-cluster.sh bindir)
