@@ -21,22 +21,38 @@ static void *xcalloc(size_t n, size_t size)
 	return calloc(n ? n : 1, size);
 }
 
+static int str_ptr_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 void cmp_side_count_boots(struct cmp_side *side)
 {
-	size_t i, j;
+	const char **ids = calloc(side->nruns ? side->nruns : 1,
+				  sizeof(*ids));
+	size_t i, j, n = 0;
 
 	side->nboots = 0;
-	for (i = 0; i < side->nruns; i++) {
-		bool seen = false;
+	if (!ids) {	/* ENOMEM: each run against those before it */
+		for (i = 0; i < side->nruns; i++) {
+			bool seen = false;
 
-		if (!side->runs[i].results.n)
-			continue;
-		for (j = 0; j < i; j++)
-			seen |= side->runs[j].results.n &&
-				strcmp(side->runs[i].info.boot_id,
-				       side->runs[j].info.boot_id) == 0;
-		side->nboots += !seen;
+			for (j = 0; j < i; j++)
+				seen |= side->runs[j].results.n &&
+					strcmp(side->runs[i].info.boot_id,
+					       side->runs[j].info.boot_id) == 0;
+			side->nboots += side->runs[i].results.n && !seen;
+		}
+		return;
 	}
+	/* the distinct boot ids of the runs with results, by sorting */
+	for (i = 0; i < side->nruns; i++)
+		if (side->runs[i].results.n)
+			ids[n++] = side->runs[i].info.boot_id;
+	qsort(ids, n, sizeof(*ids), str_ptr_cmp);
+	for (i = 0; i < n; i++)
+		side->nboots += !i || strcmp(ids[i], ids[i - 1]) != 0;
+	free(ids);
 }
 
 /* Does result r (matching parameters m) belong to row? */
