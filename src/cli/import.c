@@ -27,10 +27,9 @@ struct import_cli {
 };
 
 static const struct opt_row import_rows[] = {
-	{ OPT_R("--verbose", OPT_FLAG, NULL), .short_name = "-v",
-	  .help = "a line per run: its id here, its unique id and results, "
-	  "or that it was there already",
-	  .off = offsetof(struct import_cli, verbose) },
+	{ OPT_R("-v", OPT_FLAG, NULL), "a line per run: its id here, its "
+	  "unique id and results, or that it was there already",
+	  offsetof(struct import_cli, verbose) },
 	OPT_ROW_DB(struct import_cli, db, "database (default $COPYSCOPE_DB, "
 		   "else $XDG_DATA_HOME/copyscope/results.db); created if "
 		   "needed"),
@@ -47,7 +46,7 @@ static const struct opt_cmd import_cmd = {
 static void import_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
-"usage: copyscope import FILE [-v|--verbose] [--db PATH]\n"
+"usage: copyscope import FILE [-v] [--db PATH]\n"
 "\n"
 "Adds the runs of FILE, written by 'copyscope export' (schema up to %d),\n"
 "to the database; '-' reads standard input.  The whole file is checked\n"
