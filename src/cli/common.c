@@ -230,7 +230,7 @@ int cli_load_side(struct store *st, const char *cmd, const char *spec,
 	enum store_select_status ss;
 	int64_t *ids = NULL;
 	char err[512];
-	size_t n = 0, i;
+	size_t n = 0;
 	int rc = 0;
 
 	memset(side, 0, sizeof(*side));
@@ -249,14 +249,11 @@ int cli_load_side(struct store *st, const char *cmd, const char *spec,
 		free(ids);
 		return EXIT_FAIL;
 	}
-	for (i = 0; i < n; i++) {
-		if (store_load_run(st, ids[i], &side->runs[i], err,
-				   sizeof(err)) != 0) {
-			cli_error("%s", err);
-			rc = EXIT_FAIL;
-			break;
-		}
-		side->nruns++;
+	if (store_load_runs(st, ids, n, side->runs, err, sizeof(err)) != 0) {
+		cli_error("%s", err);
+		rc = EXIT_FAIL;
+	} else {
+		side->nruns = n;
 	}
 	free(ids);
 	if (rc)

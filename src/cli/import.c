@@ -15,11 +15,21 @@
 #include "results/exchange.h"
 #include "util/array.h"
 
+/*
+ * Runs added per transaction: the commit is most of what adding a run
+ * costs; a batch that fails is rolled back whole.
+ */
+#define IMPORT_BATCH 200
+
 struct import_cli {
 	const char *db;
+	bool verbose;
 };
 
 static const struct opt_row import_rows[] = {
+	{ OPT_R("-v", OPT_FLAG, NULL), "a line per run: its id here, its "
+	  "unique id and results, or that it was there already",
+	  offsetof(struct import_cli, verbose) },
 	OPT_ROW_DB(struct import_cli, db, "database (default $COPYSCOPE_DB, "
 		   "else $XDG_DATA_HOME/copyscope/results.db); created if "
 		   "needed"),
@@ -36,7 +46,7 @@ static const struct opt_cmd import_cmd = {
 static void import_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
-"usage: copyscope import FILE [--db PATH]\n"
+"usage: copyscope import FILE [-v] [--db PATH]\n"
 "\n"
 "Adds the runs of FILE, written by 'copyscope export' (schema up to %d),\n"
 "to the database; '-' reads standard input.  The whole file is checked\n"
@@ -44,7 +54,9 @@ static void import_usage(FILE *out, const struct opt_cmd *c)
 "the limits of docs/export-format.md, is refused (exit 2) with its line\n"
 "number.  Runs keep their unique id, so a run that is already in the\n"
 "database is not added again: importing a file twice adds nothing the\n"
-"second time.\n", EXCHANGE_SCHEMA_VERSION);
+"second time.  It prints one line: how many runs were imported (their\n"
+"ids here) and how many were there already; -v adds a line per run.\n",
+		EXCHANGE_SCHEMA_VERSION);
 	opt_print_options(out, c);
 }
 
@@ -67,6 +79,8 @@ int cmd_import(int argc, char **argv)
 	struct store *st = NULL;
 	char dbpath[4096], err[1024], name[4096 * 4 + 1];
 	size_t n = 0, i, added = 0, there = 0;
+	int64_t first = 0, last = 0;
+	int *status = NULL;
 	FILE *in;
 	int e, rc;
 
@@ -119,40 +133,60 @@ int cmd_import(int argc, char **argv)
 	e = cli_open_store(ic.db, &st, dbpath, sizeof(dbpath));
 	if (e)
 		goto out;
-	for (i = 0; i < n; i++) {
-		struct run_info *ri = &runs[i].info;
+	status = calloc(n ? n : 1, sizeof(*status));
+	if (!status) {
+		cli_error("out of memory");
+		e = EXIT_FAIL;
+		goto out;
+	}
+	for (i = 0; i < n; i += IMPORT_BATCH) {
+		size_t m = n - i < IMPORT_BATCH ? n - i : IMPORT_BATCH, k;
 
 		if (cli_stop_signal()) {
 			e = import_stopped(added, there, n);
 			goto out;
 		}
+		rc = store_add_runs(st, runs + i, m, status + i, err,
+				    sizeof(err));
+		for (k = i; k < i + m; k++) {
+			const struct run_info *ri = &runs[k].info;
 
-		rc = store_add_run(st, &runs[i], err, sizeof(err));
+			if (status[k] == -1)
+				cli_error("run %s: %s; %zu of %zu runs "
+					  "imported before it (importing the "
+					  "file again adds the rest)",
+					  ri->uuid, err, added, n);
+			if (status[k] < 0)
+				continue;
+			if (status[k] == 0 && (!first || ri->id < first))
+				first = ri->id;
+			if (status[k] == 0 && ri->id > last)
+				last = ri->id;
+			added += status[k] == 0;
+			there += status[k] == 1;
+			if (ic.verbose && status[k] == 1)
+				printf("run %lld already there (%s)\n",
+				       (long long)ri->id, ri->uuid);
+			else if (ic.verbose)
+				printf("imported as run %lld (%s, %zu "
+				       "results)\n", (long long)ri->id,
+				       ri->uuid, runs[k].results.n);
+		}
 		if (rc < 0) {
-			cli_error("run %s: %s; %zu of %zu runs imported "
-				  "before it (importing the file again adds "
-				  "the rest)", ri->uuid, err, added, n);
 			e = EXIT_FAIL;
 			goto out;
 		}
-		if (rc == 1) {
-			printf("run %lld already there (%s)\n",
-			       (long long)ri->id, ri->uuid);
-			there++;
-		} else {
-			printf("imported as run %lld (%s, %zu results)\n",
-			       (long long)ri->id, ri->uuid,
-			       runs[i].results.n);
-			added++;
-		}
 	}
 	cli_clean_text(dbpath, err, sizeof(err));
-	printf("%zu run%s imported, %zu already there, into %s\n", added,
-	       added == 1 ? "" : "s", there, err);
+	printf("imported %zu run%s", added, added == 1 ? "" : "s");
+	if (added)
+		printf(" (ids %lld-%lld)", (long long)first, (long long)last);
+	printf(" from %s into %s; %zu already there\n", name, err, there);
 	e = EXIT_OK;
 out:
 	if (st)
 		store_close(st);
 	exchange_free(runs, n);
+	free(status);
 	return e;
 }

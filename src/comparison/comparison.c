@@ -21,22 +21,38 @@ static void *xcalloc(size_t n, size_t size)
 	return calloc(n ? n : 1, size);
 }
 
+static int str_ptr_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 void cmp_side_count_boots(struct cmp_side *side)
 {
-	size_t i, j;
+	const char **ids = calloc(side->nruns ? side->nruns : 1,
+				  sizeof(*ids));
+	size_t i, j, n = 0;
 
 	side->nboots = 0;
-	for (i = 0; i < side->nruns; i++) {
-		bool seen = false;
+	if (!ids) {	/* ENOMEM: each run against those before it */
+		for (i = 0; i < side->nruns; i++) {
+			bool seen = false;
 
-		if (!side->runs[i].results.n)
-			continue;
-		for (j = 0; j < i; j++)
-			seen |= side->runs[j].results.n &&
-				strcmp(side->runs[i].info.boot_id,
-				       side->runs[j].info.boot_id) == 0;
-		side->nboots += !seen;
+			for (j = 0; j < i; j++)
+				seen |= side->runs[j].results.n &&
+					strcmp(side->runs[i].info.boot_id,
+					       side->runs[j].info.boot_id) == 0;
+			side->nboots += side->runs[i].results.n && !seen;
+		}
+		return;
 	}
+	/* the distinct boot ids of the runs with results, by sorting */
+	for (i = 0; i < side->nruns; i++)
+		if (side->runs[i].results.n)
+			ids[n++] = side->runs[i].info.boot_id;
+	qsort(ids, n, sizeof(*ids), str_ptr_cmp);
+	for (i = 0; i < n; i++)
+		side->nboots += !i || strcmp(ids[i], ids[i - 1]) != 0;
+	free(ids);
 }
 
 /* Does result r (matching parameters m) belong to row? */
@@ -315,171 +331,6 @@ static void sort_rows(struct cmp *c)
 	}
 }
 
-/* ---- environment differences ---- */
-
-/* Environment keys whose differences mean nothing. */
-static bool env_ignored(const char *key)
-{
-	return strcmp(key, "boot_id") == 0 ||
-	       strcmp(key, "timer.overhead_ns") == 0 ||
-	       strcmp(key, "timer.tsc_hz") == 0;
-}
-
-/* Each run's environment with its options as run.* keys. */
-static struct env *side_envs(const struct cmp_side *side)
-{
-	struct env *e = xcalloc(side->nruns, sizeof(*e));
-	size_t i, k;
-
-	if (!e)
-		return NULL;
-	for (i = 0; i < side->nruns; i++) {
-		const struct env *src = &side->runs[i].env;
-
-		if (!side->runs[i].results.n)
-			continue;	/* stays empty: left out */
-		for (k = 0; k < src->n; k++)
-			if (env_set(&e[i], src->items[k].key,
-				    src->items[k].value))
-				goto fail;
-		if (run_options_env(&side->runs[i].info, &e[i]))
-			goto fail;
-	}
-	return e;
-fail:
-	for (i = 0; i < side->nruns; i++)
-		env_free(&e[i]);
-	free(e);
-	return NULL;
-}
-
-/*
- * The distinct values of key over a side's runs, " | " between them;
- * runs left out (an empty environment: no results) count for nothing.
- */
-static char *side_values(const struct env *envs, size_t n, const char *key)
-{
-	size_t i, j, len = 1, used = 0;
-	char *s;
-
-	for (i = 0; i < n; i++) {
-		const char *v = env_get(&envs[i], key);
-
-		len += strlen(v ? v : "(absent)") + 3;
-	}
-	s = calloc(1, len);
-	if (!s)
-		return NULL;
-	for (i = 0; i < n; i++) {
-		const char *v = env_get(&envs[i], key);
-		bool dup = false;
-
-		if (!envs[i].n)
-			continue;
-		if (!v)
-			v = "(absent)";
-		for (j = 0; j < i; j++) {
-			const char *w = env_get(&envs[j], key);
-
-			if (!envs[j].n)
-				continue;
-			dup |= strcmp(w ? w : "(absent)", v) == 0;
-		}
-		if (dup)
-			continue;
-		used += (size_t)snprintf(s + used, len - used, "%s%s",
-					 used ? " | " : "", v);
-	}
-	return s;
-}
-
-static bool have_envd(const struct cmp *c, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < c->nenvd; i++)
-		if (strcmp(c->envd[i].key, key) == 0)
-			return true;
-	return false;
-}
-
-static int add_envd(struct cmp *c, const char *key, char *b, char *n,
-		    size_t *cap)
-{
-	if (c->nenvd == *cap) {
-		size_t nc = *cap ? *cap * 2 : 16;
-		struct cmp_envdiff *v = realloc(c->envd, nc * sizeof(*v));
-
-		if (!v)
-			return -1;
-		c->envd = v;
-		*cap = nc;
-	}
-	snprintf(c->envd[c->nenvd].key, sizeof(c->envd[c->nenvd].key), "%s",
-		 key);
-	c->envd[c->nenvd].base = b;
-	c->envd[c->nenvd].new = n;
-	c->nenvd++;
-	if (strcmp(key, "copyscope.build_flavour") == 0)
-		c->flavour_differs = true;
-	return 0;
-}
-
-/* Keys of one side's environments that differ from the other side. */
-static int env_diff_from(struct cmp *c, const struct env *from, size_t nfrom,
-			 const struct env *be, const struct env *ne,
-			 size_t *cap)
-{
-	size_t i, k;
-
-	for (i = 0; i < nfrom; i++) {
-		for (k = 0; k < from[i].n; k++) {
-			const char *key = from[i].items[k].key;
-			char *b, *n;
-
-			if (env_ignored(key) || have_envd(c, key))
-				continue;
-			b = side_values(be, c->base.nruns, key);
-			n = side_values(ne, c->new.nruns, key);
-			if (b && n && strcmp(b, n) != 0 &&
-			    add_envd(c, key, b, n, cap) == 0)
-				continue;	/* the diff owns b and n */
-			if (!b || !n || strcmp(b, n) != 0) {
-				free(b);
-				free(n);
-				return -1;
-			}
-			free(b);
-			free(n);
-		}
-	}
-	return 0;
-}
-
-static void free_envs(struct env *e, size_t n)
-{
-	size_t i;
-
-	for (i = 0; e && i < n; i++)
-		env_free(&e[i]);
-	free(e);
-}
-
-static int env_diff(struct cmp *c)
-{
-	struct env *be = side_envs(&c->base), *ne = side_envs(&c->new);
-	size_t cap = 0;
-	int rc = -1;
-
-	if (be && ne &&
-	    env_diff_from(c, be, c->base.nruns, be, ne, &cap) == 0 &&
-	    env_diff_from(c, ne, c->new.nruns, be, ne, &cap) == 0)
-		rc = 0;
-	free_envs(be, c->base.nruns);
-	free_envs(ne, c->new.nruns);
-	return rc;
-}
-
 /* ---- rows ---- */
 
 static void hier_of(const struct cmp_val *v, struct hier_side *hs)
@@ -633,7 +484,7 @@ int cmp_build(struct cmp *c, const struct cmp_opts *opts)
 	}
 	if (cmp_limits(c, opts) != 0)
 		return -1;
-	return env_diff(c);
+	return cmp_env_diff(c);
 }
 
 void cmp_val_free(struct cmp_val *v)

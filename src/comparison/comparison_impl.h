@@ -1,6 +1,6 @@
 /*
  * comparison_impl.h - inside the comparison engine: what comparison.c
- * shares with comparison_limits.c.
+ * shares with comparison_limits.c and comparison_env.c.
  */
 #ifndef COPYSCOPE_COMPARISON_IMPL_H
 #define COPYSCOPE_COMPARISON_IMPL_H
@@ -29,5 +29,13 @@ void cmp_val_free(struct cmp_val *v);
  * ENOMEM.
  */
 int cmp_limits(struct cmp *c, const struct cmp_opts *opts);
+
+/*
+ * The environment keys and run options (as run.* keys) whose values
+ * differ between the sides into c->envd, in the order the runs first show
+ * them, each side's distinct values in run order (comparison_env.c).
+ * 0, or -1 on ENOMEM.
+ */
+int cmp_env_diff(struct cmp *c);
 
 #endif

@@ -202,6 +202,21 @@ int db_step_id(struct store *st, struct db_stmt *s, const char *what,
  */
 int db_check_schema(struct store *st, int *v, char *err, size_t errlen);
 
+/*
+ * The columns of a run as db_row_to_run() reads them, from runs r: its
+ * row, its result count and its kernel release (read.c).
+ */
+#define DB_RUN_COLUMNS "r.id, r.started_ns, r.finished_ns, r.tag, " \
+	"r.host, r.boot_id, r.tool_version, r.build_flavour, r.cmdline, " \
+	"r.status, (SELECT count(*) FROM results x WHERE x.run_id = r.id), " \
+	"(SELECT e.value FROM environment e WHERE e.run_id = r.id " \
+	"AND e.key = 'kernel.release'), r.reps, r.sample_time_ns, " \
+	"r.warmup_ns, r.cpus, r.hist, r.interleave_seed, r.perf_counters, " \
+	"r.pid, r.uuid, r.group_id, r.kernel_views"
+
+/* Fill run from a row of DB_RUN_COLUMNS; 0, or -1 on ENOMEM. */
+int db_row_to_run(struct db_stmt *s, struct run_info *run);
+
 #define DB_BIND_STR(s, i, field) db_bind_text(s, i, field, sizeof(field))
 
 #endif

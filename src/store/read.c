@@ -12,16 +12,7 @@
 #include "results/kernel_records.h"
 #include "store/db.h"
 
-#define RUN_COLUMNS "r.id, r.started_ns, r.finished_ns, r.tag, r.host, " \
-	"r.boot_id, r.tool_version, r.build_flavour, r.cmdline, r.status, " \
-	"(SELECT count(*) FROM results x WHERE x.run_id = r.id), " \
-	"(SELECT e.value FROM environment e WHERE e.run_id = r.id " \
-	"AND e.key = 'kernel.release'), r.reps, r.sample_time_ns, " \
-	"r.warmup_ns, r.cpus, r.hist, r.interleave_seed, r.perf_counters, " \
-	"r.pid, r.uuid, r.group_id, r.kernel_views"
-
-/* Fill run from a row of RUN_COLUMNS; -1 on ENOMEM. */
-static int row_to_run(struct db_stmt *s, struct run_info *run)
+int db_row_to_run(struct db_stmt *s, struct run_info *run)
 {
 	struct run_options *o = &run->opts;
 	const char *seed;
@@ -71,7 +62,7 @@ int store_list_runs(struct store *st, struct run_info **runs, size_t *n,
 
 	*runs = NULL;
 	*n = 0;
-	if (db_prepare(st, "SELECT " RUN_COLUMNS " FROM runs r "
+	if (db_prepare(st, "SELECT " DB_RUN_COLUMNS " FROM runs r "
 		       "ORDER BY r.started_ns, r.id", &s, err, errlen))
 		return -1;
 	while ((rc = db_step(s)) == DB_ROW) {
@@ -82,7 +73,7 @@ int store_list_runs(struct store *st, struct run_info **runs, size_t *n,
 				goto nomem;
 			v = tmp;
 		}
-		if (row_to_run(s, &v[cnt])) {
+		if (db_row_to_run(s, &v[cnt])) {
 			free(v[cnt].cmdline);
 			goto nomem;
 		}
@@ -283,8 +274,8 @@ static int load_info(struct store *st, int64_t run_id, struct run_info *info,
 	struct db_stmt *s;
 	int rc, ret = -1;
 
-	if (db_prepare(st, "SELECT " RUN_COLUMNS " FROM runs r WHERE r.id = ?",
-		       &s, err, errlen))
+	if (db_prepare(st, "SELECT " DB_RUN_COLUMNS " FROM runs r "
+		       "WHERE r.id = ?", &s, err, errlen))
 		return -1;
 	if (db_bind_int64(s, 1, run_id)) {
 		db_err(st, err, errlen, "cannot bind run id");
@@ -298,7 +289,7 @@ static int load_info(struct store *st, int64_t run_id, struct run_info *info,
 		ret = 1;
 	} else if (rc != DB_ROW) {
 		db_err(st, err, errlen, "cannot load run");
-	} else if (row_to_run(s, info)) {
+	} else if (db_row_to_run(s, info)) {
 		db_set_err(err, errlen, "cannot load run: %s",
 			   strerror(ENOMEM));
 	} else {

@@ -136,11 +136,24 @@
 #define MIGRATION_4(D) \
 	"ALTER TABLE runs ADD COLUMN kernel_views TEXT;"
 
+/*
+ * 4 -> 5: indexes for a lab's volume (compare of hundreds of runs a side,
+ * history over thousands): the runs of a host in time order; a key's
+ * runs by value (kernel:PATTERN, a history by kernel release); a
+ * configuration's results across runs (history).  results(run_id) needs
+ * none of its own: UNIQUE (run_id, seq) is that index already.
+ */
+#define MIGRATION_5(D) \
+	"CREATE INDEX runs_host_started ON runs(host, started_ns);" \
+	"CREATE INDEX environment_key_value ON environment(key, value);" \
+	"CREATE INDEX results_config ON results(workload, params, metric);"
+
 const char *const store_migrations[] = {
 	MIGRATION_1(SQLITE),
 	MIGRATION_2(SQLITE),
 	MIGRATION_3(SQLITE),
 	MIGRATION_4(SQLITE),
+	MIGRATION_5(SQLITE),
 };
 
 const char *const store_migrations_pg[] = {
@@ -148,6 +161,7 @@ const char *const store_migrations_pg[] = {
 	MIGRATION_2(PG),
 	MIGRATION_3(PG),
 	MIGRATION_4(PG),
+	MIGRATION_5(PG),
 };
 
 _Static_assert(ARRAY_SIZE(store_migrations) ==

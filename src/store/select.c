@@ -142,7 +142,10 @@ bool store_spec_is_tag(const char *text)
 	return n == 1 && t[0].kind == TERM_TAG;
 }
 
-/* The kernel command lines of the runs, when a boot: term needs them. */
+/*
+ * The kernel command lines of the runs, in run id order, when a boot:
+ * term needs them.
+ */
 struct cmdlines {
 	int64_t *run;
 	char **line;
@@ -170,7 +173,7 @@ static int cmdlines_load(struct store *st, struct cmdlines *c, char *err,
 	int rc;
 
 	if (db_prepare(st, "SELECT run_id, value FROM environment WHERE key "
-		       "= 'kernel.cmdline'", &s, err, errlen))
+		       "= 'kernel.cmdline' ORDER BY run_id", &s, err, errlen))
 		return -1;
 	while ((rc = db_step(s)) == DB_ROW) {
 		if (c->n == cap) {
@@ -214,11 +217,17 @@ static bool boot_matches(const struct cmdlines *c, int64_t run_id,
 {
 	char word[512];
 	const char *p;
-	size_t i, len;
+	size_t i, len, lo = 0, hi = c->n;
 
-	for (i = 0; i < c->n && c->run[i] != run_id; i++)
-		;
-	if (i == c->n)
+	while (lo < hi) {	/* c->run is in id order */
+		i = lo + (hi - lo) / 2;
+		if (c->run[i] < run_id)
+			lo = i + 1;
+		else
+			hi = i;
+	}
+	i = lo;
+	if (i == c->n || c->run[i] != run_id)
 		return false;
 	for (p = c->line[i]; *p; p += len) {
 		while (isspace((unsigned char)*p))
@@ -256,23 +265,15 @@ static bool term_matches(const struct term *t, const struct run_info *r,
 	return false;
 }
 
-static bool have_id(const int64_t *ids, size_t n, int64_t id)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (ids[i] == id)
-			return true;
-	return false;
-}
-
 /*
  * The runs of all[] one item selects, oldest first, appended to v (those
- * not there yet).  Returns how many runs matched.
+ * not there yet: taken[i] says all[i] is).  Returns how many runs
+ * matched.
  */
 static size_t select_item(const struct term *t, size_t nt,
 			  const struct run_info *all, size_t nall,
-			  const struct cmdlines *c, int64_t *v, size_t *nv)
+			  const struct cmdlines *c, bool *taken, int64_t *v,
+			  size_t *nv)
 {
 	size_t i, j, found = 0, newest = 0;
 	bool last = false, ok;
@@ -286,11 +287,15 @@ static size_t select_item(const struct term *t, size_t nt,
 			continue;
 		found++;
 		newest = i;
-		if (!last && !have_id(v, *nv, all[i].id))
+		if (!last && !taken[i]) {
+			taken[i] = true;
 			v[(*nv)++] = all[i].id;
+		}
 	}
-	if (last && found && !have_id(v, *nv, all[newest].id))
+	if (last && found && !taken[newest]) {
+		taken[newest] = true;
 		v[(*nv)++] = all[newest].id;
+	}
 	return found;
 }
 
@@ -316,6 +321,7 @@ enum store_select_status store_select_runs(struct store *st,
 	size_t nall = 0, nids = 0, nt;
 	char *copy = NULL, *item, *save = NULL, *shown;
 	int64_t *v = NULL;
+	bool *taken = NULL;
 
 	*ids = NULL;
 	*n = 0;
@@ -330,7 +336,8 @@ enum store_select_status store_select_runs(struct store *st,
 	copy = strdup(spec);
 	shown = strdup(spec);
 	v = calloc(nall ? nall : 1, sizeof(*v));
-	if (!copy || !shown || !v) {
+	taken = calloc(nall ? nall : 1, sizeof(*taken));
+	if (!copy || !shown || !v || !taken) {
 		db_set_err(err, errlen, "cannot select runs: %s",
 			   strerror(ENOMEM));
 		rc = STORE_SELECT_ERROR;
@@ -352,7 +359,7 @@ enum store_select_status store_select_runs(struct store *st,
 			rc = STORE_SELECT_ERROR;
 			goto out;
 		}
-		if (select_item(t, nt, all, nall, &cl, v, &nids) == 0) {
+		if (select_item(t, nt, all, nall, &cl, taken, v, &nids) == 0) {
 			if (nt == 1 && (t[0].kind == TERM_ID ||
 					t[0].kind == TERM_TAG ||
 					t[0].kind == TERM_LAST))
@@ -372,6 +379,7 @@ enum store_select_status store_select_runs(struct store *st,
 	v = NULL;
 out:
 	free(v);
+	free(taken);
 	free(copy);
 	free(shown);
 	cmdlines_free(&cl);

@@ -38,7 +38,7 @@
 #include "env/env.h"
 #include "results/run.h"
 
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 
 struct store;
 
@@ -164,6 +164,19 @@ int store_find_uuid(struct store *st, const char *uuid, int64_t *id,
 int store_add_run(struct store *st, struct run_data *run, char *err,
 		  size_t errlen);
 
+/*
+ * Add runs[0..n-1] as store_add_run() does each, in one transaction (the
+ * commit is most of the cost of adding a run: import of thousands).
+ * status[i] gets 0 (added) or 1 (there already; runs[i].info.id is the
+ * existing run).  Should another adder's transaction add one of them
+ * meanwhile, or the commit fail, they are added one by one instead.
+ * Returns 0, or -1 with the message in err: status -1 marks the run that
+ * failed and -2 those not stored because of it (rolled back, or not
+ * tried); those marked 0 or 1 are stored.
+ */
+int store_add_runs(struct store *st, struct run_data *runs, size_t n,
+		   int *status, char *err, size_t errlen);
+
 /* Set the final status and finished time (CLOCK_REALTIME ns). */
 int store_finish_run(struct store *st, int64_t run_id, const char *status,
 		     int64_t finished_ns, char *err, size_t errlen);
@@ -196,6 +209,17 @@ void store_free_runs(struct run_info *runs, size_t n);
  */
 int store_load_run(struct store *st, int64_t run_id, struct run_data *out,
 		   char *err, size_t errlen);
+
+/*
+ * Load the runs ids[0..n-1] (distinct) whole, as store_load_run() does,
+ * into out[0..n-1] (the caller's array), from one consistent snapshot,
+ * with a few queries per 500 runs rather than several per run and per
+ * result.  Returns 0, 1 if a run is not there (err names it), -1 on error
+ * (message in err); on failure nothing is left in out.  Free each with
+ * run_data_free().
+ */
+int store_load_runs(struct store *st, const int64_t *ids, size_t n,
+		    struct run_data *out, char *err, size_t errlen);
 
 /* Why store_select_runs() found nothing. */
 enum store_select_status {

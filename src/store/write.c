@@ -63,37 +63,82 @@ static int bind_options(struct db_stmt *s, int first,
 	return 0;
 }
 
-static int insert_env(struct store *st, int64_t run_id,
-		      const struct env *env, char *err, size_t errlen)
+/*
+ * Environment rows per INSERT: one statement for a whole environment (a
+ * round trip each on PostgreSQL, where a row per statement was most of
+ * an import's time); 4 parameters a row stays far below SQLite's limit.
+ */
+#define ENV_ROWS 128
+/* Likewise samples (3 parameters a row). */
+#define SAMPLE_ROWS 256
+
+/* head followed by n copies of row, ", " between them (malloc'ed). */
+static char *values_sql(const char *head, const char *row, size_t n)
+{
+	size_t len = strlen(head) + n * (strlen(row) + 2) + 1, i, used;
+	char *sql = malloc(len);
+
+	if (!sql)
+		return NULL;
+	used = (size_t)snprintf(sql, len, "%s", head);
+	for (i = 0; i < n; i++)
+		used += (size_t)snprintf(sql + used, len - used, "%s%s",
+					 i ? ", " : "", row);
+	return sql;
+}
+
+/* Rows from..from+n-1 of env in one statement. */
+static int insert_env_rows(struct store *st, int64_t run_id,
+			   const struct env *env, size_t from, size_t n,
+			   char *err, size_t errlen)
 {
 	struct db_stmt *s = NULL;
+	char *sql = values_sql("INSERT INTO environment (run_id, key, value, "
+			       "seq) VALUES ", "(?, ?, ?, ?)", n);
 	size_t i;
+	int p = 1;
 
-	if (!env || !env->n)
-		return 0;
-	if (db_prepare(st, "INSERT INTO environment (run_id, key, value, "
-		       "seq) VALUES (?, ?, ?, ?)", &s, err, errlen))
+	if (!sql) {
+		db_set_err(err, errlen, "cannot insert environment: %s",
+			   strerror(ENOMEM));
 		return -1;
-	for (i = 0; i < env->n; i++) {
-		if (db_bind_int64(s, 1, run_id) ||
-		    db_bind_text(s, 2, env->items[i].key, 0) ||
-		    db_bind_text(s, 3, env->items[i].value, 0) ||
-		    db_bind_int64(s, 4, (int64_t)i)) {
+	}
+	if (db_prepare(st, sql, &s, err, errlen)) {
+		free(sql);
+		return -1;
+	}
+	free(sql);
+	for (i = from; i < from + n; i++, p += 4)
+		if (db_bind_int64(s, p, run_id) ||
+		    db_bind_text(s, p + 1, env->items[i].key, 0) ||
+		    db_bind_text(s, p + 2, env->items[i].value, 0) ||
+		    db_bind_int64(s, p + 3, (int64_t)i)) {
 			db_err(st, err, errlen, "cannot bind environment");
-			goto fail;
+			(void)db_finalize(s);
+			return -1;
 		}
-		if (db_step_done(st, s, "cannot insert environment", err,
-				 errlen))
-			goto fail;
+	if (db_step_done(st, s, "cannot insert environment", err, errlen)) {
+		(void)db_finalize(s);
+		return -1;
 	}
 	if (db_finalize(s)) {
 		db_err(st, err, errlen, "cannot insert environment");
 		return -1;
 	}
 	return 0;
-fail:
-	(void)db_finalize(s);
-	return -1;
+}
+
+static int insert_env(struct store *st, int64_t run_id,
+		      const struct env *env, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; env && i < env->n; i += ENV_ROWS)
+		if (insert_env_rows(st, run_id, env, i,
+				    env->n - i < ENV_ROWS ? env->n - i :
+				    ENV_ROWS, err, errlen))
+			return -1;
+	return 0;
 }
 
 /*
@@ -206,9 +251,48 @@ static int check_result(const struct result *r, char *err, size_t errlen)
 	return 0;
 }
 
+/* Samples from..from+n-1 of r (stored: r->id set) in one statement. */
+static int insert_samples(struct store *st, const struct result *r,
+			  size_t from, size_t n, char *err, size_t errlen)
+{
+	struct db_stmt *s = NULL;
+	char *sql = values_sql("INSERT INTO samples (result_id, idx, value) "
+			       "VALUES ", "(?, ?, ?)", n);
+	size_t i;
+	int p = 1;
+
+	if (!sql) {
+		db_set_err(err, errlen, "cannot insert samples: %s",
+			   strerror(ENOMEM));
+		return -1;
+	}
+	if (db_prepare(st, sql, &s, err, errlen)) {
+		free(sql);
+		return -1;
+	}
+	free(sql);
+	for (i = from; i < from + n; i++, p += 3)
+		if (db_bind_int64(s, p, r->id) ||
+		    db_bind_int64(s, p + 1, (int64_t)i) ||
+		    db_bind_double(s, p + 2, r->samples[i])) {
+			db_err(st, err, errlen, "cannot bind sample");
+			(void)db_finalize(s);
+			return -1;
+		}
+	if (db_step_done(st, s, "cannot insert sample", err, errlen)) {
+		(void)db_finalize(s);
+		return -1;
+	}
+	if (db_finalize(s)) {
+		db_err(st, err, errlen, "cannot insert sample");
+		return -1;
+	}
+	return 0;
+}
+
 /* The rows of one result (its info text made by the caller). */
 static int insert_result(struct store *st, struct db_stmt *ins,
-			 struct db_stmt *smp, struct db_stmt *hst,
+			 struct db_stmt *hst,
 			 int64_t run_id,
 			 struct result *r, const char *info, char *err,
 			 size_t errlen)
@@ -228,16 +312,10 @@ static int insert_result(struct store *st, struct db_stmt *ins,
 	}
 	if (db_step_id(st, ins, "cannot insert result", &r->id, err, errlen))
 		return -1;
-	for (i = 0; i < r->nsamples; i++) {
-		if (db_bind_int64(smp, 1, r->id) ||
-		    db_bind_int64(smp, 2, (int64_t)i) ||
-		    db_bind_double(smp, 3, r->samples[i])) {
-			db_err(st, err, errlen, "cannot bind sample");
+	for (i = 0; i < r->nsamples; i += SAMPLE_ROWS)
+		if (insert_samples(st, r, i, r->nsamples - i < SAMPLE_ROWS ?
+				   r->nsamples - i : SAMPLE_ROWS, err, errlen))
 			return -1;
-		}
-		if (db_step_done(st, smp, "cannot insert sample", err, errlen))
-			return -1;
-	}
 	for (i = 0; r->hist && i < r->hist->nbuckets; i++) {
 		const struct result_bucket *b = &r->hist->buckets[i];
 
@@ -260,7 +338,7 @@ static int insert_results(struct store *st, int64_t run_id,
 			  struct result *res, size_t n, char *err,
 			  size_t errlen)
 {
-	struct db_stmt *ins = NULL, *smp = NULL, *hst = NULL;
+	struct db_stmt *ins = NULL, *hst = NULL;
 	char *info = NULL;
 	size_t i;
 	int rc;
@@ -269,8 +347,6 @@ static int insert_results(struct store *st, int64_t run_id,
 		       "params, metric, unit, direction, info) "
 		       "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id", &ins,
 		       err, errlen) ||
-	    db_prepare(st, "INSERT INTO samples (result_id, idx, value) "
-		       "VALUES (?, ?, ?)", &smp, err, errlen) ||
 	    db_prepare(st, "INSERT INTO histograms (result_id, lo, hi, count) "
 		       "VALUES (?, ?, ?, ?)", &hst, err, errlen))
 		goto fail;
@@ -282,14 +358,13 @@ static int insert_results(struct store *st, int64_t run_id,
 				   res[i].metric);
 			goto fail;
 		}
-		if (insert_result(st, ins, smp, hst, run_id, &res[i], info,
+		if (insert_result(st, ins, hst, run_id, &res[i], info,
 				  err, errlen))
 			goto fail;
 		free(info);
 		info = NULL;
 	}
 	rc = db_finalize(ins);
-	rc |= db_finalize(smp);
 	rc |= db_finalize(hst);
 	if (rc) {
 		db_err(st, err, errlen, "cannot insert result");
@@ -299,7 +374,6 @@ static int insert_results(struct store *st, int64_t run_id,
 fail:
 	free(info);
 	(void)db_finalize(ins);
-	(void)db_finalize(smp);
 	(void)db_finalize(hst);
 	return -1;
 }
@@ -358,15 +432,54 @@ int store_find_uuid(struct store *st, const char *uuid, int64_t *id,
 	return ret;
 }
 
-int store_add_run(struct store *st, struct run_data *run, char *err,
-		  size_t errlen)
+/* Forget the ids an add that was rolled back gave run. */
+static void unset_ids(struct run_data *run)
+{
+	size_t i;
+
+	run->info.id = 0;
+	for (i = 0; i < run->results.n; i++)
+		run->results.v[i].id = 0;
+}
+
+/*
+ * Add run inside the write transaction open: 0 added, 1 there already
+ * (run->info.id set), 2 added meanwhile by another adder's transaction
+ * (PostgreSQL: the insert waited for it; roll back and look again), -1
+ * on error.
+ */
+static int add_run_in(struct store *st, struct run_data *run, char *err,
+		      size_t errlen)
 {
 	struct run_info *ri = &run->info;
 	int64_t existing;
-	size_t i;
 	int rc;
 
-	if (!ri->uuid[0]) {
+	/* SQLite: inside the write lock, two adders cannot both add it */
+	rc = store_find_uuid(st, ri->uuid, &existing, err, errlen);
+	if (rc == 0) {
+		ri->id = existing;
+		return 1;
+	}
+	if (rc < 0 ||
+	    insert_run_row(st, ri, ri->status[0] ? ri->status : "complete",
+			   err, errlen))
+		return -1;
+	if (!ri->id)
+		return 2;
+	if (insert_env(st, ri->id, &run->env, err, errlen) ||
+	    insert_results(st, ri->id, run->results.v, run->results.n, err,
+			   errlen))
+		return -1;
+	return 0;
+}
+
+/* Whether run can be added: its unique id and its results.  0 or -1. */
+static int check_run(const struct run_data *run, char *err, size_t errlen)
+{
+	size_t i;
+
+	if (!run->info.uuid[0]) {
 		db_set_err(err, errlen, "cannot add a run without its unique "
 			   "id");
 		return -1;
@@ -374,49 +487,78 @@ int store_add_run(struct store *st, struct run_data *run, char *err,
 	for (i = 0; i < run->results.n; i++)
 		if (check_result(&run->results.v[i], err, errlen))
 			return -1;
+	return 0;
+}
+
+int store_add_run(struct store *st, struct run_data *run, char *err,
+		  size_t errlen)
+{
+	struct run_info *ri = &run->info;
+	int64_t existing;
+	int rc;
+
+	if (check_run(run, err, errlen) || db_begin_write(st, err, errlen))
+		return -1;
+	rc = add_run_in(st, run, err, errlen);
+	if (rc == 0 && db_commit(st, err, errlen) == 0)
+		return 0;
+	db_rollback(st);
+	if (rc == 1)
+		return 1;
+	unset_ids(run);
+	if (rc != 2)
+		return -1;
+	rc = store_find_uuid(st, ri->uuid, &existing, err, errlen);
+	if (rc == 0) {
+		ri->id = existing;
+		return 1;
+	}
+	if (rc > 0)
+		db_set_err(err, errlen, "cannot add run %s to database '%s': "
+			   "it was there and is gone", ri->uuid, st->path);
+	return -1;
+}
+
+int store_add_runs(struct store *st, struct run_data *runs, size_t n,
+		   int *status, char *err, size_t errlen)
+{
+	size_t i, j;
+	int rc = 0;
+
+	for (i = 0; i < n; i++)
+		status[i] = -2;
+	for (i = 0; i < n; i++)
+		if (check_run(&runs[i], err, errlen)) {
+			status[i] = -1;
+			return -1;
+		}
 	if (db_begin_write(st, err, errlen))
 		return -1;
-	/* SQLite: inside the write lock, two adders cannot both add it */
-	rc = store_find_uuid(st, ri->uuid, &existing, err, errlen);
-	if (rc == 0)
-		goto there;
-	if (rc < 0 ||
-	    insert_run_row(st, ri, ri->status[0] ? ri->status : "complete",
-			   err, errlen))
-		goto fail;
-	if (!ri->id) {
-		/*
-		 * PostgreSQL: another adder's transaction added it after we
-		 * looked, and the insert waited for it to commit
-		 */
-		db_rollback(st);
-		rc = store_find_uuid(st, ri->uuid, &existing, err, errlen);
-		if (rc == 0) {
-			ri->id = existing;
-			return 1;
-		}
-		if (rc > 0)
-			db_set_err(err, errlen, "cannot add run %s to "
-				   "database '%s': it was there and is gone",
-				   ri->uuid, st->path);
-		return -1;
+	for (i = 0; i < n && rc == 0; i++) {
+		rc = add_run_in(st, &runs[i], err, errlen);
+		status[i] = rc;
+		if (rc == 1)
+			rc = 0;
 	}
-	if (insert_env(st, ri->id, &run->env, err, errlen) ||
-	    insert_results(st, ri->id, run->results.v, run->results.n, err,
-			   errlen) ||
-	    db_commit(st, err, errlen))
-		goto fail;
+	if (rc == 0 && db_commit(st, err, errlen) == 0)
+		return 0;
+	db_rollback(st);
+	for (j = 0; j < n; j++) {
+		if (status[j] == 0 || status[j] == 2)
+			unset_ids(&runs[j]);
+		status[j] = -2;
+	}
+	if (rc < 0) {
+		status[i - 1] = -1;
+		return -1;	/* that run failed: it would alone too */
+	}
+	/* another adder's transaction, or the commit failed: one by one */
+	for (i = 0; i < n; i++) {
+		status[i] = store_add_run(st, &runs[i], err, errlen);
+		if (status[i] < 0)
+			return -1;
+	}
 	return 0;
-there:
-	ri->id = existing;
-	db_rollback(st);
-	return 1;
-fail:
-	db_rollback(st);
-	ri->id = 0;
-	for (i = 0; i < run->results.n; i++)
-		run->results.v[i].id = 0;
-	return -1;
 }
 
 int store_finish_run(struct store *st, int64_t run_id, const char *status,

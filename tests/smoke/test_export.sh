@@ -17,12 +17,17 @@ contains "$OUT" "exported 2 runs"
 	fail "a.jsonl has $(wc -l <"$TMP/a.jsonl") lines, not 1+2+10+1"
 B="$TMP/b.db"
 cs 0 import "$TMP/a.jsonl" --db "$B"
-contains "$OUT" "2 runs imported, 0 already there"
+contains "$OUT" "imported 2 runs (ids 1-2) from $TMP/a.jsonl into $B; 0 already there"
+[ "$(wc -l <"$OUT")" -eq 1 ] ||
+	fail "import of 2 runs printed more than its summary line"
 [ "$(count_runs --db "$B")" -eq 2 ] || fail "import did not add 2 runs"
 
 note "importing the same file again adds nothing"
 cs 0 import "$TMP/a.jsonl" --db "$B"
-contains "$OUT" "0 runs imported, 2 already there"
+contains "$OUT" "imported 0 runs from $TMP/a.jsonl into $B; 2 already there"
+cs 0 import -v "$TMP/a.jsonl" --db "$B"
+[ "$(grep -c '^run [0-9]* already there ([0-9a-f]*)$' "$OUT")" -eq 2 ] ||
+	fail "import -v did not print a line per run"
 [ "$(count_runs --db "$B")" -eq 2 ] || fail "a second import added runs"
 
 note "export of the imported runs is the same file"
@@ -113,7 +118,7 @@ cs 2 import "$TMP/trunc.jsonl" --db "$TMP/none.db"
 
 note "the good file still adds the missing run"
 cs 0 import "$TMP/a.jsonl" --db "$C"
-contains "$OUT" "1 run imported, 1 already there"
+contains "$OUT" "imported 1 run (ids 2-2) from $TMP/a.jsonl into $C; 1 already there"
 
 note "bad arguments"
 cs 2 export

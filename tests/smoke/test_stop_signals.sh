@@ -7,7 +7,9 @@
 . "$(dirname "$0")/lib.sh"
 need_sqlite3
 
-N=600
+# import adds 200 runs a transaction and stops between them: 1200 runs
+# leave it batches to stop in
+N=1200
 # stored DB: how many runs DB holds (0 while it is not there yet).
 stored() {
 	[ -e "$1" ] || { echo 0; return; }
@@ -55,7 +57,7 @@ for sig in TERM HUP INT; do
 	note "import stopped by SIG$sig"
 	db=$TMP/imp-$sig.db
 	stop "$sig" import "$db" "imported as run" \
-		"$BIN" import "$TMP/all.json" --db "$db"
+		"$BIN" import "$TMP/all.json" -v --db "$db"
 	contains "$ERR" "$(stored "$db") of $N runs stored"
 	contains "$ERR" "import the file again"
 done

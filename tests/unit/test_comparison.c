@@ -395,6 +395,54 @@ static void test_env_and_options(void **state)
 	free_side(&n);
 }
 
+/* The environment diff over many runs (comparison_env.c): keys in the
+   order the runs first show them, each side's distinct values in run
+   order, "(absent)" for a run without the key, and runs without results
+   left out; boots counted as distinct boot ids, however interleaved. */
+static void test_env_many_runs(void **state)
+{
+	static const char *const bboots[] = { "a", "b", "a", "c", "b", "a" };
+	struct side_fx b = { 0 }, n = { 0 };
+	struct run_data *f;
+	struct cmp c;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 6; i++) {
+		add_run(&b, bboots[i], 100.0, 60 + i, 0, P0);
+		add_run(&n, "z", 100.0, 70 + i, 0, P0);
+		assert_int_equal(env_set(&b.runs[i].env, "same", "s"), 0);
+		assert_int_equal(env_set(&n.runs[i].env, "same", "s"), 0);
+		/* base: 2 1 2 1 2 1; new: 1, then 3 from the third run */
+		assert_int_equal(env_set(&b.runs[i].env, "k",
+					 i % 2 ? "1" : "2"), 0);
+		assert_int_equal(env_set(&n.runs[i].env, "k",
+					 i < 2 ? "1" : "3"), 0);
+		if (i != 4)	/* new run 4 lacks it */
+			assert_int_equal(env_set(&n.runs[i].env, "only.new",
+						 "x"), 0);
+	}
+	/* a new run without results shows a value nobody else has */
+	f = &n.runs[n.n++];
+	memset(f, 0, sizeof(*f));
+	result_set_init(&f->results);
+	f->info.id = 99;
+	assert_int_equal(env_set(&f->env, "k", "9"), 0);
+	build(&c, &b, &n, &defaults);
+	assert_int_equal(c.base.nboots, 3);
+	assert_int_equal(c.new.nboots, 1);
+	assert_int_equal(c.nenvd, 2);
+	assert_string_equal(c.envd[0].key, "k");
+	assert_string_equal(c.envd[0].base, "2 | 1");
+	assert_string_equal(c.envd[0].new, "1 | 3");
+	assert_string_equal(c.envd[1].key, "only.new");
+	assert_string_equal(c.envd[1].base, "(absent)");
+	assert_string_equal(c.envd[1].new, "x | (absent)");
+	cmp_free(&c);
+	free_side(&b);
+	free_side(&n);
+}
+
 /* A run with nhi of its NS samples near hi, the others near lo. */
 static void add_bimodal_run(struct side_fx *s, double lo, double hi, int nhi,
 			    uint64_t seed)
@@ -664,6 +712,7 @@ int main(void)
 		cmocka_unit_test(test_drop_noisy),
 		cmocka_unit_test(test_one_side_and_ignore),
 		cmocka_unit_test(test_env_and_options),
+		cmocka_unit_test(test_env_many_runs),
 		cmocka_unit_test(test_mode_shares),
 		cmocka_unit_test(test_emulated_and_failed_boot),
 		cmocka_unit_test(test_single_run_cannot_tell),
