@@ -115,6 +115,14 @@ int cli_load_side(struct store *st, const char *cmd, const char *spec,
 		  struct cmp_side *side);
 void cli_free_side(struct cmp_side *side);
 
+/*
+ * When no row of c (built) is on both sides, print to stderr why, naming
+ * cmd: the configurations of each side and the parameters whose values
+ * differ (what --ignore-param would match), and return true; else print
+ * nothing and return false.
+ */
+bool cli_cmp_explain_none(const char *cmd, const struct cmp *c);
+
 #define CMP_MAX_IGNORE 32
 
 /* --ignore-param values: the names, and the copies they point into. */

@@ -67,7 +67,8 @@ static void report_usage(FILE *out, const struct opt_cmd *c)
 "its floors, and the environment.  With --compare: the %%change of every\n"
 "row with its 95%% CI as a forest plot coloured by verdict, the table of\n"
 "'copyscope compare', and the environment differences.  Every plot has\n"
-"its numbers in a table beside it.\n"
+"its numbers in a table beside it.  BASE and NEW with nothing in common:\n"
+"no file; it says why and exits 2, as compare does.\n"
 "RUN, TAG, LIST, BASE and NEW: a run id, a tag, 'last' or a comma list.\n");
 	opt_print_options(out, c);
 	fprintf(out,
@@ -169,6 +170,8 @@ int cmd_report(int argc, char **argv)
 			cli_error("out of memory");
 			e = EXIT_FAIL;
 		}
+		if (!e && cli_cmp_explain_none("report", &c))
+			e = EXIT_USAGE;
 	}
 	if (!e)
 		e = write_report(rc, path, &runs, rc->compare ? &c : NULL);

@@ -160,11 +160,36 @@ static void fmt_cv(double cv, char *buf, size_t len)
 }
 
 /*
+ * An informational row (a metric without a better direction) that changed
+ * as a verdict would need (p < alpha, the whole CI beyond the noise band):
+ * "info: ... it went down by 15..22% (p 0.002); " into text; the length
+ * written (0: it did not change so).
+ */
+static size_t info_change(const struct cmp_row *r, const struct cmp_opts *o,
+			  char *text, size_t len)
+{
+	double noise = o->noise_pct;
+	char p[16];
+
+	if (isnan(r->p) || isnan(r->ci_lo) || isnan(r->ci_hi))
+		return 0;
+	fmt_p(r->p, p, sizeof(p));
+	if (!(r->p < o->alpha && (r->ci_lo > noise || r->ci_hi < -noise)))
+		return 0;
+	return (size_t)snprintf(text, len, "info: no better direction; it "
+				"went %s by %.0f..%.0f%% (p %s); ",
+				r->ci_lo > 0 ? "up" : "down",
+				fmin(fabs(r->ci_lo), fabs(r->ci_hi)),
+				fmax(fabs(r->ci_lo), fabs(r->ci_hi)), p);
+}
+
+/*
  * Under a row: what a '~' rules out ("no change larger than 3.1%"), the
  * smallest change the comparison would have seen, and (over runs) the
  * spread at each level, which says where the noise lives.
  */
-static void print_power_note(FILE *out, const struct cmp_row *r)
+static void print_power_note(FILE *out, const struct cmp_row *r,
+			     const struct cmp_opts *o)
 {
 	char text[512], w1[16], w2[16], b1[16], b2[16], n1[16], n2[16];
 	size_t used = 0;
@@ -179,6 +204,8 @@ static void print_power_note(FILE *out, const struct cmp_row *r)
 	if (r->verdict == VERDICT_CANNOT_TELL && r->reason[0])
 		used += (size_t)snprintf(text + used, sizeof(text) - used,
 					 "?: cannot tell: %s; ", r->reason);
+	if (r->verdict == VERDICT_INFO)
+		used += info_change(r, o, text, sizeof(text));
 	if (r->verdict == VERDICT_SAME && !isnan(beyond))
 		used += (size_t)snprintf(text + used, sizeof(text) - used,
 					 "~: no change larger than %.1f%%; ",
@@ -262,14 +289,15 @@ static void print_modes_note(FILE *out, const struct cmp_row *r, double noise)
 
 /* Extra lines under a row: per-boot medians, bimodality, drops. */
 static void print_row_notes(FILE *out, const struct cmp_row *r,
-			    const char *label, double div, double noise)
+			    const char *label, double div,
+			    const struct cmp_opts *o)
 {
 	const struct cmp_val *sides[2] = { &r->b, &r->n };
 	const char *names[2] = { "base", "new" };
 	char text[1024], a[32], b[32];
 	int s;
 
-	print_power_note(out, r);
+	print_power_note(out, r, o);
 	if (r->verdict == VERDICT_EMPTY) {
 		snprintf(text, sizeof(text), "%s%s%s: every sample was flagged "
 			 "and left out (--drop-noisy): nothing to compare; "
@@ -315,7 +343,7 @@ static void print_row_notes(FILE *out, const struct cmp_row *r,
 			fmt_wrap(out, 4, 6, text);
 		}
 	}
-	print_modes_note(out, r, noise);
+	print_modes_note(out, r, o->noise_pct);
 }
 
 static size_t metric_width(const struct cmp *c)
@@ -329,7 +357,7 @@ static size_t metric_width(const struct cmp *c)
 }
 
 static void print_row(FILE *out, const struct cmp_row *r, size_t mw,
-		      double noise)
+		      const struct cmp_opts *o)
 {
 	char bm[32], nm[32], bsd[16], nsd[16], chg[16], p[16], ci[40];
 	const char *label;
@@ -355,8 +383,9 @@ static void print_row(FILE *out, const struct cmp_row *r, size_t mw,
 	fprintf(out, "  %-*s %6s %5s %7s %6s %5s %-5s %6s %-11s %s\n",
 		(int)mw, r->ref->metric, bm, bsd, chg, nm, nsd, label, p, ci,
 		r->verdict == VERDICT_CANNOT_TELL ? "?" :
+		r->verdict == VERDICT_INFO ? "info" :
 		stats_verdict_name(r->verdict));
-	print_row_notes(out, r, label, div, noise);
+	print_row_notes(out, r, label, div, o);
 }
 
 static void print_one_side(FILE *out, const struct cmp *c, bool base)
@@ -517,7 +546,7 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 				"95% CI", "verdict");
 		}
 		last = r->ref;
-		print_row(out, r, mw, c->opts.noise_pct);
+		print_row(out, r, mw, &c->opts);
 	}
 	if (!keep) {
 		print_one_side(out, c, true);
