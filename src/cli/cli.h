@@ -12,6 +12,8 @@
 #include "comparison/comparison.h"
 #include "store/store.h"
 
+struct opt_cmd;
+
 /* Exit codes (README.md, "Command line"). */
 #define EXIT_OK 0
 #define EXIT_FAIL 1
@@ -50,6 +52,9 @@ char *cli_join_cmdline(int argc, char **argv);
  * and returns 2; --help counts as a usage error here.
  */
 int cli_run_check_args(int argc, char **argv);
+
+/* run's option table (for boot, which hands run's options after '--'). */
+const struct opt_cmd *cli_run_options(void);
 
 /* Print "copyscope: <message>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -85,6 +85,9 @@ struct opt_cmd {
 	int max_pos;			/* positional arguments; -1: any */
 	enum opt_complete pos;		/* what they complete to */
 	const char *after_dashdash;	/* the command '--' hands over to */
+	/* its option table: an unknown option that is one of its (or
+	   close to one) is pointed after '--' */
+	const struct opt_cmd *(*after_cmd)(void);
 	/* the whole --help text; calls opt_print_options() for the list */
 	void (*usage)(FILE *out, const struct opt_cmd *c);
 };

@@ -393,6 +393,11 @@ static int parse_args(struct run_cli *rc, int argc, char **argv)
 	return rc->explain ? add_explain_jobs(rc) : 0;
 }
 
+const struct opt_cmd *cli_run_options(void)
+{
+	return &run_cmd;
+}
+
 int cli_run_check_args(int argc, char **argv)
 {
 	struct run_cli *rc = calloc(1, sizeof(*rc));

@@ -37,6 +37,7 @@ enum parse_result {
 	PARSE_RANGE = -2,	/* beyond INT64_MAX */
 	PARSE_FINE = -3,	/* a time finer than one nanosecond */
 	PARSE_NO_UNIT = -4,	/* a time other than 0 without a unit */
+	PARSE_NEGATIVE = -5,	/* '-' before a size or time */
 };
 
 /* A bounded message under construction; never overruns, always ends. */
@@ -450,17 +451,30 @@ int param_parse_value(const struct param_def *def, const char *text,
 		break;
 	case PARAM_SIZE:
 		r = parse_size(text, &v);
+		if (r == PARSE_SYNTAX && text[0] == '-' &&
+		    parse_size(text + 1, &v) == PARSE_OK)
+			r = PARSE_NEGATIVE;
 		break;
 	case PARAM_TIME:
 		r = parse_time(text, name_unit(def->name), &v);
+		if (r == PARSE_SYNTAX && text[0] == '-' &&
+		    parse_time(text + 1, name_unit(def->name), &v) !=
+		    PARSE_SYNTAX)
+			r = PARSE_NEGATIVE;
 		break;
 	}
 	switch (r) {
 	case PARSE_OK:
 		break;
 	case PARSE_SYNTAX:
-		msg_add(&m, "%s: '%s' %s", def->name, text,
-			type_form(def->type));
+		if (def->type == PARAM_TIME && name_unit(def->name))
+			msg_add(&m, "%s: '%s' is not a time (a number of %s, "
+				"its name's unit, or one with a unit: ns, us, "
+				"ms or s)", def->name, text,
+				name_unit(def->name)->name);
+		else
+			msg_add(&m, "%s: '%s' %s", def->name, text,
+				type_form(def->type));
 		return -1;
 	case PARSE_RANGE:
 		param_format_value(def, def->min, lo, sizeof(lo));
@@ -475,6 +489,16 @@ int param_parse_value(const struct param_def *def, const char *text,
 	case PARSE_NO_UNIT:
 		msg_add(&m, "%s: '%s' has no unit; a time takes ns, us, ms or "
 			"s (e.g. 100ms)", def->name, text);
+		return -1;
+	case PARSE_NEGATIVE:
+		param_format_value(def, def->min, lo, sizeof(lo));
+		param_format_value(def, def->max, hi, sizeof(hi));
+		if (def->min == 0)
+			msg_add(&m, "%s: '%s' is negative: it must be ≥ 0 "
+				"(%s .. %s)", def->name, text, lo, hi);
+		else
+			msg_add(&m, "%s: '%s' is negative: it must be in %s "
+				".. %s", def->name, text, lo, hi);
 		return -1;
 	}
 	if (v < def->min || v > def->max) {
