@@ -37,7 +37,6 @@ enum parse_result {
 	PARSE_RANGE = -2,	/* beyond INT64_MAX */
 	PARSE_FINE = -3,	/* a time finer than one nanosecond */
 	PARSE_NO_UNIT = -4,	/* a time other than 0 without a unit */
-	PARSE_NEGATIVE = -5,	/* '-' before a size or time */
 };
 
 /* A bounded message under construction; never overruns, always ends. */
@@ -67,20 +66,15 @@ static void msg_add(struct msg *m, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(m->buf + m->pos, m->len - m->pos, fmt, ap);
 	va_end(ap);
-	if (n < 0) {
+	if (n < 0)
 		m->buf[m->pos] = '\0';
-		return;
-	}
-	if ((size_t)n >= m->len - m->pos)
+	else if ((size_t)n >= m->len - m->pos)
 		m->pos = m->len - 1;	/* truncated; vsnprintf ended it */
 	else
 		m->pos += (size_t)n;
 }
 
-static bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
+#define is_digit(c) ((c) >= '0' && (c) <= '9')
 
 /*
  * Accumulate the decimal digits at *p into *v.  Returns the number of
@@ -388,7 +382,7 @@ static const char *type_form(enum param_type type)
 		       "suffix)";
 	case PARAM_TIME:
 		return "is not a time (a number with a unit: ns, us, ms or "
-		       "s)";
+		       "s; bare where the name ends in one: inject_ns=5)";
 	case PARAM_BOOL:
 		return "is not a boolean (0, 1, yes, no, true, false, on, off)";
 	case PARAM_ENUM:
@@ -432,6 +426,13 @@ int param_parse_value(const struct param_def *def, const char *text,
 		msg_add(&m, "%s: no value", def->name);
 		return -1;
 	}
+	if ((def->type == PARAM_SIZE || def->type == PARAM_TIME) &&
+	    text[0] == '-' && is_digit(text[1])) {
+		param_format_value(def, def->min, lo, sizeof(lo));
+		msg_add(&m, "%s: '%s' is negative: it must be ≥ %s", def->name,
+			text, lo);
+		return -1;
+	}
 	switch (def->type) {
 	case PARAM_STRING:
 		return parse_string(def, text, out, &m);
@@ -451,30 +452,17 @@ int param_parse_value(const struct param_def *def, const char *text,
 		break;
 	case PARAM_SIZE:
 		r = parse_size(text, &v);
-		if (r == PARSE_SYNTAX && text[0] == '-' &&
-		    parse_size(text + 1, &v) == PARSE_OK)
-			r = PARSE_NEGATIVE;
 		break;
 	case PARAM_TIME:
 		r = parse_time(text, name_unit(def->name), &v);
-		if (r == PARSE_SYNTAX && text[0] == '-' &&
-		    parse_time(text + 1, name_unit(def->name), &v) !=
-		    PARSE_SYNTAX)
-			r = PARSE_NEGATIVE;
 		break;
 	}
 	switch (r) {
 	case PARSE_OK:
 		break;
 	case PARSE_SYNTAX:
-		if (def->type == PARAM_TIME && name_unit(def->name))
-			msg_add(&m, "%s: '%s' is not a time (a number of %s, "
-				"its name's unit, or one with a unit: ns, us, "
-				"ms or s)", def->name, text,
-				name_unit(def->name)->name);
-		else
-			msg_add(&m, "%s: '%s' %s", def->name, text,
-				type_form(def->type));
+		msg_add(&m, "%s: '%s' %s", def->name, text,
+			type_form(def->type));
 		return -1;
 	case PARSE_RANGE:
 		param_format_value(def, def->min, lo, sizeof(lo));
@@ -489,16 +477,6 @@ int param_parse_value(const struct param_def *def, const char *text,
 	case PARSE_NO_UNIT:
 		msg_add(&m, "%s: '%s' has no unit; a time takes ns, us, ms or "
 			"s (e.g. 100ms)", def->name, text);
-		return -1;
-	case PARSE_NEGATIVE:
-		param_format_value(def, def->min, lo, sizeof(lo));
-		param_format_value(def, def->max, hi, sizeof(hi));
-		if (def->min == 0)
-			msg_add(&m, "%s: '%s' is negative: it must be ≥ 0 "
-				"(%s .. %s)", def->name, text, lo, hi);
-		else
-			msg_add(&m, "%s: '%s' is negative: it must be in %s "
-				".. %s", def->name, text, lo, hi);
 		return -1;
 	}
 	if (v < def->min || v > def->max) {

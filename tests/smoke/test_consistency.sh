@@ -48,7 +48,7 @@ note "negative times and sizes"
 cs 2 run sys.null inject_ns=-5 --quick
 contains "$ERR" "inject_ns: '-5' is negative: it must be ≥ 0"
 cs 2 run sys.null inject_ns=5x --quick
-contains "$ERR" "a number of ns, its name's unit"
+contains "$ERR" "bare where the name ends in one"
 
 note "--db in a missing directory: refused, nothing created"
 cs 2 run sys.null --quick --db "$TMP/no/such/x.db"
