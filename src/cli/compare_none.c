@@ -147,8 +147,8 @@ bool cli_cmp_explain_none(const char *cmd, const struct cmp *c)
 	for (i = 0; i < c->nrows; i++)
 		if (c->rows[i].in_base && c->rows[i].in_new)
 			return false;
-	cli_error("%s: BASE and NEW have no (workload, parameters, metric) "
-		  "in common, so nothing was compared:", cmd);
+	cli_error("%s: nothing compared: BASE and NEW share no (workload, "
+		  "parameters):", cmd);
 	list_side(stderr, c, true);
 	list_side(stderr, c, false);
 	differing_params(c, names, sizeof(names));

@@ -122,7 +122,7 @@ note "filters: a workload BASE lacks is an error (exit 1)"
 cs 1 check base pipe.bw
 contains "$ERR" "BASE has no results of the named workloads"
 cs 1 check base pipe.bw --new b
-contains "$ERR" "nothing was compared"
+contains "$ERR" "nothing compared: BASE and NEW share no"
 
 note "bad input: exit 2"
 cs 2 check

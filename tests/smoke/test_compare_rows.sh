@@ -36,7 +36,7 @@ note "nothing in common: compare and report --compare say why, exit 2"
 cs 0 run sys.null trace=5 inject_ns=40ns --reps 3 --sample-time 5ms \
 	--warmup 5ms --tag other
 cs 2 compare ia other
-contains "$ERR" "BASE and NEW have no (workload, parameters, metric) in common"
+contains "$ERR" "nothing compared: BASE and NEW share no (workload, parameters):"
 contains "$ERR" "base: sys.null"
 contains "$ERR" "inject_ns=40ns"
 contains "$ERR" "they differ in inject_ns: --ignore-param inject_ns"
