@@ -517,6 +517,10 @@ void opt_describe(FILE *out, const struct opt_cmd *c)
 		if (r->short_name)
 			fprintf(out, "option %s %s %s\n", c->name,
 				r->short_name, hint);
+		/* the row as the man page lists it (scripts/man-options.sh) */
+		fprintf(out, "help %s %s\t%s\t%s\t%s\n", c->name, r->name,
+			r->short_name ? r->short_name : "",
+			r->arg ? r->arg : "", r->help);
 	}
 }
 

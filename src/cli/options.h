@@ -136,9 +136,11 @@ int opt_strip(const struct opt_cmd *c, int argc, char **argv,
 
 /*
  * The command table for completion: for command c, one line
- * "command NAME POSITIONAL [AFTER_DASHDASH]" and one line per visible
- * row "option NAME OPT HINT [WORDS...]", HINT being flag, value, file,
- * tag, words or list.
+ * "command NAME POSITIONAL [AFTER_DASHDASH]" and per visible row one line
+ * "option NAME OPT HINT [WORDS...]", HINT being flag, value, file, tag,
+ * words or list (and one for its short name), and one line
+ * "help NAME OPT<TAB>SHORT<TAB>ARG<TAB>HELP" from which
+ * scripts/man-options.sh writes the man page's option lists.
  */
 void opt_describe(FILE *out, const struct opt_cmd *c);
 
