@@ -161,7 +161,9 @@ static void run_usage(FILE *out, const struct opt_cmd *c)
 "runs the suite 'default'.  A key=value applies to every named workload that\n"
 "has that parameter.  Sizes take k/M/G (1024-based; bare: bytes), times\n"
 "need a unit, ns/us/ms/s (bare: only 0, or the unit a name ends in:\n"
-"inject_ns=100 is 100 ns).\n"
+"inject_ns=100 is 100 ns).  Named workloads print every configuration's\n"
+"table; a suite prints one line per configuration and its summary (-v:\n"
+"the tables; 'copyscope show RUN' prints them later).\n"
 "\n"
 "options:\n");
 	opt_print_options(out, c);
