@@ -17,9 +17,12 @@ _copyscope_list()
 		suites && /^  [a-z0-9_-]+ - / { print "s " $1; next }
 		/^  parameters:/ { inparams = 1; next }
 		/^  [a-z]/ { inparams = 0 }
+		# a default too long to share its line: allowed on the next
+		pending != "" { print pending " " $1; pending = ""; next }
 		inparams && wl != "" &&
 		    /^    [a-z0-9_]+ +(int|size|time|enum|bool|text) / {
-			print "p " wl " " $1 " " $4
+			if (NF == 3) pending = "p " wl " " $1
+			else print "p " wl " " $1 " " $4
 		}'
 }
 

@@ -65,7 +65,8 @@ static void usage(FILE *out)
 		fprintf(out, "  %-8s %s\n", subcommands[i].name,
 			subcommands[i].summary);
 	fprintf(out,
-		"\n'copyscope COMMAND --help' describes a command.\n"
+		"\n'copyscope COMMAND --help' (or 'copyscope help COMMAND') "
+		"describes a command.\n"
 		"examples:\n"
 		"  copyscope run pipe.bw size=4k,64k,1M\n"
 		"  copyscope run sys.null trace=10\n"
@@ -149,6 +150,17 @@ static int dispatch(int argc, char **argv)
 	}
 	if (argc < 2) {
 		usage(stderr);
+		return EXIT_USAGE;
+	}
+	/* `copyscope help CMD` is `copyscope CMD --help` */
+	if (argc == 3 && strcmp(argv[1], "help") == 0) {
+		char *av[] = { argv[2], "--help", NULL };
+
+		for (i = 0; i < NSUB; i++)
+			if (strcmp(argv[2], subcommands[i].name) == 0)
+				return subcommands[i].fn(2, av);
+		cli_error("help: no command '%s' (see 'copyscope --help')",
+			  argv[2]);
 		return EXIT_USAGE;
 	}
 	if (cli_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {

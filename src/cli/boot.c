@@ -85,7 +85,7 @@ static const struct opt_cmd boot_cmd = {
 	.nrows = ARRAY_SIZE(boot_rows), .help_col = 21,
 	.unknown_hint = "(options for the guest's run go after '--')",
 	.max_pos = -1, .pos = OPT_C_WORKLOADS, .after_dashdash = "run",
-	.usage = boot_usage,
+	.after_cmd = cli_run_options, .usage = boot_usage,
 };
 
 static void boot_usage(FILE *out, const struct opt_cmd *c)

@@ -91,7 +91,8 @@ static void check_usage(FILE *out, const struct opt_cmd *c)
 "Measures the workloads and parameters of BASE again (the same reps, sample\n"
 "time, warm-up and CPUs), stores that run tagged 'check', compares it with\n"
 "BASE and prints the metrics that got worse by more than the threshold with\n"
-"significance (p < alpha and a 95%% CI of the change beyond +-1%%).\n"
+"significance (p < alpha and a 95%% CI of the change beyond +-1%%); when\n"
+"none did, every row it compared.\n"
 "BASE is a run id, a tag, 'last', a selector (host:, kernel:, boot:, tag:)\n"
 "or a comma list, as for compare.  Named\n"
 "workloads or suites restrict the check to those workloads.\n"
@@ -275,6 +276,13 @@ static bool shown(const struct cmp_row *r, void *arg)
 	return regression(r, arg) || undecided(r);
 }
 
+/* Every row on both sides (printed when nothing regressed). */
+static bool compared(const struct cmp_row *r, void *arg)
+{
+	(void)arg;
+	return r->in_base && r->in_new;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct check_cli cc;
@@ -345,11 +353,12 @@ int cmd_check(int argc, char **argv)
 			goto out;
 		}
 	} else {
-		cmp_print_text(stdout, &c, shown, &cc.threshold_pct);
+		/* with no regression, every row compared: what was checked */
+		cmp_print_text(stdout, &c, nreg ? shown : compared,
+			       &cc.threshold_pct);
 	}
 	if (ncmp == 0) {
-		cli_error("check: BASE and NEW have no (workload, parameters, "
-			  "metric) in common: nothing was checked");
+		cli_cmp_explain_none("check", &c);
 		e = EXIT_FAIL;
 	} else if (nreg) {
 		if (!cc.json)

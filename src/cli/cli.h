@@ -14,6 +14,8 @@
 #include "store/store.h"
 #include "util/msg.h"
 
+struct opt_cmd;
+
 /* Exit codes (README.md, "Command line"). */
 #define EXIT_OK 0
 #define EXIT_FAIL 1
@@ -65,6 +67,9 @@ size_t cli_suite_lines(const struct run_data *run, struct summary_line *lines,
  * and returns 2; --help counts as a usage error here.
  */
 int cli_run_check_args(int argc, char **argv);
+
+/* run's option table (for boot, which hands run's options after '--'). */
+const struct opt_cmd *cli_run_options(void);
 
 /* Print "copyscope: <message>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -165,6 +170,14 @@ int cli_stopped(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_load_side(struct store *st, const char *cmd, const char *spec,
 		  struct cmp_side *side);
 void cli_free_side(struct cmp_side *side);
+
+/*
+ * When no row of c (built) is on both sides, print to stderr why, naming
+ * cmd: the configurations of each side and the parameters whose values
+ * differ (what --ignore-param would match), and return true; else print
+ * nothing and return false.
+ */
+bool cli_cmp_explain_none(const char *cmd, const struct cmp *c);
 
 #define CMP_MAX_IGNORE 32
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "util/msg.h"
@@ -179,11 +180,43 @@ static const char *origin(const char *db_opt, int named)
 		"COPYSCOPE_DB)";
 }
 
+/*
+ * A database file the user named goes into a directory that exists: only
+ * the default path's directories are created (a typo in --db must not
+ * leave a tree of directories behind).  Returns 0, or 2 after printing.
+ */
+static int check_dir(const char *path, const char *from)
+{
+	char dir[4096], *slash;
+	struct stat sb;
+
+	if (store_is_url(path))
+		return 0;
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return 0;
+	*slash = '\0';
+	if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode))
+		return 0;
+	if (stat(dir, &sb) == 0) {
+		cli_error("cannot open database '%s'%s: '%s' is not a "
+			  "directory", path, from, dir);
+		return EXIT_USAGE;
+	}
+	cli_error("no directory '%s' for the database '%s'%s: create it "
+		  "first (only the default database's directory is created)",
+		  dir, path, from);
+	return EXIT_USAGE;
+}
+
 int cli_open_store(const char *db_opt, struct store **st, char *path,
 		   size_t pathlen)
 {
 	int named, e = resolve_db(db_opt, path, pathlen, &named);
 
+	if (!e && named)
+		e = check_dir(path, origin(db_opt, named));
 	return e ? e : open_at(origin(db_opt, named), st, path, pathlen,
 			       false);
 }
@@ -195,6 +228,8 @@ int cli_open_store_opt(const char *opt, const char *target,
 
 	snprintf(path, pathlen, "%s", target);
 	snprintf(from, sizeof(from), " (from %s)", opt);
+	if (check_dir(path, from))
+		return EXIT_USAGE;
 	return open_at(from, st, path, pathlen, false);
 }
 

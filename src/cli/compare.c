@@ -20,6 +20,7 @@ struct compare_cli {
 	struct cmp_ignore ig;
 	const char *db;
 	bool json, csv;
+	bool ab;			/* the sides were ab runs */
 };
 
 #define CC(field) offsetof(struct compare_cli, field)
@@ -89,6 +90,8 @@ static void compare_usage(FILE *out, const struct opt_cmd *c)
 "on both sides is an 'ab' run of the same A/B (several boots or hosts),\n"
 "their rounds are pooled: the median paired change, a CI from a bootstrap\n"
 "of runs and of rounds within them, and each run's own estimate.\n"
+"When BASE and NEW have no (workload, parameters, metric) in common it\n"
+"says what each side has and which parameters differ, and exits 2.\n"
 "\n"
 "options:\n");
 	opt_print_options(out, c);
@@ -221,6 +224,7 @@ int cmd_compare(int argc, char **argv)
 				      "(--json or the table)");
 			goto out;
 		}
+		cc.ab = true;
 		e = compare_ab(&c, &cc);
 		goto flush;
 	}
@@ -244,6 +248,8 @@ flush:
 		cli_error("cannot write the output: %s", strerror(errno));
 		e = EXIT_FAIL;
 	}
+	if (!e && !cc.ab && cli_cmp_explain_none("compare", &c))
+		e = EXIT_USAGE;
 out:
 	cmp_free(&c);
 	cli_free_side(&c.base);

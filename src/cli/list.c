@@ -45,36 +45,63 @@ static const char *type_name(enum param_type t)
 	return "?";
 }
 
-static void print_param(const struct param_def *p)
+/*
+ * One parameter: name, type, default and what is allowed on one line
+ * (the default column dw wide, so that "allowed" lines up under a sweep's
+ * default and bash completion reads both from the line), then its help.
+ */
+/* What p allows: "a|b|c", "0|1", "1 .. 64M" or "text ...", into buf. */
+static void allowed_text(const struct param_def *p, char *allowed,
+			 size_t len)
 {
-	char allowed[160] = "", lo[32], hi[32];
+	char lo[32], hi[32];
 	size_t used = 0;
 	int i;
 
+	allowed[0] = '\0';
 	if (p->type == PARAM_ENUM) {
 		for (i = 0; p->choices[i]; i++)
 			used += (size_t)snprintf(allowed + used,
-						 sizeof(allowed) - used,
+						 len - used,
 						 "%s%s", i ? "|" : "",
 						 p->choices[i]);
 	} else if (p->type == PARAM_BOOL) {
-		snprintf(allowed, sizeof(allowed), "0|1");
+		snprintf(allowed, len, "0|1");
 	} else if (p->type == PARAM_STRING) {
-		snprintf(allowed, sizeof(allowed), "text (';' between "
-			 "values to sweep)");
+		snprintf(allowed, len, "text (';' between values to sweep)");
 	} else {
 		param_format_value(p, p->min, lo, sizeof(lo));
 		param_format_value(p, p->max, hi, sizeof(hi));
-		snprintf(allowed, sizeof(allowed), "%s .. %s", lo, hi);
+		snprintf(allowed, len, "%s .. %s", lo, hi);
 	}
-	if (strlen(p->def) <= 7) {
-		printf("    %-14s %-5s %-7s %s\n", p->name,
-		       type_name(p->type), p->def, allowed);
+}
+
+/* The default column's width dw, widened for p when its row then fits. */
+static int default_width(const struct param_def *p, int dw)
+{
+	char allowed[160];
+
+	allowed_text(p, allowed, sizeof(allowed));
+	if (strlen(p->def) > (size_t)dw &&
+	    4 + 14 + 1 + 5 + 1 + strlen(p->def) + 1 + strlen(allowed) <= 80)
+		return (int)strlen(p->def);
+	return dw;
+}
+
+static void print_param(const struct param_def *p, int dw)
+{
+	char allowed[160];
+
+	allowed_text(p, allowed, sizeof(allowed));
+	if (4 + 14 + 1 + 5 + 1 + (size_t)dw + 1 + strlen(allowed) <= 80 &&
+	    strlen(p->def) <= (size_t)dw) {
+		printf("    %-14s %-5s %-*s %s\n", p->name, type_name(p->type),
+		       dw, p->def, allowed);
 	} else {
-		/* a long default (a sweep): its own line, then the range */
+		/* a default too long to share the line: allowed below */
 		printf("    %-14s %-5s %s\n", p->name, type_name(p->type),
 		       p->def);
-		printf("    %-14s %-5s %-7s %s\n", "", "", "", allowed);
+		printf("    %-14s %-5s %s\n", "", "", allowed);
 	}
 	fmt_wrap(stdout, 19, 19, p->help);
 }
@@ -107,10 +134,9 @@ static const char *kind_unit(const struct metric_def *m)
 
 static void print_workload(const struct workload *wl)
 {
-	char why[256];
+	char why[256], text[1024];
 	size_t i;
-
-	char text[1024];
+	int dw = 7;		/* the default column: "default" */
 
 	snprintf(text, sizeof(text), "%s - %s", wl->name, wl->summary);
 	fmt_wrap(stdout, 0, 4, text);
@@ -122,10 +148,13 @@ static void print_workload(const struct workload *wl)
 	fmt_wrap(stdout, 2, 4, text);
 	snprintf(text, sizeof(text), "not measured: %s", wl->not_measured);
 	fmt_wrap(stdout, 2, 4, text);
-	printf("  parameters:\n    %-14s %-5s %-7s %s\n", "name", "type",
+	/* as wide as the longest default that fits with its allowed */
+	for (i = 0; i < wl->nparams; i++)
+		dw = default_width(&wl->params[i], dw);
+	printf("  parameters:\n    %-14s %-5s %-*s %s\n", "name", "type", dw,
 	       "default", "allowed");
 	for (i = 0; i < wl->nparams; i++)
-		print_param(&wl->params[i]);
+		print_param(&wl->params[i], dw);
 	printf("  metrics:\n");
 	for (i = 0; i < wl->nmetrics; i++) {
 		printf("    %-14s %s, %s\n", wl->metrics[i].name,

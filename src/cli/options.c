@@ -41,18 +41,61 @@ static const struct opt_row *find_row(const struct opt_cmd *c, const char *a,
 	return NULL;
 }
 
+/*
+ * The only visible option of c that word is a prefix of (--sample for
+ * --sample-time), or with by_distance the closest by edit distance
+ * (param_suggest); NULL when none.
+ */
+static const char *suggest(const struct opt_cmd *c, const char *word,
+			   bool by_distance)
+{
+	const char *names[64], *prefix_of = NULL;
+	size_t i, n = 0, nprefix = 0;
+
+	for (i = 0; i < c->nrows && n < 64; i++) {
+		if (!c->rows[i].help)
+			continue;
+		names[n++] = c->rows[i].name;
+		if (strlen(word) > 2 && strncmp(c->rows[i].name, word,
+						strlen(word)) == 0) {
+			prefix_of = c->rows[i].name;
+			nprefix++;
+		}
+	}
+	if (nprefix == 1)
+		return prefix_of;
+	return by_distance ? param_suggest(word, names, n) : NULL;
+}
+
+/*
+ * An unknown option: suggest what it most likely meant, by prefix first,
+ * then by edit distance, of this command and then of the command after
+ * '--' (boot: run's options, which go after '--').
+ */
 static int unknown(const struct opt_cmd *c, const char *a)
 {
-	const char *names[64], *s;
+	const struct opt_cmd *ac = c->after_cmd ? c->after_cmd() : NULL;
+	const char *s = NULL, *after = NULL;
 	char word[64];
-	size_t i, n = 0;
+	size_t ri;
 
 	snprintf(word, sizeof(word), "%.*s", (int)strcspn(a, "="), a);
-	for (i = 0; i < c->nrows && n < 64; i++)
-		if (c->rows[i].help)
-			names[n++] = c->rows[i].name;
-	s = param_suggest(word, names, n);
-	return cli_usage(c->name, "unknown option '%s'%s%s%s%s%s", msg_quote(a),
+	if (ac && find_row(ac, word, &ri))
+		after = ac->rows[ri].name;
+	if (!after)
+		s = suggest(c, word, false);
+	if (!after && !s && ac)
+		after = suggest(ac, word, false);
+	if (!after && !s)
+		s = suggest(c, word, true);
+	if (!after && !s && ac)
+		after = suggest(ac, word, true);
+	if (after)
+		return cli_usage(c->name, "unknown option '%s'; did you mean "
+				 "'-- %s' (%s's options go after '--')?", msg_quote(a),
+				 after, c->after_dashdash);
+	return cli_usage(c->name, "unknown option '%s'%s%s%s%s%s",
+			 msg_quote(a),
 			 s ? "; did you mean '" : "", s ? s : "",
 			 s ? "'?" : "", c->unknown_hint ? " " : "",
 			 c->unknown_hint ? c->unknown_hint : "");
@@ -479,6 +522,10 @@ void opt_describe(FILE *out, const struct opt_cmd *c)
 		if (r->short_name)
 			fprintf(out, "option %s %s %s\n", c->name,
 				r->short_name, hint);
+		/* the row as the man page lists it (scripts/man-options.sh) */
+		fprintf(out, "help %s %s\t%s\t%s\t%s\n", c->name, r->name,
+			r->short_name ? r->short_name : "",
+			r->arg ? r->arg : "", r->help);
 	}
 }
 

@@ -85,6 +85,9 @@ struct opt_cmd {
 	int max_pos;			/* positional arguments; -1: any */
 	enum opt_complete pos;		/* what they complete to */
 	const char *after_dashdash;	/* the command '--' hands over to */
+	/* its option table: an unknown option that is one of its (or
+	   close to one) is pointed after '--' */
+	const struct opt_cmd *(*after_cmd)(void);
 	/* the whole --help text; calls opt_print_options() for the list */
 	void (*usage)(FILE *out, const struct opt_cmd *c);
 };
@@ -133,9 +136,11 @@ int opt_strip(const struct opt_cmd *c, int argc, char **argv,
 
 /*
  * The command table for completion: for command c, one line
- * "command NAME POSITIONAL [AFTER_DASHDASH]" and one line per visible
- * row "option NAME OPT HINT [WORDS...]", HINT being flag, value, file,
- * tag, words or list.
+ * "command NAME POSITIONAL [AFTER_DASHDASH]" and per visible row one line
+ * "option NAME OPT HINT [WORDS...]", HINT being flag, value, file, tag,
+ * words or list (and one for its short name), and one line
+ * "help NAME OPT<TAB>SHORT<TAB>ARG<TAB>HELP" from which
+ * scripts/man-options.sh writes the man page's option lists.
  */
 void opt_describe(FILE *out, const struct opt_cmd *c);
 

@@ -74,7 +74,8 @@ static void report_usage(FILE *out, const struct opt_cmd *c)
 "verdict, the table of 'copyscope compare' with each row's note, each\n"
 "row's run medians in time order (base and new), and the environment\n"
 "keys that differ (the rest folded).  Every plot has its numbers in a\n"
-"table beside it.\n"
+"table beside it.  BASE and NEW with nothing in common: no file; it says\n"
+"why and exits 2, as compare does.\n"
 "RUN, TAG, LIST, BASE and NEW: a run id, a tag, 'last' or a comma list.\n");
 	opt_print_options(out, c);
 	fprintf(out,
@@ -200,6 +201,8 @@ int cmd_report(int argc, char **argv)
 			cli_error("out of memory");
 			e = EXIT_FAIL;
 		}
+		if (!e && cli_cmp_explain_none("report", &c))
+			e = EXIT_USAGE;
 	}
 	if (!e)
 		e = write_report(rc, path, &runs, rc->compare ? &c : NULL);

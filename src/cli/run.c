@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "cli/run_group.h"
+#include "cli/run_brief.h"
 #include "session/session.h"
 #include "session/explain_plan.h"
 #include "kernel/ktrace.h"
@@ -34,6 +35,8 @@ struct run_cli {
 	const char *tag;
 	const char *db;
 	bool json, no_store, verify, explain, perf_counters;
+	bool verbose;			/* -v: every table, also of suites */
+	bool brief_started;		/* the brief heading is out */
 	struct session_job jobs[MAX_JOBS];
 	size_t njobs;
 	/* the suite summary's line of each job from a suite (else unset) */
@@ -127,6 +130,10 @@ static const struct opt_row run_rows[] = {
 	  "migrations and faults with perf software events instead of "
 	  "getrusage (costs time on every context switch: see "
 	  "docs/methodology.md)", RC(perf_counters) },
+	{ OPT_R("--verbose", OPT_FLAG, NULL), "every configuration's table and "
+	  "notes also for a suite (whose run prints one line per "
+	  "configuration and its summary); with --runs, every run in full",
+	  RC(verbose), .short_name = "-v" },
 	OPT_ROW_JSON(struct run_cli, json, "print the run as JSON on stdout"),
 	{ OPT_R("--no-store", OPT_FLAG, NULL), "do not write to the database",
 	  RC(no_store) },
@@ -154,7 +161,9 @@ static void run_usage(FILE *out, const struct opt_cmd *c)
 "runs the suite 'default'.  A key=value applies to every named workload that\n"
 "has that parameter.  Sizes take k/M/G (1024-based; bare: bytes), times\n"
 "need a unit, ns/us/ms/s (bare: only 0, or the unit a name ends in:\n"
-"inject_ns=100 is 100 ns).\n"
+"inject_ns=100 is 100 ns).  Named workloads print every configuration's\n"
+"table; a suite prints one line per configuration and its summary (-v:\n"
+"the tables; 'copyscope show RUN' prints them later).\n"
 "\n"
 "options:\n");
 	opt_print_options(out, c);
@@ -386,6 +395,11 @@ static int parse_args(struct run_cli *rc, int argc, char **argv)
 	return rc->explain ? add_explain_jobs(rc) : 0;
 }
 
+const struct opt_cmd *cli_run_options(void)
+{
+	return &run_cmd;
+}
+
 int cli_run_check_args(int argc, char **argv)
 {
 	struct run_cli *rc = calloc(1, sizeof(*rc));
@@ -478,12 +492,32 @@ static void print_preamble(void *arg, const struct run_info *run,
 	fflush(stdout);
 }
 
+/*
+ * A suite's run prints one line per configuration unless -v (or --hist,
+ * --kernel, whose detail was asked for); `show RUN` prints the tables.
+ */
+static bool brief(const struct run_cli *rc)
+{
+	return rc->any_suite && !rc->verbose && !rc->json && !rc->ro.hist &&
+	       !rc->ro.kviews;
+}
+
 static void print_job(void *arg, const struct result *res, size_t n)
 {
-	const struct run_cli *rc = arg;
+	struct run_cli *rc = arg;
+	int job = n ? res[0].cfg->job : 0;
 
 	if (rc->json)
 		return;
+	if (brief(rc)) {
+		if (!rc->brief_started)
+			run_brief_heading(stdout);
+		rc->brief_started = true;
+		run_brief_job(stdout, res, n, job >= 0 && job < MAX_JOBS ?
+			      rc->from[job].metric : NULL);
+		fflush(stdout);
+		return;
+	}
 	report_results(stdout, res, n);
 	printf("\n");
 	fflush(stdout);
@@ -658,6 +692,7 @@ int cmd_run(int argc, char **argv)
 			.runs = rc->runs, .json = rc->json, .db = rc->db,
 			.tag = rc->tag, .seed_set = rc->seed_set,
 			.seed = rc->seed, .cmd = &run_cmd,
+			.verbose = rc->verbose,
 		};
 
 		e = run_group(argc, argv, &go);

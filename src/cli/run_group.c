@@ -6,9 +6,10 @@
  *
  * The parent re-executes its own binary N times with the same arguments
  * less --runs, plus --group ID (and, with --interleave --seed S, the seed
- * S + k for run k, so the runs do not share one order).  Each child prints
- * its tables as a single run does; with --json the parent prints instead
- * one document holding the N runs, read back from the store.  The first
+ * S + k for run k, so the runs do not share one order).  The parent reads
+ * the runs back from the store and prints one table of their medians'
+ * spread (with -v, after each child's own output; without, the children's
+ * stdout is dropped); with --json one document holding the N runs.  The first
  * child that does not end well stops the group with its exit status.
  */
 #include <errno.h>
@@ -22,6 +23,7 @@
 
 #include "cli/cli.h"
 #include "cli/run_group.h"
+#include "cli/run_brief.h"
 #include "report/report.h"
 #include "util/array.h"
 #include "util/random_id.h"
@@ -115,6 +117,38 @@ static int group_runs(const char *db, const char *group, int64_t *ids,
 	return (int)k;
 }
 
+/* The table of the group's runs ids[0..n-1], read back from the store. */
+static int print_group_table(const char *db, const int64_t *ids, int n)
+{
+	struct run_data *runs = calloc((size_t)n + 1, sizeof(*runs));
+	struct store *st;
+	char path[4096], err[512];
+	int i, nl = 0, e = EXIT_OK;
+
+	if (!runs) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	if (cli_open_existing_store(db, &st, path, sizeof(path), NULL) != 0) {
+		free(runs);
+		return EXIT_FAIL;
+	}
+	for (i = 0; i < n; i++, nl++)
+		if (store_load_run(st, ids[i], &runs[i], err,
+				   sizeof(err)) != 0) {
+			cli_error("%s", err);
+			e = EXIT_FAIL;
+			break;
+		}
+	store_close(st);
+	if (e == EXIT_OK)
+		run_brief_group(stdout, runs, (size_t)nl);
+	for (i = 0; i < nl; i++)
+		run_data_free(&runs[i]);
+	free(runs);
+	return e;
+}
+
 /* --json: one document with every run of the group. */
 static int print_group_json(const char *db, const char *group,
 			    const int64_t *ids, int n)
@@ -173,7 +207,7 @@ int run_group(int argc, char **argv, const struct run_group_opts *o)
 			fprintf(stderr, "copyscope run --runs %d: run %d of %d "
 				"(group %.8s)\n", o->runs, k + 1, o->runs,
 				group);
-		e = run_child(cv, o->json);
+		e = run_child(cv, o->json || !o->verbose);
 		free(cv);
 	}
 	n = group_runs(o->db, group, ids, ARRAY_SIZE(ids), path,
@@ -185,7 +219,10 @@ int run_group(int argc, char **argv, const struct run_group_opts *o)
 
 		return e == EXIT_OK ? je : e;
 	}
-	printf("%d of %d runs stored as group %s:", n, o->runs, group);
+	if (n > 0 && print_group_table(o->db, ids, n) != EXIT_OK &&
+	    e == EXIT_OK)
+		e = EXIT_FAIL;
+	printf("\n%d of %d runs stored as group %s:", n, o->runs, group);
 	for (k = 0; k < n; k++)
 		printf("%s %lld", k ? "," : "", (long long)ids[k]);
 	printf("\ncompare them as one side: copyscope compare ");

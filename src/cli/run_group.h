@@ -13,6 +13,7 @@
 struct run_group_opts {
 	int runs;			/* N >= 2 */
 	bool json;			/* one document of the N runs */
+	bool verbose;			/* -v: each run prints in full */
 	const char *db;			/* --db, or NULL */
 	const char *tag;		/* --tag, or NULL */
 	bool seed_set;			/* --seed S: run k takes S + k */
@@ -22,7 +23,9 @@ struct run_group_opts {
 
 /*
  * Re-execute this binary N times with argv (`run` and its arguments)
- * less --runs and with --group ID; print how the runs were stored.
+ * less --runs and with --group ID; print the table of the runs' medians
+ * (run_brief_group(); with verbose each run's own output before it) and
+ * how the runs were stored.
  * Returns the first exit status that was not 0, else 0 (1 when the runs
  * cannot be read back).
  */

@@ -16,6 +16,7 @@
 struct runs_cli {
 	const char *db;
 	bool by_host, tags;
+	int last;			/* --last N; 0: all */
 };
 
 static const struct opt_row runs_rows[] = {
@@ -25,6 +26,10 @@ static const struct opt_row runs_rows[] = {
 	{ OPT_R("--tags", OPT_FLAG, NULL), "the distinct tags of the runs "
 	  "instead, one per line, oldest first (for shell completion and "
 	  "scripts)", offsetof(struct runs_cli, tags) },
+	{ OPT_R("--last", OPT_INT, "N"), "only the N newest of the runs "
+	  "selected (still oldest first), as the selector 'last' is the "
+	  "newest one", offsetof(struct runs_cli, last), .lo = 1,
+	  .hi = 100000 },
 	OPT_ROW_DB(struct runs_cli, db, OPT_HELP_DB),
 };
 
@@ -39,7 +44,8 @@ static const struct opt_cmd runs_cmd = {
 static void runs_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
-"usage: copyscope runs [RUNS ...] [--by-host|--tags] [--db PATH|URL]\n"
+"usage: copyscope runs [RUNS ...] [--last N] [--by-host|--tags]\n"
+"                      [--db PATH|URL]\n"
 "\n"
 "Lists stored runs: id, start time (UTC), status, tag, host, kernel and the\n"
 "first 8 characters of the boot id, then the command line.\n"
@@ -53,6 +59,7 @@ static void runs_usage(FILE *out, const struct opt_cmd *c)
 	opt_print_options(out, c);
 	fprintf(out,
 "\nexamples:\n"
+"  copyscope runs --last 10\n"
 "  copyscope runs host:lab3\n"
 "  copyscope runs 'kernel:6.18.*' --by-host\n"
 "  copyscope runs host:lab1+tag:nightly --db postgresql://lab/copyscope\n");
@@ -203,6 +210,18 @@ static void print_by_host(const struct run_info *runs, size_t n,
 	}
 }
 
+/* --last N: of the runs kept (oldest first), only the N newest stay. */
+static void keep_last(size_t n, bool *keep, int last)
+{
+	size_t i, seen = 0;
+
+	if (last <= 0)
+		return;
+	for (i = n; i > 0; i--)
+		if (keep[i - 1] && ++seen > (size_t)last)
+			keep[i - 1] = false;
+}
+
 int cmd_runs(int argc, char **argv)
 {
 	struct run_info *runs = NULL;
@@ -259,6 +278,7 @@ int cmd_runs(int argc, char **argv)
 		keep[i] = nspecs == 0;
 	if (nspecs && (e = select_specs(st, specs, nspecs, runs, n, keep)))
 		goto out;
+	keep_last(n, keep, rc.last);
 	if (tags)
 		print_tags(runs, n, keep);
 	else if (n == 0)

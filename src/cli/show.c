@@ -47,9 +47,10 @@ static void show_usage(FILE *out, const struct opt_cmd *c)
 	fprintf(out,
 "usage: copyscope show RUN [--json|--csv] [--no-env] [--db PATH|URL]\n"
 "\n"
-"Prints one stored run: its header, a suite's summary (the table 'run'\n"
-"printed at its end), its results tables and environment.\n"
-"RUN is a run id as listed by 'copyscope runs', or 'last'.\n");
+"Prints one stored run: its header, results tables and environment.\n"
+"RUN is a run id as listed by 'copyscope runs', 'last', a tag or a\n"
+"selector (host:, kernel:, boot:, tag:; as for runs and compare): of\n"
+"several runs, the newest.\n");
 	opt_print_options(out, c);
 }
 
@@ -142,6 +143,42 @@ size_t cli_suite_lines(const struct run_data *run, struct summary_line *lines,
 	return nl;
 }
 
+/*
+ * The run that RUN names when it is not an id: 'last', a tag or a
+ * selector (as for runs and compare); of several, the newest, saying so
+ * on stderr.  Returns 0 with *id set, 2 (no such run; printed) or 1.
+ */
+static int select_one(struct store *st, const char *which, int64_t *id)
+{
+	char err[512], clean[512];
+	int64_t *ids = NULL;
+	size_t nids = 0, i;
+	int rc;
+
+	rc = store_select_runs(st, which, &ids, &nids, err, sizeof(err));
+	if (rc == STORE_SELECT_ERROR) {
+		cli_error("%s", err);
+		return EXIT_FAIL;
+	}
+	if (rc != STORE_SELECT_OK || !nids) {
+		free(ids);
+		return cli_usage("show", "%s ('copyscope runs' lists them)",
+				 err);
+	}
+	*id = ids[0];
+	for (i = 1; i < nids; i++)
+		if (ids[i] > *id)
+			*id = ids[i];
+	if (nids > 1) {
+		cli_clean_text(which, clean, sizeof(clean));
+		cli_error("show: '%s' selects %zu runs; showing the newest, "
+			  "%lld ('copyscope runs %s' lists them)", clean, nids,
+			  (long long)*id, clean);
+	}
+	free(ids);
+	return 0;
+}
+
 int cmd_show(int argc, char **argv)
 {
 	const char *which;
@@ -151,9 +188,9 @@ int cmd_show(int argc, char **argv)
 	struct store *st;
 	char path[4096], err[512], t0[32], t1[32], *end, *cmd;
 	char tag[512], host[512];
-	int64_t id = 0, *ids = NULL;
+	int64_t id = 0;
 	struct summary_line lines[256];
-	size_t nids = 0, nl;
+	size_t nl;
 	int e, rc;
 
 	e = opt_parse(&show_cmd, argc, argv, &sc, &res);
@@ -166,27 +203,20 @@ int cmd_show(int argc, char **argv)
 	if (!which)
 		return cli_usage("show", "which run? (an id from 'copyscope "
 				 "runs', or 'last')");
-	if (strcmp(which, "last") != 0) {
-		errno = 0;
-		id = strtoll(which, &end, 10);
-		if (errno || *end || id <= 0)
-			return cli_usage("show", "RUN: '%s' is not a run id "
-					 "(a positive integer or 'last')",
-					 msg_quote(which));
-	}
+	errno = 0;
+	id = strtoll(which, &end, 10);
+	if (errno || *end || id <= 0 ||
+	    strspn(which, "0123456789") != strlen(which))
+		id = 0;		/* 'last', a tag or a selector */
 	e = cli_open_existing_store(sc.db, &st, path, sizeof(path), NULL);
 	if (e)
 		return e;
 	if (id == 0) {
-		rc = store_select_runs(st, "last", &ids, &nids, err,
-				       sizeof(err));
-		if (rc == STORE_SELECT_ERROR) {
-			cli_error("%s", err);
+		e = select_one(st, which, &id);
+		if (e) {
 			store_close(st);
-			return EXIT_FAIL;
+			return e;
 		}
-		id = nids ? ids[0] : -1;
-		free(ids);
 	}
 	rc = id > 0 ? store_load_run(st, id, &run, err, sizeof(err)) : 1;
 	if (rc != 0) {

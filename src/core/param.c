@@ -5,8 +5,7 @@
  * suffixes, times with ns/us/ms/s units, enums, booleans), applies
  * "key=value[,value...]" assignments to a sweep request, expands the
  * request into its cartesian product, writes one configuration as
- * canonical JSON and binds one into a workload's parameter struct.  See
- * param.h for the interface.
+ * canonical JSON and binds one into a workload's parameter struct.
  */
 #include "core/param.h"
 
@@ -67,20 +66,15 @@ static void msg_add(struct msg *m, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(m->buf + m->pos, m->len - m->pos, fmt, ap);
 	va_end(ap);
-	if (n < 0) {
+	if (n < 0)
 		m->buf[m->pos] = '\0';
-		return;
-	}
-	if ((size_t)n >= m->len - m->pos)
+	else if ((size_t)n >= m->len - m->pos)
 		m->pos = m->len - 1;	/* truncated; vsnprintf ended it */
 	else
 		m->pos += (size_t)n;
 }
 
-static bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
+#define is_digit(c) ((c) >= '0' && (c) <= '9')
 
 /*
  * Accumulate the decimal digits at *p into *v.  Returns the number of
@@ -388,7 +382,7 @@ static const char *type_form(enum param_type type)
 		       "suffix)";
 	case PARAM_TIME:
 		return "is not a time (a number with a unit: ns, us, ms or "
-		       "s)";
+		       "s; bare where the name ends in one: inject_ns=5)";
 	case PARAM_BOOL:
 		return "is not a boolean (0, 1, yes, no, true, false, on, off)";
 	case PARAM_ENUM:
@@ -430,6 +424,13 @@ int param_parse_value(const struct param_def *def, const char *text,
 	msg_init(&m, err, errlen);
 	if (!text) {
 		msg_add(&m, "%s: no value", def->name);
+		return -1;
+	}
+	if ((def->type == PARAM_SIZE || def->type == PARAM_TIME) &&
+	    text[0] == '-' && is_digit(text[1])) {
+		param_format_value(def, def->min, lo, sizeof(lo));
+		msg_add(&m, "%s: '%s' is negative: it must be ≥ %s", def->name,
+			text, lo);
 		return -1;
 	}
 	switch (def->type) {

@@ -501,11 +501,14 @@ static void print_wrapped(FILE *out, const char *v, int indent, int width)
 		len = strlen(v);
 		cut = len;
 		if (len > (size_t)width) {
+			/* at a space, or after a comma (kept on the line) */
 			cut = (size_t)width;
-			while (cut > 0 && v[cut] != ' ')
+			while (cut > 0 && v[cut] != ' ' && v[cut - 1] != ',')
 				cut--;
+			/* one word longer than the line: whole, never cut */
 			if (cut == 0)
-				cut = (size_t)width;	/* one long word */
+				cut = strcspn(v, " ,") + (v[strcspn(v, " ,")] ==
+							 ',');
 		}
 		if (!first)
 			fprintf(out, "%*s", indent, "");

@@ -37,9 +37,12 @@ void cmp_print_text(FILE *out, const struct cmp *c,
  * smallest change the test would see, the spread (base/new) in a run,
  * between runs and between boots when judged over runs, and the runs a
  * --target needs; or "the same reading as METRIC: counted once".
+ * An informational row that changed as a verdict would need says so when
+ * o (the comparison's options) is given; o may be NULL.
  * Returns its length (0: no note).
  */
-size_t cmp_power_text(const struct cmp_row *r, char *text, size_t len);
+size_t cmp_power_text(const struct cmp_row *r, const struct cmp_opts *o,
+		      char *text, size_t len);
 
 /* The comparison as JSON (schema_version 1).  Returns 0 or -1. */
 int cmp_print_json(FILE *out, const struct cmp *c);

@@ -159,7 +159,32 @@ static void fmt_cv(double cv, char *buf, size_t len)
 		snprintf(buf, len, "%.1f%%", cv * 100.0);
 }
 
-size_t cmp_power_text(const struct cmp_row *r, char *text, size_t len)
+/*
+ * An informational row (a metric without a better direction) that changed
+ * as a verdict would need (p < alpha, the whole CI beyond the noise band):
+ * "info: ... it went down by 15..22% (p 0.002); " into text; the length
+ * written (0: it did not change so).
+ */
+static size_t info_change(const struct cmp_row *r, const struct cmp_opts *o,
+			  char *text, size_t len)
+{
+	double noise = o->noise_pct;
+	char p[16];
+
+	if (isnan(r->p) || isnan(r->ci_lo) || isnan(r->ci_hi))
+		return 0;
+	fmt_p(r->p, p, sizeof(p));
+	if (!(r->p < o->alpha && (r->ci_lo > noise || r->ci_hi < -noise)))
+		return 0;
+	return (size_t)snprintf(text, len, "info: no better direction; it "
+				"went %s by %.0f..%.0f%% (p %s); ",
+				r->ci_lo > 0 ? "up" : "down",
+				fmin(fabs(r->ci_lo), fabs(r->ci_hi)),
+				fmax(fabs(r->ci_lo), fabs(r->ci_hi)), p);
+}
+
+size_t cmp_power_text(const struct cmp_row *r, const struct cmp_opts *o,
+		      char *text, size_t len)
 {
 	char w1[16], w2[16], b1[16], b2[16], n1[16], n2[16];
 	size_t used = 0;
@@ -172,6 +197,8 @@ size_t cmp_power_text(const struct cmp_row *r, char *text, size_t len)
 	if (r->verdict == VERDICT_CANNOT_TELL && r->reason[0])
 		used += (size_t)snprintf(text + used, len - used,
 					 "?: cannot tell: %s; ", r->reason);
+	if (r->verdict == VERDICT_INFO && o && used < len)
+		used += info_change(r, o, text + used, len - used);
 	if (r->verdict == VERDICT_SAME && !isnan(beyond) && used < len)
 		used += (size_t)snprintf(text + used, len - used,
 					 "~: no change larger than %.1f%%; ",
@@ -207,11 +234,12 @@ size_t cmp_power_text(const struct cmp_row *r, char *text, size_t len)
 }
 
 /* Under a row: its cmp_power_text(), wrapped. */
-static void print_power_note(FILE *out, const struct cmp_row *r)
+static void print_power_note(FILE *out, const struct cmp_row *r,
+			     const struct cmp_opts *o)
 {
 	char text[512];
 
-	if (cmp_power_text(r, text, sizeof(text)))
+	if (cmp_power_text(r, o, text, sizeof(text)))
 		fmt_wrap(out, 4, 6, text);
 }
 
@@ -267,14 +295,15 @@ static void print_modes_note(FILE *out, const struct cmp_row *r, double noise)
 
 /* Extra lines under a row: per-boot medians, bimodality, drops. */
 static void print_row_notes(FILE *out, const struct cmp_row *r,
-			    const char *label, double div, double noise)
+			    const char *label, double div,
+			    const struct cmp_opts *o)
 {
 	const struct cmp_val *sides[2] = { &r->b, &r->n };
 	const char *names[2] = { "base", "new" };
 	char text[1024], a[32], b[32];
 	int s;
 
-	print_power_note(out, r);
+	print_power_note(out, r, o);
 	if (r->verdict == VERDICT_EMPTY) {
 		snprintf(text, sizeof(text), "%s%s%s: every sample was flagged "
 			 "and left out (--drop-noisy): nothing to compare; "
@@ -320,7 +349,7 @@ static void print_row_notes(FILE *out, const struct cmp_row *r,
 			fmt_wrap(out, 4, 6, text);
 		}
 	}
-	print_modes_note(out, r, noise);
+	print_modes_note(out, r, o->noise_pct);
 }
 
 static size_t metric_width(const struct cmp *c)
@@ -334,7 +363,7 @@ static size_t metric_width(const struct cmp *c)
 }
 
 static void print_row(FILE *out, const struct cmp_row *r, size_t mw,
-		      double noise)
+		      const struct cmp_opts *o)
 {
 	char bm[32], nm[32], bsd[16], nsd[16], chg[16], p[16], ci[40];
 	const char *label;
@@ -360,8 +389,9 @@ static void print_row(FILE *out, const struct cmp_row *r, size_t mw,
 	fprintf(out, "  %-*s %6s %5s %7s %6s %5s %-5s %6s %-11s %s\n",
 		(int)mw, r->ref->metric, bm, bsd, chg, nm, nsd, label, p, ci,
 		r->verdict == VERDICT_CANNOT_TELL ? "?" :
+		r->verdict == VERDICT_INFO ? "info" :
 		stats_verdict_name(r->verdict));
-	print_row_notes(out, r, label, div, noise);
+	print_row_notes(out, r, label, div, o);
 }
 
 static void print_one_side(FILE *out, const struct cmp *c, bool base)
@@ -522,7 +552,7 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 				"95% CI", "verdict");
 		}
 		last = r->ref;
-		print_row(out, r, mw, c->opts.noise_pct);
+		print_row(out, r, mw, &c->opts);
 	}
 	if (!keep) {
 		print_one_side(out, c, true);

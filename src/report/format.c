@@ -167,7 +167,8 @@ void fmt_wrap(FILE *out, size_t first_indent, size_t next_indent,
 			fputc(' ', out);
 			col++;
 		}
-		fwrite(p, 1, w, out);
+		for (size_t k = 0; k < w; k++)
+			fputc(p[k] == FMT_NBSP ? ' ' : p[k], out);
 		col += w;
 		p += w;
 		while (*p == ' ')

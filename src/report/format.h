@@ -43,8 +43,10 @@ int fmt_unit_is_bare(const char *unit);
 
 /*
  * Print text word-wrapped at 80 columns: the first line indented by
- * first_indent spaces, continuation lines by next_indent.
+ * first_indent spaces, continuation lines by next_indent.  FMT_NBSP in
+ * text prints as a space that never breaks ("142 ns" stays together).
  */
+#define FMT_NBSP '\x1f'
 void fmt_wrap(FILE *out, size_t first_indent, size_t next_indent,
 	      const char *text);
 

@@ -164,7 +164,7 @@ int html_forest_plot(FILE *f, const struct cmp *c)
 		}
 		fprintf(f, "</tr>\n");
 		if (r->in_base && r->in_new &&
-		    cmp_power_text(r, note, sizeof(note))) {
+		    cmp_power_text(r, &c->opts, note, sizeof(note))) {
 			fprintf(f, "<tr class=\"note\"><td></td><td colspan="
 				"\"8\">");
 			html_text(f, note);

@@ -26,6 +26,8 @@
 #include "stats/histogram.h"
 
 #define MAX_COLS 16
+/* The fewest samples whose min .. max covers the median 95% of the time. */
+#define TABLE_MIN_CI_N 6
 
 /* One block: results [first, last) of one job. */
 struct block {
@@ -139,6 +141,16 @@ static void print_metric_row(FILE *out, const struct result *r)
 	fmt_number(s->ci_hi / div, hi, sizeof(hi));
 	snprintf(ci, sizeof(ci), "%s .. %s%s%s", lo, hi, *label ? " " : "",
 		 label);
+	if (strlen(ci) > 20)	/* the column: the median names the unit */
+		snprintf(ci, sizeof(ci), "%s .. %s", lo, hi);
+	/*
+	 * Below TABLE_MIN_CI_N samples no interval of the median reaches 95%:
+	 * the widest, min .. max, covers 1 - 2 / 2^n of the time (n = 5:
+	 * 93.8%; n = 6: 96.9%), so a "95% CI" there would be min .. max
+	 * under a false name.
+	 */
+	if (s->n < TABLE_MIN_CI_N)
+		snprintf(ci, sizeof(ci), "n too small for a CI");
 	if (s->n > 1)
 		snprintf(sd, sizeof(sd), "%.1f%%", s->cv * 100.0);
 	else
@@ -241,14 +253,19 @@ static void print_trace(FILE *out, const struct result *r)
 				"process, %s:", r->metric);
 	for (i = 0; i < r->nsamples && used < sizeof(text) - 64; i++) {
 		fmt_value(r->samples[i], r->unit, v, sizeof(v));
+		/* "#3 142 ns" is one item: never broken over two lines */
+		for (char *sp = strchr(v, ' '); sp; sp = strchr(sp, ' '))
+			*sp = FMT_NBSP;
 		used += (size_t)snprintf(text + used, sizeof(text) - used,
-					 " #%zu %s", i + 1, v);
+					 " #%zu%c%s", i + 1, FMT_NBSP, v);
 	}
 	if (r->nsamples >= 4) {
 		/* the last half of the trace as its own steady state */
 		steady = stats_median(r->samples + r->nsamples / 2,
 				      r->nsamples - r->nsamples / 2);
 		fmt_value(steady, r->unit, v, sizeof(v));
+		for (char *sp = strchr(v, ' '); sp; sp = strchr(sp, ' '))
+			*sp = FMT_NBSP;
 		snprintf(text + used, sizeof(text) - used,
 			 "; median of the last half %s", v);
 	}

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/param.h"
 #include "store/db.h"
 #include "util/array.h"
 #include "util/msg.h"
@@ -140,6 +141,38 @@ bool store_spec_is_tag(const char *text)
 	n = parse_item(copy, text, t, NULL, 0);
 	free(copy);
 	return n == 1 && t[0].kind == TERM_TAG;
+}
+
+/*
+ * A tag term "hots:vm" whose text before ':' is close to a selector's
+ * name (host): that selector ("host:"), for a "did you mean"; else NULL.
+ */
+static const char *near_selector(const struct term *t, size_t nt)
+{
+	static const char *const names[] = { "host", "kernel", "boot", "tag" };
+	const char *colon, *from, *s;
+	char word[32];
+	size_t i, k;
+
+	for (k = 0; k < nt; k++) {
+		if (t[k].kind != TERM_TAG)
+			continue;
+		colon = strchr(t[k].arg, ':');
+		/* the word before ':', after a '+' that did not join */
+		for (from = colon; from && from > t[k].arg &&
+		     from[-1] != '+'; from--)
+			;
+		if (!colon || colon == from ||
+		    (size_t)(colon - from) >= sizeof(word))
+			continue;
+		snprintf(word, sizeof(word), "%.*s", (int)(colon - from),
+			 from);
+		s = param_suggest(word, names, ARRAY_SIZE(names));
+		for (i = 0; s && i < NSELECTORS; i++)
+			if (strncmp(selectors[i].prefix, s, strlen(s)) == 0)
+				return selectors[i].prefix;
+	}
+	return NULL;
 }
 
 /*
@@ -360,16 +393,22 @@ enum store_select_status store_select_runs(struct store *st,
 			goto out;
 		}
 		if (select_item(t, nt, all, nall, &cl, taken, v, &nids) == 0) {
+			const char *near = near_selector(t, nt);
+
 			if (nt == 1 && (t[0].kind == TERM_ID ||
 					t[0].kind == TERM_TAG ||
 					t[0].kind == TERM_LAST))
 				db_set_err(err, errlen, "'%s' is neither a "
-					   "stored run id nor a tag",
-					   msg_quote(shown + off));
+					   "stored run id nor a tag%s%s%s",
+					   msg_quote(shown + off),
+					   near ? "; did you "
+					   "mean '" : "",
+					   near ? near : "", near ? "'?" : "");
 			else
 				db_set_err(err, errlen, "'%s' selects no "
-					   "stored run",
-					   msg_quote(shown + off));
+					   "stored run%s%s%s", msg_quote(shown + off),
+					   near ? "; did you mean '" : "",
+					   near ? near : "", near ? "'?" : "");
 			rc = STORE_SELECT_NO_MATCH;
 			goto out;
 		}

@@ -59,8 +59,8 @@ enum { FLAGS_NONE, FLAGS_ZERO, FLAGS_NOWAIT, FLAGS_HIPRI };
 enum { CALL_PRW, CALL_PRWV, CALL_PRWV2 };
 
 #define FILE_RW_MAX_SIZE (64LL << 20)
-/* segs is parsed up to this so that validate() can name IOV_MAX */
-#define FILE_RW_SEGS_PARSE_MAX (1LL << 20)
+/* segs: at most IOV_MAX (<limits.h>), the range list shows and the parser
+   enforces; validate() checks sysconf(_SC_IOV_MAX) too */
 
 /* The parameters, bound by the core (ctx->params). */
 struct file_rw_params {
@@ -84,7 +84,7 @@ static const struct param_def file_rw_param_defs[] = {
 		  "RWF_HIPRI",
 	  PARAM_FIELD(struct file_rw_params, flags) },
 	{ .name = "segs", .type = PARAM_INT, .def = "1", .min = 1,
-	  .max = FILE_RW_SEGS_PARSE_MAX,
+	  .max = IOV_MAX,
 	  .help = "iovec segments per call (1: one buffer; at most "
 		  "IOV_MAX and size)",
 	  PARAM_FIELD(struct file_rw_params, segs) },

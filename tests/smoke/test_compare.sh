@@ -84,11 +84,14 @@ contains_re "$OUT" "^sys\.null +call=gettid +inject_ns=0->30ns"
 contains_re "$OUT" '^  time/call .* worse$'
 contains_flat "$OUT" "the same reading as time/call: counted once"
 contains_re "$OUT" '^[0-9]+ compared: 1 worse'
-# without --ignore-param the configurations differ: one side each
-cs 0 compare "$AB_BASE" "$AB_NEW"
+# without --ignore-param the configurations differ: one side each, and
+# nothing compared is a usage error that names the parameter (exit 2)
+cs 2 compare "$AB_BASE" "$AB_NEW"
 contains "$OUT" "only in base:"
 contains "$OUT" "only in new:"
 contains_re "$OUT" '^0 compared'
+contains "$ERR" "they differ in inject_ns: --ignore-param inject_ns"
+
 export AA_BASE AA_NEW AB_BASE AB_NEW
 
 note "--json: valid, with the rows, p-values and verdicts"

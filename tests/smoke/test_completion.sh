@@ -109,7 +109,8 @@ note "each command's options are those its --help lists"
 for c in $cmds; do
 	# shellcheck disable=SC2046
 	want "$c -" $("$BIN" "$c" --help |
-		sed -n 's/^  \(-[-a-z]*\)[ ,].*$/\1/p; s/^  \(-[-a-z]*\)$/\1/p' |
+		sed -n 's/^  \(-[-a-z]*\), \(-[a-z]\)\( .*\)*$/\1 \2/p; t
+			s/^  \(-[-a-z]*\)[ ,].*$/\1/p; s/^  \(-[-a-z]*\)$/\1/p' |
 		grep -vx -- '--') --help $([ "$c" = boot ] && echo --)
 done
 

@@ -100,7 +100,7 @@ else
 fi
 
 note "suite iter --explain: every shape, fitted, per byte against memcpy"
-cs 0 run iter --explain --quick --no-store "tmpdir=$DIR"
+cs 0 run iter --explain --quick --no-store -v "tmpdir=$DIR"
 for w in file.rw file.splice file.sendfile file.copy mem.copy; do
 	contains_re "$OUT" "^$(echo "$w" | sed 's/\./\\./') "
 done

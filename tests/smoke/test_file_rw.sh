@@ -134,7 +134,7 @@ contains "$ERR" "size: 0 is out of range (1 .. 64M)"
 cs 2 run file.rw size=65M --quick
 contains "$ERR" "size: 65M is out of range (1 .. 64M)"
 cs 2 run file.rw segs=2000 size=64k --quick
-contains "$ERR" "segs: 2000 is above IOV_MAX"
+contains "$ERR" "segs: 2000 is out of range (1 .. 1024)"
 cs 2 run file.rw segs=8 size=4 --quick
 contains_flat "$ERR" "segs: 8 segments of a 4-byte call leave some empty; allowed: 1 .. size (4)"
 cs 2 run file.rw target=file tmpdir=/nonexistent/dir --quick

@@ -74,6 +74,10 @@ contains_re "$OUT" '^ +time/call '
 
 note "--db PATH: a second database, COPYSCOPE_DB untouched"
 other="$TMP/other dir/x.db"
+# a named database's directory must exist (only the default's is made)
+cs 2 run sys.null --quick --tag other --db "$other"
+contains "$ERR" "no directory '$TMP/other dir'"
+mkdir "$TMP/other dir"
 cs 0 run sys.null --quick --tag other --db "$other"
 contains "$OUT" "stored as run 1"
 contains "$OUT" "$other"

@@ -1,17 +1,25 @@
 #!/bin/sh
 # test_suites.sh - `run` of suites and of several workloads at once: no
 # workload means the suite 'default'; 'quick' verifies; a key=value applies
-# to every named workload that has that parameter.
+# to every named workload that has that parameter.  A suite prints one line
+# per configuration and its summary (a screen's worth); -v every table.
 . "$(dirname "$0")/lib.sh"
 
 note "run with no workload: the default suite (E1-E7)"
 cs 0 run --quick --no-store
 for w in pipe.bw pipe.matrix pipe.mix sys.null sys.iov epoll.wait udp.rr \
 	mem.copy ring.bw; do
-	contains_re "$OUT" "^$(echo "$w" | sed 's/\./\\./') "
+	contains_re "$OUT" "^  $(echo "$w" | sed 's/\./\\./') "
 done
-contains_re "$OUT" '^ +time/call +[0-9.]+ '
-contains_re "$OUT" '^ +bandwidth +[0-9.]+ '
+# one line per configuration: E2's nine mixes, each with its bandwidth
+[ "$(grep -cE '^  (pipe\.matrix)? +writers=[125] readers=(1|5|10) +[0-9.]+ [KMG]iB/s +[0-9]+% ' "$OUT")" -eq 9 ] ||
+	fail "expected nine pipe.matrix lines"
+not_contains "$OUT" "outside load"
+# a screen's worth: the default suite once printed 351 lines
+[ "$(wc -l <"$OUT")" -le 60 ] ||
+	fail "run default printed $(wc -l <"$OUT") lines (at most 60)"
+awk 'length($0) > 81 { exit 1 }' "$OUT" ||
+	fail "a line of run default is wider than 80 columns"
 
 note "the default suite ends with its summary: one line per experiment"
 contains "$OUT" "summary (not stored): headline medians"
@@ -40,8 +48,18 @@ contains "$OUT" "draw it: copyscope report $id -o run-$id.html"
 cs 0 run pipe.bw --quick --no-store
 not_contains "$OUT" "summary"
 
-note "run quick: every workload once; every verified configuration ok"
+note "run quick: every workload once, one line per configuration"
 cs 0 run quick --no-store
+for w in $("$BIN" list | sed -n 's/^\([a-z]*\.[a-z_]*\) - .*/\1/p'); do
+	contains_re "$OUT" "^  $(echo "$w" | sed 's/\./\\./') "
+done
+contains "$OUT" "summary (not stored): headline medians"
+[ "$(wc -l <"$OUT")" -le 70 ] ||
+	fail "run quick printed $(wc -l <"$OUT") lines (at most 70)"
+not_contains "$OUT" "verify: ok"
+
+note "run quick -v: every table; every verified configuration ok"
+cs 0 run quick --no-store -v
 for w in $("$BIN" list | sed -n 's/^\([a-z]*\.[a-z_]*\) - .*/\1/p'); do
 	contains_re "$OUT" "^$(echo "$w" | sed 's/\./\\./') "
 done
@@ -55,7 +73,7 @@ $(count_matches "$OUT" "verify: ok")"
 not_contains "$OUT" "verify: FAILED"
 
 note "run sys: both calls"
-cs 0 run sys --quick --no-store
+cs 0 run sys --quick --no-store --verbose
 contains_re "$OUT" '^ +gettid +time/call '
 contains_re "$OUT" '^ +getppid +time/call '
 grep -q '^pipe\.bw' "$OUT" && fail "suite sys ran pipe.bw"

@@ -219,12 +219,53 @@ static void test_print(void **state)
 	assert_non_null(strstr(buf, env_get(&env, "boot_id")));
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		if (strlen(line) > 80)
+		/* over 80 only for one word longer than the line, which
+		   is never cut */
+		if (strlen(line) > 80 &&
+		    strchr(line + strspn(line, " "), ' '))
 			fail_msg("line over 80 columns: %s", line);
 		nlines++;
 	}
 	/* the long value was wrapped onto several lines */
 	assert_true(nlines > (int)env.n);
+	free(buf);
+	env_free(&env);
+}
+
+/*
+ * A value is wrapped at a space or after a comma, never inside a word:
+ * "no_guest_guest" of a kernel command line stays whole.
+ */
+static void test_print_no_mid_word(void **state)
+{
+	struct env env = { 0 };
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	(void)state;
+	assert_int_equal(env_set(&env, "kernel.cmdline", "mitigations=auto,"
+				 "no_guest_host,no_guest_guest console=ttyS0 "
+				 "quiet reboot=k panic=1 nomodule "
+				 "random.trust_cpu=1 swiotlb=noforce psi=1"),
+			 0);
+	assert_int_equal(env_set(&env, "a.key.as.long.as.the.others.here.xx",
+				 "x"), 0);
+	assert_int_equal(env_set(&env, "test.word", "a_single_word_longer_"
+				 "than_the_space_after_the_key_column_is_"
+				 "printed_whole"), 0);
+	out = open_memstream(&buf, &len);
+	assert_non_null(out);
+	env_print(&env, out);
+	assert_int_equal(fclose(out), 0);
+	assert_non_null(strstr(buf, "no_guest_guest"));
+	assert_non_null(strstr(buf, "mitigations=auto,no_guest_host,\n"));
+	assert_non_null(strstr(buf, "a_single_word_longer_than_the_space_"
+			       "after_the_key_column_is_printed_whole\n"));
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (strlen(line) > 80 && !strstr(line, "printed_whole"))
+			fail_msg("line over 80 columns: %s", line);
 	free(buf);
 	env_free(&env);
 }
@@ -237,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_read_line),
 		cmocka_unit_test(test_capture),
 		cmocka_unit_test(test_print),
+		cmocka_unit_test(test_print_no_mid_word),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

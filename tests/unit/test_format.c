@@ -344,6 +344,38 @@ static void test_wrap(void **state)
 	free(text);
 }
 
+/* FMT_NBSP joins "#3 142 ns" into one item that is never broken. */
+static void test_wrap_nbsp(void **state)
+{
+	char *text = NULL, *line, *save = NULL;
+	char in[512];
+	size_t len = 0, used = 0;
+	int i;
+	FILE *f;
+
+	(void)state;
+	used += (size_t)snprintf(in, sizeof(in), "cold calls in a fresh "
+				 "process, cold time/call:");
+	for (i = 1; i <= 8; i++)
+		used += (size_t)snprintf(in + used, sizeof(in) - used,
+					 " #%d%c%d%cns", i, FMT_NBSP, 271,
+					 FMT_NBSP);
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	fmt_wrap(f, 4, 6, in);
+	assert_int_equal(fclose(f), 0);
+	assert_null(strchr(text, FMT_NBSP));
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		size_t n = strlen(line);
+
+		assert_true(n <= 80);
+		/* every line ends with a whole item: "... #k 271 ns" */
+		assert_true(n >= 3 && strcmp(line + n - 3, " ns") == 0);
+	}
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_value_bare),
 		cmocka_unit_test(test_value_other_unit),
 		cmocka_unit_test(test_scale),
+		cmocka_unit_test(test_wrap_nbsp),
 		cmocka_unit_test(test_scale_rollover),
 		cmocka_unit_test(test_number),
 		cmocka_unit_test(test_number_carry),
