@@ -323,11 +323,9 @@ int cmd_check(int argc, char **argv)
 		o.workloads = cc.filter;
 		o.nworkloads = cc.nfilter;
 	}
-	if (cmp_build(&c, &o) != 0) {
-		cli_error("out of memory");
-		e = EXIT_FAIL;
+	e = cli_cmp_build(cc.db, &c, &o);
+	if (e)
 		goto out;
-	}
 	for (i = 0; i < c.nrows; i++) {
 		if (!c.rows[i].in_base || !c.rows[i].in_new)
 			continue;

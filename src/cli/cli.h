@@ -129,6 +129,14 @@ int cli_load_side(struct store *st, const char *cmd, const char *spec,
 		  struct cmp_side *side);
 void cli_free_side(struct cmp_side *side);
 
+/*
+ * Build the comparison of c's sides with o (cmp_build()) and judge the
+ * rows with a single run on a side against their history in the store
+ * at db (session/history_noise.h).  Returns 0, or the exit code after
+ * printing why (1: out of memory or a store error).
+ */
+int cli_cmp_build(const char *db, struct cmp *c, const struct cmp_opts *o);
+
 #define CMP_MAX_IGNORE 32
 
 /* --ignore-param values: the names, and the copies they point into. */

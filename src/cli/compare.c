@@ -13,6 +13,7 @@
 #include "cli/options.h"
 #include "report/ab_print.h"
 #include "report/comparison_print.h"
+#include "session/history_noise.h"
 #include "util/array.h"
 
 struct compare_cli {
@@ -187,6 +188,27 @@ static int compare_ab(const struct cmp *c, const struct compare_cli *cc)
 	return e;
 }
 
+int cli_cmp_build(const char *db, struct cmp *c, const struct cmp_opts *o)
+{
+	struct store *st;
+	char path[4096], err[512];
+	int e;
+
+	if (cmp_build(c, o) != 0) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	e = cli_open_existing_store(db, &st, path, sizeof(path), NULL);
+	if (e)
+		return e;
+	if (history_noise_apply(st, c, err, sizeof(err)) != 0) {
+		cli_error("%s", err);
+		e = EXIT_FAIL;
+	}
+	store_close(st);
+	return e;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	const char *sides[2] = { NULL, NULL };
@@ -224,11 +246,9 @@ int cmd_compare(int argc, char **argv)
 		e = compare_ab(&c, &cc);
 		goto flush;
 	}
-	if (cmp_build(&c, &cc.o) != 0) {
-		cli_error("out of memory");
-		e = EXIT_FAIL;
+	e = cli_cmp_build(cc.db, &c, &cc.o);
+	if (e)
 		goto out;
-	}
 	if (c.flavour_differs)
 		cli_error("warning: the sides were measured with different "
 			  "build flavours (copyscope.build_flavour); the "
