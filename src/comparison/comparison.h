@@ -149,7 +149,7 @@ struct cmp_row {
 	 * VERDICT_CANNOT_TELL: why, and what would make a decision possible
 	 * (more runs, more samples, --drop-noisy, ab); "" otherwise.
 	 */
-	char reason[240];
+	char reason[360];
 	/*
 	 * A metric read from the same timed window as an earlier row of
 	 * this configuration (time per op, cycles per op, bytes/s, ops/s

@@ -30,17 +30,18 @@ bool cmp_hist_wanted(const struct cmp *c, const struct cmp_row *r,
 	return true;
 }
 
-/* Too few earlier runs: the reason says how many would decide. */
+/* Too few earlier runs: the reason also says how many would decide. */
 static void too_short(struct cmp_row *r, const struct run_data *run,
 		      size_t n)
 {
-	snprintf(r->reason, sizeof(r->reason), "%zu run%s on the base side, "
-		 "%zu on the new: the spread between runs is unknown, and "
-		 "the store has %zu earlier run%s of this configuration on "
-		 "host %.40s: %d or more would allow a verdict from their "
-		 "spread; or take --runs 5 a side", r->b.nruns,
-		 r->b.nruns == 1 ? "" : "s", r->n.nruns, n, n == 1 ? "" : "s",
-		 run->info.host, CMP_HIST_MIN_RUNS);
+	size_t used = strlen(r->reason);
+
+	if (used < sizeof(r->reason))
+		snprintf(r->reason + used, sizeof(r->reason) - used, "; the "
+			 "store has %zu earlier run%s of this configuration on "
+			 "host %.40s: %d or more would allow a verdict from "
+			 "their spread", n, n == 1 ? "" : "s", run->info.host,
+			 CMP_HIST_MIN_RUNS);
 }
 
 int cmp_hist_judge(const struct cmp *c, struct cmp_row *r,
