@@ -93,8 +93,10 @@ static void check_usage(FILE *out, const struct opt_cmd *c)
 "BASE and prints the metrics that got worse by more than the threshold with\n"
 "significance (p < alpha and a 95%% CI of the change beyond +-1%%).\n"
 "BASE is a run id, a tag, 'last', a selector (host:, kernel:, boot:, tag:)\n"
-"or a comma list, as for compare.  Named\n"
-"workloads or suites restrict the check to those workloads.\n"
+"or a comma list, as for compare.  Named workloads or suites restrict the\n"
+"check to those workloads.  A side of a single run is judged against 5 or\n"
+"more earlier runs of its configuration on its host when the store has\n"
+"them (history-based, as for compare).\n"
 "\n"
 "options:\n");
 	opt_print_options(out, c);

@@ -86,10 +86,14 @@ static void compare_usage(FILE *out, const struct opt_cmd *c)
 "emulator (virt.emulated: copyscope boot under qemu TCG) time the emulator,\n"
 "not the kernel: their rows show the numbers and the verdict 'emul'.\n"
 "With fewer than 3 runs a side the spread between runs is unknown: the\n"
-"row says '?' (cannot tell) and why, unless --by-sample.  When every run\n"
-"on both sides is an 'ab' run of the same A/B (several boots or hosts),\n"
-"their rounds are pooled: the median paired change, a CI from a bootstrap\n"
-"of runs and of rounds within them, and each run's own estimate.\n"
+"row says '?' (cannot tell) and why, unless --by-sample, or a side is a\n"
+"single run with 5 or more earlier runs of its configuration on its host\n"
+"in the store: that run (the newer, both sides single) is then judged by\n"
+"the prediction interval of their run medians ('history-based', the runs\n"
+"named; docs/comparing.md).  When every run on both sides is an 'ab'\n"
+"run of the same A/B (several boots or hosts), their rounds are pooled:\n"
+"the median paired change, a CI from a bootstrap of runs and of rounds\n"
+"within them, and each run's own estimate.\n"
 "\n"
 "options:\n");
 	opt_print_options(out, c);
