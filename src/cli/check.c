@@ -94,8 +94,10 @@ static void check_usage(FILE *out, const struct opt_cmd *c)
 "significance (p < alpha and a 95%% CI of the change beyond +-1%%); when\n"
 "none did, every row it compared.\n"
 "BASE is a run id, a tag, 'last', a selector (host:, kernel:, boot:, tag:)\n"
-"or a comma list, as for compare.  Named\n"
-"workloads or suites restrict the check to those workloads.\n"
+"or a comma list, as for compare.  Named workloads or suites restrict the\n"
+"check to those workloads.  A side of a single run is judged against 5 or\n"
+"more earlier runs of its configuration on its host when the store has\n"
+"them (history-based, as for compare).\n"
 "\n"
 "options:\n");
 	opt_print_options(out, c);
@@ -332,11 +334,9 @@ int cmd_check(int argc, char **argv)
 		o.workloads = cc.filter;
 		o.nworkloads = cc.nfilter;
 	}
-	if (cmp_build(&c, &o) != 0) {
-		cli_error("out of memory");
-		e = EXIT_FAIL;
+	e = cli_cmp_build(cc.db, &c, &o);
+	if (e)
 		goto out;
-	}
 	for (i = 0; i < c.nrows; i++) {
 		if (!c.rows[i].in_base || !c.rows[i].in_new)
 			continue;

@@ -41,6 +41,8 @@ int cmd_ab(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 /* `copyscope check --history ...` (cli/history.c); argv[0] is "check". */
 int cmd_history_check(int argc, char **argv);
+/* `copyscope report --history ...` (cli/history.c); argv[0] "report". */
+int cmd_history_report(int argc, char **argv);
 
 /*
  * The command line to store with a run: "copyscope" and argv[0 .. argc)
@@ -178,6 +180,14 @@ void cli_free_side(struct cmp_side *side);
  * nothing and return false.
  */
 bool cli_cmp_explain_none(const char *cmd, const struct cmp *c);
+
+/*
+ * Build the comparison of c's sides with o (cmp_build()) and judge the
+ * rows with a single run on a side against their history in the store
+ * at db (session/history_noise.h).  Returns 0, or the exit code after
+ * printing why (1: out of memory or a store error).
+ */
+int cli_cmp_build(const char *db, struct cmp *c, const struct cmp_opts *o);
 
 #define CMP_MAX_IGNORE 32
 

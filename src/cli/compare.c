@@ -13,6 +13,7 @@
 #include "cli/options.h"
 #include "report/ab_print.h"
 #include "report/comparison_print.h"
+#include "session/history_noise.h"
 #include "util/array.h"
 
 struct compare_cli {
@@ -86,10 +87,14 @@ static void compare_usage(FILE *out, const struct opt_cmd *c)
 "emulator (virt.emulated: copyscope boot under qemu TCG) time the emulator,\n"
 "not the kernel: their rows show the numbers and the verdict 'emul'.\n"
 "With fewer than 3 runs a side the spread between runs is unknown: the\n"
-"row says '?' (cannot tell) and why, unless --by-sample.  When every run\n"
-"on both sides is an 'ab' run of the same A/B (several boots or hosts),\n"
-"their rounds are pooled: the median paired change, a CI from a bootstrap\n"
-"of runs and of rounds within them, and each run's own estimate.\n"
+"row says '?' (cannot tell) and why, unless --by-sample, or a side is a\n"
+"single run with 5 or more earlier runs of its configuration on its host\n"
+"in the store: that run (the newer, both sides single) is then judged by\n"
+"the prediction interval of their run medians ('history-based', the runs\n"
+"named; docs/comparing.md).  When every run on both sides is an 'ab'\n"
+"run of the same A/B (several boots or hosts), their rounds are pooled:\n"
+"the median paired change, a CI from a bootstrap of runs and of rounds\n"
+"within them, and each run's own estimate.\n"
 "When BASE and NEW have no (workload, parameters, metric) in common it\n"
 "says what each side has and which parameters differ, and exits 2.\n"
 "\n"
@@ -190,6 +195,27 @@ static int compare_ab(const struct cmp *c, const struct compare_cli *cc)
 	return e;
 }
 
+int cli_cmp_build(const char *db, struct cmp *c, const struct cmp_opts *o)
+{
+	struct store *st;
+	char path[4096], err[512];
+	int e;
+
+	if (cmp_build(c, o) != 0) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	e = cli_open_existing_store(db, &st, path, sizeof(path), NULL);
+	if (e)
+		return e;
+	if (history_noise_apply(st, c, err, sizeof(err)) != 0) {
+		cli_error("%s", err);
+		e = EXIT_FAIL;
+	}
+	store_close(st);
+	return e;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	const char *sides[2] = { NULL, NULL };
@@ -228,11 +254,9 @@ int cmd_compare(int argc, char **argv)
 		e = compare_ab(&c, &cc);
 		goto flush;
 	}
-	if (cmp_build(&c, &cc.o) != 0) {
-		cli_error("out of memory");
-		e = EXIT_FAIL;
+	e = cli_cmp_build(cc.db, &c, &cc.o);
+	if (e)
 		goto out;
-	}
 	if (c.flavour_differs)
 		cli_error("warning: the sides were measured with different "
 			  "build flavours (copyscope.build_flavour); the "

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -16,6 +17,7 @@
 #include "cli/options.h"
 #include "core/workload.h"
 #include "report/format.h"
+#include "report/html.h"
 #include "session/history.h"
 #include "stats/edivisive.h"
 #include "util/array.h"
@@ -28,7 +30,8 @@
 #define HIST_SPARK_WIDTH 70
 
 struct history_cli {
-	const char *metric, *by, *db;
+	const char *metric, *by, *db, *path;
+	char dbpath[4096];		/* the database read (history_load) */
 	struct cmp_ignore ig;
 	double alpha, min_change_pct;
 	bool json, csv, history;
@@ -66,10 +69,25 @@ static const struct opt_row check_history_rows[] = {
 	  "against their history", HC(history) },
 	HISTORY_ROWS,
 };
+static const struct opt_row report_history_rows[] = {
+	{ OPT_R("--history", OPT_FLAG, NULL), "draw the history of the "
+	  "configurations instead of runs", HC(history) },
+	{ OPT_R("-o", OPT_STR, "FILE"), "write FILE (complete or not at "
+	  "all); default stdout, which must then not be a terminal",
+	  HC(path), .complete = OPT_C_FILE },
+	HISTORY_ROWS,
+};
 #undef HC
 
 static void history_usage(FILE *out, const struct opt_cmd *c);
 static void check_history_usage(FILE *out, const struct opt_cmd *c);
+static void report_history_usage(FILE *out, const struct opt_cmd *c);
+
+static const struct opt_cmd report_history_cmd = {
+	.name = "report", .rows = report_history_rows,
+	.nrows = ARRAY_SIZE(report_history_rows), .help_col = 26,
+	.max_pos = -1, .pos = OPT_C_RUNS, .usage = report_history_usage,
+};
 
 static const struct opt_cmd history_cmd = {
 	.name = "history", .rows = history_rows,
@@ -130,6 +148,28 @@ static void check_history_usage(FILE *out, const struct opt_cmd *c)
 "  copyscope run --tag nightly sys.null && \\\n"
 "    copyscope check --history host:$(hostname)+tag:nightly sys.null \\\n"
 "      --metric time/call --min-change 3%%\n");
+}
+
+static void report_history_usage(FILE *out, const struct opt_cmd *c)
+{
+	fprintf(out,
+"usage: copyscope report --history [SELECTOR ...] [WORKLOAD [KEY=VALUE ...]]\n"
+"                        [--metric M] [--by time|kernel] [-o FILE.html]\n"
+"\n"
+"Draws the series that 'copyscope history' prints into one self-contained\n"
+"HTML file: for each configuration and metric on each host a chart of its\n"
+"run medians in time order (--by kernel: its kernels in version order)\n"
+"with their 95%% CI as a band, each change point marked at its first point\n"
+"with its %%change, and the kernel release named on the top axis where it\n"
+"changes; beside each chart its numbers as a table.  At most 24 charts:\n"
+"narrow with a workload, KEY=VALUE or --metric.\n"
+"\n"
+"options:\n");
+	opt_print_options(out, c);
+	fprintf(out,
+"\nexamples:\n"
+"  copyscope report --history sys.null --metric time/call -o h.html\n"
+"  copyscope report --history host:lab3 pipe.bw --by kernel -o k.html\n");
 }
 
 /* The runs the selectors name, into *ids (NULL when none are given). */
@@ -214,7 +254,7 @@ static int history_load(const struct opt_cmd *c, int argc, char **argv,
 	struct store *st;
 	int64_t *ids = NULL;
 	size_t nids = 0;
-	char path[4096], err[512];
+	char err[512];
 	int e;
 
 	hc->alpha = EDIV_DEFAULT_ALPHA;
@@ -233,7 +273,8 @@ static int history_load(const struct opt_cmd *c, int argc, char **argv,
 					     strcmp(hc->by, "kernel") == 0,
 				.alpha = hc->alpha,
 				.min_change_pct = hc->min_change_pct };
-	e = cli_open_existing_store(hc->db, &st, path, sizeof(path), NULL);
+	e = cli_open_existing_store(hc->db, &st, hc->dbpath,
+				    sizeof(hc->dbpath), NULL);
 	if (e)
 		goto out;
 	e = select_ids(st, c->name, a.sel, a.nsel, &ids, &nids);
@@ -576,6 +617,47 @@ int cmd_history_check(int argc, char **argv)
 	if (!e)
 		e = worse ? EXIT_REGRESSION : unsure ? EXIT_CANNOT_TELL :
 			EXIT_OK;
+	history_free(&h);
+	cmp_ignore_free(&hc.ig);
+	return e;
+}
+
+int cmd_history_report(int argc, char **argv)
+{
+	struct history_cli hc;
+	struct history h = { 0 };
+	struct cli_out o;
+	int e, plots;
+
+	memset(&hc, 0, sizeof(hc));
+	e = history_load(&report_history_cmd, argc, argv, &hc, &h);
+	if (e) {
+		cmp_ignore_free(&hc.ig);
+		return e < 0 ? EXIT_OK : e;
+	}
+	if ((!hc.path || strcmp(hc.path, "-") == 0) &&
+	    isatty(STDOUT_FILENO)) {
+		e = cli_usage("report", "the report is a whole HTML page: "
+			      "name a file with -o FILE.html, or redirect "
+			      "stdout");
+		goto out;
+	}
+	e = cli_out_open("report", hc.path, hc.dbpath, &o);
+	if (e)
+		goto out;
+	plots = html_report_history(o.f, &h, hc.by &&
+				    strcmp(hc.by, "kernel") == 0);
+	if (plots < 0)
+		cli_error("cannot write the report: %s", strerror(errno));
+	e = cli_out_close(&o, plots >= 0);
+	if (!e && hc.path && strcmp(hc.path, "-") != 0) {
+		char clean[4096 * 4 + 1];
+
+		cli_clean_text(hc.path, clean, sizeof(clean));
+		printf("wrote %s: %d plot%s\n", clean, plots,
+		       plots == 1 ? "" : "s");
+	}
+out:
 	history_free(&h);
 	cmp_ignore_free(&hc.ig);
 	return e;

@@ -20,6 +20,7 @@ struct report_cli {
 	char *args[256];
 	size_t nargs;
 	bool compare;
+	bool history;			/* read by cli/history.c */
 	struct cmp_opts opts;
 	struct cmp_ignore ig;
 };
@@ -43,6 +44,9 @@ static const struct opt_row report_rows[] = {
 			     "these parameters out of the matching"),
 	OPT_ROW_DB(struct report_cli, db, "database (default $COPYSCOPE_DB, "
 		   "else $XDG_DATA_HOME/copyscope/results.db)"),
+	{ OPT_R("--history", OPT_FLAG, NULL), "draw the history of the "
+	  "configurations instead (see 'copyscope report --history --help')",
+	  RC(history) },
 };
 #undef RC
 
@@ -61,6 +65,8 @@ static void report_usage(FILE *out, const struct opt_cmd *c)
 "       copyscope report --compare BASE NEW [--drop-noisy] [--by-sample]\n"
 "                        [--allow-emulated] [--ignore-param KEY[,KEY...]]\n"
 "                        [-o FILE.html]\n"
+"       copyscope report --history [SELECTOR ...] [WORKLOAD [KEY=VALUE ...]]\n"
+"                        [--metric M] [--by time|kernel] [-o FILE.html]\n"
 "\n"
 "Writes one self-contained HTML file (the charting code inside, nothing\n"
 "fetched: it opens offline and can be mailed).  For runs: each job's\n"
@@ -75,13 +81,16 @@ static void report_usage(FILE *out, const struct opt_cmd *c)
 "row's run medians in time order (base and new), and the environment\n"
 "keys that differ (the rest folded).  Every plot has its numbers in a\n"
 "table beside it.  BASE and NEW with nothing in common: no file; it says\n"
-"why and exits 2, as compare does.\n"
+"why and exits 2, as compare does.  With --history: the series\n"
+"'copyscope history' prints, each a chart of its run medians with their\n"
+"CI band, the change points marked and the kernels named.\n"
 "RUN, TAG, LIST, BASE and NEW: a run id, a tag, 'last' or a comma list.\n");
 	opt_print_options(out, c);
 	fprintf(out,
 "\nexamples:\n"
 "  copyscope report last -o run.html\n"
-"  copyscope report --compare baseline patched -o change.html\n");
+"  copyscope report --compare baseline patched -o change.html\n"
+"  copyscope report --history sys.null --metric time/call -o h.html\n");
 }
 
 
@@ -171,6 +180,11 @@ int cmd_report(int argc, char **argv)
 	char path[4096];
 	int e;
 
+	for (e = 1; e < argc && strcmp(argv[e], "--") != 0; e++)
+		if (strcmp(argv[e], "--history") == 0) {
+			free(rc);
+			return cmd_history_report(argc, argv);
+		}
 	memset(&runs, 0, sizeof(runs));
 	memset(&c, 0, sizeof(c));
 	if (!rc) {

@@ -504,6 +504,7 @@ void cmp_free(struct cmp *c)
 	for (i = 0; i < c->nrows; i++) {
 		cmp_val_free(&c->rows[i].b);
 		cmp_val_free(&c->rows[i].n);
+		free(c->rows[i].hist.runs);
 	}
 	free(c->rows);
 	for (i = 0; i < c->nenvd; i++) {

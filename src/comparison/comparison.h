@@ -27,6 +27,7 @@
 #include "stats/mannwhitney.h"
 #include "stats/hier.h"
 #include "stats/modes.h"
+#include "stats/predict.h"
 #include "stats/summary.h"
 
 /* The runs of one side, loaded (the caller owns them). */
@@ -84,6 +85,33 @@ struct cmp_modes {
 	bool share_changed;		/* p < alpha, shift >= 10 points */
 };
 
+/*
+ * History as the noise model of a single run (comparison/history_noise.c):
+ * a row with one run on a side, which the test over runs cannot judge, is
+ * judged by where that run's median lies against the prediction interval
+ * of the earlier runs of its configuration on its host (stats/predict.h).
+ * The caller reads those runs from the store and passes their medians in
+ * (cmp_hist_judge()); the comparison does not read the store.
+ */
+struct cmp_hist {
+	bool used;			/* the verdict is history-based */
+	bool judged_base;		/* the base side's run is judged
+					   (it is the newer one) */
+	int64_t judged_run;
+	double median;			/* the judged run's median */
+	char host[128];
+	int64_t *runs;			/* the earlier runs, oldest first
+					   (owned) */
+	size_t nruns;
+	double alpha;			/* the interval is 1 - alpha */
+	struct pred_interval pi;	/* their interval, where the judged
+					   run lies against it */
+};
+
+/* The fewest earlier runs, and the most (the newest), history uses. */
+#define CMP_HIST_MIN_RUNS 5
+#define CMP_HIST_MAX_RUNS 30
+
 /* A mode's share must move by this many percentage points to count. */
 #define CMP_MODE_SHIFT_MIN_PCT 10.0
 
@@ -121,7 +149,7 @@ struct cmp_row {
 	 * VERDICT_CANNOT_TELL: why, and what would make a decision possible
 	 * (more runs, more samples, --drop-noisy, ab); "" otherwise.
 	 */
-	char reason[240];
+	char reason[360];
 	/*
 	 * A metric read from the same timed window as an earlier row of
 	 * this configuration (time per op, cycles per op, bytes/s, ops/s
@@ -129,6 +157,9 @@ struct cmp_row {
 	 * one's does not.  NULL: this row counts.
 	 */
 	const char *same_reading_as;
+	/* fewer than CMP_MIN_RUNS runs a side made it cannot tell */
+	bool few_runs;
+	struct cmp_hist hist;
 };
 
 /* Whether run ran under an emulator (its virt.emulated says "yes"). */
@@ -208,6 +239,32 @@ void cmp_free(struct cmp *c);
  * "no change larger than X%"; NAN without a CI.
  */
 double cmp_no_change_beyond(const struct cmp_row *row);
+
+/*
+ * Whether row r (after cmp_build()) can be judged against history: it is
+ * "cannot tell" for fewer than CMP_MIN_RUNS runs a side and a side has a
+ * single run.  *run gets the run to judge: the single one, or when both
+ * sides are single runs the newer (by start time; the new side's on a
+ * tie), and *judged_base whether it is the base side's.
+ */
+bool cmp_hist_wanted(const struct cmp *c, const struct cmp_row *r,
+		     const struct run_data **run, bool *judged_base);
+
+/*
+ * Judge row r (cmp_hist_wanted() true) against the medians med[0 .. n)
+ * of the earlier runs ids[0 .. n) of its configuration on host (oldest
+ * first; at most the newest CMP_HIST_MAX_RUNS are used).  With
+ * CMP_HIST_MIN_RUNS or more: r->hist is filled; r->change_pct and its
+ * CI become the judged run's shift from the runs' geometric mean, the CI
+ * the prediction interval's half width around it (read as NEW against
+ * BASE: a judged base run counts the other way); r->p is the interval's
+ * p; the verdict is stats_verdict() of those (p < alpha and the whole CI
+ * beyond the noise band).  With fewer the row stays "cannot tell" and its reason says how
+ * many earlier runs would decide it.  Returns 0, or -1 on ENOMEM.
+ */
+int cmp_hist_judge(const struct cmp *c, struct cmp_row *r,
+		   const struct run_data *run, bool judged_base,
+		   const int64_t *ids, const double *med, size_t n);
 
 /*
  * Rows compared (present on both sides), and those of each verdict among

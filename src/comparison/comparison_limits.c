@@ -57,6 +57,7 @@ static void too_few_runs(struct cmp_row *r)
 	size_t nb = r->b.nruns, nn = r->n.nruns;
 
 	r->verdict = VERDICT_CANNOT_TELL;
+	r->few_runs = true;
 	if (nb == nn)
 		snprintf(r->reason, sizeof(r->reason), "%zu run%s a side: the "
 			 "spread between runs is unknown; take --runs 5, or "
@@ -156,6 +157,7 @@ int cmp_limits(struct cmp *c, const struct cmp_opts *opts)
 
 		r->reason[0] = '\0';
 		r->same_reading_as = NULL;
+		r->few_runs = false;
 		mark_same_reading(c, i);
 		if (!r->in_base || !r->in_new || !judged(r->verdict))
 			continue;

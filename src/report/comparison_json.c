@@ -77,6 +77,36 @@ static json_t *val_json(const struct cmp_val *v)
 	return o;
 }
 
+/*
+ * A row judged against history: "noise_model": "history" and what set
+ * it (the judged run, the earlier runs, host, the interval, the test).
+ */
+static void add_hist(json_t *o, const struct cmp_hist *h)
+{
+	json_t *ids = json_array();
+	size_t i;
+
+	for (i = 0; ids && i < h->nruns; i++)
+		json_array_append_new(ids, json_integer((json_int_t)h->runs[i]));
+	json_object_set_new(o, "p_method", json_string("t-prediction-interval"));
+	json_object_set_new(o, "unit_of_test", json_string("run"));
+	json_object_set_new(o, "noise_model", json_string("history"));
+	json_object_set_new(o, "history", json_pack(
+		"{s:s, s:I, s:o, s:s, s:o, s:I, s:[o, o], s:o, s:o, s:o, s:o, "
+		"s:o, s:o}",
+		"judged", h->judged_base ? "base" : "new",
+		"judged_run", (json_int_t)h->judged_run,
+		"judged_median", jnum(h->median),
+		"host", h->host, "runs", ids ? ids : json_null(),
+		"nruns", (json_int_t)h->nruns,
+		"interval", jnum(h->pi.lo), jnum(h->pi.hi),
+		"confidence", jnum(1 - h->alpha),
+		"geomean", jnum(h->pi.center),
+		"sd_log", jnum(h->pi.sd_log),
+		"change_pct", jnum(h->pi.change_pct),
+		"t", jnum(h->pi.t), "df", jnum((double)h->nruns - 1)));
+}
+
 static const char *dir_name(int d)
 {
 	return d > 0 ? "higher" : d < 0 ? "lower" : "info";
@@ -186,6 +216,8 @@ int cmp_print_json(FILE *out, const struct cmp *c)
 			if (r->same_reading_as)
 				json_object_set_new(o, "same_reading_as",
 					json_string(r->same_reading_as));
+			if (r->hist.used)
+				add_hist(o, &r->hist);
 			json_array_append_new(rows, o);
 		} else if (r->in_base) {
 			json_object_set_new(o, "base", val_json(&r->b));

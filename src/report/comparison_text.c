@@ -183,6 +183,32 @@ static size_t info_change(const struct cmp_row *r, const struct cmp_opts *o,
 				fmax(fabs(r->ci_lo), fabs(r->ci_hi)), p);
 }
 
+/*
+ * A row judged against history (comparison.h, struct cmp_hist): which
+ * run, against which earlier runs on which host, their interval and where
+ * the run lies.
+ */
+static size_t hist_text(const struct cmp_row *r, char *text, size_t len)
+{
+	const struct cmp_hist *h = &r->hist;
+	char lo[32], hi[32], p[16];
+
+	fmt_value(h->pi.lo, r->ref->unit, lo, sizeof(lo));
+	fmt_value(h->pi.hi, r->ref->unit, hi, sizeof(hi));
+	if (h->pi.p < 0.001)
+		snprintf(p, sizeof(p), "<0.001");
+	else
+		snprintf(p, sizeof(p), "%.3f", h->pi.p);
+	return (size_t)snprintf(text, len, "%s: history-based: the %s run "
+		"(%lld) judged against the %zu earlier runs %lld..%lld of this "
+		"configuration on host %s: one run lies within %s..%s %g%% of "
+		"the time; this one is %+.1f%% from their geometric mean (p "
+		"%s)", stats_verdict_name(r->verdict), h->judged_base ? "base" : "new", (long long)h->judged_run,
+		h->nruns, (long long)h->runs[0],
+		(long long)h->runs[h->nruns - 1], h->host, lo, hi,
+		100 * (1 - h->alpha), h->pi.change_pct, p);
+}
+
 size_t cmp_power_text(const struct cmp_row *r, const struct cmp_opts *o,
 		      char *text, size_t len)
 {
@@ -194,6 +220,8 @@ size_t cmp_power_text(const struct cmp_row *r, const struct cmp_opts *o,
 	if (r->same_reading_as)
 		return (size_t)snprintf(text, len, "the same reading as %s: "
 					"counted once", r->same_reading_as);
+	if (r->hist.used)
+		return hist_text(r, text, len);
 	if (r->verdict == VERDICT_CANNOT_TELL && r->reason[0])
 		used += (size_t)snprintf(text + used, len - used,
 					 "?: cannot tell: %s; ", r->reason);
@@ -427,16 +455,25 @@ static void print_one_side(FILE *out, const struct cmp *c, bool base)
 /* Say what the p-values were computed over. */
 static void print_unit_note(FILE *out, const struct cmp *c)
 {
-	size_t i, by_run = 0, by_sample = 0;
+	size_t i, by_run = 0, by_sample = 0, by_hist = 0;
 
 	for (i = 0; i < c->nrows; i++) {
 		if (!c->rows[i].in_base || !c->rows[i].in_new)
 			continue;
-		if (c->rows[i].by_run)
+		if (c->rows[i].hist.used)
+			by_hist++;
+		else if (c->rows[i].by_run)
 			by_run++;
 		else
 			by_sample++;
 	}
+	if (by_hist)
+		fmt_wrap(out, 0, 0, "history-based rows: one run judged against "
+			 "the earlier runs of its configuration on its host "
+			 "(their spread between runs): p from the t prediction "
+			 "interval for one run on their log medians; %change "
+			 "and CI of NEW against their geometric mean (BASE's "
+			 "run when it is the newer one, read the other way).");
 	if (by_run)
 		fmt_wrap(out, 0, 0, "p over runs (at least 3 on each side): "
 			 "Welch's t test on the logarithms of the run medians; "

@@ -546,3 +546,28 @@ int html_report_compare(FILE *out, const struct cmp *c)
 	foot(out);
 	return fflush(out) == 0 && !ferror(out) ? plots : -1;
 }
+
+int html_report_history(FILE *out, const struct history *h, bool by_kernel)
+{
+	size_t i, npts = 0, ncp = 0;
+	int plots;
+
+	for (i = 0; i < h->n; i++) {
+		npts += h->s[i].n;
+		ncp += h->s[i].ncp;
+	}
+	head(out, "copyscope report: history");
+	fprintf(out, "<h1>copyscope report: history</h1>\n<p>%zu series "
+		"(a configuration and metric on a host), %zu points, %zu "
+		"change point%s. Each point is %s's median with its 95%% CI "
+		"(the band); a change point (E-divisive means on the log "
+		"medians, as 'copyscope history') is marked at its first "
+		"point with its %%change; the top axis names the kernel "
+		"release where it changes.</p>\n<noscript><p>The plots need "
+		"JavaScript; every number is in the table beside "
+		"them.</p></noscript>\n", h->n, npts, ncp, ncp == 1 ? "" : "s",
+		by_kernel ? "a kernel release (its runs' medians)" : "a run");
+	plots = html_history_plots(out, h, by_kernel);
+	foot(out);
+	return fflush(out) == 0 && !ferror(out) ? plots : -1;
+}

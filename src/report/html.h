@@ -14,6 +14,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <stdbool.h>
+
+#include "results/history.h"
 #include "results/run.h"
 #include "comparison/comparison.h"
 #include "report/headline.h"
@@ -40,5 +43,13 @@ int html_report_runs(FILE *out, const struct run_data *runs,
  * plots written, or -1 on a write error.
  */
 int html_report_compare(FILE *out, const struct cmp *c);
+
+/*
+ * Write the report of a lab's history h (built by session/history.c;
+ * by_kernel: its points are kernels in version order) to out: what it
+ * holds, then each series' chart (html_history_plots()).  Returns the
+ * number of plots written, or -1 on a write error.
+ */
+int html_report_history(FILE *out, const struct history *h, bool by_kernel);
 
 #endif

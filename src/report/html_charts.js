@@ -6,7 +6,8 @@
  *
  * After drawing, each figure says what it drew (data-points; data-ink:
  * the canvas pixels that are not blank; data-axes: each numeric axis's
- * range and tick labels as drawn), and the page says how
+ * range and tick labels as drawn; data-drawn, for a history: its
+ * medians, change points and kernel labels as drawn), and the page says how
  * many charts it has and drew (data-charts, data-rendered), so that a
  * test in a real browser can check every chart is there and not empty.
  */
@@ -459,9 +460,126 @@
 				}) }] } };
 	}
 
+	/* A history's change points: a dashed line where each starts,
+	   its %change written beside it. */
+	function changeLines(changes) {
+		return { id: 'changeLines', afterDatasetsDraw: function (chart) {
+			var x = chart.scales.x, area = chart.chartArea;
+			var ctx = chart.ctx;
+
+			ctx.save();
+			ctx.font = '12px sans-serif';
+			changes.forEach(function (c) {
+				var px = x.getPixelForValue(c.x - 0.5);
+
+				ctx.strokeStyle = c.worse ? VERDICT.worse :
+					VERDICT.better;
+				ctx.fillStyle = ctx.strokeStyle;
+				ctx.setLineDash([4, 3]);
+				ctx.beginPath();
+				ctx.moveTo(px, area.top);
+				ctx.lineTo(px, area.bottom);
+				ctx.stroke();
+				ctx.fillText((c.pct > 0 ? '+' : '') +
+					c.pct.toFixed(1) + '%', px + 4,
+					area.top + 14);
+			});
+			ctx.restore();
+		} };
+	}
+
+	/* A lab's history: the run medians of one series in order, their
+	   CI as a band, the change points marked, the kernels on top. */
+	function history(spec) {
+		var o = base();
+		var n = spec.points.length;
+		var last = n > 1 ? n - 0.5 : 0.5;
+
+		function kernel(v) {
+			for (var i = 0; i < spec.kernels.length; i++)
+				if (spec.kernels[i].x === v)
+					return spec.kernels[i].label;
+			return '';
+		}
+		o.plugins.legend.labels.filter = function (item, data) {
+			return !data.datasets[item.datasetIndex].band;
+		};
+		o.scales = {
+			x: { type: 'linear', min: -0.5, max: last,
+				title: { display: true, text: spec.xlabel },
+				afterBuildTicks: function (scale) {
+					/* the points only: not the ends at -0.5 */
+					scale.ticks = scale.ticks.filter(function (t) {
+						return t.value === Math.round(t.value);
+					});
+				},
+				ticks: { precision: 0, callback: function (v) {
+					return num(v);
+				} } },
+			k: { type: 'linear', position: 'top', min: -0.5,
+				max: last, grid: { drawOnChartArea: false },
+				title: { display: true,
+					text: 'kernel, where it changes' },
+				afterBuildTicks: function (scale) {
+					scale.ticks = spec.kernels.map(function (k) {
+						return { value: k.x };
+					});
+				},
+				ticks: { autoSkip: false, maxRotation: 30,
+					callback: kernel } },
+			y: axis(spec.ylabel, false)
+		};
+		function xy(key) {
+			return spec.points.map(function (p) {
+				return { x: p.x, y: p[key] };
+			});
+		}
+		return { type: 'line', plugins: [changeLines(spec.changes)],
+			options: o,
+			data: { datasets: [
+				{ label: '95% CI hi', band: true, data: xy('hi'),
+					borderWidth: 0, pointRadius: 0,
+					fill: false },
+				{ label: '95% CI lo', band: true, data: xy('lo'),
+					borderWidth: 0, pointRadius: 0,
+					fill: '-1', backgroundColor: color(0, 0.2) },
+				{ label: 'run median', data: xy('y'),
+					borderColor: color(0, 1),
+					backgroundColor: color(0, 1),
+					pointRadius: n > 200 ? 0 : 3, fill: false },
+				{ label: 'change point', showLine: false,
+					pointStyle: 'triangle', pointRadius: 8,
+					backgroundColor: spec.changes.map(
+						function (c) {
+							return c.worse ?
+								VERDICT.worse :
+								VERDICT.better;
+						}),
+					data: spec.changes.map(function (c) {
+						return { x: c.x,
+							y: spec.points[c.x].y };
+					}) }] } };
+	}
+
+	/* What a history chart drew, for a test to check against the data:
+	   the medians, the change points' x and the kernel axis' ticks. */
+	function historyDrawn(chart) {
+		return { medians: chart.data.datasets[2].data.map(function (p) {
+				return p.y;
+			}),
+			changes: chart.data.datasets[3].data.map(function (p) {
+				return p.x;
+			}),
+			kernels: chart.scales.k.ticks.map(function (t) {
+				return { x: t.value, label: String(t.label) };
+			}) };
+	}
+
 	var KINDS = { sweep: sweep, heatmap: heatmap, percentile: percentile,
 		scatter: scatter, fit: fit, explain: explain, forest: forest,
-		ab: ab, strip: strip, log2: log2, syscall: syscall };
+		ab: ab, strip: strip, log2: log2, syscall: syscall,
+		history: history };
+	var DRAWN = { history: historyDrawn };
 
 	/* Pixels of the canvas that are not blank. */
 	function ink(canvas) {
@@ -521,6 +639,9 @@
 		fig.setAttribute('data-points', points(cfg));
 		fig.setAttribute('data-ink', ink(canvas));
 		fig.setAttribute('data-axes', JSON.stringify(axes(chart)));
+		if (DRAWN[spec.kind])
+			fig.setAttribute('data-drawn',
+				JSON.stringify(DRAWN[spec.kind](chart)));
 		folded.forEach(function (e) { e.open = false; });
 		drawn++;
 	});

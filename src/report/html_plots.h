@@ -14,7 +14,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <stdbool.h>
+
 #include "env/env.h"
+#include "results/history.h"
 #include "results/result.h"
 #include "comparison/comparison.h"
 
@@ -52,6 +55,16 @@ int html_forest_plot(FILE *f, const struct cmp *c);
  * colours, beside its table.  Returns the number of figures written.
  */
 int html_strip_plots(FILE *f, const struct cmp *c);
+
+/*
+ * A lab's history (results/history.h): for each series (at most 24; a
+ * line says how many more) its run medians in series order (by_kernel:
+ * the kernels in version order) with their 95% CI as a band, each change
+ * point marked at its first point with its %change, the kernel release
+ * labelled where it changes, beside its table.  Returns the number of
+ * figures written.
+ */
+int html_history_plots(FILE *f, const struct history *h, bool by_kernel);
 
 /*
  * A paired A/B run (env has AB_ENV_ROLES): per metric whose verdict

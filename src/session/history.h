@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "results/history.h"
 #include "store/store.h"
 
 /* What a history is made of. */
@@ -39,40 +40,6 @@ struct hist_opts {
 	bool by_kernel;
 	double alpha;				/* of the permutation test */
 	double min_change_pct;			/* smaller changes dropped */
-};
-
-struct hist_point {
-	int64_t run_id;			/* by kernel: the newest run */
-	int64_t first_run_id;		/* by kernel: the oldest run */
-	int64_t started_ns;		/* of run_id */
-	char *uuid, *kernel, *boot_id;	/* of run_id (owned) */
-	size_t nruns;			/* 1, or the runs of the kernel */
-	double median, ci_lo, ci_hi;
-};
-
-struct hist_change {
-	size_t index;			/* the first point after it */
-	double change_pct, ci_lo, ci_hi;	/* after vs before, % */
-	double p;
-	bool worse;			/* by the metric's direction */
-	int64_t before_run, after_run;	/* the runs either side */
-	char **env_keys;		/* keys that differ there (owned) */
-	size_t nenv;
-};
-
-struct hist_series {
-	char *host, *workload, *params, *metric, *unit;	/* owned */
-	int direction;
-	struct hist_point *pts;
-	size_t n;
-	struct hist_change *cps;
-	size_t ncp;
-	bool nonpositive;		/* a median <= 0: no change points */
-};
-
-struct history {
-	struct hist_series *s;
-	size_t n;
 };
 
 /*

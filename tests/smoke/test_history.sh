@@ -6,7 +6,9 @@
 # at index 14 +-1, naming kernel.release; without the step none.  The
 # JSON and CSV shapes, --by kernel, the usage errors, check --history's
 # exit 3 on the worsened tail and 0 on the flat one, 4 on a short one;
-# the same history on PostgreSQL when a server is here.
+# report --history's chart, rendered in headless Chromium, holds the
+# JSON's medians, change point and kernels, its tick labels on their
+# axes; the same history on PostgreSQL when a server is here.
 . "$(dirname "$0")/lib.sh"
 
 need_python
@@ -125,6 +127,48 @@ cs 4 check --history 1,2,3 sys.null --metric time/call --db "$TMP/flat.db"
 contains "$OUT" "6 needed"
 cs 0 check --history --help
 contains "$OUT" "check --history"
+
+note "report --history: the chart holds the JSON's series"
+cs 0 report --history sys.null --metric time/call -o "$TMP/h.html" \
+	--db "$TMP/step.db"
+contains "$OUT" "wrote $TMP/h.html: 1 plot"
+cs 0 history sys.null --metric time/call --json --db "$TMP/step.db"
+cp "$OUT" "$TMP/h.json"
+cs 2 report --history sys.null --by date -o "$TMP/x.html" --db "$TMP/step.db"
+contains "$ERR" "--by"
+cs 0 report --history --help
+contains "$OUT" "report --history"
+CHROME=""
+for c in chromium chromium-browser google-chrome; do
+	command -v "$c" >/dev/null 2>&1 && { CHROME=$c; break; }
+done
+if [ -n "$CHROME" ]; then
+	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu \
+		--user-data-dir="$TMP/chrome" --virtual-time-budget=10000 \
+		--dump-dom "file://$TMP/h.html" >"$TMP/h.dom" 2>"$TMP/h.err" ||
+		fail "$CHROME --dump-dom failed (see $TMP/h.err)"
+	python3 - "$TMP/h.dom" "$TMP/h.json" <<'PY' || fail "report --history's chart does not hold the history (above)"
+import json, sys
+sys.path.insert(0, "tests/smoke")
+import html_dom_check
+figs = html_dom_check.check(open(sys.argv[1]).read(), 1)
+assert len(figs) == 1 and figs[0]["data-kind"] == "history", figs
+h = json.load(open(sys.argv[2]))["histories"][0]
+drawn = json.loads(figs[0]["data-drawn"])
+med = [p["median"] for p in h["series"]]
+assert len(drawn["medians"]) == len(med), drawn
+div = med[0] / drawn["medians"][0]
+for a, b in zip(drawn["medians"], med):
+    assert abs(a * div - b) <= 1e-9 * b, (a, b, div)
+assert drawn["changes"] == [c["index"] for c in h["change_points"]], drawn
+ks = [(i, p["kernel"]) for i, p in enumerate(h["series"])
+      if i == 0 or p["kernel"] != h["series"][i - 1]["kernel"]]
+assert [(k["x"], k["label"]) for k in drawn["kernels"]] == ks, drawn
+assert ks[-1][1] == "9.9.0-step", ks
+PY
+else
+	skip_case "Chromium is not installed: report --history not rendered"
+fi
 
 if need_pg; then
 	note "the same on PostgreSQL ($PG_URL)"
