@@ -60,12 +60,39 @@ struct kview;
 struct kview *kview_new(unsigned views, const pid_t *tids, int ntids,
 			size_t max_samples, const struct ksyms *ks);
 
+/* How the views are recorded (run --kernel-backend). */
+enum kview_backend {
+	KVIEW_BACKEND_AUTO = 0,		/* bpf when it loads, else tracefs */
+	KVIEW_BACKEND_BPF,		/* aggregated in the kernel
+					   (kernel/kview_bpf.h) */
+	KVIEW_BACKEND_TRACEFS,		/* every event to user space, read
+					   by libtraceevent (ktrace.h) */
+};
+
+/* "bpf", "tracefs" or "auto". */
+const char *kview_backend_name(enum kview_backend b);
+
 /*
- * The same with a tracer: opens the views' tracepoints (ktrace_open()).
- * Returns NULL with the reason in err.
+ * The workers to record: their task ids and, for the bpf backend, where
+ * each marks its batch (a uint32_t that is 1 while it runs its batch,
+ * worker i's at in_batch + i * stride bytes, at the same address in
+ * every worker; NULL: every event counts).
  */
-struct kview *kview_open(unsigned views, const pid_t *tids, int ntids,
-			 size_t max_samples, char *err, size_t errlen);
+struct kview_workers {
+	const pid_t *tids;
+	int ntids;
+	const volatile uint32_t *in_batch;
+	size_t stride;
+};
+
+/*
+ * The same with a recorder: backend BPF loads the views' BPF program,
+ * TRACEFS opens their tracepoints (ktrace_open()); AUTO is TRACEFS here
+ * (the command line resolves it).  Returns NULL with the reason in err.
+ */
+struct kview *kview_open(unsigned views, enum kview_backend backend,
+			 const struct kview_workers *w, size_t max_samples,
+			 char *err, size_t errlen);
 
 void kview_free(struct kview *kv);
 

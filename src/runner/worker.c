@@ -115,8 +115,10 @@ static void worker_run_cmd(struct workers *ws, struct wl_worker *w,
 	case CMD_RUN:
 		s->cpu_start = current_cpu();
 		swcount_read(sc, &s->sw0);
-		if (ws->ctl->mono_marks)
+		if (ws->ctl->mono_marks) {
 			s->mono0 = timer_mono_raw_ns();
+			__atomic_store_n(&s->in_batch, 1, __ATOMIC_SEQ_CST);
+		}
 		if (ws->ctx->op_timed[w->idx]) {
 			optime_run_ops(ws->ot, w, nops, &s->rc, &s->t0, &s->t1);
 		} else {
@@ -124,8 +126,10 @@ static void worker_run_cmd(struct workers *ws, struct wl_worker *w,
 			s->rc = wl->run_batch(w, nops);
 			s->t1 = timer_ticks();
 		}
-		if (ws->ctl->mono_marks)
+		if (ws->ctl->mono_marks) {
+			__atomic_store_n(&s->in_batch, 0, __ATOMIC_SEQ_CST);
 			s->mono1 = timer_mono_raw_ns();
+		}
 		s->idle_end = s->rc == WL_IDLE_END;
 		if (s->idle_end)
 			s->rc = 0;
