@@ -31,12 +31,12 @@ __u32 enabled;		/* set by user space around a traced sample */
 __u32 gen;		/* the sample's number */
 __u64 dropped;		/* updates a full map refused */
 /*
- * Each worker's batch mark, a __u32 in user memory shared by the workers
- * (the same address in each): slot idx's at mark_base + idx *
- * mark_stride, 1 while the worker runs its batch.  0: no marks, every
- * event counts.
+ * The workers mark their batches (marks set): just outside it, each makes
+ * the system call mark_nr (prctl) with KVB_MARK_OPTION and 1 before, 0
+ * after it; the marks are not counted.  marks 0: every event counts.
  */
-__u64 mark_base, mark_stride;
+__u32 marks, mark_nr;
+__u32 sys_view;		/* the syscall view is recorded */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -135,20 +135,10 @@ static __always_inline struct kvb_task *worker(__u32 tid)
 	return t;
 }
 
-/*
- * Whether worker t, the current task, is inside its batch: its mark read
- * from its own memory (and kept for when another task wakes it).
- */
-static __always_inline __u32 in_batch(struct kvb_task *t)
+/* Whether worker t is inside its batch (as its last mark said). */
+static __always_inline __u32 in_batch(const struct kvb_task *t)
 {
-	__u32 v = 0;
-
-	if (!mark_base)
-		return 1;
-	if (bpf_probe_read_user(&v, sizeof(v), (void *)(mark_base +
-			(__u64)t->idx * mark_stride)) == 0)
-		t->in_batch = v;
-	return t->in_batch;
+	return !marks || t->in_batch;
 }
 
 static __always_inline __u32 current_tid(void)
@@ -241,8 +231,7 @@ int BPF_PROG(kv_wakeup, struct task_struct *p)
 	if (!enabled)
 		return 0;
 	t = worker((__u32)BPF_CORE_READ(p, pid));
-	if (t && (t->in_batch || !mark_base) && !t->on_cpu &&
-	    !t->wake_pending) {
+	if (t && in_batch(t) && !t->on_cpu && !t->wake_pending) {
 		t->wake_pending = 1;
 		t->wake_ts = bpf_ktime_get_ns();
 	}
@@ -285,13 +274,9 @@ int BPF_PROG(kv_switch, bool preempt, struct task_struct *prev,
 		return 0;
 	t = worker((__u32)BPF_CORE_READ(prev, pid));
 	if (t) {
-		/* read now, in its own context: its wake-up is counted
-		   when it went to sleep inside its batch */
-		__u32 ib = in_batch(t);
-
 		t->on_cpu = 0;
 		/* runnable: preempted, or switched out in TASK_RUNNING */
-		if ((preempt || !(prev_state & 0xff)) && ib) {
+		if ((preempt || !(prev_state & 0xff)) && in_batch(t)) {
 			__u32 zero = 0;
 			struct kvb_sched *s =
 				bpf_map_lookup_elem(&sched_sums, &zero);
@@ -308,15 +293,24 @@ int BPF_PROG(kv_switch, bool preempt, struct task_struct *prev,
 	return 0;
 }
 
+/* Attached whenever the workers mark their batches, whatever the views. */
 SEC("raw_tp/sys_enter")
 int BPF_PROG(kv_sys_enter, struct pt_regs *regs, long id)
 {
 	struct kvb_task *t;
 
-	if (!enabled)
+	if (!enabled || (!sys_view && id != mark_nr))
 		return 0;
 	t = worker(current_tid());
 	if (!t)
+		return 0;
+	if (id == mark_nr &&
+	    PT_REGS_PARM1_CORE_SYSCALL(regs) == KVB_MARK_OPTION) {
+		t->in_batch = PT_REGS_PARM2_CORE_SYSCALL(regs) != 0;
+		t->sys_pending = 0;
+		return 0;
+	}
+	if (!sys_view)
 		return 0;
 	t->sys_pending = in_batch(t);
 	t->sys_nr = id;
@@ -333,7 +327,7 @@ int BPF_PROG(kv_sys_exit, struct pt_regs *regs, long ret)
 	__u64 d;
 	__u32 nr;
 
-	if (!enabled)
+	if (!enabled || !sys_view)
 		return 0;
 	t = worker(current_tid());
 	if (!t || !t->sys_pending)

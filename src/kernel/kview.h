@@ -27,6 +27,7 @@
 #ifndef COPYSCOPE_KVIEW_H
 #define COPYSCOPE_KVIEW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -73,17 +74,23 @@ enum kview_backend {
 const char *kview_backend_name(enum kview_backend b);
 
 /*
- * The workers to record: their task ids and, for the bpf backend, where
- * each marks its batch (a uint32_t that is 1 while it runs its batch,
- * worker i's at in_batch + i * stride bytes, at the same address in
- * every worker; NULL: every event counts).
+ * The workers to record: their task ids, and whether each marks its
+ * batch with kview_mark_batch() (the bpf backend then counts only the
+ * batch; else every event while recording counts).
  */
 struct kview_workers {
 	const pid_t *tids;
 	int ntids;
-	const volatile uint32_t *in_batch;
-	size_t stride;
+	bool marks;
 };
+
+/*
+ * Called by a worker just before its batch (in 1) and just after it (in
+ * 0) in a traced sample: one failing prctl(2) the bpf backend's program
+ * sees (kernel/kview_bpf.h), outside the timed window; the tracefs
+ * backend leaves it out as it is outside the batch.
+ */
+void kview_mark_batch(int in);
 
 /*
  * The same with a recorder: backend BPF loads the views' BPF program,

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "bpf/kviews.h"
@@ -20,6 +22,12 @@
 #include "kernel/kview.h"
 #include "kernel/kview_impl.h"
 #include "stats/histogram.h"
+
+void kview_mark_batch(int in)
+{
+	/* EINVAL: no such option; the program reads its arguments */
+	prctl(KVB_MARK_OPTION, (unsigned long)(in != 0), 0UL, 0UL, 0UL);
+}
 
 static bool has_prefix(const char *s, const char *p)
 {
@@ -222,8 +230,9 @@ static struct kviews *load(unsigned views, char *why, size_t len)
 				 libbpf_last);
 		return NULL;
 	}
+	/* sys_enter always: it reads the workers' batch marks */
 	for (kind = 0; kind < KEV_NKINDS; kind++)
-		if (prog_of(s, kind) &&
+		if (prog_of(s, kind) && kind != KEV_SYS_ENTER &&
 		    !(kview_kinds(views) & (1u << kind)))
 			bpf_program__set_autoload(prog_of(s, kind), false);
 	e = kviews__load(s);
@@ -241,6 +250,27 @@ static struct kviews *load(unsigned views, char *why, size_t len)
 	return s;
 }
 
+/* Attach kind's program to its raw tracepoint.  0, or -1 with why. */
+static int attach_kind(struct kviews *s, struct bpf_link **links, int kind,
+		       char *why, size_t len)
+{
+	char name[128], *tp;
+
+	ktrace_tp_name(kind, name, sizeof(name));
+	tp = strchr(name, ':');
+	tp = tp ? tp + 1 : name;
+	links[kind] = bpf_program__attach_raw_tracepoint(prog_of(s, kind), tp);
+	if (links[kind])
+		return 0;
+	if (!why[0] && (errno == ENOENT || errno == EINVAL))
+		snprintf(why, len, "tracepoint %s is missing from this kernel "
+			 "(the lock tracepoints need 5.19 or later)", name);
+	else if (!why[0])
+		snprintf(why, len, "attaching to tracepoint %s: %s", name,
+			 strerror(errno));
+	return -1;
+}
+
 /* Attach the views' programs; the views all of whose programs did. */
 static unsigned attach(struct kviews *s, struct bpf_link **links,
 		       unsigned views, char *why, size_t len)
@@ -250,6 +280,9 @@ static unsigned attach(struct kviews *s, struct bpf_link **links,
 	unsigned ok = 0;
 	size_t b;
 
+	if (!(views & KVIEW_SYSCALL) &&
+	    attach_kind(s, links, KEV_SYS_ENTER, why, len) != 0)
+		return 0;
 	for (b = 0; b < sizeof(bits) / sizeof(bits[0]); b++) {
 		unsigned kinds = kview_kinds(bits[b]);
 		bool all = true;
@@ -257,29 +290,10 @@ static unsigned attach(struct kviews *s, struct bpf_link **links,
 
 		if (!(views & bits[b]))
 			continue;
-		for (kind = 0; kind < KEV_NKINDS && all; kind++) {
-			char name[128], *tp;
-
-			if (!(kinds & (1u << kind)))
-				continue;
-			ktrace_tp_name(kind, name, sizeof(name));
-			tp = strchr(name, ':');
-			tp = tp ? tp + 1 : name;
-			links[kind] = bpf_program__attach_raw_tracepoint(
-				prog_of(s, kind), tp);
-			if (links[kind])
-				continue;
-			links[kind] = NULL;
-			all = false;
-			if (!why[0] && (errno == ENOENT || errno == EINVAL))
-				snprintf(why, len, "tracepoint %s is missing "
-					 "from this kernel (the lock "
-					 "tracepoints need 5.19 or later)",
-					 name);
-			else if (!why[0])
-				snprintf(why, len, "attaching to tracepoint "
-					 "%s: %s", name, strerror(errno));
-		}
+		for (kind = 0; kind < KEV_NKINDS && all; kind++)
+			if ((kinds & (1u << kind)) &&
+			    attach_kind(s, links, kind, why, len) != 0)
+				all = false;
 		if (all)
 			ok |= bits[b];
 	}
@@ -347,8 +361,9 @@ struct kview_bpf *kview_bpf_open(unsigned views,
 	kb->skel = load(views, err, errlen);
 	if (!kb->skel)
 		goto fail;
-	kb->skel->bss->mark_base = (uint64_t)(uintptr_t)w->in_batch;
-	kb->skel->bss->mark_stride = w->stride;
+	kb->skel->bss->marks = w->marks;
+	kb->skel->bss->mark_nr = SYS_prctl;
+	kb->skel->bss->sys_view = (views & KVIEW_SYSCALL) != 0;
 	memset(&zt, 0, sizeof(zt));
 	for (i = 0; i < w->ntids && i < KVB_MAX_TIDS; i++) {
 		uint32_t tid = (uint32_t)w->tids[i];

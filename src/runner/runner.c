@@ -277,9 +277,7 @@ static enum config_status kview_start(struct runner *r,
 {
 	pid_t tids[WL_MAX_WORKERS];
 	struct kview_workers w = {
-		.tids = tids, .ntids = r->ctx.nworkers,
-		.in_batch = &r->ws.ctl->slot[0].in_batch,
-		.stride = sizeof(r->ws.ctl->slot[0]),
+		.tids = tids, .ntids = r->ctx.nworkers, .marks = true,
 	};
 	char err[400];
 	int i;

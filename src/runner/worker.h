@@ -42,9 +42,6 @@ struct worker_slot {
 	   control block's mono_marks is set (--kernel's traced samples:
 	   the tracer's clock) */
 	uint64_t mono0, mono1;
-	/* 1 from mono0 to mono1 (mono_marks set): what the kernel views'
-	   BPF program reads to count only the batch (kernel/kview_bpf.h) */
-	uint32_t in_batch;
 	int rc;
 	bool idle_end;			/* run_batch returned WL_IDLE_END */
 	struct swcount_values sw0, sw1;

@@ -53,6 +53,7 @@ cs 0 run sys.null --kernel sched,syscall --kernel-backend bpf --quick \
 contains_re "$OUT" "^      gettid +1 "
 not_contains "$OUT" "futex"
 not_contains "$OUT" "getrusage"
+not_contains "$OUT" "prctl"
 
 note "forced fallback: --kernel-backend tracefs, tracefs unmounted first"
 unmounted=0
