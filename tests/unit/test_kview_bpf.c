@@ -53,7 +53,7 @@ static void test_buckets_match(void **state)
 		assert_int_equal(kvb_fine_bucket(i), hist_bucket_of(i));
 		assert_int_equal(kvb_log2_bucket(i), kv_log2_bucket(i));
 	}
-	for (i = 0; i < 63 * 5; i++) {
+	for (i = 0; i < (size_t)63 * 5; i++) {
 		uint64_t v = value(i);
 
 		assert_int_equal(kvb_fine_bucket(v), hist_bucket_of(v));
