@@ -22,13 +22,15 @@
 # reason when one is missing.  Builds nothing: run `make` first.
 #
 # Environment: WORKLOAD (pipe.matrix writers=5), REPS (10), SAMPLE
-# (100ms), BUILD (build).
+# (100ms), BUILD (build), BACKEND (copyscope's --kernel-backend: auto,
+# bpf or tracefs).
 set -eu
 
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 WORKLOAD=${WORKLOAD:-pipe.matrix writers=5}
 REPS=${REPS:-10}
+BACKEND=${BACKEND:-auto}
 SAMPLE=${SAMPLE:-100ms}
 CS=$BUILD/copyscope
 
@@ -51,12 +53,14 @@ trap 'exit 143' TERM
 
 echo "kernel-lock-vs-perf: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -r)," \
 	"$(perf --version), $(nproc) CPUs"
-echo "workload: $WORKLOAD --reps $REPS --sample-time $SAMPLE"
+echo "workload: $WORKLOAD --reps $REPS --sample-time $SAMPLE" \
+	"--kernel-backend $BACKEND"
 # shellcheck disable=SC2086
 perf lock record -k CLOCK_MONOTONIC_RAW -o "$TMP/perf.data" \
 	-e raw_syscalls:sys_enter \
 	--filter 'id == 1' -- \
-	"$CS" run $WORKLOAD --kernel lock --reps "$REPS" \
+	"$CS" run $WORKLOAD --kernel lock --kernel-backend "$BACKEND" \
+	--reps "$REPS" \
 	--sample-time "$SAMPLE" --db "$TMP/cs.db" \
 	>"$TMP/run.out" 2>"$TMP/run.err" ||
 	{ cat "$TMP/run.err" >&2; skip "perf lock record failed"; }

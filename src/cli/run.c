@@ -14,9 +14,9 @@
 #include "cli/options.h"
 #include "cli/run_group.h"
 #include "cli/run_brief.h"
+#include "cli/run_kernel.h"
 #include "session/session.h"
 #include "session/explain_plan.h"
-#include "kernel/ktrace.h"
 #include "kernel/kview.h"
 #include "report/explain.h"
 #include "report/format.h"
@@ -46,6 +46,8 @@ struct run_cli {
 	size_t nassign;
 	bool interleave, seed_set;
 	uint64_t seed;
+	const char *kbackend;		/* --kernel-backend, NULL: auto */
+	struct run_kernel rk;		/* what --kernel runs on, and why */
 };
 
 /* --cpus LIST into the run options at dest. */
@@ -74,6 +76,8 @@ static int check_group(const char *cmd, const struct opt_row *r,
 }
 
 static const char *const kview_words[] = { "lock", "sched", "syscall", NULL };
+static const char *const kbackend_words[] = { "bpf", "tracefs", "auto",
+					      NULL };
 
 #define RC(field) offsetof(struct run_cli, field)
 static const struct opt_row run_rows[] = {
@@ -126,6 +130,13 @@ static const struct opt_row run_rows[] = {
 	  "system call); a comma list.  Needs root (or perf_event_paranoid "
 	  "-1) and tracefs: see docs/kernel-views.md", RC(ro.kviews),
 	  .words = kview_words, .check = check_kviews },
+	{ OPT_R("--kernel-backend", OPT_STR, "bpf|tracefs"), "how --kernel "
+	  "records: bpf (a BPF program aggregates in the kernel; the "
+	  "default when it loads) or tracefs (every event read in user "
+	  "space by libtraceevent; the fallback); auto: bpf, else tracefs. "
+	  "The backend that ran and why is said on stderr and stored with "
+	  "the run", RC(kbackend), .words = kbackend_words,
+	  .complete = OPT_C_WORDS },
 	{ OPT_R("--perf-counters", OPT_FLAG, NULL), "count context switches, "
 	  "migrations and faults with perf software events instead of "
 	  "getrusage (costs time on every context switch: see "
@@ -361,6 +372,8 @@ static int parse_args(struct run_cli *rc, int argc, char **argv)
 	}
 	if (rc->seed_set && !rc->interleave)
 		return cli_usage("run", "--seed: only with --interleave");
+	if (rc->kbackend && !rc->ro.kviews)
+		return cli_usage("run", "--kernel-backend: only with --kernel");
 	if (rc->ro.kviews && rc->interleave)
 		return cli_usage("run", "--kernel: not with --interleave (each "
 				 "configuration holds its tracer and rings "
@@ -616,37 +629,6 @@ static int finish(const struct run_cli *rc, struct session_result *sr,
 	return e;
 }
 
-/*
- * --kernel: keep the views this machine can record; each refused one is
- * named on stderr with what is missing.  Returns 0, or EXIT_NOTHING_RAN
- * when none of them can run.
- */
-static int probe_kernel_views(struct run_cli *rc)
-{
-	static const unsigned bits[] = { KVIEW_LOCK, KVIEW_SCHED,
-					 KVIEW_SYSCALL };
-	unsigned asked = rc->ro.kviews;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(bits); i++) {
-		char err[512], name[16];
-
-		if (!(asked & bits[i]))
-			continue;
-		if (ktrace_probe(kview_kinds(bits[i]), err, sizeof(err)) == 0)
-			continue;
-		kview_mask_text(bits[i], name, sizeof(name));
-		cli_error("--kernel %s: refused: %s", name, err);
-		rc->ro.kviews &= ~bits[i];
-	}
-	if (asked && !rc->ro.kviews) {
-		cli_error("--kernel: none of the views asked for can be "
-			  "recorded here; nothing measured");
-		return EXIT_NOTHING_RAN;
-	}
-	return 0;
-}
-
 int cmd_run(int argc, char **argv)
 {
 	struct run_cli *rc = calloc(1, sizeof(*rc));
@@ -665,9 +647,10 @@ int cmd_run(int argc, char **argv)
 	e = parse_args(rc, argc, argv);
 	if (e)
 		goto out;
-	e = probe_kernel_views(rc);
+	e = run_kernel_choose(&rc->ro.kviews, rc->kbackend, &rc->rk);
 	if (e)
 		goto out;
+	rc->ro.kbackend = rc->rk.backend;
 	spec.jobs = rc->jobs;
 	spec.njobs = rc->njobs;
 	spec.ro = rc->ro;
@@ -679,6 +662,10 @@ int cmd_run(int argc, char **argv)
 	spec.group_id = rc->group;
 	spec.out = &run_output;
 	spec.out_arg = rc;
+	if (rc->ro.kviews) {
+		spec.add_env = run_kernel_add_env;
+		spec.hook_arg = &rc->rk;
+	}
 	e = session_check(&spec, err, sizeof(err));
 	if (e == EXIT_USAGE) {
 		e = cli_usage("run", "%s", err);

@@ -168,3 +168,17 @@ bool ksyms_is_lock_code(const struct ksyms *ks, uint64_t addr)
 	return (addr >= ks->lock_lo && addr < ks->lock_hi) ||
 	       (addr >= ks->sched_lo && addr < ks->sched_hi);
 }
+
+const struct ksyms *ksyms_kernel(char *err, size_t errlen)
+{
+	/* a fifth of a second for its 120k lines here: read once */
+	static struct ksyms cache;
+	static bool cached;
+
+	if (!cached) {
+		if (ksyms_load(&cache, "/proc/kallsyms", err, errlen) != 0)
+			return NULL;
+		cached = true;
+	}
+	return &cache;
+}

@@ -39,6 +39,13 @@ int ksyms_load_text(struct ksyms *ks, const char *text);
 void ksyms_free(struct ksyms *ks);
 
 /*
+ * The running kernel's symbols (/proc/kallsyms), read once per process
+ * and kept until exit: every configuration of a sweep names its lock
+ * callers from them.  NULL with the reason in err (see ksyms_load()).
+ */
+const struct ksyms *ksyms_kernel(char *err, size_t errlen);
+
+/*
  * "name+0xoff" of addr into buf (the symbol at or below addr), or the
  * address in hex when no symbol covers it.
  */

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -53,6 +54,23 @@ const char *ktrace_tracefs(void)
 	bool denied;
 
 	return find_tracefs(&denied);
+}
+
+int ktrace_mount_tracefs(char *msg, size_t len)
+{
+	const char *dir = tracefs_dirs[0];
+	bool denied;
+
+	msg[0] = 0;
+	if (find_tracefs(&denied) || denied || geteuid() != 0)
+		return 0;
+	if (mount("nodev", dir, "tracefs", 0, NULL) != 0) {
+		snprintf(msg, len, "tracefs is not mounted and mounting it at "
+			 "%s failed: %s", dir, strerror(errno));
+		return -1;
+	}
+	snprintf(msg, len, "%s", dir);
+	return 1;
 }
 
 const char *ktrace_tp_name(int kind, char *buf, size_t len)
@@ -285,24 +303,6 @@ struct ktrace {
 	size_t nout, capout;
 };
 
-/*
- * /proc/kallsyms, read once per process (a fifth of a second for its
- * 120k lines here) and kept: every configuration of a sweep names its
- * lock callers from it.  Reachable until exit, never freed.
- */
-static struct ksyms ks_cache;
-static bool ks_cached;
-
-static const struct ksyms *kernel_symbols(char *err, size_t errlen)
-{
-	if (!ks_cached) {
-		if (ksyms_load(&ks_cache, "/proc/kallsyms", err, errlen) != 0)
-			return NULL;
-		ks_cached = true;
-	}
-	return &ks_cache;
-}
-
 /* A kernel filter of the workload's threads for kind, or "" for none. */
 static void make_filter(int kind, const pid_t *tids, int ntids, char *buf,
 			size_t len)
@@ -448,7 +448,7 @@ struct ktrace *ktrace_open(unsigned kinds, const pid_t *tids, int ntids,
 			goto fail;
 	}
 	if (kinds & (1u << KEV_LOCK_BEGIN)) {
-		kt->ks = kernel_symbols(err, errlen);
+		kt->ks = ksyms_kernel(err, errlen);
 		if (!kt->ks)
 			goto fail;
 	}

@@ -27,6 +27,14 @@
 const char *ktrace_tracefs(void);
 
 /*
+ * When tracefs is not mounted and this process runs as root, mount it at
+ * /sys/kernel/tracing, as perf does.  Returns 1 when it mounted it (msg:
+ * where), 0 when nothing was to be done (mounted, or not root), -1 when
+ * the mount failed (msg: why).
+ */
+int ktrace_mount_tracefs(char *msg, size_t len);
+
+/*
  * The name of tracepoint kind ("lock:contention_begin"), unless the
  * environment variable COPYSCOPE_TEST_TRACEPOINT ("OLD=NEW", for tests
  * only) renames it, into buf.

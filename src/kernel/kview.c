@@ -15,6 +15,7 @@
 
 #include "kernel/ksyms.h"
 #include "kernel/ktrace.h"
+#include "kernel/kview_bpf.h"
 #include "kernel/kview_impl.h"
 #include "stats/histogram.h"
 #include "stats/summary.h"
@@ -170,16 +171,33 @@ static size_t ring_pages(unsigned views)
 	       views & KVIEW_SCHED ? KV_RING_PAGES_SCHED : KV_RING_PAGES_LOCK;
 }
 
-struct kview *kview_open(unsigned views, const pid_t *tids, int ntids,
-			 size_t max_samples, char *err, size_t errlen)
+const char *kview_backend_name(enum kview_backend b)
 {
-	struct kview *kv = kview_new(views, tids, ntids, max_samples, NULL);
+	return b == KVIEW_BACKEND_BPF ? "bpf" :
+	       b == KVIEW_BACKEND_TRACEFS ? "tracefs" : "auto";
+}
+
+struct kview *kview_open(unsigned views, enum kview_backend backend,
+			 const struct kview_workers *w, size_t max_samples,
+			 char *err, size_t errlen)
+{
+	struct kview *kv = kview_new(views, w->tids, w->ntids, max_samples,
+				     NULL);
 
 	if (!kv) {
 		snprintf(err, errlen, "%s", strerror(ENOMEM));
 		return NULL;
 	}
-	kv->kt = ktrace_open(kview_kinds(views), tids, ntids,
+	if (backend == KVIEW_BACKEND_BPF) {
+		kv->kb = kview_bpf_open(views, w, err, errlen);
+		if (!kv->kb) {
+			kview_free(kv);
+			return NULL;
+		}
+		kv->ks = kview_bpf_ksyms(kv->kb);
+		return kv;
+	}
+	kv->kt = ktrace_open(kview_kinds(views), w->tids, w->ntids,
 			     ring_pages(views), err, errlen);
 	if (!kv->kt) {
 		kview_free(kv);
@@ -191,6 +209,11 @@ struct kview *kview_open(unsigned views, const pid_t *tids, int ntids,
 
 void kview_stop(struct kview *kv)
 {
+	if (kv && kv->kb) {
+		kview_bpf_close(kv->kb);
+		kv->kb = NULL;
+		kv->ks = NULL;
+	}
 	if (!kv || !kv->kt)
 		return;
 	ktrace_disable(kv->kt);
@@ -206,6 +229,7 @@ void kview_free(struct kview *kv)
 	if (!kv)
 		return;
 	ktrace_close(kv->kt);
+	kview_bpf_close(kv->kb);
 	free(kv->s.ns_per_op);
 	free(kv->s.lock_waits_per_op);
 	free(kv->s.lock_wait_ns_per_op);
@@ -223,8 +247,75 @@ void kview_free(struct kview *kv)
 	free(kv);
 }
 
+/* Begin aggregating a sample: its batches, and nothing of it yet. */
+static void sample_open(struct kview *kv, const struct kview_sample_info *si)
+{
+	int w;
+
+	kv->op_workers = si->op_workers > 1 ? si->op_workers : 1;
+	kv->lo = si->lo_ns;
+	kv->hi = si->hi_ns;
+	kv->span_lo = UINT64_MAX;
+	kv->span_hi = 0;
+	for (w = 0; kv->lo && w < kv->ntids; w++) {
+		if (kv->lo[w] < kv->span_lo)
+			kv->span_lo = kv->lo[w];
+		if (kv->hi[w] > kv->span_hi)
+			kv->span_hi = kv->hi[w];
+	}
+	memset(kv->task, 0, kv->task_cap * sizeof(*kv->task));
+	kv->task_n = 0;
+	kv->s_waits = kv->s_wait_ns = kv->s_sys_ns = 0;
+	if (kv->s_wake)
+		hist_reset(kv->s_wake);
+}
+
+/* The sample's figures, once its events are aggregated.  Returns 0. */
+static int sample_close(struct kview *kv, const struct kview_sample_info *si,
+			uint64_t lost)
+{
+	struct kview_samples *s = &kv->s;
+	uint64_t nops = si->nops * (uint64_t)(si->op_workers > 1 ?
+					      si->op_workers : 1);
+	double per = nops ? (double)nops : NAN, window_ns = si->window_ns;
+	int nworkers = si->nworkers;
+
+	kv->lo = kv->hi = NULL;
+	kv->lost += lost;
+	if (s->n >= kv->max_samples)
+		return 0;
+	kv->ops += nops;
+	s->span_ns[2 * s->n] = 0;
+	s->span_ns[2 * s->n + 1] = 0;
+	if (si->lo_ns && kv->span_hi) {
+		s->span_ns[2 * s->n] = kv->span_lo;
+		s->span_ns[2 * s->n + 1] = kv->span_hi;
+	}
+	s->ns_per_op[s->n] = window_ns / per;
+	s->lock_waits_per_op[s->n] = kv->views & KVIEW_LOCK ?
+				     (double)kv->s_waits / per : NAN;
+	s->lock_wait_ns_per_op[s->n] = kv->views & KVIEW_LOCK ?
+				       (double)kv->s_wait_ns / per : NAN;
+	s->wake_p99_ns[s->n] = kv->s_wake && kv->s_wake->total ?
+			       (double)hist_percentile(kv->s_wake, 99) : NAN;
+	if (kv->views & KVIEW_SYSCALL && window_ns > 0 && nworkers > 0) {
+		kv->sys_ns += kv->s_sys_ns;
+		kv->thread_ns += window_ns * nworkers;
+		s->sys_share_pct[s->n] = 100.0 * (double)kv->s_sys_ns /
+					 (window_ns * nworkers);
+	} else {
+		s->sys_share_pct[s->n] = NAN;
+	}
+	s->n++;
+	return 0;
+}
+
 int kview_begin(struct kview *kv, char *err, size_t errlen)
 {
+	if (kv->kb) {
+		kview_bpf_enable(kv->kb);
+		return 0;
+	}
 	if (ktrace_enable(kv->kt) != 0) {
 		snprintf(err, errlen, "enabling the kernel tracepoints: %s",
 			 strerror(errno));
@@ -240,6 +331,16 @@ int kview_end(struct kview *kv, const struct kview_sample_info *si,
 	uint64_t lost;
 	size_t n;
 
+	if (kv->kb) {
+		kview_bpf_disable(kv->kb);
+		sample_open(kv, si);
+		if (kview_bpf_read(kv->kb, kv, &lost) != 0) {
+			snprintf(err, errlen, "kernel views: reading the BPF "
+				 "maps: %s", strerror(errno));
+			return -1;
+		}
+		return sample_close(kv, si, lost);
+	}
 	if (ktrace_disable(kv->kt) != 0) {
 		snprintf(err, errlen, "disabling the kernel tracepoints: %s",
 			 strerror(errno));
@@ -275,60 +376,13 @@ static int feed_one(struct kview *kv, const struct kevent *e)
 int kview_feed(struct kview *kv, const struct kevent *evs, size_t n,
 	       uint64_t lost, const struct kview_sample_info *si)
 {
-	struct kview_samples *s = &kv->s;
-	uint64_t nops = si->nops * (uint64_t)(si->op_workers > 1 ?
-					      si->op_workers : 1);
-	double per = nops ? (double)nops : NAN, window_ns = si->window_ns;
-	int nworkers = si->nworkers, w;
 	size_t i;
 
-	kv->op_workers = si->op_workers > 1 ? si->op_workers : 1;
-	kv->lo = si->lo_ns;
-	kv->hi = si->hi_ns;
-	kv->span_lo = UINT64_MAX;
-	kv->span_hi = 0;
-	for (w = 0; kv->lo && w < kv->ntids; w++) {
-		if (kv->lo[w] < kv->span_lo)
-			kv->span_lo = kv->lo[w];
-		if (kv->hi[w] > kv->span_hi)
-			kv->span_hi = kv->hi[w];
-	}
-	memset(kv->task, 0, kv->task_cap * sizeof(*kv->task));
-	kv->task_n = 0;
-	kv->s_waits = kv->s_wait_ns = kv->s_sys_ns = 0;
-	if (kv->s_wake)
-		hist_reset(kv->s_wake);
+	sample_open(kv, si);
 	for (i = 0; i < n; i++)
 		if (feed_one(kv, &evs[i]) != 0)
 			return -1;
-	kv->lo = kv->hi = NULL;
-	kv->lost += lost;
-	if (s->n >= kv->max_samples)
-		return 0;
-	kv->ops += nops;
-	s->span_ns[2 * s->n] = 0;
-	s->span_ns[2 * s->n + 1] = 0;
-	if (si->lo_ns && kv->span_hi) {
-		s->span_ns[2 * s->n] = kv->span_lo;
-		s->span_ns[2 * s->n + 1] = kv->span_hi;
-	}
-	s->ns_per_op[s->n] = window_ns / per;
-	s->lock_waits_per_op[s->n] = kv->views & KVIEW_LOCK ?
-				     (double)kv->s_waits / per : NAN;
-	s->lock_wait_ns_per_op[s->n] = kv->views & KVIEW_LOCK ?
-				       (double)kv->s_wait_ns / per : NAN;
-	s->wake_p99_ns[s->n] = kv->s_wake && kv->s_wake->total ?
-			       (double)hist_percentile(kv->s_wake, 99) : NAN;
-	if (kv->views & KVIEW_SYSCALL && window_ns > 0 && nworkers > 0) {
-		kv->sys_ns += kv->s_sys_ns;
-		kv->thread_ns += window_ns * nworkers;
-		s->sys_share_pct[s->n] = 100.0 * (double)kv->s_sys_ns /
-					 (window_ns * nworkers);
-	} else {
-		s->sys_share_pct[s->n] = NAN;
-	}
-	s->n++;
-	return 0;
+	return sample_close(kv, si, lost);
 }
 
 const struct kview_samples *kview_samples(const struct kview *kv)

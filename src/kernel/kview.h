@@ -27,6 +27,7 @@
 #ifndef COPYSCOPE_KVIEW_H
 #define COPYSCOPE_KVIEW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -60,12 +61,45 @@ struct kview;
 struct kview *kview_new(unsigned views, const pid_t *tids, int ntids,
 			size_t max_samples, const struct ksyms *ks);
 
+/* How the views are recorded (run --kernel-backend). */
+enum kview_backend {
+	KVIEW_BACKEND_AUTO = 0,		/* bpf when it loads, else tracefs */
+	KVIEW_BACKEND_BPF,		/* aggregated in the kernel
+					   (kernel/kview_bpf.h) */
+	KVIEW_BACKEND_TRACEFS,		/* every event to user space, read
+					   by libtraceevent (ktrace.h) */
+};
+
+/* "bpf", "tracefs" or "auto". */
+const char *kview_backend_name(enum kview_backend b);
+
 /*
- * The same with a tracer: opens the views' tracepoints (ktrace_open()).
- * Returns NULL with the reason in err.
+ * The workers to record: their task ids, and whether each marks its
+ * batch with kview_mark_batch() (the bpf backend then counts only the
+ * batch; else every event while recording counts).
  */
-struct kview *kview_open(unsigned views, const pid_t *tids, int ntids,
-			 size_t max_samples, char *err, size_t errlen);
+struct kview_workers {
+	const pid_t *tids;
+	int ntids;
+	bool marks;
+};
+
+/*
+ * Called by a worker just before its batch (in 1) and just after it (in
+ * 0) in a traced sample: one failing prctl(2) the bpf backend's program
+ * sees (kernel/kview_bpf.h), outside the timed window; the tracefs
+ * backend leaves it out as it is outside the batch.
+ */
+void kview_mark_batch(int in);
+
+/*
+ * The same with a recorder: backend BPF loads the views' BPF program,
+ * TRACEFS opens their tracepoints (ktrace_open()); AUTO is TRACEFS here
+ * (the command line resolves it).  Returns NULL with the reason in err.
+ */
+struct kview *kview_open(unsigned views, enum kview_backend backend,
+			 const struct kview_workers *w, size_t max_samples,
+			 char *err, size_t errlen);
 
 void kview_free(struct kview *kv);
 

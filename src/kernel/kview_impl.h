@@ -58,7 +58,8 @@ struct kview {
 	pid_t tids[KV_MAX_TIDS];
 	int ntids;
 	const struct ksyms *ks;
-	struct ktrace *kt;
+	struct ktrace *kt;		/* the tracefs backend, or */
+	struct kview_bpf *kb;		/* the bpf backend */
 	struct kview_samples s;
 	size_t max_samples;
 	int op_workers;			/* ops per batch op (kview.h) */
@@ -105,6 +106,13 @@ struct kview_task *kview_task_of(struct kview *kv, int32_t tid);
 int kview_on_lock_begin(struct kview *kv, const struct kevent *e);
 int kview_on_lock_end(struct kview *kv, const struct kevent *e);
 
+/*
+ * Add in's waits (aggregated elsewhere: the bpf backend) to the row of
+ * its type and caller, and a worker's to the sample's.  0, or -1 on
+ * ENOMEM.
+ */
+int kview_merge_lock(struct kview *kv, const struct kview_lock *in);
+
 /* The lock view's rows into k->locks, largest total first; 0 or -1. */
 int kview_build_locks(const struct kview *kv, struct result_kernel *k);
 
@@ -116,6 +124,12 @@ int kview_build_locks(const struct kview *kv, struct result_kernel *k);
 int kview_on_wakeup(struct kview *kv, const struct kevent *e);
 int kview_on_switch(struct kview *kv, const struct kevent *e);
 int kview_on_sys(struct kview *kv, const struct kevent *e);
+
+/* n more wake-ups landed on cpu.  0, or -1 on ENOMEM. */
+int kview_add_wake_cpu(struct kview *kv, uint32_t cpu, uint64_t n);
+
+/* The row of system call nr (made, with its histogram); NULL: ENOMEM. */
+struct kview_sys *kview_sys_row(struct kview *kv, uint32_t nr);
 
 /* The syscall view's rows into k->sys, largest total first; 0 or -1. */
 int kview_build_sys(const struct kview *kv, struct result_kernel *k);

@@ -142,6 +142,26 @@ int kview_on_lock_end(struct kview *kv, const struct kevent *e)
 	return 0;
 }
 
+int kview_merge_lock(struct kview *kv, const struct kview_lock *in)
+{
+	struct kview_lock *r = lock_row(kv, in->other, in->flags, in->caller);
+	size_t b;
+
+	if (!r)
+		return -1;
+	r->contended += in->contended;
+	r->total_ns += in->total_ns;
+	if (in->max_ns > r->max_ns)
+		r->max_ns = in->max_ns;
+	for (b = 0; b < KV_LOG2_BUCKETS; b++)
+		r->hist[b] += in->hist[b];
+	if (!in->other) {
+		kv->s_waits += in->contended;
+		kv->s_wait_ns += in->total_ns;
+	}
+	return 0;
+}
+
 static int cmp_lock(const void *a, const void *b)
 {
 	const struct kv_lock_row *x = a, *y = b;

@@ -22,7 +22,7 @@ const char *kview_syscall_name(int nr)
 	return kview_syscall_names[nr];
 }
 
-static int count_cpu(struct kview *kv, uint32_t cpu)
+int kview_add_wake_cpu(struct kview *kv, uint32_t cpu, uint64_t count)
 {
 	if (cpu >= 4096)
 		return 0;
@@ -37,7 +37,7 @@ static int count_cpu(struct kview *kv, uint32_t cpu)
 		kv->wake_cpu = v;
 		kv->nwake_cpu = n;
 	}
-	kv->wake_cpu[cpu]++;
+	kv->wake_cpu[cpu] += count;
 	return 0;
 }
 
@@ -89,7 +89,7 @@ int kview_on_switch(struct kview *kv, const struct kevent *e)
 			hist_record(kv->s_wake, lat);
 			kv->wake_log2[kv_log2_bucket(lat)]++;
 			kv->rq_wait_ns += lat;
-			if (count_cpu(kv, e->cpu) != 0)
+			if (kview_add_wake_cpu(kv, e->cpu, 1) != 0)
 				return -1;
 		} else if (t->runnable) {
 			kv->rq_wait_ns += e->ts_ns - t->runnable_ts;
@@ -116,6 +116,18 @@ static int sys_grow(struct kview *kv, size_t nr)
 	return 0;
 }
 
+struct kview_sys *kview_sys_row(struct kview *kv, uint32_t nr)
+{
+	struct kview_sys *r;
+
+	if (nr > 65535 || sys_grow(kv, nr) != 0)
+		return NULL;
+	r = &kv->sys[nr];
+	if (!r->h && !(r->h = hist_new(KV_HIST_MAX_NS)))
+		return NULL;
+	return r;
+}
+
 int kview_on_sys(struct kview *kv, const struct kevent *e)
 {
 	struct kview_task *t;
@@ -140,10 +152,8 @@ int kview_on_sys(struct kview *kv, const struct kevent *e)
 	}
 	t->sys_pending = false;
 	d = e->ts_ns - t->sys_ts;
-	if (sys_grow(kv, (size_t)e->sys_id) != 0)
-		return -1;
-	r = &kv->sys[e->sys_id];
-	if (!r->h && !(r->h = hist_new(KV_HIST_MAX_NS)))
+	r = kview_sys_row(kv, (uint32_t)e->sys_id);
+	if (!r)
 		return -1;
 	r->count++;
 	r->total_ns += d;

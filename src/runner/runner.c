@@ -276,6 +276,9 @@ static enum config_status kview_start(struct runner *r,
 				      struct config_result *res)
 {
 	pid_t tids[WL_MAX_WORKERS];
+	struct kview_workers w = {
+		.tids = tids, .ntids = r->ctx.nworkers, .marks = true,
+	};
 	char err[400];
 	int i;
 
@@ -283,7 +286,7 @@ static enum config_status kview_start(struct runner *r,
 		return CONFIG_OK;
 	for (i = 0; i < r->ctx.nworkers; i++)
 		tids[i] = r->ws.ctl->slot[i].tid;
-	r->kv = kview_open(r->opts->kviews, tids, r->ctx.nworkers,
+	r->kv = kview_open(r->opts->kviews, r->opts->kbackend, &w,
 			   (size_t)r->cap, err, sizeof(err));
 	if (!r->kv) {
 		snprintf(res->msg, sizeof(res->msg), "%s: --kernel: %s",

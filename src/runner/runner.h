@@ -37,6 +37,7 @@ struct run_opts {
 	 * kernel/kview.c and never counted among the kept ones.
 	 */
 	unsigned kviews;
+	int kbackend;			/* enum kview_backend, resolved */
 	/*
 	 * --precision: after the reps kept samples, keep adding samples
 	 * until the 95% CI of every metric's median is within

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kernel/kview.h"
 #include "runner/timer.h"
 
 /* Iterations a worker spins at the barrier before sleeping in futex. */
@@ -115,8 +116,10 @@ static void worker_run_cmd(struct workers *ws, struct wl_worker *w,
 	case CMD_RUN:
 		s->cpu_start = current_cpu();
 		swcount_read(sc, &s->sw0);
-		if (ws->ctl->mono_marks)
+		if (ws->ctl->mono_marks) {
+			kview_mark_batch(1);
 			s->mono0 = timer_mono_raw_ns();
+		}
 		if (ws->ctx->op_timed[w->idx]) {
 			optime_run_ops(ws->ot, w, nops, &s->rc, &s->t0, &s->t1);
 		} else {
@@ -124,8 +127,10 @@ static void worker_run_cmd(struct workers *ws, struct wl_worker *w,
 			s->rc = wl->run_batch(w, nops);
 			s->t1 = timer_ticks();
 		}
-		if (ws->ctl->mono_marks)
+		if (ws->ctl->mono_marks) {
 			s->mono1 = timer_mono_raw_ns();
+			kview_mark_batch(0);
+		}
 		s->idle_end = s->rc == WL_IDLE_END;
 		if (s->idle_end)
 			s->rc = 0;

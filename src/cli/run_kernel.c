@@ -1,0 +1,133 @@
+/*
+ * run_kernel.c - `run --kernel`'s backend (see run_kernel.h): the bpf
+ * backend when it loads (aggregated in the kernel, docs/kernel-views.md),
+ * else the tracefs one (every event read by libtraceevent), or the one
+ * --kernel-backend forces; the views each cannot record refused with
+ * why, and tracefs mounted when it is missing and we are root.
+ */
+#include "cli/run_kernel.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "env/env.h"
+#include "kernel/ktrace.h"
+#include "kernel/kview.h"
+#include "kernel/kview_bpf.h"
+#include "results/kernel_records.h"
+#include "util/array.h"
+
+static const unsigned view_bits[] = { KVIEW_LOCK, KVIEW_SCHED,
+				      KVIEW_SYSCALL };
+
+/* The views tracefs can record, each refused one named with why. */
+static unsigned tracefs_views(unsigned asked, struct run_kernel *rk)
+{
+	unsigned ok = asked;
+	char err[512];
+	size_t i;
+
+	if (ktrace_mount_tracefs(err, sizeof(err)) == 1) {
+		snprintf(rk->mounted, sizeof(rk->mounted), "%s", err);
+		cli_error("tracefs was not mounted: mounted it at %s (as perf "
+			 "does)", err);
+	}
+	for (i = 0; i < ARRAY_SIZE(view_bits); i++) {
+		char name[16];
+
+		if (!(asked & view_bits[i]) ||
+		    ktrace_probe(kview_kinds(view_bits[i]), err,
+				 sizeof(err)) == 0)
+			continue;
+		kview_mask_text(view_bits[i], name, sizeof(name));
+		cli_error("--kernel %s: refused: %s", name, err);
+		ok &= ~view_bits[i];
+	}
+	return ok;
+}
+
+/* The bpf backend forced: its views, each refused one with why. */
+static unsigned bpf_views(unsigned asked, struct run_kernel *rk)
+{
+	unsigned ok = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(view_bits); i++) {
+		unsigned got;
+		char name[16], why[512];
+
+		if (!(asked & view_bits[i]))
+			continue;
+		if (kview_bpf_probe(view_bits[i], &got, why,
+				    sizeof(why)) == 0) {
+			ok |= view_bits[i];
+			continue;
+		}
+		kview_mask_text(view_bits[i], name, sizeof(name));
+		cli_error("--kernel %s: refused (--kernel-backend bpf): %s",
+			  name, why);
+		if (!rk->why[0])
+			snprintf(rk->why, sizeof(rk->why), "%s", why);
+	}
+	return ok;
+}
+
+int run_kernel_choose(unsigned *views, const char *word,
+		      struct run_kernel *rk)
+{
+	unsigned asked = *views, got;
+	char d[48];
+
+	memset(rk, 0, sizeof(*rk));
+	if (!asked)
+		return 0;
+	kview_bpf_describe(d, sizeof(d));
+	if (word && !strcmp(word, "bpf")) {
+		rk->backend = KVIEW_BACKEND_BPF;
+		*views = bpf_views(asked, rk);
+		if (*views)
+			snprintf(rk->why, sizeof(rk->why),
+				 "--kernel-backend bpf");
+	} else if (word && !strcmp(word, "tracefs")) {
+		snprintf(rk->why, sizeof(rk->why), "--kernel-backend tracefs");
+	} else if (kview_bpf_probe(asked, &got, rk->why,
+				   sizeof(rk->why)) == 0) {
+		rk->backend = KVIEW_BACKEND_BPF;
+		snprintf(rk->why, sizeof(rk->why), "the BPF program loads");
+	}
+	if (rk->backend == KVIEW_BACKEND_BPF) {
+		snprintf(rk->backend_text, sizeof(rk->backend_text),
+			 "bpf (%s)", d);
+		if (*views)
+			cli_error("kernel views: bpf backend (%s)", d);
+	} else {
+		rk->backend = KVIEW_BACKEND_TRACEFS;
+		snprintf(rk->backend_text, sizeof(rk->backend_text),
+			 "tracefs (libtraceevent)");
+		cli_error("kernel views: tracefs backend: %s", rk->why);
+		*views = tracefs_views(asked, rk);
+	}
+	if (!*views) {
+		cli_error("--kernel: none of the views asked for can be "
+			  "recorded here; nothing measured");
+		return EXIT_NOTHING_RAN;
+	}
+	return 0;
+}
+
+int run_kernel_add_env(void *arg, struct env *env, uint64_t seed)
+{
+	const struct run_kernel *rk = arg;
+
+	(void)seed;
+	if (!rk->backend_text[0])
+		return 0;
+	if (env_set(env, "kernel_views.backend", rk->backend_text) != 0 ||
+	    env_set(env, "kernel_views.backend_why", rk->why) != 0)
+		return -1;
+	if (rk->mounted[0] &&
+	    env_set(env, "kernel_views.tracefs_mounted", rk->mounted) != 0)
+		return -1;
+	return 0;
+}
