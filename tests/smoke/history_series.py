@@ -2,7 +2,9 @@
 """history_series.py - a made history for tests/smoke/test_history.sh and
 bench runs: the runs of one real export file copied N times, each copy a
 new run (a new unique id, started an hour after the one before), every
-sample multiplied by 1 + a seeded normal draw of sd NOISE, and from copy
+sample the real result's median multiplied by 1 + a seeded normal draw of
+sd NOISE (so that the real run's own spread, which varies with the
+machine's load, does not reach the series), and from copy
 STEP_FROM (1-based) on also by 1 + STEP; with --kernel-at-step those
 copies report the kernel release KERNEL.
 
@@ -56,7 +58,8 @@ def main():
                     x = json.loads(json.dumps(res))
                     x["run"] = uuid
                     f = 1 + a.step if stepped else 1.0
-                    x["samples"] = [v * f * (1 + a.noise * rng.gauss(0, 1))
+                    m = sorted(x["samples"])[len(x["samples"]) // 2]
+                    x["samples"] = [m * f * (1 + a.noise * rng.gauss(0, 1))
                                     for v in x["samples"]]
                     out.write(json.dumps(x) + "\n")
                     nres += 1
