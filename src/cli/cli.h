@@ -34,6 +34,7 @@ int cmd_report(int argc, char **argv);
 int cmd_push(int argc, char **argv);
 int cmd_boot(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
+int cmd_observe(int argc, char **argv);
 
 /*
  * The command line to store with a run: "copyscope" and argv[0 .. argc)

@@ -136,11 +136,25 @@
 #define MIGRATION_4(D) \
 	"ALTER TABLE runs ADD COLUMN kernel_views TEXT;"
 
+/*
+ * 4 -> 5: observations, what `copyscope observe` saw of a live host (its
+ * JSON form, results/observation.h), one per run row: an observation is
+ * stored as a run (its times, tag, host, command line and environment,
+ * with no results) plus this row, so that runs, show, export and import
+ * handle it as they handle any run.
+ */
+#define MIGRATION_5(D) \
+	"CREATE TABLE observations (" \
+	"  run_id " D##_INT " NOT NULL PRIMARY KEY" \
+	"    REFERENCES runs(id) ON DELETE CASCADE," \
+	"  data TEXT NOT NULL);"
+
 const char *const store_migrations[] = {
 	MIGRATION_1(SQLITE),
 	MIGRATION_2(SQLITE),
 	MIGRATION_3(SQLITE),
 	MIGRATION_4(SQLITE),
+	MIGRATION_5(SQLITE),
 };
 
 const char *const store_migrations_pg[] = {
@@ -148,6 +162,7 @@ const char *const store_migrations_pg[] = {
 	MIGRATION_2(PG),
 	MIGRATION_3(PG),
 	MIGRATION_4(PG),
+	MIGRATION_5(PG),
 };
 
 _Static_assert(ARRAY_SIZE(store_migrations) ==

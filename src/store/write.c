@@ -402,6 +402,8 @@ int store_add_run(struct store *st, struct run_data *run, char *err,
 		return -1;
 	}
 	if (insert_env(st, ri->id, &run->env, err, errlen) ||
+	    db_insert_observation(st, ri->id, run->observation, err,
+				  errlen) ||
 	    insert_results(st, ri->id, run->results.v, run->results.n, err,
 			   errlen) ||
 	    db_commit(st, err, errlen))
