@@ -154,6 +154,22 @@ static void on_signal(int sig)
 	stop_flag = 1;
 }
 
+/* "observing WHAT for T": on stderr once the program is attached. */
+static void started(void *arg, const struct observation *o)
+{
+	const struct observe_cli *oc = arg;
+	const char *sep = "";
+	size_t i;
+
+	fprintf(stderr, "copyscope: observing ");
+	for (i = 0; i < 4; i++)
+		if (o->ran & (1u << i)) {
+			fprintf(stderr, "%s%s", sep, observe_what_names[i]);
+			sep = ",";
+		}
+	fprintf(stderr, " for %.3g s\n", (double)oc->duration_ns / 1e9);
+}
+
 static int print_it(const struct observe_cli *oc, const struct run_data *run,
 		    const struct observation *o, const char *path)
 {
@@ -187,7 +203,7 @@ int cmd_observe(int argc, char **argv)
 	so.rq = (struct kobserve_request){
 		.what = oc.what, .comm = oc.comm, .pid = oc.pid,
 		.duration_ns = oc.duration_ns, .stop = &stop_flag,
-		.pipe_source = oc.source,
+		.pipe_source = oc.source, .started = started, .arg = &oc,
 	};
 	so.tag = oc.tag;
 	so.cmdline = cli_join_cmdline(argc, argv);

@@ -21,6 +21,7 @@
 #include "report/format.h"
 #include "report/report.h"
 #include "report/headline.h"
+#include "cli/run_replay.h"
 #include "util/array.h"
 #include "workloads/workloads.h"
 
@@ -43,6 +44,9 @@ struct run_cli {
 	size_t nassign;
 	bool interleave, seed_set;
 	uint64_t seed;
+	/* mix=observed:ID made explicit, and the observation it names */
+	char replay_mix[RUN_REPLAY_MAX];
+	char replayed[128];
 };
 
 /* --cpus LIST into the run options at dest. */
@@ -380,10 +384,24 @@ static int parse_args(struct run_cli *rc, int argc, char **argv)
 		if (!rc->warmup_set)
 			rc->ro.warmup_ns = RUN_QUICK_WARMUP_NS;
 	}
+	e = cli_run_replay(rc->db, rc->assign, rc->nassign, rc->replay_mix,
+			   sizeof(rc->replay_mix), rc->replayed,
+			   sizeof(rc->replayed));
+	if (e)
+		return e;
 	e = apply_assignments(rc);
 	if (e)
 		return e;
 	return rc->explain ? add_explain_jobs(rc) : 0;
+}
+
+/* The observation a replay came from, in the run's environment. */
+static int replay_env(void *arg, struct env *env, uint64_t seed)
+{
+	const struct run_cli *rc = arg;
+
+	(void)seed;
+	return env_set(env, "replay.observation", rc->replayed);
 }
 
 int cli_run_check_args(int argc, char **argv)
@@ -623,6 +641,10 @@ int cmd_run(int argc, char **argv)
 	spec.group_id = rc->group;
 	spec.out = &run_output;
 	spec.out_arg = rc;
+	if (rc->replayed[0]) {
+		spec.add_env = replay_env;
+		spec.hook_arg = rc;
+	}
 	e = session_check(&spec, err, sizeof(err));
 	if (e == EXIT_USAGE) {
 		e = cli_usage("run", "%s", err);

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "report/ab_print.h"
+#include "report/observe.h"
 #include "report/report.h"
 #include "results/kernel_records.h"
 #include "util/array.h"
@@ -72,6 +73,20 @@ static void print_options(const struct run_info *run)
 	printf("\n");
 }
 
+/* An observation run's observation, as `observe` printed it. */
+static void show_observation(const char *json)
+{
+	struct observation o;
+	char err[256];
+
+	if (observation_from_text(json, &o, err, sizeof(err))) {
+		printf("(the observation cannot be read: %s)\n", err);
+		return;
+	}
+	report_observation(stdout, &o);
+	observation_free(&o);
+}
+
 int cmd_show(int argc, char **argv)
 {
 	const char *which;
@@ -130,6 +145,10 @@ int cmd_show(int argc, char **argv)
 	if (sc.csv) {
 		e = report_csv(stdout, &run.info, run.results.v,
 			       run.results.n) ? EXIT_FAIL : EXIT_OK;
+	} else if (sc.json && run.observation) {
+		e = report_observation_json(stdout, &run.info, &run.env,
+					    run.observation) ?
+			EXIT_FAIL : EXIT_OK;
 	} else if (sc.json) {
 		e = report_json(stdout, &run.info, &run.env, run.results.v,
 				run.results.n) ? EXIT_FAIL : EXIT_OK;
@@ -155,8 +174,10 @@ int cmd_show(int argc, char **argv)
 		free(cmd);
 		if (run.results.n)
 			report_results(stdout, run.results.v, run.results.n);
-		else
+		else if (!run.observation)
 			printf("(no results)\n");
+		else
+			show_observation(run.observation);
 		if (run.results.n && ab_env_is_ab(&run.env)) {
 			printf("\n");
 			ab_print_stored(stdout, &run.info, &run.env,

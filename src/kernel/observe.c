@@ -436,6 +436,8 @@ int kobserve_run(const struct kobserve_request *rq, struct observation *out,
 	if (out->ran & OBSERVE_PIPE_WRITES)
 		snprintf(out->pipe_source, sizeof(out->pipe_source), "%s",
 			 source_label(a.source, pipe_write_fn(a.ks)));
+	if (rq->started)
+		rq->started(rq->arg, out);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	wait_for(rq);
 	clock_gettime(CLOCK_MONOTONIC, &t1);

@@ -26,6 +26,9 @@ struct kobserve_request {
 	/* forced pipe-writes source: NULL tries fexit, then kretprobe,
 	   then the syscall tracepoints; "fexit", "kprobe" or "syscalls" */
 	const char *pipe_source;
+	/* called once everything is attached, before the wait (or NULL) */
+	void (*started)(void *arg, const struct observation *o);
+	void *arg;
 };
 
 /* The sources of pipe writes, in the order they are tried. */

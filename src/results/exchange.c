@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "results/codec.h"
+#include "results/observation.h"
 
 #ifndef COPYSCOPE_VERSION
 #define COPYSCOPE_VERSION "unknown"
@@ -49,7 +50,7 @@ static int put_line(FILE *out, json_t *o, char *err, size_t errlen)
 
 static json_t *run_line(const struct run_data *run)
 {
-	json_t *hdr = codec_run_json(&run->info), *env = json_object();
+	json_t *hdr = codec_run_json(&run->info), *env = json_object(), *o;
 	size_t i;
 
 	if (!hdr || !env) {
@@ -62,9 +63,17 @@ static json_t *run_line(const struct run_data *run)
 	for (i = 0; i < run->env.n; i++)
 		json_object_set_new(env, run->env.items[i].key,
 				    codec_json_text(run->env.items[i].value));
-	return json_pack("{s:s, s:o, s:o, s:I}", "type", "run", "run", hdr,
-			 "environment", env,
-			 "results", (json_int_t)run->results.n);
+	o = json_pack("{s:s, s:o, s:o, s:I}", "type", "run", "run", hdr,
+		      "environment", env, "results",
+		      (json_int_t)run->results.n);
+	/* an observation (copyscope observe): what it saw, as stored */
+	if (o && run->observation &&
+	    json_object_set_new(o, "observation",
+				json_loads(run->observation, 0, NULL))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 static json_t *result_line(const struct run_data *run, const struct result *r,
@@ -257,10 +266,24 @@ static bool is_uuid(const char *s)
 	return i == 32;
 }
 
+/* An observation's member: checked, kept as compact text. */
+static int read_observation(struct reader *rd, const json_t *j,
+			    struct run_data *run)
+{
+	struct observation obs;
+	char msg[256];
+
+	if (observation_from_json(j, &obs, msg, sizeof(msg)))
+		return bad(rd, "%s", msg);
+	observation_free(&obs);
+	run->observation = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+	return run->observation ? 0 : nomem(rd);
+}
+
 static int read_run(struct reader *rd, json_t *o)
 {
 	static const char *const keys[] = { "type", "run", "environment",
-		"results", NULL };
+		"results", "observation", NULL };
 	static const char *const hdr_keys[] = { "uuid", "group", "tag",
 		"host", "boot_id", "started_ns", "finished_ns", "status",
 		"tool_version", "build_flavour", "cmdline", "options", NULL };
@@ -321,6 +344,9 @@ static int read_run(struct reader *rd, json_t *o)
 	if (!json_is_integer(nres) || json_integer_value(nres) < 0 ||
 	    json_integer_value(nres) > 10000000)
 		return bad(rd, "'results' is not a count");
+	if (json_object_get(o, "observation") &&
+	    read_observation(rd, json_object_get(o, "observation"), run))
+		return -1;
 	rd->expect = (size_t)json_integer_value(nres);
 	return 0;
 }
