@@ -33,4 +33,11 @@ void report_log2_hist(FILE *out, const uint64_t *h, size_t n,
 int report_observation_json(FILE *out, const struct run_info *run,
 			    const struct env *env, const char *json);
 
+/*
+ * The HTML report's section of an observation run (json: its stored
+ * JSON): the size classes, log2 histograms, comms, lock callers,
+ * wake-ups and syscalls as plain tables.
+ */
+void report_observation_html(FILE *f, const char *json);
+
 #endif

@@ -2,7 +2,7 @@
 # test_observe.sh - `copyscope observe`: a helper that makes 1000 writes of
 # 100 B and 10 of 64 KiB to a pipe is seen exactly (its comm's counts in
 # the right size classes); the observation is stored and shown again
-# (text and JSON), survives export and import, and is replayed by
+# (text and JSON) and in the HTML report, survives export and import, and is replayed by
 # `pipe.mix mix=observed:ID`, whose writes (observed again) have the
 # shares of the histogram; during `run pipe.mix writers=4` most writes
 # are under 128 B and the lock table names the pipe's write function;
@@ -113,6 +113,12 @@ assert c[0] == 1000 and c[6] == 10 and sum(c) == 1010, c
 assert [x["writes"] for x in o["comms"] if x["comm"] == "obswriter"] == [1010]
 assert d["run"]["tag"] == "obs-host" and d["environment"]["hostname"]
 PY
+
+note "the HTML report shows it"
+cs 0 report "$id" -o "$TMP/obs.html"
+contains "$TMP/obs.html" "<h3>pipe writes: 1010</h3>"
+contains "$TMP/obs.html" "<tr><td>&lt;128 B</td><td>1000</td><td>99.01%</td></tr>"
+contains "$TMP/obs.html" "<tr><td>obswriter</td><td>1010</td>"
 
 note "export and import keep it"
 cs 0 export "$id" -o "$TMP/obs.jsonl"
