@@ -283,22 +283,30 @@ static int read_observation(struct reader *rd, const json_t *j,
 static int read_run(struct reader *rd, json_t *o)
 {
 	static const char *const keys[] = { "type", "run", "environment",
-		"results", "observation", NULL };
+		"results", NULL };
 	static const char *const hdr_keys[] = { "uuid", "group", "tag",
 		"host", "boot_id", "started_ns", "finished_ns", "status",
 		"tool_version", "build_flavour", "cmdline", "options", NULL };
 	json_t *env = json_object_get(o, "environment");
 	json_t *nres = json_object_get(o, "results");
+	json_t *obs = json_object_get(o, "observation");
 	struct run_data *run;
 	char msg[256];
 	size_t i;
 	void *it;
+	int known;
 
 	if (rd->expect)
 		return bad(rd, "a run line where %zu more result line%s of "
 			   "the run before were due", rd->expect,
 			   rd->expect == 1 ? " was" : "s were");
-	if (only_keys(rd, o, "run line", keys) ||
+	/* observation: only an observation's run line has it */
+	json_incref(obs);
+	json_object_del(o, "observation");
+	known = only_keys(rd, o, "run line", keys);
+	if (obs)
+		json_object_set_new(o, "observation", obs);
+	if (known ||
 	    (json_is_object(json_object_get(o, "run")) &&
 	     only_keys(rd, json_object_get(o, "run"), "'run'", hdr_keys)))
 		return -1;
@@ -344,8 +352,7 @@ static int read_run(struct reader *rd, json_t *o)
 	if (!json_is_integer(nres) || json_integer_value(nres) < 0 ||
 	    json_integer_value(nres) > 10000000)
 		return bad(rd, "'results' is not a count");
-	if (json_object_get(o, "observation") &&
-	    read_observation(rd, json_object_get(o, "observation"), run))
+	if (obs && read_observation(rd, obs, run))
 		return -1;
 	rd->expect = (size_t)json_integer_value(nres);
 	return 0;

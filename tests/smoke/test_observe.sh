@@ -123,6 +123,9 @@ contains "$TMP/obs.html" "<tr><td>obswriter</td><td>1010</td>"
 note "export and import keep it"
 cs 0 export "$id" -o "$TMP/obs.jsonl"
 contains "$TMP/obs.jsonl" '"observation"'
+sed 's/"asked":/"askedx":/' "$TMP/obs.jsonl" >"$TMP/bad.jsonl"
+COPYSCOPE_DB="$TMP/other.db" cs 2 import "$TMP/bad.jsonl"
+contains "$ERR" "observation: 'asked' is missing or of the wrong type"
 COPYSCOPE_DB="$TMP/other.db" cs 0 import "$TMP/obs.jsonl"
 COPYSCOPE_DB="$TMP/other.db" cs 0 show last
 contains_re "$OUT" "^    <128 B +1000 +99\.01%$"
