@@ -103,6 +103,14 @@ struct {
 	__type(value, __u64);
 } wake_pending SEC(".maps");
 
+/*
+ * What a tracepoint program returns: non-zero lets the kernel hand the
+ * event on to perf's own listeners of the same tracepoint (a `perf lock
+ * record` running beside observe); 0 would filter it out for them
+ * (perf_trace_run_bpf_submit).  Our own perf event only counts.
+ */
+#define TP_PASS 1
+
 static __always_inline void drop(int why)
 {
 	__sync_fetch_and_add(&drops[why], 1);
@@ -255,10 +263,10 @@ static __always_inline int pipe_enter(__u64 fd)
 	__u32 tid = (__u32)bpf_get_current_pid_tgid(), one = 1;
 
 	if (!match_current(&k) || !fd_is_pipe(fd))
-		return 0;
+		return TP_PASS;
 	if (bpf_map_update_elem(&pipe_pending, &tid, &one, BPF_ANY))
 		drop(OBS_DROP_PENDING_FULL);
-	return 0;
+	return TP_PASS;
 }
 
 static __always_inline int pipe_exit(__s64 ret)
@@ -267,11 +275,11 @@ static __always_inline int pipe_exit(__s64 ret)
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 
 	if (!bpf_map_lookup_elem(&pipe_pending, &tid))
-		return 0;
+		return TP_PASS;
 	bpf_map_delete_elem(&pipe_pending, &tid);
 	match_current(&k);
 	pipe_record(&k, ret);
-	return 0;
+	return TP_PASS;
 }
 
 SEC("tracepoint/syscalls/sys_enter_write")
@@ -333,12 +341,12 @@ int obs_lock_begin(struct contention_begin *ctx)
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 
 	if (!match_current(&k))
-		return 0;
+		return TP_PASS;
 	if (bpf_map_lookup_elem(&lock_pending, &tid)) {
 		/* a spinlock inside a mutex's slow path: the outer wait
 		 * counts, as perf lock contention does */
 		__sync_fetch_and_add(&lock_nested, 1);
-		return 0;
+		return TP_PASS;
 	}
 	p.ts = bpf_ktime_get_ns();
 	p.lock = ctx->lock_addr;
@@ -348,7 +356,7 @@ int obs_lock_begin(struct contention_begin *ctx)
 		drop(OBS_DROP_STACK);
 	if (bpf_map_update_elem(&lock_pending, &tid, &p, BPF_ANY))
 		drop(OBS_DROP_PENDING_FULL);
-	return 0;
+	return TP_PASS;
 }
 
 static __always_inline void max_u64(__u64 *m, __u64 v)
@@ -371,7 +379,7 @@ int obs_lock_end(struct contention_end *ctx)
 
 	p = bpf_map_lookup_elem(&lock_pending, &tid);
 	if (!p || p->lock != ctx->lock_addr)
-		return 0;
+		return TP_PASS;
 	wait = bpf_ktime_get_ns() - p->ts;
 	lk.stack_id = p->stack_id;
 	lk.flags = p->flags;
@@ -397,7 +405,7 @@ int obs_lock_end(struct contention_end *ctx)
 		__sync_fetch_and_add(&cv->wait_ns, wait);
 		max_u64(&cv->max_wait_ns, wait);
 	}
-	return 0;
+	return TP_PASS;
 }
 
 /* ---- wake-up latency: sched_waking to the task's sched_switch in ---- */
@@ -445,12 +453,12 @@ int obs_sys_enter(struct sc_enter *ctx)
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 
 	if (!match_current(&k))
-		return 0;
+		return TP_PASS;
 	p.ts = bpf_ktime_get_ns();
 	p.nr = ctx->nr;
 	if (bpf_map_update_elem(&sys_pending, &tid, &p, BPF_ANY))
 		drop(OBS_DROP_PENDING_FULL);
-	return 0;
+	return TP_PASS;
 }
 
 SEC("tracepoint/raw_syscalls/sys_exit")
@@ -461,15 +469,15 @@ int obs_sys_exit(struct sc_exit *ctx)
 	__u64 nr, d;
 
 	if (!p)
-		return 0;
+		return TP_PASS;
 	nr = p->nr;
 	d = bpf_ktime_get_ns() - p->ts;
 	bpf_map_delete_elem(&sys_pending, &tid);
 	if (nr >= OBS_NSYSCALLS) {
 		drop(OBS_DROP_SYSCALL_NR);
-		return 0;
+		return TP_PASS;
 	}
 	__sync_fetch_and_add(&sys[nr].count, 1);
 	__sync_fetch_and_add(&sys[nr].time_ns, d);
-	return 0;
+	return TP_PASS;
 }
