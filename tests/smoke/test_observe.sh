@@ -6,6 +6,7 @@
 # `pipe.mix mix=observed:ID`, whose writes (observed again) have the
 # shares of the histogram; during `run pipe.mix writers=4` most writes
 # are under 128 B and the lock table names the pipe's write function;
+# perf recording the same tracepoint beside it still gets every event;
 # a forced pipe source says what it used; user nobody is refused with
 # why (exit 77); a bad --what is a usage error naming what is allowed.
 # Needs root and BPF (skipped, exit 77, when BPF cannot load).
@@ -77,7 +78,7 @@ C
 cc -O1 -o "$TMP/obswriter" "$TMP/obswriter.c" || fail "cannot build the writer"
 
 started() {
-	grep -q "observing" "$1"
+	grep -q "observing" "$1" 2>/dev/null
 }
 
 note "observe --comm obswriter for 2 s while the writer runs"
@@ -173,6 +174,23 @@ assert m and float(m.group(2)) > 90, m and m.group(0)
 PY
 contains_re "$OUT" "mutex +(anon_)?pipe_write$"
 contains "$OUT" "mutex wait in pipe callers"
+
+note "perf recording the same tracepoint beside observe still gets every event"
+if command -v perf >/dev/null 2>&1; then
+	"$BIN" observe --duration 3s --what pipe-writes --pipe-source syscalls \
+		--comm obswriter --no-store >"$TMP/o2.out" 2>"$TMP/o2.err" &
+	o2=$!
+	wait_for 20 started "$TMP/o2.err"
+	perf record -q -e syscalls:sys_enter_write -a -o "$TMP/p.data" -- \
+		"$TMP/obswriter" >/dev/null 2>&1 || fail "perf record failed"
+	wait $o2 || fail "observe beside perf failed"
+	n=$(perf script -i "$TMP/p.data" -F comm 2>/dev/null |
+		grep -c '^ *obswriter *$')
+	[ "$n" -eq 1010 ] || fail "perf saw $n of the 1010 writes beside observe"
+	contains_re "$TMP/o2.out" "^    obswriter +1010 "
+else
+	skip_case "perf is not installed"
+fi
 
 note "a forced pipe source: the syscall tracepoints"
 cs 0 observe --duration 100ms --what pipe-writes --pipe-source syscalls \
