@@ -31,16 +31,31 @@ const volatile char filter_comm[OBS_COMM_LEN];
 const volatile __u32 filter_comm_len;	/* bytes to compare */
 const volatile bool filter_comm_prefix;	/* PATTERN ended in '*' */
 
-/* Aggregates, read by user space at the end. */
-__u64 pipe_log2[OBS_LOG2_BUCKETS];
-__u64 pipe_cls[OBS_NCLASSES];
-__u64 pipe_writes;
-__u64 pipe_bytes;
+/*
+ * Aggregates, read by user space at the end.  What every write or
+ * syscall touches is per CPU (pipe_stats, sys_stats, comms): no cache
+ * line bounces between CPUs on the hot path, and no atomic is needed,
+ * since a program runs with migration disabled.  The rarer events add
+ * to shared counters atomically.
+ */
 __u64 wake_log2[OBS_LOG2_BUCKETS];
 __u64 wake_count;
 __u64 lock_nested;			/* begins inside a pending wait */
-struct obs_sys_val sys[OBS_NSYSCALLS];
 __u64 drops[OBS_NDROPS];
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct obs_pipe_val);
+} pipe_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, OBS_NSYSCALLS);
+	__type(key, __u32);
+	__type(value, struct obs_sys_val);
+} sys_stats SEC(".maps");
 
 struct lock_pending {
 	__u64 ts;
@@ -55,8 +70,9 @@ struct sys_pending {
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, OBS_MAX_COMMS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct obs_comm_key);
 	__type(value, struct obs_comm_val);
 } comms SEC(".maps");
@@ -184,23 +200,27 @@ static __always_inline struct obs_comm_val *comm_row(struct obs_comm_key *k)
 static __always_inline void pipe_record(struct obs_comm_key *k, __s64 bytes)
 {
 	struct obs_comm_val *v;
-	__u32 b, c;
+	struct obs_pipe_val *p;
+	__u32 b, c, zero = 0;
 
 	if (bytes <= 0)
 		return;
 	b = log2_u64(bytes) & (OBS_LOG2_BUCKETS - 1);
 	c = size_class(bytes) & (OBS_NCLASSES - 1);
-	__sync_fetch_and_add(&pipe_log2[b], 1);
-	__sync_fetch_and_add(&pipe_cls[c], 1);
-	__sync_fetch_and_add(&pipe_writes, 1);
-	__sync_fetch_and_add(&pipe_bytes, bytes);
+	p = bpf_map_lookup_elem(&pipe_stats, &zero);
+	if (p) {
+		p->log2[b]++;
+		p->cls[c]++;
+		p->writes++;
+		p->bytes += bytes;
+	}
 	v = comm_row(k);
 	if (!v)
 		return;
-	__sync_fetch_and_add(&v->writes, 1);
-	__sync_fetch_and_add(&v->bytes, bytes);
-	__sync_fetch_and_add(&v->cls[c], 1);
-	__sync_fetch_and_add(&v->log2[b], 1);
+	v->writes++;
+	v->bytes += bytes;
+	v->cls[c]++;
+	v->log2[b & (OBS_COMM_LOG2 - 1)]++;
 }
 
 /* ---- pipe writes, in the pipe's own write function ---- */
@@ -401,8 +421,8 @@ int obs_lock_end(struct contention_end *ctx)
 	match_current(&k);
 	cv = comm_row(&k);
 	if (cv) {
-		__sync_fetch_and_add(&cv->contentions, 1);
-		__sync_fetch_and_add(&cv->wait_ns, wait);
+		cv->contentions++;
+		cv->wait_ns += wait;
 		max_u64(&cv->max_wait_ns, wait);
 	}
 	return TP_PASS;
@@ -466,7 +486,9 @@ int obs_sys_exit(struct sc_exit *ctx)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct sys_pending *p = bpf_map_lookup_elem(&sys_pending, &tid);
+	struct obs_sys_val *sv;
 	__u64 nr, d;
+	__u32 nr32;
 
 	if (!p)
 		return TP_PASS;
@@ -477,7 +499,11 @@ int obs_sys_exit(struct sc_exit *ctx)
 		drop(OBS_DROP_SYSCALL_NR);
 		return TP_PASS;
 	}
-	__sync_fetch_and_add(&sys[nr].count, 1);
-	__sync_fetch_and_add(&sys[nr].time_ns, d);
+	nr32 = (__u32)nr;
+	sv = bpf_map_lookup_elem(&sys_stats, &nr32);
+	if (sv) {
+		sv->count++;
+		sv->time_ns += d;
+	}
 	return TP_PASS;
 }

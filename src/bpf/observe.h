@@ -20,7 +20,7 @@
 #define OBS_NCLASSES 8
 #define OBS_NSYSCALLS 512		/* per-syscall rows; others dropped */
 #define OBS_STACK_DEPTH 16		/* kernel frames kept per contention */
-#define OBS_MAX_COMMS 4096
+#define OBS_MAX_COMMS 1024		/* x CPUs: allocated when seen */
 #define OBS_MAX_LOCK_ROWS 8192
 #define OBS_MAX_PENDING 16384		/* tasks inside a traced call */
 
@@ -35,7 +35,12 @@ enum obs_drop {
 	OBS_NDROPS,
 };
 
-/* Per comm: pipe writes (count, bytes, by class). */
+/*
+ * Per comm, one copy per CPU (no shared cache line between CPUs): pipe
+ * writes (count, bytes, by class, log2 of the size: a write is at most
+ * 2 GiB, MAX_RW_COUNT) and lock waits.
+ */
+#define OBS_COMM_LOG2 32
 struct obs_comm_key {
 	char comm[OBS_COMM_LEN];
 };
@@ -44,10 +49,18 @@ struct obs_comm_val {
 	__u64 writes;
 	__u64 bytes;
 	__u64 cls[OBS_NCLASSES];
-	__u64 log2[OBS_LOG2_BUCKETS];
+	__u64 log2[OBS_COMM_LOG2];
 	__u64 contentions;		/* lock: waits of this comm */
 	__u64 wait_ns;
 	__u64 max_wait_ns;
+};
+
+/* All pipe writes, one copy per CPU. */
+struct obs_pipe_val {
+	__u64 writes;
+	__u64 bytes;
+	__u64 cls[OBS_NCLASSES];
+	__u64 log2[OBS_LOG2_BUCKETS];
 };
 
 /* Per contended caller: the kernel stack and the lock's type. */

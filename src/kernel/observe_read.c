@@ -34,38 +34,56 @@ static int cmp_comm(const void *a, const void *b)
 	return strcmp(x->comm, y->comm);
 }
 
-static int read_comms(struct observe *skel, struct observation *o)
+/* Add one CPU's copy of a comm's row to c. */
+static void add_comm(struct observation_comm *c, const struct obs_comm_val *v)
 {
-	int fd = bpf_map__fd(skel->maps.comms);
+	size_t i;
+
+	c->writes += v->writes;
+	c->bytes += v->bytes;
+	for (i = 0; i < OBS_NCLASSES; i++)
+		c->cls[i] += v->cls[i];
+	for (i = 0; i < OBS_COMM_LOG2; i++)
+		c->log2[i] += v->log2[i];
+	c->contentions += v->contentions;
+	c->wait_ns += v->wait_ns;
+	if (v->max_wait_ns > c->max_wait_ns)
+		c->max_wait_ns = v->max_wait_ns;
+}
+
+static int read_comms(struct observe *skel, struct observation *o,
+		      int ncpus)
+{
+	int fd = bpf_map__fd(skel->maps.comms), cpu;
 	struct obs_comm_key k, next, *prev = NULL;
-	struct obs_comm_val v;
+	struct obs_comm_val *v = calloc((size_t)ncpus, sizeof(*v));
 	struct observation_comm *c;
 	size_t cap = 0;
 
+	if (!v)
+		return -1;
 	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
 		k = next;
 		prev = &k;
-		if (bpf_map_lookup_elem(fd, &k, &v))
+		if (bpf_map_lookup_elem(fd, &k, v))
 			continue;
 		if (o->ncomms == cap) {
 			cap = cap ? 2 * cap : 64;
 			c = realloc(o->comms, cap * sizeof(*c));
-			if (!c)
+			if (!c) {
+				free(v);
 				return -1;
+			}
 			o->comms = c;
 		}
 		c = &o->comms[o->ncomms++];
 		memset(c, 0, sizeof(*c));
 		snprintf(c->comm, sizeof(c->comm), "%.*s", OBS_COMM_LEN,
 			 k.comm);
-		c->writes = v.writes;
-		c->bytes = v.bytes;
-		memcpy(c->cls, v.cls, sizeof(c->cls));
-		memcpy(c->log2, v.log2, sizeof(c->log2));
-		c->contentions = v.contentions;
-		c->wait_ns = v.wait_ns;
-		c->max_wait_ns = v.max_wait_ns;
+		for (cpu = 0; cpu < ncpus; cpu++)
+			add_comm(c, &v[cpu]);
 	}
+	free(v);
 	if (o->ncomms)
 		qsort(o->comms, o->ncomms, sizeof(*o->comms), cmp_comm);
 	return 0;
@@ -191,12 +209,36 @@ static int cmp_sys(const void *a, const void *b)
 	return x->nr - y->nr;
 }
 
-static int read_sys(struct observe *skel, struct observation *o)
+/* The per-CPU syscall rows summed into s[OBS_NSYSCALLS]. */
+static int sum_sys(struct observe *skel, int ncpus, struct obs_sys_val *s)
 {
-	const struct obs_sys_val *s = skel->bss->sys;
+	int fd = bpf_map__fd(skel->maps.sys_stats), cpu;
+	struct obs_sys_val *v = calloc((size_t)ncpus, sizeof(*v));
+	__u32 i;
+
+	if (!v)
+		return -1;
+	for (i = 0; i < OBS_NSYSCALLS; i++) {
+		if (bpf_map_lookup_elem(fd, &i, v))
+			continue;
+		for (cpu = 0; cpu < ncpus; cpu++) {
+			s[i].count += v[cpu].count;
+			s[i].time_ns += v[cpu].time_ns;
+		}
+	}
+	free(v);
+	return 0;
+}
+
+static int read_sys(struct observe *skel, struct observation *o, int ncpus)
+{
+	static struct obs_sys_val s[OBS_NSYSCALLS];
 	const char *name;
 	size_t i, n = 0;
 
+	memset(s, 0, sizeof(s));
+	if (sum_sys(skel, ncpus, s))
+		return -1;
 	for (i = 0; i < OBS_NSYSCALLS; i++)
 		n += s[i].count > 0;
 	if (!n)
@@ -223,28 +265,54 @@ static int read_sys(struct observe *skel, struct observation *o)
 	return 0;
 }
 
+/* The per-CPU pipe totals summed into o. */
+static int read_pipe(struct observe *skel, struct observation *o, int ncpus)
+{
+	struct obs_pipe_val *v = calloc((size_t)ncpus, sizeof(*v));
+	__u32 zero = 0;
+	int cpu;
+	size_t i;
+
+	if (!v)
+		return -1;
+	if (bpf_map_lookup_elem(bpf_map__fd(skel->maps.pipe_stats), &zero,
+				v) == 0)
+		for (cpu = 0; cpu < ncpus; cpu++) {
+			o->pipe_writes += v[cpu].writes;
+			o->pipe_bytes += v[cpu].bytes;
+			for (i = 0; i < OBS_NCLASSES; i++)
+				o->pipe_cls[i] += v[cpu].cls[i];
+			for (i = 0; i < OBS_LOG2_BUCKETS; i++)
+				o->pipe_log2[i] += v[cpu].log2[i];
+		}
+	free(v);
+	return 0;
+}
+
 int kobserve_read(struct observe *skel, const struct ksyms *ks,
 		  struct observation *o, char *err, size_t errlen)
 {
 	const struct observe__bss *bss = skel->bss;
+	int ncpus = libbpf_num_possible_cpus();
 
 	_Static_assert(OBS_NDROPS == OBSERVATION_NDROPS, "drop reasons");
 	_Static_assert(OBS_NCLASSES == OBSERVATION_NCLASSES, "classes");
 	_Static_assert(OBS_LOG2_BUCKETS == OBSERVATION_NLOG2, "buckets");
-	memcpy(o->drops, bss->drops, sizeof(o->drops));
-	if (o->ran & OBSERVE_PIPE_WRITES) {
-		o->pipe_writes = bss->pipe_writes;
-		o->pipe_bytes = bss->pipe_bytes;
-		memcpy(o->pipe_cls, bss->pipe_cls, sizeof(o->pipe_cls));
-		memcpy(o->pipe_log2, bss->pipe_log2, sizeof(o->pipe_log2));
+	_Static_assert(OBS_COMM_LOG2 <= OBSERVATION_NLOG2, "comm buckets");
+	if (ncpus <= 0) {
+		snprintf(err, errlen, "observe: cannot count the possible "
+			 "CPUs: %s", strerror(-ncpus));
+		return -1;
 	}
+	memcpy(o->drops, bss->drops, sizeof(o->drops));
 	if (o->ran & OBSERVE_WAKEUP) {
 		o->wake_count = bss->wake_count;
 		memcpy(o->wake_log2, bss->wake_log2, sizeof(o->wake_log2));
 	}
-	if (read_comms(skel, o) ||
+	if (((o->ran & OBSERVE_PIPE_WRITES) && read_pipe(skel, o, ncpus)) ||
+	    read_comms(skel, o, ncpus) ||
 	    ((o->ran & OBSERVE_LOCK) && read_locks(skel, ks, o)) ||
-	    ((o->ran & OBSERVE_SYSCALLS) && read_sys(skel, o)))
+	    ((o->ran & OBSERVE_SYSCALLS) && read_sys(skel, o, ncpus)))
 		return nomem(err, errlen);
 	return 0;
 }
