@@ -225,6 +225,7 @@ static __always_inline void pipe_record(struct obs_comm_key *k, __s64 bytes)
 
 /* ---- pipe writes, in the pipe's own write function ---- */
 
+/* cppcheck-suppress unknownMacro ; SEC() is libbpf's, for the BPF target */
 SEC("fexit/anon_pipe_write")
 int BPF_PROG(obs_pipe_fexit, struct kiocb *iocb, struct iov_iter *from,
 	     long ret)

@@ -223,14 +223,15 @@ static int load(struct attempt *a)
 	int e;
 
 	lbpf_msg[0] = '\0';
-	a->skel = observe__open();
+	a->skel = KOBSERVE_OPEN();
 	if (!a->skel) {
 		observation_note(a->o, "cannot open the BPF program: %s",
 				 why(errno));
 		return -1;
 	}
 	set_filters(a->skel, a->rq);
-	bpf_object__for_each_program(q, a->skel->obj)
+	for (q = bpf_object__next_program(a->skel->obj, NULL); q;
+	     q = bpf_object__next_program(a->skel->obj, q))
 		bpf_program__set_autoload(q, false);
 	for (size_t v = 0; v < 4; v++)
 		if (a->views & (1u << v))
@@ -366,7 +367,7 @@ static int source_index(const char *name)
 
 static void wait_for(const struct kobserve_request *rq)
 {
-	struct timespec t0, t, step = { 0, 50 * 1000 * 1000 };
+	struct timespec t0, t, step = { 0, 50000000L };
 	int64_t el;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);

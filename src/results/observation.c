@@ -122,10 +122,12 @@ static json_t *what_json(unsigned mask)
 	json_t *a = json_array();
 	size_t i;
 
-	for (i = 0; a && i < ARRAY_SIZE(observe_what_names); i++)
+	for (i = 0; a && i < ARRAY_SIZE(observe_what_names); i++) {
+		const char *name = observe_what_names[i];
+
 		if (mask & (1u << i))
-			json_array_append_new(a,
-					      json_string(observe_what_names[i]));
+			json_array_append_new(a, json_string(name));
+	}
 	return a;
 }
 

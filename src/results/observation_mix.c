@@ -59,7 +59,7 @@ static size_t merge(struct range *r, size_t n)
 int observation_mix_text(const struct observation *o, const char *comm,
 			 char *buf, size_t len, char *err, size_t errlen)
 {
-	struct range r[OBSERVATION_NLOG2];
+	struct range r[OBSERVATION_NLOG2] = { { 0 } };
 	const uint64_t *h = o->pipe_log2;
 	uint64_t total = 0;
 	size_t n, i, used = 0;
