@@ -212,8 +212,10 @@ static const char *why(int e)
 
 /*
  * Open and load the program for a->views with pipe source a->source.
- * 0; 1 when only the pipe source failed to load (try the next); -1 when
- * nothing loads (note made).
+ * 0; 1 when only the pipe source failed to load (try the next); 2 when
+ * the forced pipe source failed and the other views are left to load
+ * (pipe-writes dropped from a->views); -1 when nothing loads (note
+ * made).
  */
 static int load(struct attempt *a)
 {
@@ -246,15 +248,21 @@ static int load(struct attempt *a)
 	e = errno;
 	observe__destroy(a->skel);
 	a->skel = NULL;
-	if ((a->views & OBSERVE_PIPE_WRITES) && a->source < a->last) {
+	if ((a->views & OBSERVE_PIPE_WRITES) && a->source < 2 &&
+	    (geteuid() == 0 || a->source < a->last)) {
 		observation_note(a->o, "pipe-writes: %s on %s unavailable "
-				 "here: it does not load (%s%s%s); trying "
-				 "the next source",
+				 "here: it does not load (%s%s%s)%s",
 				 a->source ? "kprobes: kretprobe" : "fexit",
 				 *fn ? fn : "anon_pipe_write",
 				 geteuid() ? why(e) : strerror(e),
-				 *lbpf_msg ? ": " : "", lbpf_msg);
-		return 1;
+				 *lbpf_msg ? ": " : "", lbpf_msg,
+				 a->source < a->last ?
+				 "; trying the next source" : "");
+		if (a->source < a->last)
+			return 1;
+		/* the forced source: the other views without it */
+		a->views &= ~OBSERVE_PIPE_WRITES;
+		return a->views ? 2 : -1;
 	}
 	observation_note(a->o, "the BPF program does not load: %s%s%s",
 			 why(e), *lbpf_msg ? ": " : "", lbpf_msg);
@@ -285,12 +293,14 @@ static bool attach_view(struct attempt *a, unsigned bit)
 		bpf_link__destroy(*l[i]);
 		*l[i] = NULL;
 	}
-	if (bit == OBSERVE_PIPE_WRITES && a->source < a->last)
+	if (bit == OBSERVE_PIPE_WRITES && a->source < 2)
 		observation_note(a->o, "pipe-writes: %s on %s does not attach "
-				 "(%s%s%s); trying the next source",
+				 "(%s%s%s)%s",
 				 a->source ? "kprobes unavailable: kretprobe" :
 				 "fexit", fn, strerror(e),
-				 *lbpf_msg ? ": " : "", lbpf_msg);
+				 *lbpf_msg ? ": " : "", lbpf_msg,
+				 a->source < a->last ?
+				 "; trying the next source" : "");
 	else
 		observation_note(a->o, "%s: does not attach: %s%s%s",
 				 observe_what_names[__builtin_ctz(bit)],
@@ -309,7 +319,7 @@ static int load_and_attach(struct attempt *a)
 		if (rc < 0)
 			return -1;
 		if (rc > 0) {
-			a->source++;
+			a->source += rc == 1;
 			continue;
 		}
 		for (v = 1; v <= OBSERVE_SYSCALLS; v <<= 1)

@@ -2,12 +2,14 @@
 # test_observe.sh - `copyscope observe`: a helper that makes 1000 writes of
 # 100 B and 10 of 64 KiB to a pipe is seen exactly (its comm's counts in
 # the right size classes); the observation is stored and shown again
-# (text and JSON) and in the HTML report, survives export and import, and is replayed by
+# (text and JSON) and in the HTML report, survives export and import
+# and push to PostgreSQL, and is replayed by
 # `pipe.mix mix=observed:ID`, whose writes (observed again) have the
 # shares of the histogram; during `run pipe.mix writers=4` most writes
 # are under 128 B and the lock table names the pipe's write function;
 # perf recording the same tracepoint beside it still gets every event;
-# a forced pipe source says what it used; user nobody is refused with
+# each pipe-writes source that failed says why, a forced one is used
+# alone (exit 77 when it cannot run); user nobody is refused with
 # why (exit 77); a bad --what is a usage error naming what is allowed.
 # Needs root and BPF (skipped, exit 77, when BPF cannot load).
 . "$(dirname "$0")/lib.sh"
@@ -132,6 +134,18 @@ COPYSCOPE_DB="$TMP/other.db" cs 0 show last
 contains_re "$OUT" "^    <128 B +1000 +99\.01%$"
 contains_re "$OUT" "^    obswriter +1010 "
 
+note "push carries it to PostgreSQL (the observations table there too)"
+if need_pg; then
+	cs 0 push "$id" --to "$PG_URL"
+	[ "$(pg_q "SELECT count(*) FROM observations")" = 1 ] ||
+		fail "no observation row in PostgreSQL"
+	cs 0 show last --db "$PG_URL"
+	contains_re "$OUT" "^    <128 B +1000 +99\.01%$"
+	contains_re "$OUT" "^    64-128 KiB +10 +0\.99%$"
+else
+	skip_case "no PostgreSQL server here"
+fi
+
 note "replay: pipe.mix mix=observed:ID draws the observed sizes"
 cs 2 run pipe.mix mix=observed:999 --quick --no-store
 contains "$ERR" "run 999 does not exist"
@@ -191,6 +205,33 @@ if command -v perf >/dev/null 2>&1; then
 else
 	skip_case "perf is not installed"
 fi
+
+note "the pipe-writes sources: each one that failed says why"
+src=$(sed -n 's/^pipe writes: .*, from //p' "$TMP/obs.out")
+case $src in
+"fexit "*) ;;
+"kretprobe "*)
+	contains "$TMP/obs.out" "pipe-writes: fexit on" ;;
+tracepoints*)
+	contains "$TMP/obs.out" "pipe-writes: fexit on"
+	contains "$TMP/obs.out" "pipe-writes: kprobes" ;;
+*) fail "observe names no pipe-writes source ('$src')" ;;
+esac
+note "... forcing fexit: it runs, or nothing can and that is exit 77"
+expect_exit_any() {
+	LAST_CMD="$*"
+	"$@" >"$OUT" 2>"$ERR"
+	LAST_RC=$?
+}
+expect_exit_any "$BIN" observe --duration 100ms --what pipe-writes \
+	--pipe-source fexit --no-store
+case $LAST_RC in
+0) contains "$OUT" "from fexit" ;;
+77) contains "$ERR" "nothing of the request can be observed here"
+    contains "$ERR" "pipe-writes: fexit on"
+    not_contains "$ERR" "trying the next source" ;;
+*) fail "observe --pipe-source fexit exited $LAST_RC" ;;
+esac
 
 note "a forced pipe source: the syscall tracepoints"
 cs 0 observe --duration 100ms --what pipe-writes --pipe-source syscalls \
