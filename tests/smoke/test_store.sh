@@ -118,9 +118,9 @@ contains "$OUT" "no runs stored in $TMP/fresh/copyscope/results.db"
 [ -e "$TMP/fresh" ] && fail "runs created the default database"
 note "a version-2 file without runs.group_id (development builds) migrates"
 cp "$COPYSCOPE_DB" "$TMP/v2.db"
-# (a version-2 file: without the columns versions 3 and 4 added)
+# (a version-2 file: without what versions 3, 4 and 5 added)
 sqlite3 "$TMP/v2.db" "ALTER TABLE environment DROP COLUMN seq;
-ALTER TABLE runs DROP COLUMN kernel_views;
+ALTER TABLE runs DROP COLUMN kernel_views; DROP TABLE observations;
 ALTER TABLE runs DROP COLUMN group_id; PRAGMA user_version = 2;" ||
 	fail "cannot make a version-2 file"
 cs 0 show 1 --db "$TMP/v2.db"
