@@ -41,6 +41,8 @@ static const struct subcommand subcommands[] = {
 	{ "report", cmd_report, "one self-contained HTML file with plots" },
 	{ "push", cmd_push, "copy runs to a shared store (PostgreSQL), "
 	  "each once" },
+	{ "observe", cmd_observe, "watch a live host: pipe write sizes, "
+	  "lock waits, wake-ups (BPF)" },
 	{ "env", cmd_env, "the environment as it would be stored" },
 #ifndef COPYSCOPE_STATIC
 	/* not in the static build, which is what boot puts into a guest */

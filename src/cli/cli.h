@@ -43,6 +43,7 @@ int cmd_history(int argc, char **argv);
 int cmd_history_check(int argc, char **argv);
 /* `copyscope report --history ...` (cli/history.c); argv[0] "report". */
 int cmd_history_report(int argc, char **argv);
+int cmd_observe(int argc, char **argv);
 
 /*
  * The command line to store with a run: "copyscope" and argv[0 .. argc)

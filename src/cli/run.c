@@ -22,6 +22,7 @@
 #include "report/format.h"
 #include "report/report.h"
 #include "report/headline.h"
+#include "cli/run_replay.h"
 #include "util/array.h"
 #include "workloads/workloads.h"
 
@@ -48,6 +49,9 @@ struct run_cli {
 	uint64_t seed;
 	const char *kbackend;		/* --kernel-backend, NULL: auto */
 	struct run_kernel rk;		/* what --kernel runs on, and why */
+	/* mix=observed:ID made explicit, and the observation it names */
+	char replay_mix[RUN_REPLAY_MAX];
+	char replayed[128];
 };
 
 /* --cpus LIST into the run options at dest. */
@@ -402,6 +406,11 @@ static int parse_args(struct run_cli *rc, int argc, char **argv)
 		if (!rc->warmup_set)
 			rc->ro.warmup_ns = RUN_QUICK_WARMUP_NS;
 	}
+	e = cli_run_replay(rc->db, rc->assign, rc->nassign, rc->replay_mix,
+			   sizeof(rc->replay_mix), rc->replayed,
+			   sizeof(rc->replayed));
+	if (e)
+		return e;
 	e = apply_assignments(rc);
 	if (e)
 		return e;
@@ -411,6 +420,21 @@ static int parse_args(struct run_cli *rc, int argc, char **argv)
 const struct opt_cmd *cli_run_options(void)
 {
 	return &run_cmd;
+}
+
+/*
+ * What the run adds to its environment: the kernel views' backend (and
+ * why) with --kernel, and the observation a replay came from.
+ */
+static int run_add_env(void *arg, struct env *env, uint64_t seed)
+{
+	struct run_cli *rc = arg;
+
+	if (rc->ro.kviews && run_kernel_add_env(&rc->rk, env, seed))
+		return -1;
+	if (rc->replayed[0])
+		return env_set(env, "replay.observation", rc->replayed);
+	return 0;
 }
 
 int cli_run_check_args(int argc, char **argv)
@@ -662,10 +686,8 @@ int cmd_run(int argc, char **argv)
 	spec.group_id = rc->group;
 	spec.out = &run_output;
 	spec.out_arg = rc;
-	if (rc->ro.kviews) {
-		spec.add_env = run_kernel_add_env;
-		spec.hook_arg = &rc->rk;
-	}
+	spec.add_env = run_add_env;
+	spec.hook_arg = rc;
 	e = session_check(&spec, err, sizeof(err));
 	if (e == EXIT_USAGE) {
 		e = cli_usage("run", "%s", err);

@@ -14,6 +14,7 @@
 #include "cli/options.h"
 #include "report/ab_print.h"
 #include "report/headline.h"
+#include "report/observe.h"
 #include "report/report.h"
 #include "results/kernel_records.h"
 #include "util/array.h"
@@ -179,6 +180,20 @@ static int select_one(struct store *st, const char *which, int64_t *id)
 	return 0;
 }
 
+/* An observation run's observation, as `observe` printed it. */
+static void show_observation(const char *json)
+{
+	struct observation o;
+	char err[256];
+
+	if (observation_from_text(json, &o, err, sizeof(err))) {
+		printf("(the observation cannot be read: %s)\n", err);
+		return;
+	}
+	report_observation(stdout, &o);
+	observation_free(&o);
+}
+
 int cmd_show(int argc, char **argv)
 {
 	const char *which;
@@ -231,6 +246,10 @@ int cmd_show(int argc, char **argv)
 	if (sc.csv) {
 		e = report_csv(stdout, &run.info, run.results.v,
 			       run.results.n) ? EXIT_FAIL : EXIT_OK;
+	} else if (sc.json && run.observation) {
+		e = report_observation_json(stdout, &run.info, &run.env,
+					    run.observation) ?
+			EXIT_FAIL : EXIT_OK;
 	} else if (sc.json) {
 		e = report_json(stdout, &run.info, &run.env, run.results.v,
 				run.results.n) ? EXIT_FAIL : EXIT_OK;
@@ -262,8 +281,10 @@ int cmd_show(int argc, char **argv)
 		}
 		if (run.results.n)
 			report_results(stdout, run.results.v, run.results.n);
-		else
+		else if (!run.observation)
 			printf("(no results)\n");
+		else
+			show_observation(run.observation);
 		if (run.results.n && ab_env_is_ab(&run.env)) {
 			printf("\n");
 			ab_print_stored(stdout, &run.info, &run.env,

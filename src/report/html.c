@@ -20,6 +20,7 @@
 #include "report/format.h"
 #include "report/headline.h"
 #include "report/html_plots.h"
+#include "report/observe.h"
 #include "report/notes.h"
 #include "results/job_block.h"
 
@@ -352,7 +353,9 @@ static int run_body(FILE *f, const struct run_data *run)
 		html_text(f, noisy);
 		fprintf(f, "</p>\n");
 	}
-	if (!n)
+	if (!n && run->observation)
+		report_observation_html(f, run->observation);
+	else if (!n)
 		fprintf(f, "<p>(no results)</p>\n");
 	for (i = 0; i < n; i = e) {
 		char anchor[64];

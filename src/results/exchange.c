@@ -15,6 +15,7 @@
 
 #include "results/codec.h"
 #include "results/exchange_check.h"
+#include "results/observation.h"
 
 #ifndef COPYSCOPE_VERSION
 #define COPYSCOPE_VERSION "unknown"
@@ -50,7 +51,7 @@ static int put_line(FILE *out, json_t *o, char *err, size_t errlen)
 
 static json_t *run_line(const struct run_data *run)
 {
-	json_t *hdr = codec_run_json(&run->info), *env = json_object();
+	json_t *hdr = codec_run_json(&run->info), *env = json_object(), *o;
 	size_t i;
 
 	if (!hdr || !env) {
@@ -63,9 +64,17 @@ static json_t *run_line(const struct run_data *run)
 	for (i = 0; i < run->env.n; i++)
 		json_object_set_new(env, run->env.items[i].key,
 				    codec_json_text(run->env.items[i].value));
-	return json_pack("{s:s, s:o, s:o, s:I}", "type", "run", "run", hdr,
-			 "environment", env,
-			 "results", (json_int_t)run->results.n);
+	o = json_pack("{s:s, s:o, s:o, s:I}", "type", "run", "run", hdr,
+		      "environment", env, "results",
+		      (json_int_t)run->results.n);
+	/* an observation (copyscope observe): what it saw, as stored */
+	if (o && run->observation &&
+	    json_object_set_new(o, "observation",
+				json_loads(run->observation, 0, NULL))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 static json_t *result_line(const struct run_data *run, const struct result *r,
@@ -261,6 +270,20 @@ static bool is_uuid(const char *s)
 	return i == 32;
 }
 
+/* An observation's member: checked, kept as compact text. */
+static int read_observation(struct reader *rd, const json_t *j,
+			    struct run_data *run)
+{
+	struct observation obs;
+	char msg[256];
+
+	if (observation_from_json(j, &obs, msg, sizeof(msg)))
+		return bad(rd, "%s", msg);
+	observation_free(&obs);
+	run->observation = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+	return run->observation ? 0 : nomem(rd);
+}
+
 static int read_run(struct reader *rd, json_t *o)
 {
 	static const char *const keys[] = { "type", "run", "environment",
@@ -270,16 +293,24 @@ static int read_run(struct reader *rd, json_t *o)
 		"tool_version", "build_flavour", "cmdline", "options", NULL };
 	json_t *env = json_object_get(o, "environment");
 	json_t *nres = json_object_get(o, "results");
+	json_t *obs = json_object_get(o, "observation");
 	struct run_data *run;
 	char msg[256];
 	void *it;
+	int known;
 
 	if (rd->expect)
 		return bad(rd, "a run line where %zu more result line%s of "
 			   "the run before %s due", rd->expect,
 			   rd->expect == 1 ? "" : "s",
 			   rd->expect == 1 ? "was" : "were");
-	if (only_keys(rd, o, "run line", keys) ||
+	/* observation: only an observation's run line has it */
+	json_incref(obs);
+	json_object_del(o, "observation");
+	known = only_keys(rd, o, "run line", keys);
+	if (obs)
+		json_object_set_new(o, "observation", obs);
+	if (known ||
 	    (json_is_object(json_object_get(o, "run")) &&
 	     only_keys(rd, json_object_get(o, "run"), "'run'", hdr_keys)))
 		return -1;
@@ -338,6 +369,8 @@ static int read_run(struct reader *rd, json_t *o)
 	    json_integer_value(nres) > EXCHANGE_MAX_RESULTS)
 		return bad(rd, "run %s: 'results' is not a count from 0 to "
 			   "%d", run->info.uuid, EXCHANGE_MAX_RESULTS);
+	if (obs && read_observation(rd, obs, run))
+		return -1;
 	rd->expect = (size_t)json_integer_value(nres);
 	rd->run_line = rd->line;
 	return 0;

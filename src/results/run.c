@@ -21,6 +21,8 @@ void run_data_free(struct run_data *run)
 	run_info_free(&run->info);
 	env_free(&run->env);
 	result_set_free(&run->results);
+	free(run->observation);
+	run->observation = NULL;
 }
 
 int run_options_env(const struct run_info *run, struct env *out)

@@ -56,6 +56,8 @@ struct run_data {
 	struct run_info info;
 	struct env env;
 	struct result_set results;
+	char *observation;		/* `observe`: its JSON text (owned;
+					   NULL for a measured run) */
 };
 
 /*

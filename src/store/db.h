@@ -194,6 +194,16 @@ int db_step_id(struct store *st, struct db_stmt *s, const char *what,
 	       int64_t *id, char *err, size_t errlen);
 
 /*
+ * The observation row of run_id (store/observation.c), inside the
+ * caller's transaction: insert json (NULL: nothing), or load it into
+ * *json (malloc'ed; NULL when the run has none).  0 or -1 (err).
+ */
+int db_insert_observation(struct store *st, int64_t run_id,
+			  const char *json, char *err, size_t errlen);
+int db_load_observation(struct store *st, int64_t run_id, char **json,
+			char *err, size_t errlen);
+
+/*
  * The schema version, and whether a database without one is copyscope's
  * to create: a database without a schema version must be empty, since
  * one with tables of its own is some other program's (or a damaged one),

@@ -315,7 +315,9 @@ int store_load_run(struct store *st, int64_t run_id, struct run_data *out,
 	ret = load_info(st, run_id, &out->info, err, errlen);
 	if (ret == 0 && (load_env(st, run_id, &out->env, err, errlen) ||
 			 load_results(st, run_id, &out->results, err,
-				      errlen)))
+				      errlen) ||
+			 db_load_observation(st, run_id, &out->observation,
+					     err, errlen)))
 		ret = -1;
 	if (ret == 0 && db_exec(st, "COMMIT", err, errlen))
 		ret = -1;

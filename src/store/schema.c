@@ -148,12 +148,26 @@
 	"CREATE INDEX environment_key_value ON environment(key, value);" \
 	"CREATE INDEX results_config ON results(workload, params, metric);"
 
+/*
+ * 5 -> 6: observations, what `copyscope observe` saw of a live host (its
+ * JSON form, results/observation.h), one per run row: an observation is
+ * stored as a run (its times, tag, host, command line and environment,
+ * with no results) plus this row, so that runs, show, export and import
+ * handle it as they handle any run.
+ */
+#define MIGRATION_6(D) \
+	"CREATE TABLE observations (" \
+	"  run_id " D##_INT " NOT NULL PRIMARY KEY" \
+	"    REFERENCES runs(id) ON DELETE CASCADE," \
+	"  data TEXT NOT NULL);"
+
 const char *const store_migrations[] = {
 	MIGRATION_1(SQLITE),
 	MIGRATION_2(SQLITE),
 	MIGRATION_3(SQLITE),
 	MIGRATION_4(SQLITE),
 	MIGRATION_5(SQLITE),
+	MIGRATION_6(SQLITE),
 };
 
 const char *const store_migrations_pg[] = {
@@ -162,6 +176,7 @@ const char *const store_migrations_pg[] = {
 	MIGRATION_3(PG),
 	MIGRATION_4(PG),
 	MIGRATION_5(PG),
+	MIGRATION_6(PG),
 };
 
 _Static_assert(ARRAY_SIZE(store_migrations) ==

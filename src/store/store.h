@@ -38,7 +38,7 @@
 #include "env/env.h"
 #include "results/run.h"
 
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 
 struct store;
 
@@ -176,6 +176,14 @@ int store_add_run(struct store *st, struct run_data *run, char *err,
  */
 int store_add_runs(struct store *st, struct run_data *runs, size_t n,
 		   int *status, char *err, size_t errlen);
+
+/*
+ * Store what an observation saw (json: its JSON text, results/
+ * observation.h) with run run_id, in one transaction (store/
+ * observation.c).  Returns 0 or -1 (message in err).
+ */
+int store_add_observation(struct store *st, int64_t run_id,
+			  const char *json, char *err, size_t errlen);
 
 /* Set the final status and finished time (CLOCK_REALTIME ns). */
 int store_finish_run(struct store *st, int64_t run_id, const char *status,

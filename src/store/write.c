@@ -468,6 +468,8 @@ static int add_run_in(struct store *st, struct run_data *run, char *err,
 	if (!ri->id)
 		return 2;
 	if (insert_env(st, ri->id, &run->env, err, errlen) ||
+	    db_insert_observation(st, ri->id, run->observation, err,
+				  errlen) ||
 	    insert_results(st, ri->id, run->results.v, run->results.n, err,
 			   errlen))
 		return -1;

@@ -79,7 +79,8 @@ static const struct param_def pipe_mix_param_defs[] = {
 	{ .name = "rsize", .type = PARAM_SIZE, .def = "64k", .min = 1,
 	  .max = 16LL << 20, .help = "bytes asked for per read",
 	  PARAM_FIELD(struct pipe_mix_params, rsize) },
-	{ .name = "mix", .type = PARAM_STRING, .def = "fleet", .max = 200,
+	{ .name = "mix", .type = PARAM_STRING, .def = "fleet",
+	  .max = MIX_MAX_TEXT,
 	  .help = "write-size mix: a preset (fleet, small, page, bimodal, "
 		  "large) or SIZE:WEIGHT,LO-HI:WEIGHT,...",
 	  PARAM_FIELD(struct pipe_mix_params, mix) },

@@ -67,8 +67,8 @@ contains "$OUT" "new:  tag check (run 3; 1 boot)"
 contains_re "$OUT" '^check: ok: none of 2 metrics worse by more than 5% '
 [ "$(pg_q "SELECT count(*) FROM runs WHERE status = 'complete'")" = 3 ] ||
 	fail "check's run is not stored in PostgreSQL"
-[ "$(pg_q "SELECT version FROM copyscope_schema")" = 4 ] ||
-	fail "the schema version is not 4"
+[ "$(pg_q "SELECT version FROM copyscope_schema")" = 6 ] ||
+	fail "the schema version is not 6"
 
 note "hosts measure into their own SQLite files"
 # three hosts' files: one real run each, copied (clone_run) to have many
@@ -214,7 +214,7 @@ pg_q "GRANT CONNECT ON DATABASE $PG_DB TO $role;
 	GRANT USAGE ON SCHEMA public TO $role;
 	GRANT SELECT ON copyscope_schema TO $role;
 	GRANT SELECT, INSERT ON runs, environment, results, samples,
-		histograms TO $role;
+		histograms, observations TO $role;
 	GRANT UPDATE (status, finished_ns) ON runs TO $role;
 	GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO $role" >/dev/null
 LAB_URL="postgresql://$role:Pw0rdSecret@/$PG_DB?host=$PG_DIR"

@@ -1,0 +1,240 @@
+/*
+ * observe.c - `copyscope observe`: watch a live host, any process, for a
+ * while: the sizes of pipe writes, lock contention, wake-up latency and
+ * per-syscall time, aggregated in the kernel by a BPF program
+ * (kernel/observe.c); print it and store it as a run with the host's
+ * environment (session/observe.c), for `show`, the report, export and
+ * the replay `pipe.mix mix=observed:ID`.
+ */
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/options.h"
+#include "report/observe.h"
+#include "session/observe.h"
+#include "util/array.h"
+
+struct observe_cli {
+	int64_t duration_ns;
+	unsigned what;
+	const char *comm, *db, *tag, *source;
+	int pid;
+	bool json, no_store;
+};
+
+static const char *const what_words[] = {
+	"pipe-writes", "lock", "wakeup", "syscalls", NULL,
+};
+
+static const char *const source_words[] = {
+	"fexit", "kprobe", "syscalls", NULL,
+};
+
+/* --what LIST: a comma list of what_words into the unsigned at dest. */
+static int check_what(const char *cmd, const struct opt_row *r,
+		      const char *v, void *dest)
+{
+	unsigned mask = 0;
+	const char *p = v;
+	size_t n, i;
+
+	(void)r;
+	for (;;) {
+		n = strcspn(p, ",");
+		for (i = 0; what_words[i]; i++)
+			if (strlen(what_words[i]) == n &&
+			    strncmp(p, what_words[i], n) == 0)
+				break;
+		if (!what_words[i])
+			return cli_usage(cmd, "--what: '%.*s' is not one of "
+					 "pipe-writes, lock, wakeup, syscalls "
+					 "(a comma list)", (int)n, p);
+		mask |= 1u << i;
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	*(unsigned *)dest = mask;
+	return 0;
+}
+
+/* --comm PATTERN: a comm (1-15 bytes), or a prefix ending in '*'. */
+static int check_comm(const char *cmd, const struct opt_row *r,
+		      const char *v, void *dest)
+{
+	size_t n = strlen(v), i;
+
+	(void)r;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)v[i] < 0x20 ||
+		    (v[i] == '*' && i != n - 1))
+			break;
+	if (!n || i < n || n - (v[n - 1] == '*') > 15)
+		return cli_usage(cmd, "--comm: '%s' is not a command name "
+				 "(1 to 15 bytes, as the kernel keeps it) "
+				 "nor a prefix ending in '*'", v);
+	*(const char **)dest = v;
+	return 0;
+}
+
+#define OC(field) offsetof(struct observe_cli, field)
+static const struct opt_row observe_rows[] = {
+	{ OPT_R("--duration", OPT_TIME, "T"), "how long to watch (default "
+	  "10s; e.g. 500ms, 3s, 120s)", OC(duration_ns), .lo = 1e6,
+	  .hi = 86400e9, .flags = OPT_ONCE },
+	{ OPT_R("--what", OPT_LIST, "LIST"), "what to watch, a comma list of "
+	  "pipe-writes (sizes of writes to pipes), lock (contended lock "
+	  "waits per caller and comm), wakeup (wake-up latency), syscalls "
+	  "(time per system call); default all", OC(what),
+	  .words = what_words, .check = check_what },
+	{ OPT_R("--comm", OPT_STR, "PATTERN"), "only tasks whose command name "
+	  "is PATTERN (or begins with it, when it ends in '*')", OC(comm),
+	  .check = check_comm },
+	{ OPT_R("--pid", OPT_INT, "PID"), "only the threads of process PID",
+	  OC(pid), .lo = 1, .hi = 4194304 },
+	{ OPT_R("--pipe-source", OPT_STR, "SRC"), "force where pipe writes "
+	  "are seen: fexit or kprobe (on anon_pipe_write), syscalls (the "
+	  "write, writev and splice tracepoints); default: the first that "
+	  "works, in that order", OC(source), .words = source_words,
+	  .complete = OPT_C_WORDS },
+	OPT_ROW_TAG(struct observe_cli, tag, "store the observation with "
+		    "this tag"),
+	OPT_ROW_JSON(struct observe_cli, json, "print the observation as JSON "
+		     "(as show --json does)"),
+	{ OPT_R("--no-store", OPT_FLAG, NULL), "do not write to the database",
+	  OC(no_store) },
+	OPT_ROW_DB(struct observe_cli, db, OPT_HELP_DB),
+};
+#undef OC
+
+static void observe_usage(FILE *out, const struct opt_cmd *c);
+
+static const struct opt_cmd observe_cmd = {
+	.name = "observe", .rows = observe_rows,
+	.nrows = ARRAY_SIZE(observe_rows), .help_col = 22,
+	.max_pos = 0, .usage = observe_usage,
+};
+
+static void observe_usage(FILE *out, const struct opt_cmd *c)
+{
+	fprintf(out,
+"usage: copyscope observe [--duration T] [--what LIST] [--comm PATTERN]\n"
+"                         [--pid PID] [--tag TAG] [--json] [--db PATH|URL]\n"
+"\n"
+"Watches this host, system-wide and any process (no workload of ours),\n"
+"with a BPF program that aggregates in the kernel: memory is bounded by\n"
+"its maps, not by the duration, and events it could not record are\n"
+"counted and printed.  Prints the pipe writes by size class (the class,\n"
+"its count, its share) beside their log2 histogram and per comm, the\n"
+"lock table per caller and per comm (as perf lock contention -ab) with\n"
+"the mutex wait of pipe callers, the wake-up latency and the syscalls;\n"
+"stores it as a run with the host's environment (show, report, export).\n"
+"`copyscope run pipe.mix mix=observed:ID` replays its write sizes.\n"
+"Needs root (BPF, tracefs: mounted when missing) and the kernel's BTF.\n"
+"\n"
+"options:\n");
+	opt_print_options(out, c);
+	fprintf(out,
+"\nexit: 0 observed, 1 a failure (the store), 2 usage, 77 nothing of the\n"
+"request can run here (the reasons are printed).\n"
+"\nexamples:\n"
+"  copyscope observe --duration 120s --what pipe-writes\n"
+"  copyscope observe --duration 3s --what lock --comm 'nginx*'\n");
+}
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+/* "observing WHAT for T": on stderr once the program is attached. */
+static void started(void *arg, const struct observation *o)
+{
+	const struct observe_cli *oc = arg;
+	const char *sep = "";
+	size_t i;
+
+	fprintf(stderr, "copyscope: observing ");
+	for (i = 0; i < 4; i++)
+		if (o->ran & (1u << i)) {
+			fprintf(stderr, "%s%s", sep, observe_what_names[i]);
+			sep = ",";
+		}
+	fprintf(stderr, " for %.3g s\n", (double)oc->duration_ns / 1e9);
+}
+
+static int print_it(const struct observe_cli *oc, const struct run_data *run,
+		    const struct observation *o, const char *path)
+{
+	if (oc->json)
+		return report_observation_json(stdout, &run->info, &run->env,
+					       run->observation) ?
+			EXIT_FAIL : EXIT_OK;
+	if (run->info.id)
+		printf("observation %lld stored in %s\n",
+		       (long long)run->info.id, path);
+	report_observation(stdout, o);
+	return EXIT_OK;
+}
+
+int cmd_observe(int argc, char **argv)
+{
+	struct observe_cli oc = { .duration_ns = 10000000000LL,
+				  .what = OBSERVE_ALL };
+	struct session_observe so = { 0 };
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct run_data run;
+	struct observation o;
+	struct opt_result res;
+	char path[4096], err[512];
+	int e;
+
+	e = opt_parse(&observe_cmd, argc, argv, &oc, &res);
+	if (e)
+		return e == OPT_HELP ? EXIT_OK : e;
+	opt_result_free(&res);
+	so.rq = (struct kobserve_request){
+		.what = oc.what, .comm = oc.comm, .pid = oc.pid,
+		.duration_ns = oc.duration_ns, .stop = &stop_flag,
+		.pipe_source = oc.source, .started = started, .arg = &oc,
+	};
+	so.tag = oc.tag;
+	so.cmdline = cli_join_cmdline(argc, argv);
+	if (!so.cmdline) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	if (!oc.no_store) {
+		e = cli_open_store(oc.db, &so.store, path, sizeof(path));
+		if (e) {
+			free((char *)so.cmdline);
+			return e;
+		}
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	e = session_observe(&so, &run, &o, err, sizeof(err));
+	if (e == 77) {
+		cli_error("%s:", err);
+		fputs(o.notes ? o.notes : "", stderr);
+	} else if (e) {
+		cli_error("%s", err);
+	}
+	if (e == 0 || (e == EXIT_FAIL && run.observation))
+		e = print_it(&oc, &run, &o, path) ? EXIT_FAIL : e;
+	else if (e != 77)
+		e = EXIT_FAIL;
+	observation_free(&o);
+	run_data_free(&run);
+	if (so.store)
+		store_close(so.store);
+	free((char *)so.cmdline);
+	return e;
+}

@@ -1,0 +1,138 @@
+/*
+ * observe_html.c - an observation in the HTML report (report/observe.h):
+ * a small section of plain tables, the same figures `observe` prints.
+ */
+#include "report/observe.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "report/format.h"
+#include "report/html_plots.h"
+
+static double share(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0;
+}
+
+static void hist_rows(FILE *f, const uint64_t *h, const char *unit)
+{
+	size_t b, first = OBSERVATION_NLOG2, last = 0;
+	char lo[32], hi[32];
+
+	for (b = 0; b + 1 < OBSERVATION_NLOG2; b++)
+		if (h[b]) {
+			first = b < first ? b : first;
+			last = b;
+		}
+	for (b = first; b <= last && first < OBSERVATION_NLOG2; b++) {
+		double l = b ? (double)(1ull << b) : 0, u = (double)(2ull << b);
+
+		if (strcmp(unit, "B") == 0) {
+			fmt_bytes(l, lo, sizeof(lo));
+			fmt_bytes(u, hi, sizeof(hi));
+		} else {
+			fmt_value(l, unit, lo, sizeof(lo));
+			fmt_value(u, unit, hi, sizeof(hi));
+		}
+		fprintf(f, "<tr><td>[%s, %s)</td><td>%" PRIu64 "</td></tr>\n",
+			lo, hi, h[b]);
+	}
+}
+
+static void pipe_tables(FILE *f, const struct observation *o)
+{
+	size_t c, i;
+
+	fprintf(f, "<h3>pipe writes: %" PRIu64 "</h3>\n<p>from ",
+		o->pipe_writes);
+	html_text(f, o->pipe_source);
+	fprintf(f, "</p>\n<table><tr><th>size</th><th>writes</th>"
+		"<th>share</th></tr>\n");
+	for (c = 0; c < OBSERVATION_NCLASSES; c++) {
+		fprintf(f, "<tr><td>");
+		html_text(f, observation_class_names[c]);
+		fprintf(f, "</td><td>%" PRIu64 "</td><td>%.2f%%</td></tr>\n",
+			o->pipe_cls[c], share(o->pipe_cls[c], o->pipe_writes));
+	}
+	fprintf(f, "</table>\n<table><tr><th>size (log2)</th><th>writes</th>"
+		"</tr>\n");
+	hist_rows(f, o->pipe_log2, "B");
+	fprintf(f, "</table>\n<table><tr><th>comm</th><th>writes</th>"
+		"<th>&lt;128 B</th></tr>\n");
+	for (i = 0; i < o->ncomms && i < 20; i++) {
+		if (!o->comms[i].writes)
+			continue;
+		fprintf(f, "<tr><td>");
+		html_text(f, o->comms[i].comm);
+		fprintf(f, "</td><td>%" PRIu64 "</td><td>%.2f%%</td></tr>\n",
+			o->comms[i].writes, share(o->comms[i].cls[0],
+						  o->comms[i].writes));
+	}
+	fprintf(f, "</table>\n");
+}
+
+static void lock_table(FILE *f, const struct observation *o)
+{
+	char t[32], m[32];
+	size_t i;
+
+	fprintf(f, "<h3>lock contention: %" PRIu64 " waits</h3>\n<table><tr>"
+		"<th>contended</th><th>total wait</th><th>max wait</th>"
+		"<th>type</th><th>caller</th></tr>\n", o->lock_count);
+	for (i = 0; i < o->nlocks && i < 20; i++) {
+		fmt_value((double)o->locks[i].wait_ns, "ns", t, sizeof(t));
+		fmt_value((double)o->locks[i].max_wait_ns, "ns", m, sizeof(m));
+		fprintf(f, "<tr><td>%" PRIu64 "</td><td>%s</td><td>%s</td>"
+			"<td>", o->locks[i].count, t, m);
+		html_text(f, o->locks[i].type);
+		fprintf(f, "</td><td>");
+		html_text(f, o->locks[i].caller);
+		fprintf(f, "</td></tr>\n");
+	}
+	fprintf(f, "</table>\n<table><tr><th>mutex wait in pipe callers"
+		"</th><th>waits</th></tr>\n");
+	hist_rows(f, o->pipe_mutex_log2, "ns");
+	fprintf(f, "</table>\n");
+}
+
+void report_observation_html(FILE *f, const char *json)
+{
+	struct observation o;
+	char err[256];
+	size_t i;
+
+	if (observation_from_text(json, &o, err, sizeof(err))) {
+		fprintf(f, "<p class=\"flagged\">");
+		html_text(f, err);
+		fprintf(f, "</p>\n");
+		return;
+	}
+	fprintf(f, "<p>An observation of the host (copyscope observe), "
+		"%.3g s.</p>\n", (double)o.duration_ns / 1e9);
+	if (o.ran & OBSERVE_PIPE_WRITES)
+		pipe_tables(f, &o);
+	if (o.ran & OBSERVE_LOCK)
+		lock_table(f, &o);
+	if (o.ran & OBSERVE_WAKEUP) {
+		fprintf(f, "<h3>wake-up latency: %" PRIu64 " wake-ups</h3>\n"
+			"<table><tr><th>latency</th><th>wake-ups</th></tr>\n",
+			o.wake_count);
+		hist_rows(f, o.wake_log2, "ns");
+		fprintf(f, "</table>\n");
+	}
+	if (o.ran & OBSERVE_SYSCALLS) {
+		fprintf(f, "<h3>syscalls</h3>\n<table><tr><th>syscall</th>"
+			"<th>calls</th><th>total ns</th></tr>\n");
+		for (i = 0; i < o.nsys && i < 25; i++)
+		{
+			fprintf(f, "<tr><td>");
+			html_text(f, o.sys[i].name);
+			fprintf(f, "</td><td>%" PRIu64 "</td><td>%" PRIu64
+				"</td></tr>\n", o.sys[i].count,
+				o.sys[i].time_ns);
+		}
+		fprintf(f, "</table>\n");
+	}
+	observation_free(&o);
+}
