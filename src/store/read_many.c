@@ -339,6 +339,12 @@ int store_load_runs(struct store *st, const int64_t *ids, size_t n,
 			ret = load_chunk(&c);
 		chunk_free(&c);
 	}
+	/* an observation is a run without results (store/observation.c) */
+	for (i = 0; i < n && ret == 0; i++)
+		if (!out[i].results.n)
+			ret = db_load_observation(st, ids[i],
+						  &out[i].observation, err,
+						  errlen);
 	if (ret == 0 && db_exec(st, "COMMIT", err, errlen))
 		ret = -1;
 	if (ret != 0) {
