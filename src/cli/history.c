@@ -582,7 +582,7 @@ static enum hist_verdict check_series(const struct hist_series *s)
 			 HIST_CHECK_MIN_POINTS);
 	else if (v == HIST_NO_LOG)
 		snprintf(line + used, sizeof(line) - used, "a median is <= 0");
-	else if (v == HIST_WORSE)
+	else if (v == HIST_WORSE && cp)
 		snprintf(line + used, sizeof(line) - used, "%s [%s%%] p %s "
 			 "from point %zu of %zu (run %lld)", chg, ci, p,
 			 cp->index, s->n, (long long)cp->after_run);

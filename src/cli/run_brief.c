@@ -158,7 +158,7 @@ static const struct result *match(const struct run_data *run,
 	for (i = 0; i < run->results.n; i++) {
 		const struct result *x = &run->results.v[i];
 
-		if (strcmp(x->metric, r->metric) == 0 &&
+		if (x->cfg && r->cfg && strcmp(x->metric, r->metric) == 0 &&
 		    strcmp(x->cfg->workload, r->cfg->workload) == 0 &&
 		    strcmp(x->cfg->params_json, r->cfg->params_json) == 0)
 			return x;

@@ -82,7 +82,7 @@ static int plot_strip(FILE *f, const struct cmp *c, const struct cmp_row *r)
 	unit = fmt_scale(lo, r->ref->unit, &div);
 	for (i = 0; i < np; i++)
 		json_array_append_new(points, json_pack("{s:I, s:f, s:s, s:I}",
-			"x", (json_int_t)(i + 1), "y", pts[i].median / div,
+			"x", (json_int_t)i + 1, "y", pts[i].median / div,
 			"side", pts[i].is_new ? "new" : "base", "run",
 			(json_int_t)(pts[i].run ? pts[i].run->id : 0)));
 	html_cmp_row_label(c, r, label, sizeof(label));

@@ -673,7 +673,7 @@ int exchange_read(FILE *in, const char *name, struct run_data **runs,
 			break;
 		}
 		if (len == -2) {
-			rc = bad(&rd, "the line is longer than %d bytes, the "
+			rc = bad(&rd, "the line is longer than %zu bytes, the "
 				 "most a line may have", EXCHANGE_MAX_LINE_BYTES);
 			break;
 		}

@@ -34,7 +34,7 @@
  * long or make every later show slow.  A run of copyscope keeps at most
  * 100000 samples per configuration (--reps, trace=), a tenth of the limit.
  */
-#define EXCHANGE_MAX_LINE_BYTES (64 * 1024 * 1024)
+#define EXCHANGE_MAX_LINE_BYTES ((size_t)64 * 1024 * 1024)
 #define EXCHANGE_MAX_SAMPLES 1000000		/* per result */
 #define EXCHANGE_MAX_BUCKETS 100000		/* histogram, per result */
 #define EXCHANGE_MAX_RESULTS 1000000		/* per run */

@@ -82,6 +82,7 @@ int exchange_check_buckets(const struct result_bucket *b, size_t n,
 
 	if (n < 2)
 		return 0;
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): p holds pointers */
 	p = malloc(n * sizeof(*p));
 	if (!p) {
 		snprintf(err, errlen, "%s", strerror(ENOMEM));
@@ -89,6 +90,7 @@ int exchange_check_buckets(const struct result_bucket *b, size_t n,
 	}
 	for (i = 0; i < n; i++)
 		p[i] = &b[i];
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): p holds pointers */
 	qsort(p, n, sizeof(*p), cmp_lo);
 	for (i = 1; i < n && rc == 0; i++)
 		if (p[i]->lo == p[i - 1]->lo) {
@@ -242,6 +244,7 @@ int exchange_check_results(const struct result_set *set, size_t *first,
 
 	if (set->n < 2)
 		return 0;
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): p holds pointers */
 	p = malloc(set->n * sizeof(*p));
 	if (!p) {
 		snprintf(err, errlen, "%s", strerror(ENOMEM));
@@ -249,6 +252,7 @@ int exchange_check_results(const struct result_set *set, size_t *first,
 	}
 	for (i = 0; i < set->n; i++)
 		p[i] = &set->v[i];
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): p holds pointers */
 	qsort(p, set->n, sizeof(*p), cmp_seq);
 	if (twins(p, set->n, set->v, true, first, second) == 0) {
 		snprintf(err, errlen, "'seq' %d is given to two results (a "
@@ -257,6 +261,7 @@ int exchange_check_results(const struct result_set *set, size_t *first,
 		rc = -1;
 		goto out;
 	}
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): p holds pointers */
 	qsort(p, set->n, sizeof(*p), cmp_metric);
 	if (twins(p, set->n, set->v, false, first, second) == 0) {
 		snprintf(err, errlen, "metric '%s' is in one configuration "

@@ -379,7 +379,7 @@ static char *immutable_uri(const char *path)
 
 	if (!uri)
 		return NULL;
-	memcpy(uri, "file:", 5);
+	strcpy(uri, "file:");
 	for (; *path; path++) {
 		c = (unsigned char)*path;
 		if (isalnum(c) || strchr("/-._~", c)) {
