@@ -565,15 +565,24 @@ static const struct session_output run_output = {
 	.job_done = print_job,
 };
 
-/* The suite summary: one line per job that came from a suite. */
-static void print_summary(const struct run_cli *rc, const struct run_data *run)
+/* The suite summary's lines: one per job that came from a suite. */
+static size_t summary_lines(const struct run_cli *rc,
+			    struct summary_line lines[MAX_JOBS])
 {
-	struct summary_line lines[MAX_JOBS];
 	size_t j, nl = 0;
 
 	for (j = 0; j < rc->njobs; j++)
 		if (rc->from[j].workload)
 			lines[nl++] = rc->from[j];
+	return nl;
+}
+
+/* The suite summary: one line per job that came from a suite. */
+static void print_summary(const struct run_cli *rc, const struct run_data *run)
+{
+	struct summary_line lines[MAX_JOBS];
+	size_t nl = summary_lines(rc, lines);
+
 	printf("\n");
 	summary_print(stdout, &run->info, rc->db, lines, nl, run->results.v,
 		      run->results.n);
@@ -622,8 +631,12 @@ static int finish(const struct run_cli *rc, struct session_result *sr,
 		printf("\n");
 	}
 	if (rc->json) {
-		if (report_json(stdout, &run->info, &run->env,
-				run->results.v, run->results.n) != 0) {
+		struct summary_line lines[MAX_JOBS];
+		size_t nl = summary_lines(rc, lines);
+
+		if (report_json_summary(stdout, &run->info, &run->env,
+					run->results.v, run->results.n, lines,
+					nl) != 0) {
 			cli_error("cannot write JSON: %s", strerror(errno));
 			e = EXIT_FAIL;
 		}

@@ -251,8 +251,10 @@ int cmd_show(int argc, char **argv)
 					    run.observation) ?
 			EXIT_FAIL : EXIT_OK;
 	} else if (sc.json) {
-		e = report_json(stdout, &run.info, &run.env, run.results.v,
-				run.results.n) ? EXIT_FAIL : EXIT_OK;
+		nl = cli_suite_lines(&run, lines, ARRAY_SIZE(lines));
+		e = report_json_summary(stdout, &run.info, &run.env,
+					run.results.v, run.results.n, lines,
+					nl) ? EXIT_FAIL : EXIT_OK;
 	} else {
 		cli_format_time(run.info.started_ns, t0, sizeof(t0));
 		cli_format_time(run.info.finished_ns, t1, sizeof(t1));

@@ -31,7 +31,9 @@
  *                            ns_per_byte, speed, beyond_ns}]}],
  *                  fit: null | {points, fixed_ns, ns_per_byte, r2,
  *                               floors: [{what, ns_per_byte, speed}]} } ],
- *   "notes": [ { job, workload, params, metric, kind, text } ]
+ *   "notes": [ { job, workload, params, metric, kind, text } ],
+ *   "summary": [ { label, workload, metric, measured, value, sd,
+ *                  state } ]      (a suite's run only)
  * }
  * "info" is the stored form of the result's details (results/codec.h).
  */
@@ -44,6 +46,7 @@
 #include "report/ab_print.h"
 #include "report/explain.h"
 #include "report/fit_report.h"
+#include "report/headline.h"
 #include "report/notes.h"
 #include "report/report.h"
 #include "results/codec.h"
@@ -378,8 +381,40 @@ static json_t *explain_json(const struct result *res, size_t n)
 	return a;
 }
 
+/* The suite's summary, a row per line as `show` prints it. */
+static json_t *summary_json(const struct summary_line *lines, size_t nl,
+			    const struct result *res, size_t n)
+{
+	json_t *a = json_array();
+	struct headline_row row;
+	size_t i;
+
+	for (i = 0; a && i < nl; i++) {
+		headline_compute(&lines[i], res, n, &row);
+		json_array_append_new(a, json_pack(
+			"{s:o, s:o, s:o, s:b, s:o, s:o, s:o}",
+			"label", codec_json_text(row.label),
+			"workload", codec_json_text(row.workload),
+			"metric", codec_json_text(row.metric),
+			"measured", row.measured,
+			"value", row.measured ? codec_json_text(row.value) :
+			json_null(),
+			"sd", row.measured ? codec_json_text(row.sd) :
+			json_null(),
+			"state", codec_json_text(row.state)));
+	}
+	return a;
+}
+
 int report_json(FILE *out, const struct run_info *run, const struct env *env,
 		const struct result *res, size_t n)
+{
+	return report_json_summary(out, run, env, res, n, NULL, 0);
+}
+
+int report_json_summary(FILE *out, const struct run_info *run,
+			const struct env *env, const struct result *res,
+			size_t n, const struct summary_line *lines, size_t nl)
 {
 	json_t *doc = json_object(), *results = json_array();
 	int rc = -1;
@@ -403,6 +438,9 @@ int report_json(FILE *out, const struct run_info *run, const struct env *env,
 	json_object_set_new(doc, "fits", fits_json(res, n));
 	json_object_set_new(doc, "explain", explain_json(res, n));
 	json_object_set_new(doc, "notes", notes_json(res, n));
+	if (nl)
+		json_object_set_new(doc, "summary", summary_json(lines, nl, res,
+								 n));
 	if (env && ab_env_is_ab(env))
 		json_object_set_new(doc, "ab", ab_json_stored(run, env, res,
 							      n));

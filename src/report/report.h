@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "env/env.h"
+#include "report/headline.h"
 #include "results/run.h"
 #include "stats/histogram.h"
 
@@ -56,6 +57,16 @@ struct histogram *report_hist_rebuild(const struct result_hist *h);
  */
 int report_json(FILE *out, const struct run_info *run, const struct env *env,
 		const struct result *res, size_t n);
+
+/*
+ * As report_json(), and with nl > 0 a "summary" array: the suite's
+ * summary lines[0..nl-1] as headline_compute() gives them (the rows
+ * `show` prints in text).  Returns 0, or -1 on allocation or write
+ * failure.
+ */
+int report_json_summary(FILE *out, const struct run_info *run,
+			const struct env *env, const struct result *res,
+			size_t n, const struct summary_line *lines, size_t nl);
 
 /*
  * Print the results as CSV: a header line, then one line per result row

@@ -45,6 +45,35 @@ contains "$OUT" "summary of run $id: headline medians"
 contains "$OUT" "draw it: copyscope report $id -o run-$id.html"
 [ "$(tail -n 1 "$OUT")" = "draw it: copyscope report $id -o run-$id.html" ] ||
 	fail "the run does not end with the report command"
+
+note "show --json of a suite's run: its summary, the rows show prints"
+cs 0 show "$id"
+cp "$OUT" "$TMP/show.txt"
+cs 0 show "$id" --json
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$TMP/show.txt" "$OUT" <<'EOF2' || fail "show --json's summary is not the text's"
+import json, sys
+text = open(sys.argv[1], "rb").read().split(b"\n")
+rows = json.load(open(sys.argv[2]))["summary"]
+start = [i for i, l in enumerate(text) if l.startswith(b"summary of run")]
+if len(start) != 1:
+    sys.exit("no summary in the text")
+lines = text[start[0] + 2:start[0] + 2 + len(rows) + 1]
+if not lines[-1].startswith(b"draw it:"):
+    sys.exit("the text has another number of rows than %d" % len(rows))
+for row, line in zip(rows, lines):
+    if not row["measured"]:
+        sys.exit("row not measured: %r" % row)
+    want = b"  %-5s %-11s %-14s %18s %4s %s" % tuple(
+        row[k].encode() for k in
+        ("label", "workload", "metric", "value", "sd", "state"))
+    if want != line:
+        sys.exit("json %r, text %r" % (want, line))
+if [r["label"] for r in rows][:2] != ["E1", "E2"]:
+    sys.exit("labels %r" % [r["label"] for r in rows])
+EOF2
+fi
+
 cs 0 run pipe.bw --quick --no-store
 not_contains "$OUT" "summary"
 
@@ -77,6 +106,16 @@ cs 0 run sys --quick --no-store --verbose
 contains_re "$OUT" '^ +gettid +time/call '
 contains_re "$OUT" '^ +getppid +time/call '
 grep -q '^pipe\.bw' "$OUT" && fail "suite sys ran pipe.bw"
+cs 0 run sys size=1 --quick --no-store --json
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c '
+import json, sys
+s = json.load(sys.stdin)["summary"]
+if [(r["workload"], r["measured"]) for r in s] != [(w, True) for w in
+        ("sys.null", "sys.rw", "sys.rw", "sys.rw", "sys.iov")]:
+    sys.exit("summary %r" % s)
+' <"$OUT" || fail "run sys --json: not the summary of the suite's five lines"
+fi
 
 note "two workloads, size= applies only to pipe.bw"
 cs 0 run pipe.bw sys.null size=4k --quick
@@ -90,6 +129,8 @@ d = json.load(sys.stdin)
 w = sorted({r["workload"] for r in d["results"]})
 if w != ["pipe.bw", "sys.null"]:
     sys.exit("stored workloads %r" % w)
+if "summary" in d:
+    sys.exit("a run of no suite has a summary")
 for r in d["results"]:
     if r["workload"] == "sys.null" and "size" in r["params"]:
         sys.exit("size= reached sys.null: %r" % r["params"])
