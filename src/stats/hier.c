@@ -191,6 +191,23 @@ static void free_index(const struct hier_side *s, size_t **byboot,
 	free(nin);
 }
 
+/* The samples a side holds: what one resample of it draws on average. */
+static size_t side_samples(const struct hier_side *s)
+{
+	size_t r, n = 0;
+
+	for (r = 0; r < s->nruns; r++)
+		n += s->run_len[r];
+	return n;
+}
+
+unsigned hier_bootstrap_iters(const struct hier_side *base,
+			      const struct hier_side *nw, unsigned iters)
+{
+	return stats_bootstrap_iters(side_samples(base) + side_samples(nw),
+				     iters);
+}
+
 int hier_change_ci(const struct hier_side *base, const struct hier_side *nw,
 		   unsigned iters, uint64_t seed, double level,
 		   double *lo_pct, double *hi_pct)
@@ -204,6 +221,7 @@ int hier_change_ci(const struct hier_side *base, const struct hier_side *nw,
 	if (!base->nruns || !nw->nruns || !base->nboots || !nw->nboots ||
 	    !iters)
 		return -1;
+	iters = hier_bootstrap_iters(base, nw, iters);
 	if (index_boots(base, &bb, &bn, &mb) ||
 	    index_boots(nw, &nb, &nn, &mn) || !mb || !mn)
 		goto out;

@@ -46,11 +46,22 @@ struct hier_spread {
 int hier_spread(const struct hier_side *side, struct hier_spread *out);
 
 /*
+ * The resamples hier_change_ci() draws when iters are asked for: a
+ * resample of both sides draws as many samples as the two sides hold
+ * (on average), so iters is capped by stats_bootstrap_iters() of that
+ * total, as the summary's bootstrap is (iters itself for the sizes
+ * copyscope's own runs have).
+ */
+unsigned hier_bootstrap_iters(const struct hier_side *base,
+			      const struct hier_side *nw, unsigned iters);
+
+/*
  * Percentile-bootstrap CI (level, e.g. 0.95) of the %change of medians,
  * 100 * (median(new) / median(base) - 1), resampling each side at every
- * level it has; iters resamples from a generator seeded with seed (the
- * same input gives the same interval).  Returns 0 (NAN bounds when too
- * few resamples had a median), -1 on ENOMEM or an empty side.
+ * level it has; iters resamples (capped by hier_bootstrap_iters() for
+ * large sides) from a generator seeded with seed (the same input gives
+ * the same interval).  Returns 0 (NAN bounds when too few resamples had
+ * a median), -1 on ENOMEM or an empty side.
  */
 int hier_change_ci(const struct hier_side *base, const struct hier_side *nw,
 		   unsigned iters, uint64_t seed, double level,

@@ -3,7 +3,8 @@
  * known in advance: a synthetic hierarchy of boots, runs and samples with
  * known variance components and a known ratio between two sides; Welch's
  * t against R's published t.test example; the minimum detectable effect
- * and the runs a target needs against each other.
+ * and the runs a target needs against each other; the bootstrap's bound
+ * on its resamples.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -138,6 +139,45 @@ static void test_ci_covers_known_ratio(void **state)
 }
 
 /*
+ * The bootstrap's cost is bounded as the summary's is: resamples capped
+ * by the samples both sides hold (stats_bootstrap_iters()).  The sizes
+ * copyscope's own runs have keep every resample asked for, and so the
+ * interval they always had.  (A call at the bound still costs about 4e7
+ * draws, seconds, so the capped interval is not computed here.)
+ */
+static void test_ci_resamples_capped(void **state)
+{
+	static struct fx b, n;
+	double lo, hi;
+
+	(void)state;
+	/* 3 runs x 20 samples a side: every resample asked for, so the
+	   interval is the one compare always gave */
+	make_side(&b, 1, 3, 20, 1000.0, 0.0, 0.03, 0.02, 21);
+	make_side(&n, 1, 3, 20, 1100.0, 0.0, 0.03, 0.02, 22);
+	assert_int_equal(hier_bootstrap_iters(&b.s, &n.s, 2000), 2000);
+	assert_int_equal(hier_bootstrap_iters(&b.s, &n.s, 100000), 100000);
+	assert_int_equal(hier_change_ci(&b.s, &n.s, 2000, 5, 0.95, &lo, &hi),
+			 0);
+	/* as before the bound (seed 5): the interval is unchanged */
+	assert_float_equal(lo, 5.9220666395945729, 1e-9);
+	assert_float_equal(hi, 15.213553367807579, 1e-9);
+
+	/* 4 runs x 500 samples a side: 4000 draws a resample, so 20000
+	   resamples (8e7 draws) are capped at 4e7 / 4000 = 10000 */
+	make_side(&b, 1, 4, 500, 1000.0, 0.0, 0.03, 0.02, 31);
+	make_side(&n, 1, 4, 500, 1100.0, 0.0, 0.03, 0.02, 32);
+	assert_int_equal(hier_bootstrap_iters(&b.s, &n.s, 2000), 2000);
+	assert_int_equal(hier_bootstrap_iters(&b.s, &n.s, 20000), 10000);
+
+	/* one huge run a side (1e6 samples, the most an import takes):
+	   never fewer than 200 resamples */
+	b.len[0] = n.len[0] = 1000000;
+	b.s.nruns = n.s.nruns = 1;
+	assert_int_equal(hier_bootstrap_iters(&b.s, &n.s, 2000), 200);
+}
+
+/*
  * Welch's t on logs against R's example: t.test(1:10, y = c(7:20)) gives
  * t = -5.4349, df = 21.982, p-value = 1.855e-05; here on exp() of those
  * values (so that the logs are 1:10 and 7:20), y against x.
@@ -218,6 +258,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spread_recovers_components),
 		cmocka_unit_test(test_ci_covers_known_ratio),
+		cmocka_unit_test(test_ci_resamples_capped),
 		cmocka_unit_test(test_welch_r_example),
 		cmocka_unit_test(test_welch_plain_and_variance),
 		cmocka_unit_test(test_mde_and_runs_needed),
