@@ -211,7 +211,10 @@ static int measure(const struct check_cli *cc, const struct cmp_side *base,
 			cli_error("interrupted by signal %d (%s): results so "
 				  "far stored with status 'interrupted'",
 				  sr.signal, strsignal(sr.signal));
-		if (*nids < CHECK_MAX_RUNS && sr.run.info.id > 0)
+		/* not in the store after all: kept whole as run keeps it */
+		if (sr.store_lost)
+			e = cli_keep_lost_run(spec->store, path, &sr.run);
+		else if (*nids < CHECK_MAX_RUNS && sr.run.info.id > 0)
 			ids[(*nids)++] = sr.run.info.id;
 		session_result_free(&sr);
 	}

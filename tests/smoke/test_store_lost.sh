@@ -6,7 +6,8 @@
 # export file beside the path, which import takes.  Cases: the database
 # removed mid-run; its -wal and -shm removed while two runs write (each
 # run that says "stored" reads back afterwards); the database replaced by
-# a directory mid-run.
+# a directory mid-run; the database removed while `check` measures BASE
+# again (check keeps its run as run does).
 . "$(dirname "$0")/lib.sh"
 need_sqlite3
 
@@ -78,6 +79,23 @@ mkdir "$db"
 finished dir
 contains "$ERR" "was replaced by a directory"
 expect_lost dir "$db"
+
+note "the database removed while check measures: exit 1, the run kept"
+db=$TMP/check.db
+cs 0 run sys.null --reps 3 --sample-time 50ms --warmup 0 --db "$db"
+"$BIN" check last --reps 40 --db "$db" >"$TMP/check.out" \
+	2>"$TMP/check.err" &
+PID_check=$!
+# BASE is complete: the one run 'running' is check's
+wait_for 30 running "$db" 1
+rm -f "$db"
+finished check
+LAST_CMD="check last --reps 40 (check)"
+contains "$ERR" "the database file '$db' is gone"
+contains "$ERR" "check: the new run failed"
+expect_lost check "$db"
+[ "$(sqlite3 "$TMP/check-kept.db" "SELECT tag FROM runs")" = check ] ||
+	fail "the kept run is not check's (tag 'check')"
 
 note "-wal and -shm removed while two runs write: no 'stored' is a lie"
 db=$TMP/wal.db
