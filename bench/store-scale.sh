@@ -10,7 +10,9 @@
 # seeded.  Printed, with the target and the ratio measured/target:
 #   import       N runs (one file, a fresh database): runs/s (>= 500)
 #   compare      100 runs a side (compare ha hb): seconds (< 0.3)
-#   history      over N runs of one configuration: seconds (< 1), only
+#   history      over N runs of one configuration: seconds (< 1), of
+#                one metric (one series) and of both (two series: each
+#                point's median CI is a bootstrap, most of the cost), only
 #                when `copyscope history --help` exits 0, else "not built"
 # A time is the median of REPEAT runs of the command (wall clock: the
 # targets are); the last column is the CPU time (user + system) that run
@@ -111,8 +113,11 @@ measure() {
 	row "import $N runs" "$1" "$rate" "runs/s" 500 1 "$5"
 	if "$CS" history --help >/dev/null 2>&1; then
 		set -- "$1" "$2" "$3" $(median_seconds "$CS" history hist \
+			--metric time/call --db "$2")
+		row "history $N, 1 metric" "$1" "$4" s 1 0 "$5"
+		set -- "$1" "$2" "$3" $(median_seconds "$CS" history hist \
 			--db "$2")
-		row "history $N runs" "$1" "$4" s 1 0 "$5"
+		row "history $N, 2 metrics" "$1" "$4" s 1 0 "$5"
 	else
 		skip "history $N runs" "$1" "history: not built"
 	fi
