@@ -87,27 +87,40 @@ static char *values_sql(const char *head, const char *row, size_t n)
 	return sql;
 }
 
+/*
+ * Prepare head followed by n copies of row into *s (what: what it
+ * inserts, for the message).  Returns 0 or -1 (message in err).
+ */
+static int prepare_values(struct store *st, const char *head,
+			  const char *row, size_t n, const char *what,
+			  struct db_stmt **s, char *err, size_t errlen)
+{
+	char *sql = values_sql(head, row, n);
+	int rc;
+
+	if (!sql) {
+		db_set_err(err, errlen, "cannot insert %s: %s", what,
+			   strerror(ENOMEM));
+		return -1;
+	}
+	rc = db_prepare(st, sql, s, err, errlen);
+	free(sql);
+	return rc ? -1 : 0;
+}
+
 /* Rows from..from+n-1 of env in one statement. */
 static int insert_env_rows(struct store *st, int64_t run_id,
 			   const struct env *env, size_t from, size_t n,
 			   char *err, size_t errlen)
 {
 	struct db_stmt *s = NULL;
-	char *sql = values_sql("INSERT INTO environment (run_id, key, value, "
-			       "seq) VALUES ", "(?, ?, ?, ?)", n);
 	size_t i;
 	int p = 1;
 
-	if (!sql) {
-		db_set_err(err, errlen, "cannot insert environment: %s",
-			   strerror(ENOMEM));
+	if (prepare_values(st, "INSERT INTO environment (run_id, key, value, "
+			   "seq) VALUES ", "(?, ?, ?, ?)", n, "environment",
+			   &s, err, errlen))
 		return -1;
-	}
-	if (db_prepare(st, sql, &s, err, errlen)) {
-		free(sql);
-		return -1;
-	}
-	free(sql);
 	for (i = from; i < from + n; i++, p += 4)
 		if (db_bind_int64(s, p, run_id) ||
 		    db_bind_text(s, p + 1, env->items[i].key, 0) ||
@@ -256,21 +269,13 @@ static int insert_samples(struct store *st, const struct result *r,
 			  size_t from, size_t n, char *err, size_t errlen)
 {
 	struct db_stmt *s = NULL;
-	char *sql = values_sql("INSERT INTO samples (result_id, idx, value) "
-			       "VALUES ", "(?, ?, ?)", n);
 	size_t i;
 	int p = 1;
 
-	if (!sql) {
-		db_set_err(err, errlen, "cannot insert samples: %s",
-			   strerror(ENOMEM));
+	if (prepare_values(st, "INSERT INTO samples (result_id, idx, value) "
+			   "VALUES ", "(?, ?, ?)", n, "samples", &s, err,
+			   errlen))
 		return -1;
-	}
-	if (db_prepare(st, sql, &s, err, errlen)) {
-		free(sql);
-		return -1;
-	}
-	free(sql);
 	for (i = from; i < from + n; i++, p += 3)
 		if (db_bind_int64(s, p, r->id) ||
 		    db_bind_int64(s, p + 1, (int64_t)i) ||
