@@ -384,13 +384,45 @@ static void print_change(FILE *out, const struct hist_series *s,
 	fmt_wrap(out, 4, 6, line);
 }
 
+/*
+ * A series' parameters as the other commands print them, "call=gettid
+ * inject_ns=0", from their stored JSON object (its text when it is not
+ * one), cleaned of control bytes, into buf.
+ */
+static void params_text(const char *json, char *buf, size_t len)
+{
+	json_t *o = json_loads(json, 0, NULL), *v;
+	const char *key;
+	char raw[512];
+	size_t used = 0;
+
+	if (!json_is_object(o)) {
+		json_decref(o);
+		cli_clean_text(json, buf, len);
+		return;
+	}
+	raw[0] = '\0';
+	json_object_foreach(o, key, v) {
+		char *d = json_is_string(v) ? NULL :
+			  json_dumps(v, JSON_ENCODE_ANY);
+
+		if (used < sizeof(raw))
+			used += (size_t)snprintf(raw + used, sizeof(raw) - used,
+						 "%s%s=%s", used ? " " : "", key,
+						 d ? d : json_string_value(v));
+		free(d);
+	}
+	json_decref(o);
+	cli_clean_text(raw, buf, len);
+}
+
 static void print_series(FILE *out, const struct hist_series *s)
 {
 	char host[128], params[512], head[1024];
 	size_t i, last = 0;
 
 	cli_clean_text(s->host[0] ? s->host : "?", host, sizeof(host));
-	cli_clean_text(s->params, params, sizeof(params));
+	params_text(s->params, params, sizeof(params));
 	snprintf(head, sizeof(head), "host %s  %s %s  %s (%s), %zu point%s",
 		 host, s->workload, params, s->metric, s->unit, s->n,
 		 s->n == 1 ? "" : "s");
@@ -564,7 +596,7 @@ static enum hist_verdict check_series(const struct hist_series *s)
 	const struct hist_change *cp = s->ncp ? &s->cps[s->ncp - 1] : NULL;
 
 	cli_clean_text(s->host[0] ? s->host : "?", host, sizeof(host));
-	cli_clean_text(s->params, params, sizeof(params));
+	params_text(s->params, params, sizeof(params));
 	if (cp) {
 		fmt_change(cp->change_pct, chg, sizeof(chg));
 		fmt_ci(cp->ci_lo, cp->ci_hi, ci, sizeof(ci));
