@@ -35,6 +35,8 @@ struct history_cli {
 	struct cmp_ignore ig;
 	double alpha, min_change_pct;
 	bool json, csv, history;
+	/* the points whose CI the text prints (NULL: all), hist_opts */
+	bool (*want_ci)(const struct hist_series *s, size_t i);
 };
 
 static const char *const by_words[] = { "time", "kernel", NULL };
@@ -272,7 +274,9 @@ static int history_load(const struct opt_cmd *c, int argc, char **argv,
 				.by_kernel = hc->by &&
 					     strcmp(hc->by, "kernel") == 0,
 				.alpha = hc->alpha,
-				.min_change_pct = hc->min_change_pct };
+				.min_change_pct = hc->min_change_pct,
+				.want_ci = hc->json || hc->csv ? NULL :
+					   hc->want_ci };
 	e = cli_open_existing_store(hc->db, &st, hc->dbpath,
 				    sizeof(hc->dbpath), NULL);
 	if (e)
@@ -566,6 +570,7 @@ int cmd_history(int argc, char **argv)
 	int e;
 
 	memset(&hc, 0, sizeof(hc));
+	hc.want_ci = shown;
 	e = history_load(&history_cmd, argc, argv, &hc, &h);
 	if (e) {
 		cmp_ignore_free(&hc.ig);
@@ -626,6 +631,14 @@ static enum hist_verdict check_series(const struct hist_series *s)
 	return v;
 }
 
+/* check --history prints no point's CI. */
+static bool no_point_ci(const struct hist_series *s, size_t i)
+{
+	(void)s;
+	(void)i;
+	return false;
+}
+
 int cmd_history_check(int argc, char **argv)
 {
 	struct history_cli hc;
@@ -634,6 +647,7 @@ int cmd_history_check(int argc, char **argv)
 	int e;
 
 	memset(&hc, 0, sizeof(hc));
+	hc.want_ci = no_point_ci;
 	e = history_load(&check_history_cmd, argc, argv, &hc, &h);
 	if (e) {
 		cmp_ignore_free(&hc.ig);

@@ -149,13 +149,22 @@ static int make_items(const struct store_history *h,
 			n++;
 			goto fail;
 		}
-		if (summary_compute(r->samples, r->nsamples, &sm) != 0) {
+		if (o->want_ci && !o->by_kernel) {
+			/* the CI later, where it is wanted (point_cis) */
+			it[n].median = stats_median(r->samples, r->nsamples);
+			it[n].ci_lo = it[n].ci_hi = NAN;
+			if (isnan(it[n].median)) {
+				n++;
+				goto fail;
+			}
+		} else if (summary_compute(r->samples, r->nsamples, &sm) != 0) {
 			n++;
 			goto fail;
+		} else {
+			it[n].median = sm.median;
+			it[n].ci_lo = sm.ci_lo;
+			it[n].ci_hi = sm.ci_hi;
 		}
-		it[n].median = sm.median;
-		it[n].ci_lo = sm.ci_lo;
-		it[n].ci_hi = sm.ci_hi;
 		n++;
 	}
 	qsort(it, n, sizeof(*it), cmp_items);
@@ -376,6 +385,32 @@ out:
 	return rc;
 }
 
+/*
+ * The CIs of the points of s (by time: point q is the run of it[q]) that
+ * o->want_ci asks for, as summary_compute() makes them; the others stay
+ * NAN.
+ */
+static int point_cis(const struct store_history *h,
+		     const struct hist_item *it, const struct hist_opts *o,
+		     struct hist_series *s)
+{
+	size_t q;
+
+	for (q = 0; q < s->n; q++) {
+		const struct store_hist_result *r = &h->r[it[q].idx];
+
+		if (!o->want_ci(s, q))
+			continue;
+		if (stats_bootstrap_median_ci(r->samples, r->nsamples,
+					      SUMMARY_BOOTSTRAP_ITERS,
+					      SUMMARY_BOOTSTRAP_SEED, 0.95,
+					      &s->pts[q].ci_lo,
+					      &s->pts[q].ci_hi) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* Check the KEY=VALUE filters' form: 1 with err naming a bad one. */
 static int check_filters(const struct hist_opts *o, char *err,
 			 size_t errlen)
@@ -429,6 +464,9 @@ int history_build(struct store *st, const int64_t *ids, size_t nids,
 			goto nomem;
 		if (find_changes(st, &out->s[out->n - 1], o, err, errlen))
 			goto out;
+		if (o->want_ci && !o->by_kernel &&
+		    point_cis(&h, it + i, o, &out->s[out->n - 1]) != 0)
+			goto nomem;
 	}
 	rc = 0;
 	goto out;

@@ -38,6 +38,13 @@ struct hist_opts {
 						   grouping */
 	size_t nignore;
 	bool by_kernel;
+	/*
+	 * Which points need their median's CI (a bootstrap of the run's
+	 * samples, most of a long history's cost), asked once the series'
+	 * change points are found; NULL: every point.  By kernel every
+	 * point has it.
+	 */
+	bool (*want_ci)(const struct hist_series *s, size_t i);
 	double alpha;				/* of the permutation test */
 	double min_change_pct;			/* smaller changes dropped */
 };

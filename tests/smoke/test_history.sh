@@ -116,6 +116,35 @@ cs 2 history --json --csv --db "$TMP/step.db"
 cs 2 history sys.null oops --db "$TMP/step.db"
 contains "$ERR" "not KEY=VALUE"
 
+note "a long series: the points printed carry the CIs the JSON gives"
+# (text computes a point's CI only where it prints it; the same bootstrap)
+python3 "$GEN" "$TMP/real.jsonl" "$TMP/long.jsonl" --copies 40 \
+	--noise 0.03 --step 0.10 --step-from 21 --seed 9 --uuid-prefix 7a ||
+	fail "history_series.py failed"
+cs 0 import "$TMP/long.jsonl" --db "$TMP/long.db"
+cs 0 history sys.null --metric time/call --db "$TMP/long.db"
+cp "$OUT" "$TMP/long.txt"
+cs 0 history sys.null --metric time/call --json --db "$TMP/long.db"
+python3 - "$OUT" "$TMP/long.txt" <<'PY' || fail "text CIs differ from JSON"
+import json, re, sys
+pts = json.load(open(sys.argv[1]))["histories"][0]["series"]
+def ci(lo, hi):
+    return ("%+.1f..%+.1f" if abs(lo) < 10 and abs(hi) < 10 else
+            "%+.0f..%+.0f") % (lo, hi)
+shown = 0
+for line in open(sys.argv[2]):
+    m = re.match(r"^[> ] *(\d+) (\d+) .* (\S+)%$", line.rstrip())
+    if not m:
+        continue
+    p = pts[int(m.group(1))]
+    assert int(m.group(2)) == p["run_id"], line
+    want = ci(100 * (p["ci"][0] / p["median"] - 1),
+              100 * (p["ci"][1] / p["median"] - 1))
+    assert m.group(3) == want, (line, want)
+    shown += 1
+assert 10 <= shown < 40, shown
+PY
+
 note "check --history: 3 on the worsened tail, 0 on the flat one, 4 short"
 cs 3 check --history sys.null --metric time/call --db "$TMP/step.db"
 contains "$OUT" "worse:"
