@@ -95,7 +95,7 @@ static void print_line(FILE *out, const struct summary_line *l,
 	struct headline_row row;
 
 	headline_compute(l, res, n, &row);
-	fprintf(out, "  %-5s %-11s %-14s", row.label, row.workload,
+	fprintf(out, "  %-5s %-13s %-14s", row.label, row.workload,
 		row.metric);
 	if (!row.measured) {
 		/* a run that stopped early never came to the rest */
@@ -120,7 +120,7 @@ void summary_print(FILE *out, const struct run_info *run, const char *db,
 	else
 		fprintf(out, "summary (not stored): headline medians (a "
 			"sweep's range), largest ±sd, state\n");
-	fprintf(out, "  %-5s %-11s %-14s %18s %5s %s\n", "exp", "workload",
+	fprintf(out, "  %-5s %-13s %-14s %18s %5s %s\n", "exp", "workload",
 		"metric", "median", "±sd", "state");
 	for (i = 0; i < nl; i++)
 		print_line(out, &lines[i], res, n,

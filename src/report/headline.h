@@ -47,9 +47,9 @@ void headline_compute(const struct summary_line *l, const struct result *res,
  * Print the summary of a run's results res[0..n-1] for lines[0..nl-1]:
  *
  *   summary of run 12: headline medians (a sweep's range), largest ±sd, state
- *     exp   workload    metric                     median  ±sd state
- *     E1    pipe.bw     bandwidth               758 MiB/s  19% quiet
- *     E2    pipe.matrix bandwidth      1.38 .. 2.80 GiB/s  22% 2/90 flagged
+ *     exp   workload      metric                     median  ±sd state
+ *     E1    pipe.bw       bandwidth               758 MiB/s  19% quiet
+ *     E2    pipe.matrix   bandwidth      1.38 .. 2.80 GiB/s  22% 2/90 flagged
  *   draw it: copyscope report 12 -o run-12.html
  *
  * ±sd is the largest over the configurations; state says whether any

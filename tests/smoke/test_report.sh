@@ -142,9 +142,9 @@ for (cls, job, label, href, wl, metric, value, sd, state), line in zip(rows, lin
     label, wl, metric, value, sd, state = (H.unescape(x) for x in
         (label, wl, metric, value, sd, state))
     if value == "-":
-        mine = "  %-5s %-11s %-14s     %s" % (label, wl, metric, state)
+        mine = "  %-5s %-13s %-14s     %s" % (label, wl, metric, state)
     else:
-        mine = "  %-5s %-11s %-14s %18s %4s %s" % (label, wl, metric,
+        mine = "  %-5s %-13s %-14s %18s %4s %s" % (label, wl, metric,
                                                    value, sd, state)
     if mine.rstrip() != line.rstrip() and value != "-":
         sys.exit("row %r, printed %r" % (mine, line))

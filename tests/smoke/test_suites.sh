@@ -64,7 +64,7 @@ if not lines[-1].startswith(b"draw it:"):
 for row, line in zip(rows, lines):
     if not row["measured"]:
         sys.exit("row not measured: %r" % row)
-    want = b"  %-5s %-11s %-14s %18s %4s %s" % tuple(
+    want = b"  %-5s %-13s %-14s %18s %4s %s" % tuple(
         row[k].encode() for k in
         ("label", "workload", "metric", "value", "sd", "state"))
     if want != line:
