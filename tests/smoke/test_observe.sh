@@ -200,7 +200,10 @@ if command -v perf >/dev/null 2>&1; then
 	wait $o2 || fail "observe beside perf failed"
 	n=$(perf script -i "$TMP/p.data" -F comm 2>/dev/null |
 		grep -c '^ *obswriter *$')
-	[ "$n" -eq 1010 ] || fail "perf saw $n of the 1010 writes beside observe"
+	# at least the writer's 1010 (perf's own start-up of the command can
+	# add one write under its name; a program that returned 0 left perf
+	# 3 events of 600k)
+	[ "$n" -ge 1010 ] || fail "perf saw $n of the 1010 writes beside observe"
 	contains_re "$TMP/o2.out" "^    obswriter +1010 "
 else
 	skip_case "perf is not installed"
