@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "bpf/kviews.h"
+#include "kernel/bpf_msg.h"
 #include "kernel/ksyms.h"
 #include "kernel/ktrace.h"
 #include "kernel/kview.h"
@@ -156,23 +157,6 @@ struct kview_bpf {
 	uint64_t dropped;		/* the program's count, read so far */
 };
 
-/* libbpf's last message, kept for a load that fails; never printed. */
-static char libbpf_last[256];
-
-static int libbpf_keep(enum libbpf_print_level level, const char *fmt,
-		       va_list ap)
-{
-	size_t l;
-
-	if (level == LIBBPF_DEBUG)
-		return 0;
-	vsnprintf(libbpf_last, sizeof(libbpf_last), fmt, ap);
-	l = strlen(libbpf_last);
-	while (l && libbpf_last[l - 1] == '\n')
-		libbpf_last[--l] = 0;
-	return 0;
-}
-
 const char *kview_bpf_describe(char *buf, size_t len)
 {
 	snprintf(buf, len, "libbpf %u.%u, BTF", libbpf_major_version(),
@@ -226,13 +210,13 @@ static struct kviews *load(unsigned views, char *why, size_t len)
 	struct kviews *s;
 	int kind, e;
 
-	libbpf_set_print(libbpf_keep);
+	kbpf_keep_messages();
 	if (access(BTF_PATH, R_OK) != 0) {
 		snprintf(why, len, "no BTF: %s is missing (a kernel built "
 			 "without CONFIG_DEBUG_INFO_BTF)", BTF_PATH);
 		return NULL;
 	}
-	libbpf_last[0] = 0;
+	kbpf_clear_message();
 	s = open_skeleton();
 	if (!s) {
 		e = errno;
@@ -240,8 +224,8 @@ static struct kviews *load(unsigned views, char *why, size_t len)
 			why_denied(e, why, len);
 		else
 			snprintf(why, len, "opening the BPF program: %s%s%s",
-				 strerror(e), libbpf_last[0] ? ": " : "",
-				 libbpf_last);
+				 strerror(e), *kbpf_message() ? ": " : "",
+				 kbpf_message());
 		return NULL;
 	}
 	/* sys_enter always: it reads the workers' batch marks */
@@ -256,8 +240,8 @@ static struct kviews *load(unsigned views, char *why, size_t len)
 			why_denied(e, why, len);
 		else
 			snprintf(why, len, "loading the BPF program: %s%s%s",
-				 strerror(e), libbpf_last[0] ? ": " : "",
-				 libbpf_last);
+				 strerror(e), *kbpf_message() ? ": " : "",
+				 kbpf_message());
 		kviews__destroy(s);
 		return NULL;
 	}

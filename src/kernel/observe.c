@@ -38,6 +38,7 @@ int kobserve_run(const struct kobserve_request *rq, struct observation *out,
 #include <time.h>
 #include <unistd.h>
 
+#include "kernel/bpf_msg.h"
 #include "kernel/ktrace.h"
 #include "kernel/observe_impl.h"
 #include "util/array.h"
@@ -45,25 +46,6 @@ int kobserve_run(const struct kobserve_request *rq, struct observation *out,
 const char *const kobserve_pipe_sources[3] = {
 	"fexit", "kprobe", "syscalls",
 };
-
-/* libbpf's last warning, for saying why something failed. */
-static char lbpf_msg[256];
-
-static int lbpf_print(enum libbpf_print_level level, const char *fmt,
-		      va_list ap)
-{
-	size_t n;
-
-	if (level == LIBBPF_DEBUG)
-		return 0;
-	vsnprintf(lbpf_msg, sizeof(lbpf_msg), fmt, ap);
-	n = strlen(lbpf_msg);
-	while (n && (lbpf_msg[n - 1] == '\n' || lbpf_msg[n - 1] == ' '))
-		lbpf_msg[--n] = '\0';
-	if (getenv("COPYSCOPE_BPF_DEBUG"))
-		fprintf(stderr, "libbpf: %s\n", lbpf_msg);
-	return 0;
-}
 
 /* A view's programs and the tracepoints they need (NULL-ended). */
 struct view {
@@ -224,7 +206,7 @@ static int load(struct attempt *a)
 	const char *fn = pipe_write_fn(a->ks);
 	int e;
 
-	lbpf_msg[0] = '\0';
+	kbpf_clear_message();
 	a->skel = KOBSERVE_OPEN();
 	if (!a->skel) {
 		observation_note(a->o, "cannot open the BPF program: %s",
@@ -255,7 +237,7 @@ static int load(struct attempt *a)
 				 a->source ? "kprobes: kretprobe" : "fexit",
 				 *fn ? fn : "anon_pipe_write",
 				 geteuid() ? why(e) : strerror(e),
-				 *lbpf_msg ? ": " : "", lbpf_msg,
+				 *kbpf_message() ? ": " : "", kbpf_message(),
 				 a->source < a->last ?
 				 "; trying the next source" : "");
 		if (a->source < a->last)
@@ -265,7 +247,7 @@ static int load(struct attempt *a)
 		return a->views ? 2 : -1;
 	}
 	observation_note(a->o, "the BPF program does not load: %s%s%s",
-			 why(e), *lbpf_msg ? ": " : "", lbpf_msg);
+			 why(e), *kbpf_message() ? ": " : "", kbpf_message());
 	return -1;
 }
 
@@ -279,7 +261,7 @@ static bool attach_view(struct attempt *a, unsigned bit)
 	int e = 0;
 
 	for (i = 0; i < n && !e; i++) {
-		lbpf_msg[0] = '\0';
+		kbpf_clear_message();
 		if (p[i] == a->skel->progs.obs_pipe_kret)
 			*l[i] = bpf_program__attach_kprobe(p[i], true, fn);
 		else
@@ -298,13 +280,13 @@ static bool attach_view(struct attempt *a, unsigned bit)
 				 "(%s%s%s)%s",
 				 a->source ? "kprobes unavailable: kretprobe" :
 				 "fexit", fn, strerror(e),
-				 *lbpf_msg ? ": " : "", lbpf_msg,
+				 *kbpf_message() ? ": " : "", kbpf_message(),
 				 a->source < a->last ?
 				 "; trying the next source" : "");
 	else
 		observation_note(a->o, "%s: does not attach: %s%s%s",
 				 observe_what_names[__builtin_ctz(bit)],
-				 why(e), *lbpf_msg ? ": " : "", lbpf_msg);
+				 why(e), *kbpf_message() ? ": " : "", kbpf_message());
 	return false;
 }
 
@@ -420,7 +402,7 @@ int kobserve_run(const struct kobserve_request *rq, struct observation *out,
 	out->pid_filter = rq->pid;
 	snprintf(out->comm_filter, sizeof(out->comm_filter), "%s",
 		 rq->comm ? rq->comm : "");
-	libbpf_set_print(lbpf_print);
+	kbpf_keep_messages();
 	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
 		observation_note(out, "no BTF: /sys/kernel/btf/vmlinux is "
 				 "missing (the kernel needs "

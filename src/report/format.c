@@ -224,6 +224,18 @@ void fmt_ci(double lo, double hi, char *buf, size_t len)
 		snprintf(buf, len, "%+.0f..%+.0f", lo, hi);
 }
 
+void fmt_perf_time(double ns, char *buf, size_t len)
+{
+	if (ns < 1e3)
+		snprintf(buf, len, "%.2f ns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, len, "%.2f us", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, len, "%.2f ms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.2f s ", ns / 1e9);
+}
+
 void fmt_change(double c, char *buf, size_t len)
 {
 	if (isnan(c))

@@ -35,6 +35,12 @@ void fmt_p(double p, char *buf, size_t len);
 /* A CI of a %change, "+1.2..+3.4" (whole numbers from 10%), "-" NAN. */
 void fmt_ci(double lo, double hi, char *buf, size_t len);
 
+/*
+ * A time as perf lock prints it: "%.2f" and a unit of ns, us, ms or s,
+ * the unit two characters wide ("1.50 s ") so that a column lines up.
+ */
+void fmt_perf_time(double ns, char *buf, size_t len);
+
 /* A %change, "+1.2%", "-" for NAN. */
 void fmt_change(double c, char *buf, size_t len);
 

@@ -64,19 +64,6 @@ static json_t *counts_json(const uint64_t *h, size_t first, size_t last)
 	return a;
 }
 
-/* perf lock's time column: "%.2f" and a unit of ns, us, ms or s. */
-static void perf_time(double ns, char *buf, size_t len)
-{
-	if (ns < 1e3)
-		snprintf(buf, len, "%.2f ns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, len, "%.2f us", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, len, "%.2f ms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.2f s", ns / 1e9);
-}
-
 static void lock_table(FILE *f, const struct result_kernel *k)
 {
 	size_t i;
@@ -97,11 +84,11 @@ static void lock_table(FILE *f, const struct result_kernel *k)
 		snprintf(a, sizeof(a), "%llu",
 			 (unsigned long long)r->contended);
 		html_tdn(f, a);
-		perf_time((double)r->total_ns, a, sizeof(a));
+		fmt_perf_time((double)r->total_ns, a, sizeof(a));
 		html_tdn(f, a);
-		perf_time((double)r->max_ns, a, sizeof(a));
+		fmt_perf_time((double)r->max_ns, a, sizeof(a));
 		html_tdn(f, a);
-		perf_time(r->contended ? (double)r->total_ns /
+		fmt_perf_time(r->contended ? (double)r->total_ns /
 			  (double)r->contended : 0, a, sizeof(a));
 		html_tdn(f, a);
 		html_td(f, r->type);

@@ -19,19 +19,6 @@
 /* Callers whose wait histogram is printed. */
 #define HIST_CALLERS 2
 
-/* perf lock's time column: "%.2f" and a unit of ns, us, ms or s. */
-static void perf_time(double ns, char *buf, size_t len)
-{
-	if (ns < 1e3)
-		snprintf(buf, len, "%.2f ns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, len, "%.2f us", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, len, "%.2f ms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.2f s ", ns / 1e9);
-}
-
 /*
  * A kernel view's log2 histogram of ns (results/kernel_records.h: bucket
  * b holds [2^b, 2^(b+1)), bucket 0 everything under 2 ns) in the one
@@ -86,9 +73,9 @@ static void print_lock(FILE *out, const struct result_kernel *k)
 		const struct kv_lock_row *r = &k->locks[i];
 		char tot[32], mx[32], avg[32];
 
-		perf_time((double)r->total_ns, tot, sizeof(tot));
-		perf_time((double)r->max_ns, mx, sizeof(mx));
-		perf_time(r->contended ? (double)r->total_ns /
+		fmt_perf_time((double)r->total_ns, tot, sizeof(tot));
+		fmt_perf_time((double)r->max_ns, mx, sizeof(mx));
+		fmt_perf_time(r->contended ? (double)r->total_ns /
 			  (double)r->contended : 0, avg, sizeof(avg));
 		fprintf(out, "      %10llu   %10s   %10s   %10s   %10s   %s\n",
 			(unsigned long long)r->contended, tot, mx, avg,
