@@ -6,7 +6,7 @@
  * at the end), so that an hour costs the memory of a minute.
  *
  * Pipe writes come from one of three sources, tried in order by the
- * loader (kernel/observe.c): fexit on anon_pipe_write (pipe_write on
+ * loader (kernel/observe_attach.c): fexit on anon_pipe_write (pipe_write on
  * older kernels), a kretprobe on it, or the write/writev/splice syscall
  * tracepoints keeping only file descriptors that are FIFOs (resolved
  * through the task's file table with CO-RE).  Each records the bytes
@@ -18,7 +18,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 
-#include "observe.h"
+#include "observe_maps.h"
 
 char LICENSE[] SEC("license") = "GPL";
 

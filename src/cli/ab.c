@@ -1,8 +1,8 @@
 /*
  * ab.c - `copyscope ab WORKLOAD [KEY=VALUE ...] --a K=V[,K=V] --b K=V`:
  * a paired A/B inside one run.  This file reads the command line and
- * prints; the run is session/ab.c, the judgement comparison/ab.c, the
- * table report/ab_print.c.
+ * prints; the run is session/ab_session.c, the judgement
+ * comparison/ab_verdict.c, the table report/ab_print.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -13,7 +13,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "report/ab_print.h"
-#include "session/ab.h"
+#include "session/ab_session.h"
 #include "stats/paired.h"
 #include "util/array.h"
 #include "workloads/workloads.h"

@@ -185,7 +185,7 @@ bool cli_cmp_explain_none(const char *cmd, const struct cmp *c);
 /*
  * Build the comparison of c's sides with o (cmp_build()) and judge the
  * rows with a single run on a side against their history in the store
- * at db (session/history_noise.h).  Returns 0, or the exit code after
+ * at db (session/history_runs.h).  Returns 0, or the exit code after
  * printing why (1: out of memory or a store error).
  */
 int cli_cmp_build(const char *db, struct cmp *c, const struct cmp_opts *o);

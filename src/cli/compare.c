@@ -13,7 +13,7 @@
 #include "cli/options.h"
 #include "report/ab_print.h"
 #include "report/comparison_print.h"
-#include "session/history_noise.h"
+#include "session/history_runs.h"
 #include "util/array.h"
 
 struct compare_cli {

@@ -1,7 +1,7 @@
 /*
  * history.c - `copyscope history` and `copyscope check --history`: the
  * series of run medians of each configuration on each host, their change
- * points (session/history.c), printed as an 80-column table with a
+ * points (session/history_session.c), printed as an 80-column table with a
  * sparkline, as JSON or as CSV; and check's verdict on the newest runs
  * of each series (exit 3 when they form a change for the worse).
  */
@@ -18,7 +18,7 @@
 #include "core/workload.h"
 #include "report/format.h"
 #include "report/html.h"
-#include "session/history.h"
+#include "session/history_session.h"
 #include "stats/edivisive.h"
 #include "util/array.h"
 

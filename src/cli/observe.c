@@ -2,8 +2,8 @@
  * observe.c - `copyscope observe`: watch a live host, any process, for a
  * while: the sizes of pipe writes, lock contention, wake-up latency and
  * per-syscall time, aggregated in the kernel by a BPF program
- * (kernel/observe.c); print it and store it as a run with the host's
- * environment (session/observe.c), for `show`, the report, export and
+ * (kernel/observe_attach.c); print it and store it as a run with the host's
+ * environment (session/observe_session.c), for `show`, the report, export and
  * the replay `pipe.mix mix=observed:ID`.
  */
 #include <signal.h>
@@ -14,8 +14,8 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "report/observe.h"
-#include "session/observe.h"
+#include "report/observe_print.h"
+#include "session/observe_session.h"
 #include "util/array.h"
 
 struct observe_cli {

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "session/observe.h"
+#include "session/observe_session.h"
 
 int cli_run_replay(const char *db, const char **assign, size_t n, char *buf,
 		   size_t len, char *replayed, size_t rlen)

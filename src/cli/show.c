@@ -14,7 +14,7 @@
 #include "cli/options.h"
 #include "report/ab_print.h"
 #include "report/headline.h"
-#include "report/observe.h"
+#include "report/observe_print.h"
 #include "report/report.h"
 #include "results/kernel_records.h"
 #include "util/array.h"

@@ -2,7 +2,7 @@
  * ab_combine.h - several `copyscope ab` runs of the same A/B (on several
  * boots or hosts) judged together: `compare` of ab runs.
  *
- * Each run's rounds give paired log ratios d_r (comparison/ab.h).  The
+ * Each run's rounds give paired log ratios d_r (comparison/ab_verdict.h).  The
  * runs are pooled hierarchically: the estimate is the median of all the
  * runs' d_r, its 95% CI a two-level bootstrap (runs drawn with
  * replacement, then rounds within each drawn run), so that runs which
@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 
-#include "comparison/ab.h"
+#include "comparison/ab_verdict.h"
 #include "results/run.h"
 
 /* Bootstrap resamples of the combined CI, and their fixed seed. */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "comparison/comparison_impl.h"
+#include "comparison/comparison_priv.h"
 #include "comparison/comparison_modes.h"
 #include "results/codec.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "comparison/comparison_impl.h"
+#include "comparison/comparison_priv.h"
 
 /* What a run without the key shows, as the value it compares as. */
 #define ENV_ABSENT "(absent)"

@@ -1,6 +1,6 @@
 /*
  * comparison_limits.c - what a comparison cannot judge, said as such
- * (see comparison_impl.h): a verdict is only as good as the test behind
+ * (see comparison_priv.h): a verdict is only as good as the test behind
  * it.
  *
  *   - Fewer than CMP_MIN_RUNS runs on a side: the test is over samples,
@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "comparison/comparison_impl.h"
+#include "comparison/comparison_priv.h"
 
 /* Mann-Whitney's smallest two-sided p with m and n samples, no ties. */
 static double mw_min_p(size_t m, size_t n)

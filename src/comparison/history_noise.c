@@ -4,7 +4,7 @@
  * runs cannot see how much runs of the configuration differ, and the
  * samples of one run cannot either; a lab's store often can: the earlier
  * runs of the same configuration on the same host spread between runs as
- * the new one does.  The caller finds them (session/history_noise.c);
+ * the new one does.  The caller finds them (session/history_runs.c);
  * here the row is judged by the prediction interval for one new run
  * (stats/predict.h) on their log medians.
  */

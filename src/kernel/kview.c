@@ -16,7 +16,7 @@
 #include "kernel/ksyms.h"
 #include "kernel/ktrace.h"
 #include "kernel/kview_bpf.h"
-#include "kernel/kview_impl.h"
+#include "kernel/kview_priv.h"
 #include "stats/histogram.h"
 #include "stats/summary.h"
 #include "util/array.h"

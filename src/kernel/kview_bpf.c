@@ -21,7 +21,7 @@
 #include "kernel/ksyms.h"
 #include "kernel/ktrace.h"
 #include "kernel/kview.h"
-#include "kernel/kview_impl.h"
+#include "kernel/kview_priv.h"
 #include "stats/histogram.h"
 
 void kview_mark_batch(int in)

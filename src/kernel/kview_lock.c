@@ -3,7 +3,7 @@
  * workers' lock waits from contention_begin to contention_end, by lock
  * type and caller, everything else's in one row.
  */
-#include "kernel/kview_impl.h"
+#include "kernel/kview_priv.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * kview.h): the workers' wake-up latencies, run-queue waits and the CPUs
  * they woke on; their system calls by number.
  */
-#include "kernel/kview_impl.h"
+#include "kernel/kview_priv.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * named as perf lock contention does (the first frame after the locking
  * code, by function).
  */
-#include "kernel/observe_impl.h"
+#include "kernel/observe_priv.h"
 
 #ifndef COPYSCOPE_NO_BPF
 #include <bpf/bpf.h>
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "kernel/kview.h"
-#include "kernel/kview_impl.h"
+#include "kernel/kview_priv.h"
 
 static int nomem(char *err, size_t errlen)
 {

@@ -1,5 +1,5 @@
 /*
- * ab_print.h - a paired A/B run (comparison/ab.h) as 80-column text, in
+ * ab_print.h - a paired A/B run (comparison/ab_verdict.h) as 80-column text, in
  * compare's layout (one row per metric: A's median, %change, B's median,
  * unit, p, the 95% CI of the change, the verdict, with the A'/A control's
  * row under it), and as JSON.  `ab` prints it as it ends and `show`
@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "comparison/ab.h"
+#include "comparison/ab_verdict.h"
 #include "comparison/ab_combine.h"
 #include "results/run.h"
 

@@ -20,7 +20,7 @@
 #include "report/format.h"
 #include "report/headline.h"
 #include "report/html_plots.h"
-#include "report/observe.h"
+#include "report/observe_print.h"
 #include "report/notes.h"
 #include "results/job_block.h"
 

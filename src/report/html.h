@@ -16,7 +16,7 @@
 
 #include <stdbool.h>
 
-#include "results/history.h"
+#include "results/history_series.h"
 #include "results/run.h"
 #include "comparison/comparison.h"
 #include "report/headline.h"
@@ -45,7 +45,7 @@ int html_report_runs(FILE *out, const struct run_data *runs,
 int html_report_compare(FILE *out, const struct cmp *c);
 
 /*
- * Write the report of a lab's history h (built by session/history.c;
+ * Write the report of a lab's history h (built by session/history_session.c;
  * by_kernel: its points are kernels in version order) to out: what it
  * holds, then each series' chart (html_history_plots()).  Returns the
  * number of plots written, or -1 on a write error.

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 
 #include "env/env.h"
-#include "results/history.h"
+#include "results/history_series.h"
 #include "results/result.h"
 #include "comparison/comparison.h"
 
@@ -57,7 +57,7 @@ int html_forest_plot(FILE *f, const struct cmp *c);
 int html_strip_plots(FILE *f, const struct cmp *c);
 
 /*
- * A lab's history (results/history.h): for each series (at most 24; a
+ * A lab's history (results/history_series.h): for each series (at most 24; a
  * line says how many more) its run medians in series order (by_kernel:
  * the kernels in version order) with their 95% CI as a band, each change
  * point marked at its first point with its %change, the kernel release

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "comparison/ab.h"
+#include "comparison/ab_verdict.h"
 #include "report/format.h"
 #include "report/html_plots.h"
 #include "report/html_plots_priv.h"

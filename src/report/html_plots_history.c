@@ -1,7 +1,7 @@
 /*
  * html_plots_history.c - a lab's history in the HTML report (`report
  * --history`, see html_plots.h): for each series (one configuration and
- * metric on one host, results/history.h) its run medians in series order
+ * metric on one host, results/history_series.h) its run medians in series order
  * with their 95% CI as a band, each change point marked where it starts
  * with its %change, and the kernel release labelled on a second axis
  * where it changes; beside it the numbers as a table.

@@ -1,8 +1,8 @@
 /*
- * observe_html.c - an observation in the HTML report (report/observe.h):
+ * observe_html.c - an observation in the HTML report (report/observe_print.h):
  * a small section of plain tables, the same figures `observe` prints.
  */
-#include "report/observe.h"
+#include "report/observe_print.h"
 
 #include <inttypes.h>
 #include <string.h>

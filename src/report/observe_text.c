@@ -1,7 +1,7 @@
 /*
- * observe_text.c - an observation printed as text (report/observe.h).
+ * observe_text.c - an observation printed as text (report/observe_print.h).
  */
-#include "report/observe.h"
+#include "report/observe_print.h"
 
 #include <inttypes.h>
 #include <stdbool.h>

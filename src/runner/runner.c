@@ -20,7 +20,7 @@
 #include "runner/inject.h"
 #include "runner/interference.h"
 #include "runner/optime.h"
-#include "runner/runner_impl.h"
+#include "runner/runner_priv.h"
 #include "runner/swcount.h"
 #include "runner/timer.h"
 #include "stats/summary.h"

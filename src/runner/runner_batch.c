@@ -1,10 +1,10 @@
 /*
  * runner_batch.c - before a configuration's kept samples (see
- * runner_impl.h): sizing the batch so that one sample lasts the target
+ * runner_priv.h): sizing the batch so that one sample lasts the target
  * time, the warm-up, and the calibrated injection's iterations and what
  * it really adds.
  */
-#include "runner/runner_impl.h"
+#include "runner/runner_priv.h"
 
 #include <math.h>
 #include <stdatomic.h>

@@ -194,7 +194,7 @@ int db_step_id(struct store *st, struct db_stmt *s, const char *what,
 	       int64_t *id, char *err, size_t errlen);
 
 /*
- * The observation row of run_id (store/observation.c), inside the
+ * The observation row of run_id (store/observation_rows.c), inside the
  * caller's transaction: insert json (NULL: nothing), or load it into
  * *json (malloc'ed; NULL when the run has none).  0 or -1 (err).
  */

@@ -339,7 +339,7 @@ int store_load_runs(struct store *st, const int64_t *ids, size_t n,
 			ret = load_chunk(&c);
 		chunk_free(&c);
 	}
-	/* an observation is a run without results (store/observation.c) */
+	/* an observation is a run without results (store/observation_rows.c) */
 	for (i = 0; i < n && ret == 0; i++)
 		if (!out[i].results.n)
 			ret = db_load_observation(st, ids[i],

@@ -1,5 +1,5 @@
 /*
- * test_env.c - unit tests for the environment capture (src/env/env.c):
+ * test_env.c - unit tests for the environment capture (src/env/env_capture.c):
  * the ordered key/value list, env_read_line, what env_capture records
  * and the layout env_print produces.
  */

@@ -22,7 +22,7 @@
 #include "kernel/ksyms.h"
 #include "kernel/kview.h"
 #include "kernel/kview_bpf.h"
-#include "kernel/kview_impl.h"
+#include "kernel/kview_priv.h"
 #include "results/kernel_records.h"
 #include "stats/histogram.h"
 #include "util/array.h"

@@ -1,11 +1,12 @@
 /*
- * observe.c - `observe`'s kernel side (observe.h): which of the asked
+ * observe_attach.c - `observe`'s kernel side (observe_attach.h): which of
+ * the asked
  * views can run here and why not, the pipe-writes source tried in order
  * (fexit, kretprobe, the syscall tracepoints), tracefs mounted when it is
  * missing and we are root, the program loaded and attached view by view,
  * the wait, and the maps read (observe_read.c).
  */
-#include "kernel/observe.h"
+#include "kernel/observe_attach.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -40,7 +41,7 @@ int kobserve_run(const struct kobserve_request *rq, struct observation *out,
 
 #include "kernel/bpf_msg.h"
 #include "kernel/ktrace.h"
-#include "kernel/observe_impl.h"
+#include "kernel/observe_priv.h"
 #include "util/array.h"
 
 const char *const kobserve_pipe_sources[3] = {

@@ -1,5 +1,5 @@
 /*
- * history_noise.h - the store's part of history as the noise model of a
+ * history_runs.h - the store's part of history as the noise model of a
  * single run (comparison.h, struct cmp_hist): for each row of a built
  * comparison that has one run on a side and cannot be judged by runs, the
  * medians of the earlier complete runs of its configuration (workload,

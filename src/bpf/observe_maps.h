@@ -1,5 +1,6 @@
 /*
- * observe.h - what observe.bpf.c and its loader (kernel/observe.c) share:
+ * observe_maps.h - what observe.bpf.c and its loader
+ * (kernel/observe_attach.c) share:
  * the map keys and values, the size classes of pipe writes and the
  * counters of events the program had to drop.  Plain fixed-size types,
  * the same layout on both sides.

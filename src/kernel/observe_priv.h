@@ -1,5 +1,5 @@
 /*
- * observe_impl.h - what the two files of `observe`'s kernel side share:
+ * observe_priv.h - what the two files of `observe`'s kernel side share:
  * the loaded program (its skeleton, build/bpf/observe.skel.h) and the
  * reading of its maps into an observation (observe_read.c).
  */
@@ -9,7 +9,7 @@
 #ifndef COPYSCOPE_NO_BPF
 #include <bpf/libbpf.h>
 
-#include "bpf/observe.h"
+#include "bpf/observe_maps.h"
 #include "observe.skel.h"
 
 #ifdef __clang_analyzer__

@@ -1,5 +1,5 @@
 /*
- * kview_impl.h - inside the kernel views (kernel/kview*.c only): the
+ * kview_priv.h - inside the kernel views (kernel/kview*.c only): the
  * state of a recording and the hooks of each view.  kview.c owns the
  * recording and feeds each event to its view; kview_lock.c is the lock
  * view, kview_sched.c the sched and syscall views.

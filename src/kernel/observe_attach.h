@@ -1,5 +1,5 @@
 /*
- * observe.h - `copyscope observe`'s kernel side: load the BPF program
+ * observe_attach.h - `copyscope observe`'s kernel side: load the BPF program
  * (src/bpf/observe.bpf.c) for what was asked, let it aggregate in the
  * kernel for a while, then read its maps into an observation
  * (results/observation.h).  What cannot be loaded is said in the

@@ -1,11 +1,11 @@
 /*
- * history.h - the store's side of `copyscope history`: every stored
+ * history_read.h - the store's side of `copyscope history`: every stored
  * result of complete runs (optionally of one workload and one metric,
  * optionally only of given runs) with its run's id, unique id, start
  * time, host, boot and kernel release and its samples, oldest run first,
  * read by one query whose cost is linear in the rows it returns.  The
  * medians, series and change points are made above the store
- * (session/history.c), since the store does not use the statistics.
+ * (session/history_session.c), since the store does not use the statistics.
  */
 #ifndef COPYSCOPE_STORE_HISTORY_H
 #define COPYSCOPE_STORE_HISTORY_H

@@ -1,5 +1,5 @@
 /*
- * env.c - capture of the environment a run was measured in.
+ * env_capture.c - capture of the environment a run was measured in.
  *
  * Reads /proc, /sys, uname() and build-time macros into an ordered list of
  * dotted key/value strings.  Keys always appear in the same order; a value

@@ -1,5 +1,6 @@
 /*
- * ab.h - the paired A/B analysis of one run (`copyscope ab`): A, B and a
+ * ab_verdict.h - the paired A/B analysis of one run (`copyscope ab`): A,
+ * B and a
  * control A' (a second copy of A) measured together, one kept sample of
  * each per round, the order shuffled every round.
  *
@@ -38,7 +39,7 @@
 #include "results/result.h"
 #include "stats/mannwhitney.h"
 
-/* The environment key that marks an ab run (session/ab.c sets it). */
+/* The environment key that marks an ab run (session/ab_session.c sets it). */
 #define AB_ENV_ROLES "ab.roles"
 
 /* The job index of each configuration of an ab run. */
@@ -89,7 +90,8 @@ struct ab_analysis {
 
 /*
  * Pair the results res[0..nres-1] of an ab run (configurations of jobs
- * 0, 1, 2: A, B, A') metric by metric and judge each.  Trace and traced results are
+ * 0, 1, 2: A, B, A') metric by metric and judge each.  Trace and traced
+ * results are
  * left out.  Returns 0, or -1 when the set has no configuration of one
  * of the roles (with a message in err), or on ENOMEM.  Free with
  * ab_analysis_free().

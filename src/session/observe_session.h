@@ -1,6 +1,6 @@
 /*
- * observe.h - `copyscope observe` end to end: the host's environment
- * captured, the kernel side run (kernel/observe.h), and the observation
+ * observe_session.h - `copyscope observe` end to end: the host's environment
+ * captured, the kernel side run (kernel/observe_attach.h), and the observation
  * stored as a run (its row, environment and observations row); and the
  * replay's half: an observation's pipe writes as pipe.mix's mix.
  */
@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "kernel/observe.h"
+#include "kernel/observe_attach.h"
 #include "results/observation.h"
 #include "results/run.h"
 #include "store/store.h"

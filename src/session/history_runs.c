@@ -1,7 +1,7 @@
 /*
- * history_noise.c - the earlier runs behind history as the noise model
+ * history_runs.c - the earlier runs behind history as the noise model
  * of a single run (see history_noise.h).  The store's history read
- * (store/history.c) gives every result of complete runs of one workload
+ * (store/history_read.c) gives every result of complete runs of one workload
  * and metric, oldest run first; here those of the judged run's host and
  * configuration that started before it are kept, one median per run, and
  * handed to the comparison (comparison/history_noise.c).
@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "results/codec.h"
-#include "session/history_noise.h"
+#include "session/history_runs.h"
 #include "stats/summary.h"
-#include "store/history.h"
+#include "store/history_read.h"
 
 /* Did x start before run (by start time, then id)? */
 static bool earlier(const struct store_hist_result *x,

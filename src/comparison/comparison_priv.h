@@ -1,5 +1,5 @@
 /*
- * comparison_impl.h - inside the comparison engine: what comparison.c
+ * comparison_priv.h - inside the comparison engine: what comparison.c
  * shares with comparison_limits.c and comparison_env.c.
  */
 #ifndef COPYSCOPE_COMPARISON_IMPL_H

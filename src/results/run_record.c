@@ -1,5 +1,5 @@
 /*
- * run.c - freeing runs, and a run's options as "run.*" key/value text
+ * run_record.c - freeing runs, and a run's options as "run.*" key/value text
  * (see run.h).
  */
 #include "results/run.h"

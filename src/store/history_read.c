@@ -1,6 +1,6 @@
 /*
- * history.c - every stored result of complete runs with its run's
- * identity and samples, in one query (see history.h).  The query walks
+ * history_read.c - every stored result of complete runs with its run's
+ * identity and samples, in one query (see history_read.h).  The query walks
  * results by results_workload (workload, metric), samples by their
  * primary key (result_id, idx) and the kernel release by environment's
  * (run_id, key); it sorts by the run's start: linear in the rows apart
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "store/db.h"
-#include "store/history.h"
+#include "store/history_read.h"
 
 #define HIST_SQL \
 	"SELECT r.id, r.started_ns, r.uuid, r.host, r.boot_id, e.value, " \

@@ -1,8 +1,8 @@
 /*
- * ab.c - the paired A/B analysis of one run (see ab.h for the method and
- * the verdict rule).
+ * ab_verdict.c - the paired A/B analysis of one run (see ab_verdict.h for
+ * the method and the verdict rule).
  */
-#include "comparison/ab.h"
+#include "comparison/ab_verdict.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,9 +1,10 @@
 /*
- * ab.h - a paired A/B run (`copyscope ab`): A, B and a control A' of one
+ * ab_session.h - a paired A/B run (`copyscope ab`): A, B and a control A'
+ * of one
  * workload opened together (workers started, batch sized, warmed up),
  * then kept samples in rounds, each round in a freshly shuffled order
  * (the session's interleaved mode; the seed is stored), judged pair by
- * pair over the rounds (comparison/ab.h).
+ * pair over the rounds (comparison/ab_verdict.h).
  *
  * Runtime kernel settings can differ between the sides: files under
  * /proc/sys (--a-sysctl vm.swappiness=10) and under
@@ -24,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "comparison/ab.h"
+#include "comparison/ab_verdict.h"
 #include "core/param.h"
 #include "session/session.h"
 
@@ -122,8 +123,8 @@ void ab_side_text(const struct ab_spec *spec, int side, char *buf,
 /*
  * Record the ab run in its environment (stored, exported and pushed with
  * it): AB_ENV_ROLES and the sides, settings, alpha, noise band, looks,
- * --drop-noisy and --precision, as ab.* keys (comparison/ab.h reads them
- * back).  Returns 0, or -1 on ENOMEM.
+ * --drop-noisy and --precision, as ab.* keys (comparison/ab_verdict.h
+ * reads them back).  Returns 0, or -1 on ENOMEM.
  */
 int ab_env_add(const struct ab_spec *spec, struct env *env, int looks);
 

@@ -1,9 +1,9 @@
 /*
- * ab.c - a paired A/B run: the two sides' parameters and kernel
+ * ab_session.c - a paired A/B run: the two sides' parameters and kernel
  * settings, the rounds, the settings written and restored, the
- * precision stopping rule, the analysis (see ab.h).
+ * precision stopping rule, the analysis (see ab_session.h).
  */
-#include "session/ab.h"
+#include "session/ab_session.h"
 
 #include <errno.h>
 #include <fcntl.h>

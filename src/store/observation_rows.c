@@ -1,5 +1,5 @@
 /*
- * observation.c - the observations table (schema version 5): what
+ * observation_rows.c - the observations table (schema version 5): what
  * `copyscope observe` saw, as its JSON text, beside the run row that
  * holds its time, host and environment.
  */

@@ -1,7 +1,7 @@
 /*
- * history.c - the series of one configuration on one host and their
- * change points (see history.h).  The store reads every result of the
- * selected complete runs in one query (store/history.c); here each is
+ * history_session.c - the series of one configuration on one host and their
+ * change points (see history_session.h).  The store reads every result of the
+ * selected complete runs in one query (store/history_read.c); here each is
  * filtered by the KEY=VALUE asked, summarized (median and its CI),
  * grouped by host and configuration with one sort, ordered by time or by
  * kernel release, and searched for change points.  Nothing is quadratic
@@ -21,11 +21,11 @@
 #include "comparison/comparison.h"
 #include "core/param.h"
 #include "core/workload.h"
-#include "session/history.h"
+#include "session/history_session.h"
 #include "stats/edivisive.h"
 #include "stats/hier.h"
 #include "stats/summary.h"
-#include "store/history.h"
+#include "store/history_read.h"
 
 /* One result that passed the filters: its series key and summary. */
 struct hist_item {

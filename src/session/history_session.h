@@ -1,5 +1,5 @@
 /*
- * history.h - a lab's history (`copyscope history`, `check --history`):
+ * history_session.h - a lab's history (`copyscope history`, `check --history`):
  * the series of run medians of one configuration (workload, parameters
  * less the ignored ones, metric) on one host, in time order or by kernel
  * release in version order, and its change points.
@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "results/history.h"
+#include "results/history_series.h"
 #include "store/store.h"
 
 /* What a history is made of. */

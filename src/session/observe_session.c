@@ -1,5 +1,6 @@
 /*
- * observe.c - `copyscope observe` end to end (session/observe.h): the
+ * observe_session.c - `copyscope observe` end to end
+ * (session/observe_session.h): the
  * environment, the kernel side, the store; and an observation read back
  * as the mix of a replay.
  *
@@ -10,7 +11,7 @@
  * compare and check find nothing to judge in it, while runs, show,
  * export, import and push carry it like any run.
  */
-#include "session/observe.h"
+#include "session/observe_session.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * observe.h - an observation (results/observation.h) printed as text:
+ * observe_print.h - an observation (results/observation.h) printed as text:
  * the pipe writes by the seed's size classes beside their log2
  * histogram and per comm, the lock table per caller and per comm (as
  * perf lock contention -ab prints it) with the mutex wait of pipe

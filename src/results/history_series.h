@@ -1,10 +1,10 @@
 /*
- * history.h - the results model of a lab's history: the series of run
+ * history_series.h - the results model of a lab's history: the series of run
  * medians of one configuration on one host (each point one run, or by
  * kernel the runs of one kernel release) and its change points, as
- * session/history.c builds them (history_build()) and the renderers
+ * session/history_session.c builds them (history_build()) and the renderers
  * read them (cli/history.c, report/html_plots_history.c).  Plain data:
- * history_free() (session/history.h) frees what history_build() made.
+ * history_free() (session/history_session.h) frees what history_build() made.
  */
 #ifndef COPYSCOPE_RESULTS_HISTORY_H
 #define COPYSCOPE_RESULTS_HISTORY_H

@@ -1,5 +1,5 @@
 /*
- * runner_impl.h - inside the runner (runner/runner*.c only): the state
+ * runner_priv.h - inside the runner (runner/runner*.c only): the state
  * of one configuration being run, and what runner.c (the sample loop)
  * and runner_batch.c (batch sizing, warm-up, the injection) share.
  */
