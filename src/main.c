@@ -6,52 +6,15 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "runner/trace.h"
 #include "core/workload.h"
-#include "util/array.h"
 #include "util/msg.h"
 
 #ifndef COPYSCOPE_VERSION
 #define COPYSCOPE_VERSION "unknown"
 #endif
-
-struct subcommand {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *summary;
-};
-
-static const struct subcommand subcommands[] = {
-	{ "list", cmd_list, "workloads, suites, parameters and metrics" },
-	{ "run", cmd_run, "measure workloads or suites and store the results" },
-	{ "runs", cmd_runs, "stored runs: id, time, tag, host, kernel, boot" },
-	{ "show", cmd_show, "one stored run: results and environment" },
-	{ "compare", cmd_compare, "compare two sets of runs: %change, "
-	  "p-value, verdict" },
-	{ "ab", cmd_ab, "paired A/B in one run: A, B and a control A' in "
-	  "shuffled rounds" },
-	{ "check", cmd_check, "rerun BASE's workloads; exit 3 on a "
-	  "significant regression" },
-	{ "history", cmd_history, "series of run medians per host and "
-	  "configuration, change points" },
-	{ "export", cmd_export, "stored runs as JSON lines, for import "
-	  "elsewhere" },
-	{ "import", cmd_import, "add the runs of an export file (idempotent)" },
-	{ "report", cmd_report, "one self-contained HTML file with plots" },
-	{ "push", cmd_push, "copy runs to a shared store (PostgreSQL), "
-	  "each once" },
-	{ "observe", cmd_observe, "watch a live host: pipe write sizes, "
-	  "lock waits, wake-ups (BPF)" },
-	{ "env", cmd_env, "the environment as it would be stored" },
-#ifndef COPYSCOPE_STATIC
-	/* not in the static build, which is what boot puts into a guest */
-	{ "boot", cmd_boot, "A/B across boots: boot a kernel in qemu per "
-	  "side, run inside, store" },
-#endif
-};
-
-#define NSUB ARRAY_SIZE(subcommands)
 
 static void usage(FILE *out)
 {
@@ -63,9 +26,9 @@ static void usage(FILE *out)
 		"Measures what moving bytes through the Linux kernel costs "
 		"(pipes, syscalls)\nagainst userspace floors, stores every "
 		"result with its environment in SQLite\n(or a lab's PostgreSQL).\n\ncommands:\n");
-	for (i = 0; i < NSUB; i++)
-		fprintf(out, "  %-8s %s\n", subcommands[i].name,
-			subcommands[i].summary);
+	for (i = 0; i < cli_command_count; i++)
+		fprintf(out, "  %-8s %s\n", cli_commands[i].name,
+			cli_commands[i].summary);
 	fprintf(out,
 		"\n'copyscope COMMAND --help' (or 'copyscope help COMMAND') "
 		"describes a command.\n"
@@ -83,23 +46,20 @@ static void usage(FILE *out)
 
 /*
  * `copyscope __options [CMD]`: every command's (or CMD's) options as
- * bash completion reads them (opt_describe()), from the tables the
- * commands parse with, so that completion cannot drift from them.
+ * bash completion and scripts/man-options.sh read them (opt_describe()),
+ * from the tables the commands parse with (cli/commands.c), so that
+ * neither can drift from them.
  */
 static int describe_options(int argc, char **argv)
 {
 	size_t i, shown = 0;
 
-	opt_set_describe(stdout);
-	for (i = 0; i < NSUB; i++) {
-		char *av[] = { (char *)subcommands[i].name, NULL };
-
-		if (argc > 1 && strcmp(argv[1], av[0]) != 0)
+	for (i = 0; i < cli_command_count; i++) {
+		if (argc > 1 && strcmp(argv[1], cli_commands[i].name) != 0)
 			continue;
-		subcommands[i].fn(1, av);
+		opt_describe(stdout, cli_commands[i].tables[0]());
 		shown++;
 	}
-	opt_set_describe(NULL);
 	if (!shown) {
 		cli_error("__options: no command '%s'", argv[1]);
 		return EXIT_USAGE;
@@ -140,9 +100,14 @@ static int close_stdout(int rc)
 
 static int dispatch(int argc, char **argv)
 {
+	const struct cli_command *k;
 	char err[512];
 	size_t i;
 
+	if (cli_commands_check(err, sizeof(err)) != 0) {
+		cli_error("BUG: invalid option table: %s", err);
+		return EXIT_FAIL;
+	}
 	if (argc >= 2 && strcmp(argv[1], "__options") == 0)
 		return describe_options(argc - 1, argv + 1);
 	if (workload_table_validate(workload_table, workload_count, err,
@@ -158,9 +123,9 @@ static int dispatch(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "help") == 0) {
 		char *av[] = { argv[2], "--help", NULL };
 
-		for (i = 0; i < NSUB; i++)
-			if (strcmp(argv[2], subcommands[i].name) == 0)
-				return subcommands[i].fn(2, av);
+		k = cli_command_find(argv[2]);
+		if (k)
+			return k->fn(2, av);
 		cli_error("help: no command '%s' (see 'copyscope --help')",
 			  argv[2]);
 		return EXIT_USAGE;
@@ -173,16 +138,16 @@ static int dispatch(int argc, char **argv)
 		printf("copyscope %s\n", COPYSCOPE_VERSION);
 		return EXIT_OK;
 	}
-	for (i = 0; i < NSUB; i++)
-		if (strcmp(argv[1], subcommands[i].name) == 0)
-			return subcommands[i].fn(argc - 1, argv + 1);
+	k = cli_command_find(argv[1]);
+	if (k)
+		return k->fn(argc - 1, argv + 1);
 	{
-		const char *names[NSUB];
+		const char *names[32];
 		const char *s;
 
-		for (i = 0; i < NSUB; i++)
-			names[i] = subcommands[i].name;
-		s = param_suggest(argv[1], names, NSUB);
+		for (i = 0; i < cli_command_count && i < 32; i++)
+			names[i] = cli_commands[i].name;
+		s = param_suggest(argv[1], names, i);
 		cli_error("unknown command '%s'%s%s%s (see 'copyscope "
 			  "--help')", msg_quote(argv[1]),
 			  s ? "; did you mean '" : "",

@@ -107,7 +107,7 @@ struct boot_qemu {
 	const char *console_path;	/* ttyS0 goes here */
 	const char *data_path;		/* ttyS1 goes here */
 	const char *log_path;		/* qemu's own stdout and stderr */
-	char *const *extra;		/* --qemu-arg values */
+	const char *const *extra;	/* --qemu-arg values */
 	size_t nextra;
 };
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "report/ab_print.h"
 #include "session/ab_session.h"
@@ -33,59 +34,53 @@ struct ab_cli {
 	size_t nsysctl[2], nthp[2];
 };
 
-#define AC(field) offsetof(struct ab_cli, field)
-#define AB_REPEAT(nm, arg, help, f, n, m)				\
-	{ OPT_R(nm, OPT_REPEAT, arg), help, AC(f), .count_off = AC(n),	\
-	  .max = (m) }
+#define OPT_BASE struct ab_cli
 static const struct opt_row ab_rows[] = {
-	AB_REPEAT("--a", "K=V[,K=V...]", "side A's parameters (also A')",
-		  side[0], nside[0], AB_MAX_SIDE_ARGS),
-	AB_REPEAT("--b", "K=V[,K=V...]", "side B's parameters", side[1],
-		  nside[1], AB_MAX_SIDE_ARGS),
-	AB_REPEAT("--a-sysctl", "K=V", "a /proc/sys setting of side A "
-		  "(vm.swappiness=10; repeatable)", sysctl[0], nsysctl[0],
-		  AB_MAX_SETTINGS),
-	AB_REPEAT("--b-sysctl", "K=V", "a /proc/sys setting of side B",
-		  sysctl[1], nsysctl[1], AB_MAX_SETTINGS),
-	AB_REPEAT("--a-thp", "K=V", "a /sys/kernel/mm/transparent_hugepage "
-		  "setting of side A (enabled=never)", thp[0], nthp[0],
-		  AB_MAX_SETTINGS),
-	AB_REPEAT("--b-thp", "K=V", "a transparent_hugepage setting of side "
-		  "B", thp[1], nthp[1], AB_MAX_SETTINGS),
-	{ OPT_R("--rounds", OPT_INT, "N"), "rounds (default "
+	OPT_ROW_REPEAT("--a", "K=V[,K=V...]", "side A's parameters (also A')",
+		  side[0], nside[0]),
+	OPT_ROW_REPEAT("--b", "K=V[,K=V...]", "side B's parameters", side[1],
+		  nside[1]),
+	OPT_ROW_REPEAT("--a-sysctl", "K=V", "a /proc/sys setting of side A "
+		  "(vm.swappiness=10; repeatable)", sysctl[0], nsysctl[0]),
+	OPT_ROW_REPEAT("--b-sysctl", "K=V", "a /proc/sys setting of side B",
+		  sysctl[1], nsysctl[1]),
+	OPT_ROW_REPEAT("--a-thp", "K=V", "a /sys/kernel/mm/transparent_hugepage "
+		  "setting of side A (enabled=never)", thp[0], nthp[0]),
+	OPT_ROW_REPEAT("--b-thp", "K=V", "a transparent_hugepage setting of side "
+		  "B", thp[1], nthp[1]),
+	OPT_ROW_INT("--rounds", "N", "rounds (default "
 	  AB_XSTR(AB_DEFAULT_ROUNDS) "; with --precision: the most)",
-	  AC(spec.rounds), .lo = 2, .hi = PAIRED_MAX_N / 2.0 },
-	{ OPT_R("--precision", OPT_PCT, "PCT"), "add rounds until the first "
+	  spec.rounds, .lo = 2, .hi = PAIRED_MAX_N / 2.0),
+	OPT_ROW_PCT("--precision", "PCT", "add rounds until the first "
 	  "metric's 95% CI is within +-PCT, testing at "
 	  AB_XSTR(AB_PRECISION_FIRST_LOOK) " rounds and at each doubling; "
 	  "the verdicts then use alpha / the number of such looks",
-	  AC(spec.precision_pct), .lo = 0.01, .hi = 100, .unit = "1%" },
-	{ OPT_R("--max-time", OPT_TIME, "T"), "with --precision: at most T of "
-	  "rounds (default 60s)", AC(spec.max_time_ns), .lo = 1e6,
-	  .hi = 86400e9 },
-	{ OPT_R("--sample-time", OPT_TIME, "T"), "one sample (default 10ms)",
-	  AC(spec.session.ro.sample_time_ns), .lo = 1e6, .hi = 60e9 },
-	{ OPT_R("--warmup", OPT_TIME, "T"), "warm-up of each configuration "
-	  "(default 100ms)", AC(spec.session.ro.warmup_ns), .lo = 0,
-	  .hi = 600e9 },
-	{ OPT_R("--cpus", OPT_LIST, "LIST"), "CPUs the workers may use, in "
-	  "order (e.g. 0,1 or 2-5)", AC(spec.session.ro),
-	  .check = opt_check_cpus },
-	{ OPT_R("--seed", OPT_U64, "N"), "seed of the rounds' order (default: "
-	  "the clock)", AC(spec.session.seed) },
-	OPT_ROW_ALPHA(struct ab_cli, spec.stats.alpha),
-	{ OPT_R("--noise", OPT_PCT, "PCT"), "the band a change must clear "
-	  "(default 1%)", AC(spec.stats.noise_pct), .lo = 0, .hi = 100,
-	  .unit = "1%" },
-	{ OPT_R("--drop-noisy", OPT_FLAG, NULL), "leave out rounds with a "
-	  "sample flagged as disturbed", AC(spec.stats.drop_noisy) },
-	OPT_ROW_JSON(struct ab_cli, json, "the result as JSON"),
-	OPT_ROW_TAG(struct ab_cli, tag, "tag of the stored run"),
-	{ OPT_R("--no-store", OPT_FLAG, NULL), "do not store the run",
-	  AC(no_store) },
-	OPT_ROW_DB(struct ab_cli, db, OPT_HELP_DB),
+	  spec.precision_pct, .lo = 0.01, .hi = 100, .unit = "1%"),
+	OPT_ROW_TIME("--max-time", "T", "with --precision: at most T of "
+	  "rounds (default 60s)", spec.max_time_ns, .lo = 1e6,
+	  .hi = 86400e9),
+	OPT_ROW_TIME("--sample-time", "T", "one sample (default 10ms)",
+	  spec.session.ro.sample_time_ns, .lo = 1e6, .hi = 60e9),
+	OPT_ROW_TIME("--warmup", "T", "warm-up of each configuration "
+	  "(default 100ms)", spec.session.ro.warmup_ns, .lo = 0,
+	  .hi = 600e9),
+	OPT_ROW_CHECK(OPT_LIST, "--cpus", "LIST", "CPUs the workers may use, in "
+	  "order (e.g. 0,1 or 2-5)", spec.session.ro, struct run_opts, opt_check_cpus),
+	OPT_ROW_U64("--seed", "N", "seed of the rounds' order (default: "
+	  "the clock)", spec.session.seed),
+	OPT_ROW_ALPHA(spec.stats.alpha),
+	OPT_ROW_PCT("--noise", "PCT", "the band a change must clear "
+	  "(default 1%)", spec.stats.noise_pct, .lo = 0, .hi = 100,
+	  .unit = "1%"),
+	OPT_ROW_FLAG("--drop-noisy", "leave out rounds with a "
+	  "sample flagged as disturbed", spec.stats.drop_noisy),
+	OPT_ROW_JSON(json, "the result as JSON"),
+	OPT_ROW_TAG(tag, "tag of the stored run"),
+	OPT_ROW_FLAG("--no-store", "do not store the run",
+	  no_store),
+	OPT_ROW_DB(db, OPT_HELP_DB),
 };
-#undef AC
+#undef OPT_BASE
 
 static void ab_usage(FILE *out, const struct opt_cmd *c);
 
@@ -93,15 +88,20 @@ static const struct opt_cmd ab_cmd = {
 	.name = "ab", .rows = ab_rows, .nrows = ARRAY_SIZE(ab_rows),
 	.help_col = 21, .max_pos = -1, .pos = OPT_C_WORKLOADS,
 	.usage = ab_usage,
+	.synopsis = OPT_SYNOPSIS("WORKLOAD [KEY=VALUE ...] --a\n"
+			     "--b [--a-sysctl] [--b-sysctl]\n"
+			     "[--a-thp] [--b-thp] [--rounds]\n"
+			     "[--precision [--max-time]] [options]"),
 };
+
+const struct opt_cmd *cli_ab_options(void)
+{
+	return &ab_cmd;
+}
 
 static void ab_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
-"usage: copyscope ab WORKLOAD [KEY=VALUE ...] --a KEY=VALUE[,KEY=VALUE...]\n"
-"                    --b KEY=VALUE[,...] [--a-sysctl K=V] [--b-sysctl K=V]\n"
-"                    [--a-thp K=V] [--b-thp K=V] [--rounds N]\n"
-"                    [--precision PCT [--max-time T]] [options]\n"
 "\n"
 "A paired A/B inside one run: opens A, B and a control A' (a second copy\n"
 "of A) together, every worker started, batch sized and warmed up, then\n"

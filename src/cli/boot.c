@@ -12,6 +12,7 @@
 
 #include "boot/boot.h"
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "session/boot_ab.h"
 #include "util/array.h"
@@ -29,54 +30,53 @@ _Static_assert((int)BOOT_DEFAULT_TIMEOUT_S == 900, "--timeout-s's help says 900"
 
 static const char *const accel_words[] = { "auto", "kvm", "tcg", NULL };
 
-#define BC(field) offsetof(struct boot_cli, spec.field)
+#define OPT_BASE struct boot_cli
 static const struct opt_row boot_rows[] = {
-	{ OPT_R("--kernel", OPT_STR, "BZIMAGE"), "the kernel image (side A's, "
+	OPT_ROW_STR("--kernel", "BZIMAGE", "the kernel image (side A's, "
 	  "and B's without --kernel-b); scripts/fetch-kernel.sh puts Debian's "
-	  "into build/kernel/vmlinuz", BC(side[0].kernel),
-	  .complete = OPT_C_FILE },
-	{ OPT_R("--side", OPT_STR, "NAME"), "side A: the tag of its runs",
-	  BC(side[0].name), .complete = OPT_C_TAG },
-	{ OPT_R("--append", OPT_STR, "ARGS"), "side A's kernel parameters "
-	  "(after \"" BOOT_BASE_APPEND "\")", BC(side[0].append) },
-	{ OPT_R("--side-b", OPT_STR, "NAME"), "side B: a second side, booted "
-	  "in turn with A", BC(side[1].name), .complete = OPT_C_TAG },
-	{ OPT_R("--append-b", OPT_STR, "ARGS"), "side B's kernel parameters",
-	  BC(side[1].append) },
-	{ OPT_R("--kernel-b", OPT_STR, "BZIMAGE"), "side B's kernel image (A/B "
-	  "of a kernel patch)", BC(side[1].kernel), .complete = OPT_C_FILE },
-	{ OPT_R("--boots", OPT_INT, "N"), "boots per side, 1 .. "
+	  "into build/kernel/vmlinuz", spec.side[0].kernel,
+	  .complete = OPT_C_FILE),
+	OPT_ROW_STR("--side", "NAME", "side A: the tag of its runs",
+	  spec.side[0].name, .complete = OPT_C_TAG),
+	OPT_ROW_STR("--append", "ARGS", "side A's kernel parameters "
+	  "(after \"" BOOT_BASE_APPEND "\")", spec.side[0].append),
+	OPT_ROW_STR("--side-b", "NAME", "side B: a second side, booted "
+	  "in turn with A", spec.side[1].name, .complete = OPT_C_TAG),
+	OPT_ROW_STR("--append-b", "ARGS", "side B's kernel parameters",
+	  spec.side[1].append),
+	OPT_ROW_STR("--kernel-b", "BZIMAGE", "side B's kernel image (A/B "
+	  "of a kernel patch)", spec.side[1].kernel, .complete = OPT_C_FILE),
+	OPT_ROW_INT("--boots", "N", "boots per side, 1 .. "
 	  BOOT_XSTR(BOOT_MAX_BOOTS) " (default " BOOT_XSTR(BOOT_DEFAULT_BOOTS)
-	  ")", BC(boots), .lo = 1, .hi = BOOT_MAX_BOOTS },
-	{ OPT_R("--timeout-s", OPT_NUM, "S"), "seconds one boot may take, run "
-	  "included (default 900)", BC(timeout_s), .lo = 1, .hi = 86400,
-	  .unit = "seconds" },
-	{ OPT_R("--accel", OPT_STR, "auto|kvm|tcg"), "(default auto, as "
-	  "above)", BC(accel), .words = accel_words,
-	  .complete = OPT_C_WORDS },
-	{ OPT_R("--smp", OPT_INT, "N"), "guest CPUs, 1 .. 64 (default "
-	  BOOT_XSTR(BOOT_DEFAULT_SMP) ")", BC(smp), .lo = 1, .hi = 64 },
-	{ OPT_R("--memory-mib", OPT_INT, "M"), "guest memory in MiB, 128 .. "
+	  ")", spec.boots, .lo = 1, .hi = BOOT_MAX_BOOTS),
+	OPT_ROW_NUM("--timeout-s", "S", "seconds one boot may take, run "
+	  "included (default 900)", spec.timeout_s, .lo = 1, .hi = 86400,
+	  .unit = "seconds"),
+	OPT_ROW_STR("--accel", "auto|kvm|tcg", "(default auto, as "
+	  "above)", spec.accel, .words = accel_words,
+	  .complete = OPT_C_WORDS),
+	OPT_ROW_INT("--smp", "N", "guest CPUs, 1 .. 64 (default "
+	  BOOT_XSTR(BOOT_DEFAULT_SMP) ")", spec.smp, .lo = 1, .hi = 64),
+	OPT_ROW_INT("--memory-mib", "M", "guest memory in MiB, 128 .. "
 	  "65536 (default " BOOT_XSTR(BOOT_DEFAULT_MEMORY_MIB) ")",
-	  BC(memory_mib), .lo = 128, .hi = 65536 },
-	{ OPT_R("--qemu", OPT_STR, "PATH"), "qemu binary (default "
-	  "qemu-system-x86_64)", BC(qemu), .complete = OPT_C_FILE },
-	{ OPT_R("--qemu-arg", OPT_REPEAT, "ARG"), "one more qemu argument "
-	  "(repeat for more)", BC(qemu_args), .count_off = BC(nqemu_args),
-	  .max = BOOT_MAX_QEMU_ARGS },
-	{ OPT_R("--busybox", OPT_STR, "PATH"), "a static busybox (default "
-	  "/bin/busybox, from Debian's busybox-static)", BC(busybox),
-	  .complete = OPT_C_FILE },
-	{ OPT_R("--copyscope-static", OPT_STR, "PATH"), "the static copyscope "
+	  spec.memory_mib, .lo = 128, .hi = 65536),
+	OPT_ROW_STR("--qemu", "PATH", "qemu binary (default "
+	  "qemu-system-x86_64)", spec.qemu, .complete = OPT_C_FILE),
+	OPT_ROW_REPEAT("--qemu-arg", "ARG", "one more qemu argument "
+	  "(repeat for more)", spec.qemu_args, spec.nqemu_args),
+	OPT_ROW_STR("--busybox", "PATH", "a static busybox (default "
+	  "/bin/busybox, from Debian's busybox-static)", spec.busybox,
+	  .complete = OPT_C_FILE),
+	OPT_ROW_STR("--copyscope-static", "PATH", "the static copyscope "
 	  "for the guest (default: copyscope-static beside this binary, else "
-	  "../libexec/copyscope/ from it; make static)", BC(cstatic),
-	  .complete = OPT_C_FILE },
-	{ OPT_R("--print-init", OPT_FLAG, NULL), "print the guest's /init "
-	  "script and exit", offsetof(struct boot_cli, print_script) },
-	OPT_ROW_DB(struct boot_cli, db, "database (default $COPYSCOPE_DB, else "
+	  "../libexec/copyscope/ from it; make static)", spec.cstatic,
+	  .complete = OPT_C_FILE),
+	OPT_ROW_FLAG("--print-init", "print the guest's /init "
+	  "script and exit", print_script),
+	OPT_ROW_DB(db, "database (default $COPYSCOPE_DB, else "
 		   "$XDG_DATA_HOME/copyscope/results.db)"),
 };
-#undef BC
+#undef OPT_BASE
 
 static void boot_usage(FILE *out, const struct opt_cmd *c);
 
@@ -86,17 +86,24 @@ static const struct opt_cmd boot_cmd = {
 	.unknown_hint = "(options for the guest's run go after '--')",
 	.max_pos = -1, .pos = OPT_C_WORKLOADS, .after_dashdash = "run",
 	.after_cmd = cli_run_options, .usage = boot_usage,
+	.synopsis = OPT_SYNOPSIS("--kernel --side [--append]\n"
+			     "[--side-b [--append-b] [--kernel-b]]\n"
+			     "[--boots] [--timeout-s] [--accel]\n"
+			     "[--smp] [--memory-mib] [--qemu-arg]...\n"
+			     "[--qemu] [--busybox] [--copyscope-static]\n"
+			     "[--print-init] [--db]\n"
+			     "WORKLOAD|SUITE... [key=value...]\n"
+			     "[-- RUN-OPTIONS]"),
 };
+
+const struct opt_cmd *cli_boot_options(void)
+{
+	return &boot_cmd;
+}
 
 static void boot_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
-"usage: copyscope boot --kernel BZIMAGE --side NAME [--append ARGS]\n"
-"                      [--side-b NAME [--append-b ARGS] [--kernel-b BZIMAGE]]\n"
-"                      [--boots N] [--timeout-s S] [--accel auto|kvm|tcg]\n"
-"                      [--smp N] [--memory-mib M] [--qemu-arg ARG]...\n"
-"                      [--db PATH] WORKLOAD|SUITE... [key=value...]\n"
-"                      [-- RUN-OPTIONS]\n"
 "\n"
 "Boots a kernel in qemu once per boot, runs the workloads or suites inside\n"
 "(copyscope run, with a static copyscope - make static - and busybox in an\n"

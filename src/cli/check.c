@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "session/session.h"
 #include "session/check_plan.h"
@@ -40,39 +41,39 @@ struct check_cli {
 	struct cmp_ignore ig;
 };
 
-#define CC(field) offsetof(struct check_cli, field)
+#define OPT_BASE struct check_cli
 static const struct opt_row check_rows[] = {
-	{ OPT_R("--threshold", OPT_PCT, "PCT"), "how much worse counts as a "
-	  "regression (default 5%)", CC(threshold_pct), .lo = 0, .hi = 1000,
-	  .unit = "5%" },
-	{ OPT_R("--new", OPT_STR, "RUN"), "compare with stored run(s) instead "
-	  "of measuring", CC(new_run), .complete = OPT_C_RUNS },
-	OPT_ROW_TAG(struct check_cli, tag, "tag of the new run (default "
+	OPT_ROW_PCT("--threshold", "PCT", "how much worse counts as a "
+	  "regression (default 5%)", threshold_pct, .lo = 0, .hi = 1000,
+	  .unit = "5%"),
+	OPT_ROW_STR("--new", "RUN", "compare with stored run(s) instead "
+	  "of measuring", new_run, .complete = OPT_C_RUNS),
+	OPT_ROW_TAG(tag, "tag of the new run (default "
 		    "'check')"),
-	OPT_ROW_IGNORE_PARAM(struct check_cli, ig, "with --new: leave these "
+	OPT_ROW_IGNORE_PARAM(ig, "with --new: leave these "
 			     "parameters out of the matching (as for "
 			     "compare)"),
-	{ OPT_R("--reps", OPT_INT, "N"), "kept samples per configuration "
-	  "(default: BASE's)", CC(reps), .lo = 1, .hi = 100000 },
-	{ OPT_R("--runs", OPT_INT, "N"), "measure N runs (default: as many as "
+	OPT_ROW_INT("--reps", "N", "kept samples per configuration "
+	  "(default: BASE's)", reps, .lo = 1, .hi = 100000),
+	OPT_ROW_INT("--runs", "N", "measure N runs (default: as many as "
 	  "BASE has when it has 3 or more, so the run is the unit on both "
-	  "sides; else 1)", CC(runs), .lo = 1, .hi = CHECK_MAX_RUNS },
-	{ OPT_R("--drop-noisy", OPT_FLAG, NULL), "leave out samples flagged "
-	  "as disturbed", CC(drop_noisy) },
-	{ OPT_R("--by-sample", OPT_FLAG, NULL), "judge over samples also with "
+	  "sides; else 1)", runs, .lo = 1, .hi = CHECK_MAX_RUNS),
+	OPT_ROW_FLAG("--drop-noisy", "leave out samples flagged "
+	  "as disturbed", drop_noisy),
+	OPT_ROW_FLAG("--by-sample", "judge over samples also with "
 	  "fewer than 3 runs a side (without it check cannot tell and exits "
-	  "4): only where separate runs are known to agree", CC(by_sample) },
-	{ OPT_R("--allow-emulated", OPT_FLAG, NULL), "judge runs measured "
+	  "4): only where separate runs are known to agree", by_sample),
+	OPT_ROW_FLAG("--allow-emulated", "judge runs measured "
 	  "under an emulator (virt.emulated) too; without it they make check "
-	  "exit 1", CC(allow_emulated) },
-	OPT_ROW_ALPHA(struct check_cli, alpha),
-	OPT_ROW_JSON(struct check_cli, json, "the comparison as JSON"),
-	OPT_ROW_DB(struct check_cli, db, OPT_HELP_DB),
-	{ OPT_R("--history", OPT_FLAG, NULL), "judge the newest stored runs "
+	  "exit 1", allow_emulated),
+	OPT_ROW_ALPHA(alpha),
+	OPT_ROW_JSON(json, "the comparison as JSON"),
+	OPT_ROW_DB(db, OPT_HELP_DB),
+	OPT_ROW_FLAG("--history", "judge the newest stored runs "
 	  "against their history instead, measuring nothing (see 'copyscope "
-	  "check --history --help')", CC(history) },
+	  "check --history --help')", history),
 };
-#undef CC
+#undef OPT_BASE
 
 static void check_usage(FILE *out, const struct opt_cmd *c);
 
@@ -80,13 +81,18 @@ static const struct opt_cmd check_cmd = {
 	.name = "check", .rows = check_rows,
 	.nrows = ARRAY_SIZE(check_rows), .help_col = 19,
 	.max_pos = -1, .pos = OPT_C_WORKLOADS, .usage = check_usage,
+	.synopsis = OPT_SYNOPSIS("BASE [WORKLOAD|SUITE ...] [--threshold]\n"
+			     "[--new] [options]"),
 };
+
+const struct opt_cmd *cli_check_options(void)
+{
+	return &check_cmd;
+}
 
 static void check_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
-"usage: copyscope check BASE [WORKLOAD|SUITE ...] [--threshold PCT]\n"
-"                       [--new RUN] [options]\n"
 "\n"
 "Measures the workloads and parameters of BASE again (the same reps, sample\n"
 "time, warm-up and CPUs), stores that run tagged 'check', compares it with\n"

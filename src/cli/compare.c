@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "report/ab_print.h"
 #include "report/comparison_print.h"
@@ -24,33 +25,33 @@ struct compare_cli {
 	bool ab;			/* the sides were ab runs */
 };
 
-#define CC(field) offsetof(struct compare_cli, field)
+#define OPT_BASE struct compare_cli
 static const struct opt_row compare_rows[] = {
-	OPT_ROW_JSON(struct compare_cli, json, "the comparison as JSON"),
-	OPT_ROW_CSV(struct compare_cli, csv, "one CSV line per row"),
-	{ OPT_R("--drop-noisy", OPT_FLAG, NULL), "leave out samples flagged "
+	OPT_ROW_JSON(json, "the comparison as JSON"),
+	OPT_ROW_CSV(csv, "one CSV line per row"),
+	OPT_ROW_FLAG("--drop-noisy", "leave out samples flagged "
 	  "as disturbed (outside load, steal, slow canary)",
-	  CC(o.drop_noisy) },
-	{ OPT_R("--by-sample", OPT_FLAG, NULL), "judge over samples also with "
+	  o.drop_noisy),
+	OPT_ROW_FLAG("--by-sample", "judge over samples also with "
 	  "fewer than 3 runs a side (without it such rows are 'cannot "
 	  "tell'): only where separate runs are known to agree",
-	  CC(o.by_sample) },
-	OPT_ROW_ALPHA(struct compare_cli, o.alpha),
-	{ OPT_R("--noise", OPT_PCT, "PCT"), "a verdict needs the whole CI of "
+	  o.by_sample),
+	OPT_ROW_ALPHA(o.alpha),
+	OPT_ROW_PCT("--noise", "PCT", "a verdict needs the whole CI of "
 	  "the change beyond +-PCT (default 1%): smaller changes count as "
-	  "noise", CC(o.noise_pct), .lo = 0, .hi = 1000, .unit = "1%" },
-	{ OPT_R("--target", OPT_PCT, "PCT"), "say how many runs per side a "
+	  "noise", o.noise_pct, .lo = 0, .hi = 1000, .unit = "1%"),
+	OPT_ROW_PCT("--target", "PCT", "say how many runs per side a "
 	  "change of PCT needs to be seen 80% of the time (from the spread "
-	  "between runs)", CC(o.target_pct), .lo = 0, .hi = 1000,
-	  .flags = OPT_LO_OPEN, .unit = "2%" },
-	{ OPT_R("--allow-emulated", OPT_FLAG, NULL), "give verdicts on "
-	  "emulated runs too", CC(o.allow_emulated) },
-	OPT_ROW_IGNORE_PARAM(struct compare_cli, ig, "leave these parameters "
+	  "between runs)", o.target_pct, .lo = 0, .hi = 1000,
+	  .flags = OPT_LO_OPEN, .unit = "2%"),
+	OPT_ROW_FLAG("--allow-emulated", "give verdicts on "
+	  "emulated runs too", o.allow_emulated),
+	OPT_ROW_IGNORE_PARAM(ig, "leave these parameters "
 			     "out of the matching, to compare e.g. io=write "
 			     "on one side with io=vmsplice on the other"),
-	OPT_ROW_DB(struct compare_cli, db, OPT_HELP_DB),
+	OPT_ROW_DB(db, OPT_HELP_DB),
 };
-#undef CC
+#undef OPT_BASE
 
 static void compare_usage(FILE *out, const struct opt_cmd *c);
 
@@ -59,14 +60,21 @@ static const struct opt_cmd compare_cmd = {
 	.nrows = ARRAY_SIZE(compare_rows),
 	.help_col = 17, .max_pos = 2, .pos = OPT_C_RUNS,
 	.usage = compare_usage,
+	.synopsis = OPT_SYNOPSIS("BASE NEW [--json|--csv] [--drop-noisy] "
+				 "[--by-sample]\n"
+				 "[--alpha] [--noise] [--target]\n"
+				 "[--allow-emulated] [--ignore-param]\n"
+				 "[--db]"),
 };
+
+const struct opt_cmd *cli_compare_options(void)
+{
+	return &compare_cmd;
+}
 
 static void compare_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
-"usage: copyscope compare BASE NEW [--json|--csv] [--drop-noisy]\n"
-"                         [--alpha A] [--target PCT] [--allow-emulated]\n"
-"                         [--db PATH|URL]\n"
 "\n"
 "Compares two sets of stored runs.  BASE and NEW are each a run id, a tag\n"
 "(every run with that tag), 'last', a selector - host:PATTERN,\n"

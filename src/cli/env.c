@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "runner/timer.h"
 #include "env/env.h"
@@ -13,14 +14,20 @@
 static void env_usage(FILE *out, const struct opt_cmd *c)
 {
 	(void)c;
-	fprintf(out, "usage: copyscope env\n\nPrints the environment that "
+	fprintf(out, "\nPrints the environment that "
 		"every run stores: kernel, CPU, mitigations,\nsettings that "
 		"matter to copies, and the clock copyscope would use.\n");
 }
 
 static const struct opt_cmd env_cmd = {
 	.name = "env", .max_pos = 0, .usage = env_usage,
+	.synopsis = OPT_SYNOPSIS(""),
 };
+
+const struct opt_cmd *cli_env_options(void)
+{
+	return &env_cmd;
+}
 
 int cmd_env(int argc, char **argv)
 {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "results/exchange.h"
 #include "util/array.h"
@@ -16,13 +17,15 @@ struct export_cli {
 	const char *db, *path;
 };
 
+#define OPT_BASE struct export_cli
 static const struct opt_row export_rows[] = {
-	{ OPT_R("-o", OPT_STR, "FILE"), "write FILE (complete or not at all); "
-	  "default stdout", offsetof(struct export_cli, path),
-	  .complete = OPT_C_FILE },
-	OPT_ROW_DB(struct export_cli, db, "database (default $COPYSCOPE_DB, "
+	OPT_ROW_STR("-o", "FILE", "write FILE (complete or not at all); "
+	  "default stdout", path,
+	  .complete = OPT_C_FILE),
+	OPT_ROW_DB(db, "database (default $COPYSCOPE_DB, "
 		   "else $XDG_DATA_HOME/copyscope/results.db)"),
 };
+#undef OPT_BASE
 
 static void export_usage(FILE *out, const struct opt_cmd *c);
 
@@ -30,12 +33,17 @@ static const struct opt_cmd export_cmd = {
 	.name = "export", .rows = export_rows,
 	.nrows = ARRAY_SIZE(export_rows), .help_col = 13,
 	.max_pos = 256, .pos = OPT_C_RUNS, .usage = export_usage,
+	.synopsis = OPT_SYNOPSIS("RUN|TAG|LIST ... [-o] [--db]"),
 };
+
+const struct opt_cmd *cli_export_options(void)
+{
+	return &export_cmd;
+}
 
 static void export_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
-"usage: copyscope export RUN|TAG|LIST ... [-o FILE] [--db PATH]\n"
 "\n"
 "Writes whole runs (run header with its unique id, options, environment,\n"
 "results with their samples and histograms) as JSON lines, schema %d\n"

@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "core/workload.h"
 #include "report/format.h"
@@ -41,45 +42,45 @@ struct history_cli {
 
 static const char *const by_words[] = { "time", "kernel", NULL };
 
-#define HC(field) offsetof(struct history_cli, field)
+#define OPT_BASE struct history_cli
 #define HISTORY_ROWS \
-	{ OPT_R("--metric", OPT_STR, "M"), "only this metric (e.g. " \
-	  "bandwidth, time/call; default: every metric)", HC(metric) }, \
-	{ OPT_R("--by", OPT_STR, "time|kernel"), "order the points by " \
+	OPT_ROW_STR("--metric", "M", "only this metric (e.g. " \
+	  "bandwidth, time/call; default: every metric)", metric), \
+	OPT_ROW_STR("--by", "time|kernel", "order the points by " \
 	  "start time (default), or by kernel release in version order " \
-	  "with the runs of one kernel as one point", HC(by), \
-	  .words = by_words, .complete = OPT_C_WORDS }, \
-	OPT_ROW_IGNORE_PARAM(struct history_cli, ig, "leave these " \
+	  "with the runs of one kernel as one point", by, \
+	  .words = by_words, .complete = OPT_C_WORDS), \
+	OPT_ROW_IGNORE_PARAM(ig, "leave these " \
 			     "parameters out of the grouping into series"), \
-	{ OPT_R("--alpha", OPT_NUM, "A"), "significance level of a change " \
-	  "point's permutation test (default 0.01)", HC(alpha), .lo = 0, \
-	  .hi = 1, .flags = OPT_LO_OPEN | OPT_HI_OPEN }, \
-	{ OPT_R("--min-change", OPT_PCT, "PCT"), "leave out change points " \
-	  "smaller than PCT (default 0%)", HC(min_change_pct), .lo = 0, \
-	  .hi = 1000, .unit = "2%" }, \
-	OPT_ROW_DB(struct history_cli, db, OPT_HELP_DB)
+	OPT_ROW_NUM("--alpha", "A", "significance level of a change " \
+	  "point's permutation test (default 0.01)", alpha, .lo = 0, \
+	  .hi = 1, .flags = OPT_LO_OPEN | OPT_HI_OPEN), \
+	OPT_ROW_PCT("--min-change", "PCT", "leave out change points " \
+	  "smaller than PCT (default 0%)", min_change_pct, .lo = 0, \
+	  .hi = 1000, .unit = "2%"), \
+	OPT_ROW_DB(db, OPT_HELP_DB)
 
 static const struct opt_row history_rows[] = {
-	OPT_ROW_JSON(struct history_cli, json, "the series and change points "
+	OPT_ROW_JSON(json, "the series and change points "
 		     "as JSON"),
-	OPT_ROW_CSV(struct history_cli, csv, "one CSV line per point"),
+	OPT_ROW_CSV(csv, "one CSV line per point"),
 	HISTORY_ROWS,
 };
 
 static const struct opt_row check_history_rows[] = {
-	{ OPT_R("--history", OPT_FLAG, NULL), "judge the newest stored runs "
-	  "against their history", HC(history) },
+	OPT_ROW_FLAG("--history", "judge the newest stored runs "
+	  "against their history", history),
 	HISTORY_ROWS,
 };
 static const struct opt_row report_history_rows[] = {
-	{ OPT_R("--history", OPT_FLAG, NULL), "draw the history of the "
-	  "configurations instead of runs", HC(history) },
-	{ OPT_R("-o", OPT_STR, "FILE"), "write FILE (complete or not at "
+	OPT_ROW_FLAG("--history", "draw the history of the "
+	  "configurations instead of runs", history),
+	OPT_ROW_STR("-o", "FILE", "write FILE (complete or not at "
 	  "all); default stdout, which must then not be a terminal",
-	  HC(path), .complete = OPT_C_FILE },
+	  path, .complete = OPT_C_FILE),
 	HISTORY_ROWS,
 };
-#undef HC
+#undef OPT_BASE
 
 static void history_usage(FILE *out, const struct opt_cmd *c);
 static void check_history_usage(FILE *out, const struct opt_cmd *c);
@@ -89,25 +90,46 @@ static const struct opt_cmd report_history_cmd = {
 	.name = "report", .rows = report_history_rows,
 	.nrows = ARRAY_SIZE(report_history_rows), .help_col = 26,
 	.max_pos = -1, .pos = OPT_C_RUNS, .usage = report_history_usage,
+	.synopsis = OPT_SYNOPSIS("--history [SELECTOR ...] [WORKLOAD [KEY=VALUE ...]]\n"
+			     "[--metric] [--by] [-o] [options]"),
 };
+
+const struct opt_cmd *cli_report_history_options(void)
+{
+	return &report_history_cmd;
+}
 
 static const struct opt_cmd history_cmd = {
 	.name = "history", .rows = history_rows,
 	.nrows = ARRAY_SIZE(history_rows), .help_col = 26,
 	.max_pos = -1, .pos = OPT_C_RUNS, .usage = history_usage,
+	.synopsis = OPT_SYNOPSIS("[SELECTOR ...] [WORKLOAD [KEY=VALUE ...]]\n"
+			     "[--metric] [--by] [--json|--csv]\n"
+			     "[--ignore-param] [--alpha]\n"
+			     "[--min-change] [--db]"),
 };
+
+const struct opt_cmd *cli_history_options(void)
+{
+	return &history_cmd;
+}
 
 static const struct opt_cmd check_history_cmd = {
 	.name = "check", .rows = check_history_rows,
 	.nrows = ARRAY_SIZE(check_history_rows), .help_col = 26,
 	.max_pos = -1, .pos = OPT_C_RUNS, .usage = check_history_usage,
+	.synopsis = OPT_SYNOPSIS("--history [SELECTOR ...] [WORKLOAD [KEY=VALUE ...]]\n"
+			     "[--metric] [--min-change] [options]"),
 };
+
+const struct opt_cmd *cli_check_history_options(void)
+{
+	return &check_history_cmd;
+}
 
 static void history_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
-"usage: copyscope history [SELECTOR ...] [WORKLOAD [KEY=VALUE ...]]\n"
-"                         [--metric M] [--by time|kernel] [--json|--csv]\n"
 "\n"
 "The series of run medians of each configuration (workload, parameters,\n"
 "metric) on each host, over the complete runs SELECTORs name (as for\n"
@@ -132,8 +154,6 @@ static void history_usage(FILE *out, const struct opt_cmd *c)
 static void check_history_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
-"usage: copyscope check --history [SELECTOR ...] [WORKLOAD [KEY=VALUE ...]]\n"
-"                       [--metric M] [--min-change PCT] [options]\n"
 "\n"
 "Judges the newest runs of each series that 'copyscope history' would\n"
 "show: exit 3 when the last change point is for the worse (by the\n"
@@ -155,8 +175,6 @@ static void check_history_usage(FILE *out, const struct opt_cmd *c)
 static void report_history_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
-"usage: copyscope report --history [SELECTOR ...] [WORKLOAD [KEY=VALUE ...]]\n"
-"                        [--metric M] [--by time|kernel] [-o FILE.html]\n"
 "\n"
 "Draws the series that 'copyscope history' prints into one self-contained\n"
 "HTML file: for each configuration and metric on each host a chart of its\n"

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "results/exchange.h"
 #include "util/array.h"
@@ -26,14 +27,16 @@ struct import_cli {
 	bool verbose;
 };
 
+#define OPT_BASE struct import_cli
 static const struct opt_row import_rows[] = {
-	{ OPT_R("-v", OPT_FLAG, NULL), "a line per run: its id here, its "
+	OPT_ROW_FLAG("-v", "a line per run: its id here, its "
 	  "unique id and results, or that it was there already",
-	  offsetof(struct import_cli, verbose) },
-	OPT_ROW_DB(struct import_cli, db, "database (default $COPYSCOPE_DB, "
+	  verbose),
+	OPT_ROW_DB(db, "database (default $COPYSCOPE_DB, "
 		   "else $XDG_DATA_HOME/copyscope/results.db); created if "
 		   "needed"),
 };
+#undef OPT_BASE
 
 static void import_usage(FILE *out, const struct opt_cmd *c);
 
@@ -41,12 +44,17 @@ static const struct opt_cmd import_cmd = {
 	.name = "import", .rows = import_rows,
 	.nrows = ARRAY_SIZE(import_rows), .help_col = 13,
 	.max_pos = 1, .pos = OPT_C_FILE, .usage = import_usage,
+	.synopsis = OPT_SYNOPSIS("FILE [-v] [--db]"),
 };
+
+const struct opt_cmd *cli_import_options(void)
+{
+	return &import_cmd;
+}
 
 static void import_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
-"usage: copyscope import FILE [-v] [--db PATH]\n"
 "\n"
 "Adds the runs of FILE, written by 'copyscope export' (schema up to %d),\n"
 "to the database; '-' reads standard input.  The whole file is checked\n"

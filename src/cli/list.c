@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "report/format.h"
 #include "workloads/workloads.h"
@@ -15,7 +16,6 @@ static void list_usage(FILE *out, const struct opt_cmd *c)
 {
 	(void)c;
 	fprintf(out,
-"usage: copyscope list [PATTERN]\n"
 "\n"
 "Lists workloads (their parameters with defaults and ranges, and their\n"
 "metrics) and suites.  PATTERN is a shell glob or a prefix: 'pipe',\n"
@@ -24,7 +24,13 @@ static void list_usage(FILE *out, const struct opt_cmd *c)
 
 static const struct opt_cmd list_cmd = {
 	.name = "list", .max_pos = 1, .pos = OPT_C_NAMES, .usage = list_usage,
+	.synopsis = OPT_SYNOPSIS("[PATTERN]"),
 };
+
+const struct opt_cmd *cli_list_options(void)
+{
+	return &list_cmd;
+}
 
 static const char *type_name(enum param_type t)
 {

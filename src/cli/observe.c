@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "report/observe_print.h"
 #include "session/observe_session.h"
@@ -81,35 +82,34 @@ static int check_comm(const char *cmd, const struct opt_row *r,
 	return 0;
 }
 
-#define OC(field) offsetof(struct observe_cli, field)
+#define OPT_BASE struct observe_cli
 static const struct opt_row observe_rows[] = {
-	{ OPT_R("--duration", OPT_TIME, "T"), "how long to watch (default "
-	  "10s; e.g. 500ms, 3s, 120s)", OC(duration_ns), .lo = 1e6,
-	  .hi = 86400e9, .flags = OPT_ONCE },
-	{ OPT_R("--what", OPT_LIST, "LIST"), "what to watch, a comma list of "
+	OPT_ROW_TIME("--duration", "T", "how long to watch (default "
+	  "10s; e.g. 500ms, 3s, 120s)", duration_ns, .lo = 1e6,
+	  .hi = 86400e9, .flags = OPT_ONCE),
+	OPT_ROW_CHECK(OPT_LIST, "--what", "LIST", "what to watch, a comma list of "
 	  "pipe-writes (sizes of writes to pipes), lock (contended lock "
 	  "waits per caller and comm), wakeup (wake-up latency), syscalls "
-	  "(time per system call); default all", OC(what),
-	  .words = what_words, .check = check_what },
-	{ OPT_R("--comm", OPT_STR, "PATTERN"), "only tasks whose command name "
-	  "is PATTERN (or begins with it, when it ends in '*')", OC(comm),
-	  .check = check_comm },
-	{ OPT_R("--pid", OPT_INT, "PID"), "only the threads of process PID",
-	  OC(pid), .lo = 1, .hi = 4194304 },
-	{ OPT_R("--pipe-source", OPT_STR, "SRC"), "force where pipe writes "
+	  "(time per system call); default all", what, unsigned, check_what,
+	  .words = what_words),
+	OPT_ROW_CHECK(OPT_STR, "--comm", "PATTERN", "only tasks whose command name "
+	  "is PATTERN (or begins with it, when it ends in '*')", comm, const char *, check_comm),
+	OPT_ROW_INT("--pid", "PID", "only the threads of process PID",
+	  pid, .lo = 1, .hi = 4194304),
+	OPT_ROW_STR("--pipe-source", "SRC", "force where pipe writes "
 	  "are seen: fexit or kprobe (on anon_pipe_write), syscalls (the "
 	  "write, writev and splice tracepoints); default: the first that "
-	  "works, in that order", OC(source), .words = source_words,
-	  .complete = OPT_C_WORDS },
-	OPT_ROW_TAG(struct observe_cli, tag, "store the observation with "
+	  "works, in that order", source, .words = source_words,
+	  .complete = OPT_C_WORDS),
+	OPT_ROW_TAG(tag, "store the observation with "
 		    "this tag"),
-	OPT_ROW_JSON(struct observe_cli, json, "print the observation as JSON "
+	OPT_ROW_JSON(json, "print the observation as JSON "
 		     "(as show --json does)"),
-	{ OPT_R("--no-store", OPT_FLAG, NULL), "do not write to the database",
-	  OC(no_store) },
-	OPT_ROW_DB(struct observe_cli, db, OPT_HELP_DB),
+	OPT_ROW_FLAG("--no-store", "do not write to the database",
+	  no_store),
+	OPT_ROW_DB(db, OPT_HELP_DB),
 };
-#undef OC
+#undef OPT_BASE
 
 static void observe_usage(FILE *out, const struct opt_cmd *c);
 
@@ -117,13 +117,19 @@ static const struct opt_cmd observe_cmd = {
 	.name = "observe", .rows = observe_rows,
 	.nrows = ARRAY_SIZE(observe_rows), .help_col = 22,
 	.max_pos = 0, .usage = observe_usage,
+	.synopsis = OPT_SYNOPSIS("[--duration] [--what] [--comm]\n"
+			     "[--pid] [--pipe-source] [--tag] [--json]\n"
+			     "[--no-store] [--db]"),
 };
+
+const struct opt_cmd *cli_observe_options(void)
+{
+	return &observe_cmd;
+}
 
 static void observe_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
-"usage: copyscope observe [--duration T] [--what LIST] [--comm PATTERN]\n"
-"                         [--pid PID] [--tag TAG] [--json] [--db PATH|URL]\n"
 "\n"
 "Watches this host, system-wide and any process (no workload of ours),\n"
 "with a BPF program that aggregates in the kernel: memory is bounded by\n"

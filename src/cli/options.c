@@ -1,8 +1,8 @@
 /*
  * options.c - the one option parser of the subcommands (see options.h):
  * reading argv with a command's table of rows, its errors (one wording for
- * each kind of mistake), the usage's option list, and the table as bash
- * completion reads it.
+ * each kind of mistake) and the usage's option list.  The tables' checks,
+ * synopses and their description for completion are option_tables.c.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,13 +14,6 @@
 #include "core/param.h"
 
 #define OPT_HELP_WIDTH 78
-
-static FILE *describe_out;
-
-void opt_set_describe(FILE *out)
-{
-	describe_out = out;
-}
 
 /* The row that argument a (up to a '=') names, or NULL. */
 static const struct opt_row *find_row(const struct opt_cmd *c, const char *a,
@@ -231,6 +224,12 @@ static int set_value(const struct opt_cmd *c, const struct opt_row *r,
 	double x;
 	int64_t t = 0;
 
+	/* the type at dest is the kind's (opt_cmd_check() says more) */
+	if (!opt_row_fits(r)) {
+		cli_error("BUG: %s: option %s: its destination does not fit "
+			  "its kind", c->name, r->name);
+		return EXIT_FAIL;
+	}
 	errno = 0;
 	switch (r->kind) {
 	case OPT_FLAG:
@@ -338,10 +337,6 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *base,
 	int i, e = 0;
 
 	memset(res, 0, sizeof(*res));
-	if (describe_out) {
-		opt_describe(describe_out, c);
-		return OPT_HELP;
-	}
 	res->pos = calloc((size_t)argc + 1, sizeof(*res->pos));
 	if (!res->pos) {
 		cli_error("out of memory");
@@ -360,6 +355,7 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *base,
 			dashdash = true;
 			res->ndash = res->npos;
 		} else if (cli_is_help(a)) {
+			opt_print_synopsis(stdout, c);
 			c->usage(stdout, c);
 			e = OPT_HELP;
 		} else {
@@ -474,59 +470,6 @@ int opt_strip(const struct opt_cmd *c, int argc, char **argv,
 	}
 	out[n] = NULL;
 	return n;
-}
-
-static const char *complete_name(enum opt_complete k)
-{
-	switch (k) {
-	case OPT_C_NONE:
-		return "value";
-	case OPT_C_FILE:
-		return "file";
-	case OPT_C_TAG:
-		return "tag";
-	case OPT_C_WORDS:
-		return "words";
-	case OPT_C_RUNS:
-		return "runs";
-	case OPT_C_LAST:
-		return "last";
-	case OPT_C_WORKLOADS:
-		return "workloads";
-	case OPT_C_NAMES:
-		return "names";
-	}
-	return "value";
-}
-
-void opt_describe(FILE *out, const struct opt_cmd *c)
-{
-	size_t i, k;
-
-	fprintf(out, "command %s %s%s%s\n", c->name,
-		c->max_pos == 0 ? "none" : complete_name(c->pos),
-		c->after_dashdash ? " " : "",
-		c->after_dashdash ? c->after_dashdash : "");
-	for (i = 0; i < c->nrows; i++) {
-		const struct opt_row *r = &c->rows[i];
-		const char *hint = r->kind == OPT_FLAG ? "flag" :
-				   r->kind == OPT_LIST && r->words ? "list" :
-				   complete_name(r->complete);
-
-		if (!r->help)
-			continue;
-		fprintf(out, "option %s %s %s", c->name, r->name, hint);
-		for (k = 0; r->words && r->words[k]; k++)
-			fprintf(out, " %s", r->words[k]);
-		fputc('\n', out);
-		if (r->short_name)
-			fprintf(out, "option %s %s %s\n", c->name,
-				r->short_name, hint);
-		/* the row as the man page lists it (scripts/man-options.sh) */
-		fprintf(out, "help %s %s\t%s\t%s\t%s\n", c->name, r->name,
-			r->short_name ? r->short_name : "",
-			r->arg ? r->arg : "", r->help);
-	}
 }
 
 int opt_check_tag(const char *cmd, const struct opt_row *r, const char *v,

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "util/array.h"
 
@@ -24,23 +25,23 @@ struct push_args {
 	int connect_timeout_s, statement_timeout_s;	/* 0: default */
 };
 
-#define PA(field) offsetof(struct push_args, field)
+#define OPT_BASE struct push_args
 static const struct opt_row push_rows[] = {
-	{ OPT_R("--to", OPT_STR, "URL|PATH"), "the database to copy to "
-	  "(created tables on first use)", PA(to), .flags = OPT_ONCE,
-	  .complete = OPT_C_FILE },
-	OPT_ROW_DB(struct push_args, db, "the database to copy from (default "
+	OPT_ROW_STR("--to", "URL|PATH", "the database to copy to "
+	  "(created tables on first use)", to, .flags = OPT_ONCE,
+	  .complete = OPT_C_FILE),
+	OPT_ROW_DB(db, "the database to copy from (default "
 		   "$COPYSCOPE_DB, else $XDG_DATA_HOME/copyscope/results.db)"),
-	{ OPT_R("--quiet", OPT_FLAG, NULL), "print only the summary line",
-	  PA(quiet) },
-	{ OPT_R("--connect-timeout-s", OPT_INT, "S"), "seconds to connect "
+	OPT_ROW_FLAG("--quiet", "print only the summary line",
+	  quiet),
+	OPT_ROW_INT("--connect-timeout-s", "S", "seconds to connect "
 	  "and log in, 2 .. 3600 (default 10, or the URL's "
-	  "connect_timeout)", PA(connect_timeout_s), .lo = 2, .hi = 3600 },
-	{ OPT_R("--statement-timeout-s", OPT_INT, "S"), "seconds one "
+	  "connect_timeout)", connect_timeout_s, .lo = 2, .hi = 3600),
+	OPT_ROW_INT("--statement-timeout-s", "S", "seconds one "
 	  "statement may take, 1 .. 86400 (default 60)",
-	  PA(statement_timeout_s), .lo = 1, .hi = 86400 },
+	  statement_timeout_s, .lo = 1, .hi = 86400),
 };
-#undef PA
+#undef OPT_BASE
 
 static void push_usage(FILE *out, const struct opt_cmd *c);
 
@@ -48,13 +49,18 @@ static const struct opt_cmd push_cmd = {
 	.name = "push", .rows = push_rows,
 	.nrows = ARRAY_SIZE(push_rows), .help_col = 18,
 	.max_pos = -1, .pos = OPT_C_RUNS, .usage = push_usage,
+	.synopsis = OPT_SYNOPSIS("[RUNS ...] --to [--db] [--quiet]\n"
+			     "[--connect-timeout-s] [--statement-timeout-s]"),
 };
+
+const struct opt_cmd *cli_push_options(void)
+{
+	return &push_cmd;
+}
 
 static void push_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
-"usage: copyscope push [RUNS ...] --to URL|PATH [--db PATH] [--quiet]\n"
-"                      [--connect-timeout-s S] [--statement-timeout-s S]\n"
 "\n"
 "Copies stored runs, whole (options, environment, results, samples,\n"
 "histograms), from this host's database to a shared one: typically a\n"

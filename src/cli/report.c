@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "report/html.h"
 #include "util/array.h"
@@ -25,30 +26,30 @@ struct report_cli {
 	struct cmp_ignore ig;
 };
 
-#define RC(field) offsetof(struct report_cli, field)
+#define OPT_BASE struct report_cli
 static const struct opt_row report_rows[] = {
-	{ OPT_R("-o", OPT_STR, "FILE"), "write FILE (complete or not at all); "
-	  "default stdout, which must then not be a terminal", RC(path),
-	  .complete = OPT_C_FILE },
-	{ OPT_R("--compare", OPT_FLAG, NULL), "the comparison of BASE and NEW "
-	  "(as 'copyscope compare') instead of runs", RC(compare) },
-	{ OPT_R("--drop-noisy", OPT_FLAG, NULL), "with --compare: leave out "
-	  "samples flagged as disturbed", RC(opts.drop_noisy) },
-	{ OPT_R("--by-sample", OPT_FLAG, NULL), "with --compare: judge over "
+	OPT_ROW_STR("-o", "FILE", "write FILE (complete or not at all); "
+	  "default stdout, which must then not be a terminal", path,
+	  .complete = OPT_C_FILE),
+	OPT_ROW_FLAG("--compare", "the comparison of BASE and NEW "
+	  "(as 'copyscope compare') instead of runs", compare),
+	OPT_ROW_FLAG("--drop-noisy", "with --compare: leave out "
+	  "samples flagged as disturbed", opts.drop_noisy),
+	OPT_ROW_FLAG("--by-sample", "with --compare: judge over "
 	  "samples also with fewer than 3 runs a side (as compare)",
-	  RC(opts.by_sample) },
-	{ OPT_R("--allow-emulated", OPT_FLAG, NULL), "with --compare: give "
+	  opts.by_sample),
+	OPT_ROW_FLAG("--allow-emulated", "with --compare: give "
 	  "verdicts on emulated runs too (as compare)",
-	  RC(opts.allow_emulated) },
-	OPT_ROW_IGNORE_PARAM(struct report_cli, ig, "with --compare: leave "
+	  opts.allow_emulated),
+	OPT_ROW_IGNORE_PARAM(ig, "with --compare: leave "
 			     "these parameters out of the matching"),
-	OPT_ROW_DB(struct report_cli, db, "database (default $COPYSCOPE_DB, "
+	OPT_ROW_DB(db, "database (default $COPYSCOPE_DB, "
 		   "else $XDG_DATA_HOME/copyscope/results.db)"),
-	{ OPT_R("--history", OPT_FLAG, NULL), "draw the history of the "
+	OPT_ROW_FLAG("--history", "draw the history of the "
 	  "configurations instead (see 'copyscope report --history --help')",
-	  RC(history) },
+	  history),
 };
-#undef RC
+#undef OPT_BASE
 
 static void report_usage(FILE *out, const struct opt_cmd *c);
 
@@ -56,17 +57,21 @@ static const struct opt_cmd report_cmd = {
 	.name = "report", .rows = report_rows,
 	.nrows = ARRAY_SIZE(report_rows), .help_col = 16,
 	.max_pos = 256, .pos = OPT_C_RUNS, .usage = report_usage,
+	.synopsis = OPT_SYNOPSIS("RUN|TAG|LIST ... [-o] [--db]",
+			     "--compare BASE NEW [--drop-noisy] [--by-sample]\n"
+			     "[--allow-emulated] [--ignore-param]\n"
+			     "[-o]"),
+	.also = cli_report_history_options,
 };
+
+const struct opt_cmd *cli_report_options(void)
+{
+	return &report_cmd;
+}
 
 static void report_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
-"usage: copyscope report RUN|TAG|LIST ... [-o FILE.html] [--db PATH]\n"
-"       copyscope report --compare BASE NEW [--drop-noisy] [--by-sample]\n"
-"                        [--allow-emulated] [--ignore-param KEY[,KEY...]]\n"
-"                        [-o FILE.html]\n"
-"       copyscope report --history [SELECTOR ...] [WORKLOAD [KEY=VALUE ...]]\n"
-"                        [--metric M] [--by time|kernel] [-o FILE.html]\n"
 "\n"
 "Writes one self-contained HTML file (the charting code inside, nothing\n"
 "fetched: it opens offline and can be mailed).  For runs: each job's\n"

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/run_group.h"
 #include "cli/run_brief.h"
@@ -83,78 +84,77 @@ static const char *const kview_words[] = { "lock", "sched", "syscall", NULL };
 static const char *const kbackend_words[] = { "bpf", "tracefs", "auto",
 					      NULL };
 
-#define RC(field) offsetof(struct run_cli, field)
+#define OPT_BASE struct run_cli
 static const struct opt_row run_rows[] = {
-	{ OPT_R("--reps", OPT_INT, "N"), "kept samples per configuration "
-	  "(default 10)", RC(ro.reps), .lo = 1, .hi = 100000 },
-	{ OPT_R("--sample-time", OPT_TIME, "T"), "target length of one sample "
-	  "(default 100ms)", RC(ro.sample_time_ns), .lo = 1e6, .hi = 60e9 },
-	{ OPT_R("--warmup", OPT_TIME, "T"), "warm-up after the batch is sized "
-	  "(default 200ms)", RC(ro.warmup_ns), .lo = 0, .hi = 600e9 },
-	{ OPT_R("--quick", OPT_FLAG, NULL), "3 samples of 10ms, no extra "
-	  "warm-up (for tests)", RC(quick) },
-	OPT_ROW_TAG(struct run_cli, tag, "label the run (for runs, show, "
+	OPT_ROW_INT("--reps", "N", "kept samples per configuration "
+	  "(default 10)", ro.reps, .lo = 1, .hi = 100000),
+	OPT_ROW_TIME("--sample-time", "T", "target length of one sample "
+	  "(default 100ms)", ro.sample_time_ns, .lo = 1e6, .hi = 60e9),
+	OPT_ROW_TIME("--warmup", "T", "warm-up after the batch is sized "
+	  "(default 200ms)", ro.warmup_ns, .lo = 0, .hi = 600e9),
+	OPT_ROW_FLAG("--quick", "3 samples of 10ms, no extra "
+	  "warm-up (for tests)", quick),
+	OPT_ROW_TAG(tag, "label the run (for runs, show, "
 		    "compare)"),
-	{ OPT_R("--cpus", OPT_LIST, "LIST"), "CPUs workers may use, in order "
-	  "(e.g. 0,1 or 2-5)", RC(ro), .check = opt_check_cpus },
-	{ OPT_R("--hist", OPT_FLAG, NULL), "per-op latency histogram (a "
-	  "separate pass)", RC(ro.hist) },
-	{ OPT_R("--precision", OPT_PCT, "PCT"), "after --reps samples, keep "
+	OPT_ROW_CHECK(OPT_LIST, "--cpus", "LIST", "CPUs workers may use, in order "
+	  "(e.g. 0,1 or 2-5)", ro, struct run_opts, opt_check_cpus),
+	OPT_ROW_FLAG("--hist", "per-op latency histogram (a "
+	  "separate pass)", ro.hist),
+	OPT_ROW_PCT("--precision", "PCT", "after --reps samples, keep "
 	  "adding samples until the 95% CI of every metric's median is "
 	  "within ±PCT of it (e.g. 1%); prints the precision reached and the "
-	  "time", RC(ro.precision_pct), .lo = 0.01, .hi = 100,
-	  .unit = "1%" },
-	{ OPT_R("--max-time", OPT_TIME, "T"), "with --precision: at most T of "
-	  "samples a configuration (default 60s)", RC(ro.max_time_ns),
-	  .lo = 1e6, .hi = 86400e9 },
-	{ OPT_R("--interleave", OPT_FLAG, NULL), "take the samples of all "
+	  "time", ro.precision_pct, .lo = 0.01, .hi = 100,
+	  .unit = "1%"),
+	OPT_ROW_TIME("--max-time", "T", "with --precision: at most T of "
+	  "samples a configuration (default 60s)", ro.max_time_ns,
+	  .lo = 1e6, .hi = 86400e9),
+	OPT_ROW_FLAG("--interleave", "take the samples of all "
 	  "configurations in a shuffled round-robin order (spreads drift "
 	  "evenly; the order is recorded); at most 64 configurations",
-	  RC(interleave) },
-	{ OPT_R("--seed", OPT_U64, "N"), "seed of the --interleave order "
-	  "(default: the clock)", RC(seed) },
-	{ OPT_R("--runs", OPT_INT, "N"), "N runs, each in a fresh process (new "
+	  interleave),
+	OPT_ROW_U64("--seed", "N", "seed of the --interleave order "
+	  "(default: the clock)", seed),
+	OPT_ROW_INT("--runs", "N", "N runs, each in a fresh process (new "
 	  "buffers, placement and warm-up), stored as N runs of one group: "
-	  "compare then treats the run as the unit that repeats", RC(runs),
-	  .lo = 1, .hi = 1000 },
-	{ OPT_R("--group", OPT_STR, "ID"), NULL, RC(group),
-	  .check = check_group },
-	{ OPT_R("--verify", OPT_FLAG, NULL), "set verify=1 on workloads that "
-	  "can verify data", RC(verify) },
-	{ OPT_R("--explain", OPT_FLAG, NULL), "also run each configuration's "
+	  "compare then treats the run as the unit that repeats", runs,
+	  .lo = 1, .hi = 1000),
+	OPT_ROW_CHECK(OPT_STR, "--group", "ID", NULL, group, const char *, check_group),
+	OPT_ROW_FLAG("--verify", "set verify=1 on workloads that "
+	  "can verify data", verify),
+	OPT_ROW_FLAG("--explain", "also run each configuration's "
 	  "floors at the same size and print them side by side: pipe.bw "
 	  "against mem.copy (libc) and ring.bw (where the pipe's time goes), "
 	  "the file.* workloads per byte against mem.copy libc and movsb (the "
-	  "kernel path's speed and fixed cost)", RC(explain) },
-	{ OPT_R("--kernel", OPT_LIST, "VIEWS"), "also record what the kernel "
+	  "kernel path's speed and fixed cost)", explain),
+	OPT_ROW_CHECK(OPT_LIST, "--kernel", "VIEWS", "also record what the kernel "
 	  "did for the workers, in a traced sample after each kept one (the "
 	  "kept figures stay untraced; the overhead is printed): lock "
 	  "(contended lock waits by caller, as perf lock contention), sched "
 	  "(wake-up latency, run-queue wait), syscall (time in the kernel per "
 	  "system call); a comma list.  Needs root (or perf_event_paranoid "
-	  "-1) and tracefs: see docs/kernel-views.md", RC(ro.kviews),
-	  .words = kview_words, .check = check_kviews },
-	{ OPT_R("--kernel-backend", OPT_STR, "bpf|tracefs"), "how --kernel "
+	  "-1) and tracefs: see docs/kernel-views.md", ro.kviews, unsigned, check_kviews,
+	  .words = kview_words),
+	OPT_ROW_STR("--kernel-backend", "bpf|tracefs", "how --kernel "
 	  "records: bpf (a BPF program aggregates in the kernel; the "
 	  "default when it loads) or tracefs (every event read in user "
 	  "space by libtraceevent; the fallback); auto: bpf, else tracefs. "
 	  "The backend that ran and why is said on stderr and stored with "
-	  "the run", RC(kbackend), .words = kbackend_words,
-	  .complete = OPT_C_WORDS },
-	{ OPT_R("--perf-counters", OPT_FLAG, NULL), "count context switches, "
+	  "the run", kbackend, .words = kbackend_words,
+	  .complete = OPT_C_WORDS),
+	OPT_ROW_FLAG("--perf-counters", "count context switches, "
 	  "migrations and faults with perf software events instead of "
 	  "getrusage (costs time on every context switch: see "
-	  "docs/methodology.md)", RC(perf_counters) },
-	{ OPT_R("--verbose", OPT_FLAG, NULL), "every configuration's table and "
+	  "docs/methodology.md)", perf_counters),
+	OPT_ROW_FLAG("--verbose", "every configuration's table and "
 	  "notes also for a suite (whose run prints one line per "
 	  "configuration and its summary); with --runs, every run in full",
-	  RC(verbose), .short_name = "-v" },
-	OPT_ROW_JSON(struct run_cli, json, "print the run as JSON on stdout"),
-	{ OPT_R("--no-store", OPT_FLAG, NULL), "do not write to the database",
-	  RC(no_store) },
-	OPT_ROW_DB(struct run_cli, db, OPT_HELP_DB),
+	  verbose, .short_name = "-v"),
+	OPT_ROW_JSON(json, "print the run as JSON on stdout"),
+	OPT_ROW_FLAG("--no-store", "do not write to the database",
+	  no_store),
+	OPT_ROW_DB(db, OPT_HELP_DB),
 };
-#undef RC
+#undef OPT_BASE
 
 static void run_usage(FILE *out, const struct opt_cmd *c);
 
@@ -162,6 +162,7 @@ static const struct opt_cmd run_cmd = {
 	.name = "run", .rows = run_rows,
 	.nrows = ARRAY_SIZE(run_rows), .help_col = 20,
 	.max_pos = -1, .pos = OPT_C_WORKLOADS, .usage = run_usage,
+	.synopsis = OPT_SYNOPSIS("[WORKLOAD|SUITE ...] [key=value ...] [options]"),
 };
 
 static void run_usage(FILE *out, const struct opt_cmd *c)
@@ -169,7 +170,6 @@ static void run_usage(FILE *out, const struct opt_cmd *c)
 	size_t i;
 
 	fprintf(out,
-"usage: copyscope run [WORKLOAD|SUITE ...] [key=value ...] [options]\n"
 "\n"
 "Measures each configuration (a comma list expands into a sweep: size=4k,64k)\n"
 "and stores the results with the environment.  Without a workload or suite,\n"

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "util/array.h"
 
@@ -19,19 +20,21 @@ struct runs_cli {
 	int last;			/* --last N; 0: all */
 };
 
+#define OPT_BASE struct runs_cli
 static const struct opt_row runs_rows[] = {
-	{ OPT_R("--by-host", OPT_FLAG, NULL), "group the runs under the host "
+	OPT_ROW_FLAG("--by-host", "group the runs under the host "
 	  "that measured them, each with its count, kernels and last run",
-	  offsetof(struct runs_cli, by_host) },
-	{ OPT_R("--tags", OPT_FLAG, NULL), "the distinct tags of the runs "
+	  by_host),
+	OPT_ROW_FLAG("--tags", "the distinct tags of the runs "
 	  "instead, one per line, oldest first (for shell completion and "
-	  "scripts)", offsetof(struct runs_cli, tags) },
-	{ OPT_R("--last", OPT_INT, "N"), "only the N newest of the runs "
+	  "scripts)", tags),
+	OPT_ROW_INT("--last", "N", "only the N newest of the runs "
 	  "selected (still oldest first), as the selector 'last' is the "
-	  "newest one", offsetof(struct runs_cli, last), .lo = 1,
-	  .hi = 100000 },
-	OPT_ROW_DB(struct runs_cli, db, OPT_HELP_DB),
+	  "newest one", last, .lo = 1,
+	  .hi = 100000),
+	OPT_ROW_DB(db, OPT_HELP_DB),
 };
+#undef OPT_BASE
 
 static void runs_usage(FILE *out, const struct opt_cmd *c);
 
@@ -39,13 +42,18 @@ static const struct opt_cmd runs_cmd = {
 	.name = "runs", .rows = runs_rows,
 	.nrows = ARRAY_SIZE(runs_rows), .help_col = 14,
 	.max_pos = -1, .pos = OPT_C_RUNS, .usage = runs_usage,
+	.synopsis = OPT_SYNOPSIS("[RUNS ...] [--last] [--by-host|--tags]\n"
+			     "[--db]"),
 };
+
+const struct opt_cmd *cli_runs_options(void)
+{
+	return &runs_cmd;
+}
 
 static void runs_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
-"usage: copyscope runs [RUNS ...] [--last N] [--by-host|--tags]\n"
-"                      [--db PATH|URL]\n"
 "\n"
 "Lists stored runs: id, start time (UTC), status, tag, host, kernel and the\n"
 "first 8 characters of the boot id, then the command line.\n"

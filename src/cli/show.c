@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "report/ab_print.h"
 #include "report/headline.h"
@@ -25,15 +26,17 @@ struct show_cli {
 	bool json, csv, no_env;
 };
 
+#define OPT_BASE struct show_cli
 static const struct opt_row show_rows[] = {
-	OPT_ROW_JSON(struct show_cli, json, "the run as a JSON document (same "
+	OPT_ROW_JSON(json, "the run as a JSON document (same "
 		     "schema as run --json)"),
-	OPT_ROW_CSV(struct show_cli, csv, "one CSV line per result row, with a "
+	OPT_ROW_CSV(csv, "one CSV line per result row, with a "
 		    "header line"),
-	{ OPT_R("--no-env", OPT_FLAG, NULL), "leave the environment out",
-	  offsetof(struct show_cli, no_env) },
-	OPT_ROW_DB(struct show_cli, db, OPT_HELP_DB),
+	OPT_ROW_FLAG("--no-env", "leave the environment out",
+	  no_env),
+	OPT_ROW_DB(db, OPT_HELP_DB),
 };
+#undef OPT_BASE
 
 static void show_usage(FILE *out, const struct opt_cmd *c);
 
@@ -41,12 +44,17 @@ static const struct opt_cmd show_cmd = {
 	.name = "show", .rows = show_rows,
 	.nrows = ARRAY_SIZE(show_rows), .help_col = 13,
 	.max_pos = 1, .pos = OPT_C_LAST, .usage = show_usage,
+	.synopsis = OPT_SYNOPSIS("RUN [--json|--csv] [--no-env] [--db]"),
 };
+
+const struct opt_cmd *cli_show_options(void)
+{
+	return &show_cmd;
+}
 
 static void show_usage(FILE *out, const struct opt_cmd *c)
 {
 	fprintf(out,
-"usage: copyscope show RUN [--json|--csv] [--no-env] [--db PATH|URL]\n"
 "\n"
 "Prints one stored run: its header, results tables and environment.\n"
 "RUN is a run id as listed by 'copyscope runs', 'last', a tag or a\n"

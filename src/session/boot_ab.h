@@ -67,7 +67,7 @@ struct boot_ab_spec {
 	const char *busybox;		/* a static busybox */
 	const char *cstatic;		/* the static copyscope; NULL:
 					   beside this binary */
-	char *qemu_args[BOOT_MAX_QEMU_ARGS];
+	const char *qemu_args[BOOT_MAX_QEMU_ARGS];
 	size_t nqemu_args;
 	char *run_args[BOOT_MAX_RUN_ARGS];	/* "run" and its arguments */
 	size_t nrun_args;
