@@ -44,10 +44,11 @@ static const struct opt_row ab_rows[] = {
 		  "(vm.swappiness=10; repeatable)", sysctl[0], nsysctl[0]),
 	OPT_ROW_REPEAT("--b-sysctl", "K=V", "a /proc/sys setting of side B",
 		  sysctl[1], nsysctl[1]),
-	OPT_ROW_REPEAT("--a-thp", "K=V", "a /sys/kernel/mm/transparent_hugepage "
-		  "setting of side A (enabled=never)", thp[0], nthp[0]),
-	OPT_ROW_REPEAT("--b-thp", "K=V", "a transparent_hugepage setting of side "
-		  "B", thp[1], nthp[1]),
+	OPT_ROW_REPEAT("--a-thp", "K=V", "a "
+		       "/sys/kernel/mm/transparent_hugepage setting of side A "
+		       "(enabled=never)", thp[0], nthp[0]),
+	OPT_ROW_REPEAT("--b-thp", "K=V", "a transparent_hugepage setting of "
+		       "side B", thp[1], nthp[1]),
 	OPT_ROW_INT("--rounds", "N", "rounds (default "
 	  AB_XSTR(AB_DEFAULT_ROUNDS) "; with --precision: the most)",
 	  spec.rounds, .lo = 2, .hi = PAIRED_MAX_N / 2.0),
@@ -64,8 +65,9 @@ static const struct opt_row ab_rows[] = {
 	OPT_ROW_TIME("--warmup", "T", "warm-up of each configuration "
 	  "(default 100ms)", spec.session.ro.warmup_ns, .lo = 0,
 	  .hi = 600e9),
-	OPT_ROW_CHECK(OPT_LIST, "--cpus", "LIST", "CPUs the workers may use, in "
-	  "order (e.g. 0,1 or 2-5)", spec.session.ro, struct run_opts, opt_check_cpus),
+	OPT_ROW_CHECK(OPT_LIST, "--cpus", "LIST", "CPUs the workers may use, "
+	  "in order (e.g. 0,1 or 2-5)", spec.session.ro, struct run_opts,
+	  opt_check_cpus),
 	OPT_ROW_U64("--seed", "N", "seed of the rounds' order (default: "
 	  "the clock)", spec.session.seed),
 	OPT_ROW_ALPHA(spec.stats.alpha),
@@ -89,9 +91,9 @@ static const struct opt_cmd ab_cmd = {
 	.help_col = 21, .max_pos = -1, .pos = OPT_C_WORKLOADS,
 	.usage = ab_usage,
 	.synopsis = OPT_SYNOPSIS("WORKLOAD [KEY=VALUE ...] --a\n"
-			     "--b [--a-sysctl] [--b-sysctl]\n"
-			     "[--a-thp] [--b-thp] [--rounds]\n"
-			     "[--precision [--max-time]] [options]"),
+				 "--b [--a-sysctl] [--b-sysctl]\n"
+				 "[--a-thp] [--b-thp] [--rounds]\n"
+				 "[--precision [--max-time]] [options]"),
 };
 
 const struct opt_cmd *cli_ab_options(void)

@@ -87,13 +87,13 @@ static const struct opt_cmd boot_cmd = {
 	.max_pos = -1, .pos = OPT_C_WORKLOADS, .after_dashdash = "run",
 	.after_cmd = cli_run_options, .usage = boot_usage,
 	.synopsis = OPT_SYNOPSIS("--kernel --side [--append]\n"
-			     "[--side-b [--append-b] [--kernel-b]]\n"
-			     "[--boots] [--timeout-s] [--accel]\n"
-			     "[--smp] [--memory-mib] [--qemu-arg]...\n"
-			     "[--qemu] [--busybox] [--copyscope-static]\n"
-			     "[--print-init] [--db]\n"
-			     "WORKLOAD|SUITE... [key=value...]\n"
-			     "[-- RUN-OPTIONS]"),
+				 "[--side-b [--append-b] [--kernel-b]]\n"
+				 "[--boots] [--timeout-s] [--accel]\n"
+				 "[--smp] [--memory-mib] [--qemu-arg]...\n"
+				 "[--qemu] [--busybox] [--copyscope-static]\n"
+				 "[--print-init] [--db]\n"
+				 "WORKLOAD|SUITE... [key=value...]\n"
+				 "[-- RUN-OPTIONS]"),
 };
 
 const struct opt_cmd *cli_boot_options(void)

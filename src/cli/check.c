@@ -82,7 +82,7 @@ static const struct opt_cmd check_cmd = {
 	.nrows = ARRAY_SIZE(check_rows), .help_col = 19,
 	.max_pos = -1, .pos = OPT_C_WORKLOADS, .usage = check_usage,
 	.synopsis = OPT_SYNOPSIS("BASE [WORKLOAD|SUITE ...] [--threshold]\n"
-			     "[--new] [options]"),
+				 "[--new] [options]"),
 };
 
 const struct opt_cmd *cli_check_options(void)

@@ -90,8 +90,9 @@ static const struct opt_cmd report_history_cmd = {
 	.name = "report", .rows = report_history_rows,
 	.nrows = ARRAY_SIZE(report_history_rows), .help_col = 26,
 	.max_pos = -1, .pos = OPT_C_RUNS, .usage = report_history_usage,
-	.synopsis = OPT_SYNOPSIS("--history [SELECTOR ...] [WORKLOAD [KEY=VALUE ...]]\n"
-			     "[--metric] [--by] [-o] [options]"),
+	.synopsis = OPT_SYNOPSIS("--history [SELECTOR ...] "
+				 "[WORKLOAD [KEY=VALUE ...]]\n"
+				 "[--metric] [--by] [-o] [options]"),
 };
 
 const struct opt_cmd *cli_report_history_options(void)
@@ -104,9 +105,9 @@ static const struct opt_cmd history_cmd = {
 	.nrows = ARRAY_SIZE(history_rows), .help_col = 26,
 	.max_pos = -1, .pos = OPT_C_RUNS, .usage = history_usage,
 	.synopsis = OPT_SYNOPSIS("[SELECTOR ...] [WORKLOAD [KEY=VALUE ...]]\n"
-			     "[--metric] [--by] [--json|--csv]\n"
-			     "[--ignore-param] [--alpha]\n"
-			     "[--min-change] [--db]"),
+				 "[--metric] [--by] [--json|--csv]\n"
+				 "[--ignore-param] [--alpha]\n"
+				 "[--min-change] [--db]"),
 };
 
 const struct opt_cmd *cli_history_options(void)
@@ -118,8 +119,9 @@ static const struct opt_cmd check_history_cmd = {
 	.name = "check", .rows = check_history_rows,
 	.nrows = ARRAY_SIZE(check_history_rows), .help_col = 26,
 	.max_pos = -1, .pos = OPT_C_RUNS, .usage = check_history_usage,
-	.synopsis = OPT_SYNOPSIS("--history [SELECTOR ...] [WORKLOAD [KEY=VALUE ...]]\n"
-			     "[--metric] [--min-change] [options]"),
+	.synopsis = OPT_SYNOPSIS("--history [SELECTOR ...] "
+				 "[WORKLOAD [KEY=VALUE ...]]\n"
+				 "[--metric] [--min-change] [options]"),
 };
 
 const struct opt_cmd *cli_check_history_options(void)

@@ -87,13 +87,14 @@ static const struct opt_row observe_rows[] = {
 	OPT_ROW_TIME("--duration", "T", "how long to watch (default "
 	  "10s; e.g. 500ms, 3s, 120s)", duration_ns, .lo = 1e6,
 	  .hi = 86400e9, .flags = OPT_ONCE),
-	OPT_ROW_CHECK(OPT_LIST, "--what", "LIST", "what to watch, a comma list of "
-	  "pipe-writes (sizes of writes to pipes), lock (contended lock "
-	  "waits per caller and comm), wakeup (wake-up latency), syscalls "
+	OPT_ROW_CHECK(OPT_LIST, "--what", "LIST", "what to watch, a comma "
+	  "list of pipe-writes (sizes of writes to pipes), lock (contended "
+	  "lock waits per caller and comm), wakeup (wake-up latency), syscalls "
 	  "(time per system call); default all", what, unsigned, check_what,
 	  .words = what_words),
-	OPT_ROW_CHECK(OPT_STR, "--comm", "PATTERN", "only tasks whose command name "
-	  "is PATTERN (or begins with it, when it ends in '*')", comm, const char *, check_comm),
+	OPT_ROW_CHECK(OPT_STR, "--comm", "PATTERN", "only tasks whose command "
+	  "name is PATTERN (or begins with it, when it ends in '*')", comm,
+	  const char *, check_comm),
 	OPT_ROW_INT("--pid", "PID", "only the threads of process PID",
 	  pid, .lo = 1, .hi = 4194304),
 	OPT_ROW_STR("--pipe-source", "SRC", "force where pipe writes "
@@ -118,8 +119,8 @@ static const struct opt_cmd observe_cmd = {
 	.nrows = ARRAY_SIZE(observe_rows), .help_col = 22,
 	.max_pos = 0, .usage = observe_usage,
 	.synopsis = OPT_SYNOPSIS("[--duration] [--what] [--comm]\n"
-			     "[--pid] [--pipe-source] [--tag] [--json]\n"
-			     "[--no-store] [--db]"),
+				 "[--pid] [--pipe-source] [--tag] [--json]\n"
+				 "[--no-store] [--db]"),
 };
 
 const struct opt_cmd *cli_observe_options(void)

@@ -269,9 +269,11 @@ static const char *duplicate_name(const struct opt_cmd *c)
 
 			if (i != j && strcmp(a->name, b->name) == 0)
 				return a->name;
-			if (a->short_name && (strcmp(a->short_name, b->name) == 0
-			    || (i != j && b->short_name &&
-				strcmp(a->short_name, b->short_name) == 0)))
+			if (!a->short_name)
+				continue;
+			if (strcmp(a->short_name, b->name) == 0 ||
+			    (i != j && b->short_name &&
+			     strcmp(a->short_name, b->short_name) == 0))
 				return a->short_name;
 		}
 	return NULL;

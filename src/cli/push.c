@@ -50,7 +50,8 @@ static const struct opt_cmd push_cmd = {
 	.nrows = ARRAY_SIZE(push_rows), .help_col = 18,
 	.max_pos = -1, .pos = OPT_C_RUNS, .usage = push_usage,
 	.synopsis = OPT_SYNOPSIS("[RUNS ...] --to [--db] [--quiet]\n"
-			     "[--connect-timeout-s] [--statement-timeout-s]"),
+				 "[--connect-timeout-s] "
+				 "[--statement-timeout-s]"),
 };
 
 const struct opt_cmd *cli_push_options(void)

@@ -58,9 +58,10 @@ static const struct opt_cmd report_cmd = {
 	.nrows = ARRAY_SIZE(report_rows), .help_col = 16,
 	.max_pos = 256, .pos = OPT_C_RUNS, .usage = report_usage,
 	.synopsis = OPT_SYNOPSIS("RUN|TAG|LIST ... [-o] [--db]",
-			     "--compare BASE NEW [--drop-noisy] [--by-sample]\n"
-			     "[--allow-emulated] [--ignore-param]\n"
-			     "[-o]"),
+				 "--compare BASE NEW [--drop-noisy] "
+				 "[--by-sample]\n"
+				 "[--allow-emulated] [--ignore-param]\n"
+				 "[-o]"),
 	.also = cli_report_history_options,
 };
 

@@ -96,8 +96,8 @@ static const struct opt_row run_rows[] = {
 	  "warm-up (for tests)", quick),
 	OPT_ROW_TAG(tag, "label the run (for runs, show, "
 		    "compare)"),
-	OPT_ROW_CHECK(OPT_LIST, "--cpus", "LIST", "CPUs workers may use, in order "
-	  "(e.g. 0,1 or 2-5)", ro, struct run_opts, opt_check_cpus),
+	OPT_ROW_CHECK(OPT_LIST, "--cpus", "LIST", "CPUs workers may use, in "
+	  "order (e.g. 0,1 or 2-5)", ro, struct run_opts, opt_check_cpus),
 	OPT_ROW_FLAG("--hist", "per-op latency histogram (a "
 	  "separate pass)", ro.hist),
 	OPT_ROW_PCT("--precision", "PCT", "after --reps samples, keep "
@@ -118,7 +118,8 @@ static const struct opt_row run_rows[] = {
 	  "buffers, placement and warm-up), stored as N runs of one group: "
 	  "compare then treats the run as the unit that repeats", runs,
 	  .lo = 1, .hi = 1000),
-	OPT_ROW_CHECK(OPT_STR, "--group", "ID", NULL, group, const char *, check_group),
+	OPT_ROW_CHECK(OPT_STR, "--group", "ID", NULL, group, const char *,
+		      check_group),
 	OPT_ROW_FLAG("--verify", "set verify=1 on workloads that "
 	  "can verify data", verify),
 	OPT_ROW_FLAG("--explain", "also run each configuration's "
@@ -126,14 +127,14 @@ static const struct opt_row run_rows[] = {
 	  "against mem.copy (libc) and ring.bw (where the pipe's time goes), "
 	  "the file.* workloads per byte against mem.copy libc and movsb (the "
 	  "kernel path's speed and fixed cost)", explain),
-	OPT_ROW_CHECK(OPT_LIST, "--kernel", "VIEWS", "also record what the kernel "
-	  "did for the workers, in a traced sample after each kept one (the "
-	  "kept figures stay untraced; the overhead is printed): lock "
+	OPT_ROW_CHECK(OPT_LIST, "--kernel", "VIEWS", "also record what the "
+	  "kernel did for the workers, in a traced sample after each kept one "
+	  "(the kept figures stay untraced; the overhead is printed): lock "
 	  "(contended lock waits by caller, as perf lock contention), sched "
 	  "(wake-up latency, run-queue wait), syscall (time in the kernel per "
 	  "system call); a comma list.  Needs root (or perf_event_paranoid "
-	  "-1) and tracefs: see docs/kernel-views.md", ro.kviews, unsigned, check_kviews,
-	  .words = kview_words),
+	  "-1) and tracefs: see docs/kernel-views.md", ro.kviews, unsigned,
+	  check_kviews, .words = kview_words),
 	OPT_ROW_STR("--kernel-backend", "bpf|tracefs", "how --kernel "
 	  "records: bpf (a BPF program aggregates in the kernel; the "
 	  "default when it loads) or tracefs (every event read in user "
@@ -162,7 +163,8 @@ static const struct opt_cmd run_cmd = {
 	.name = "run", .rows = run_rows,
 	.nrows = ARRAY_SIZE(run_rows), .help_col = 20,
 	.max_pos = -1, .pos = OPT_C_WORKLOADS, .usage = run_usage,
-	.synopsis = OPT_SYNOPSIS("[WORKLOAD|SUITE ...] [key=value ...] [options]"),
+	.synopsis = OPT_SYNOPSIS("[WORKLOAD|SUITE ...] [key=value ...] "
+				 "[options]"),
 };
 
 static void run_usage(FILE *out, const struct opt_cmd *c)

@@ -43,7 +43,7 @@ static const struct opt_cmd runs_cmd = {
 	.nrows = ARRAY_SIZE(runs_rows), .help_col = 14,
 	.max_pos = -1, .pos = OPT_C_RUNS, .usage = runs_usage,
 	.synopsis = OPT_SYNOPSIS("[RUNS ...] [--last] [--by-host|--tags]\n"
-			     "[--db]"),
+				 "[--db]"),
 };
 
 const struct opt_cmd *cli_runs_options(void)
