@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 
 struct t_opts {
@@ -44,47 +45,43 @@ static int check_list(const char *cmd, const struct opt_row *r,
 	return 0;
 }
 
-#define T(field) offsetof(struct t_opts, field)
+#define OPT_BASE struct t_opts
 static const struct opt_row t_rows[] = {
-	{ OPT_R("--flag", OPT_FLAG, NULL), "a flag", T(flag) },
-	{ OPT_R("--n", OPT_INT, "N"), "an integer", T(n), .lo = 1, .hi = 10 },
-	{ OPT_R("--seed", OPT_U64, "S"), "a seed", T(seed) },
-	{ OPT_R("--wait-s", OPT_NUM, "S"), "seconds", T(secs), .lo = 1,
-	  .hi = 60, .unit = "seconds" },
-	{ OPT_R("--pct", OPT_PCT, "PCT"), "a percentage", T(pct), .lo = 0.5,
-	  .hi = 100, .unit = "1%" },
-	OPT_ROW_ALPHA(struct t_opts, alpha),
-	{ OPT_R("--time", OPT_TIME, "T"), "a time", T(time_ns), .lo = 1e6,
-	  .hi = 60e9 },
-	{ OPT_R("--wait_ns", OPT_TIME, "T"), "a time in ns", T(wait_ns),
-	  .lo = 0, .hi = 1e9 },
-	{ OPT_R("--size-bytes", OPT_SIZE, "B"), "a size", T(size_bytes),
-	  .lo = 1, .hi = 1 << 20 },
-	{ OPT_R("--buf", OPT_SIZE, "SIZE"), "a size", T(buf), .lo = 1,
-	  .hi = 1 << 20 },
-	{ OPT_R("--str", OPT_STR, "S"), "a string", T(str),
-	  .complete = OPT_C_FILE, .short_name = "-s" },
-	{ OPT_R("--choice", OPT_STR, "C"), "one of three", T(choice),
-	  .words = choices, .complete = OPT_C_WORDS },
-	{ OPT_R("--list", OPT_LIST, "L"), "a list", T(list), .words = choices,
-	  .check = check_list },
-	{ OPT_R("--once", OPT_STR, "X"), "once only", T(once),
-	  .flags = OPT_ONCE },
-	{ OPT_R("--rep", OPT_REPEAT, "R"), "repeatable", T(rep),
-	  .count_off = T(nrep), .max = 3 },
-	OPT_ROW_TAG(struct t_opts, tag, "a tag"),
-	OPT_ROW_IGNORE_PARAM(struct t_opts, ig, "ignored parameters"),
-	{ OPT_R("--hidden", OPT_FLAG, NULL), NULL, T(flag) },
-	{ OPT_R("-o", OPT_STR, "FILE"), "a short one", T(str) },
+	OPT_ROW_FLAG("--flag", "a flag", flag),
+	OPT_ROW_INT("--n", "N", "an integer", n, .lo = 1, .hi = 10),
+	OPT_ROW_U64("--seed", "S", "a seed", seed),
+	OPT_ROW_NUM("--wait-s", "S", "seconds", secs, .lo = 1, .hi = 60,
+		    .unit = "seconds"),
+	OPT_ROW_PCT("--pct", "PCT", "a percentage", pct, .lo = 0.5,
+		    .hi = 100, .unit = "1%"),
+	OPT_ROW_ALPHA(alpha),
+	OPT_ROW_TIME("--time", "T", "a time", time_ns, .lo = 1e6, .hi = 60e9),
+	OPT_ROW_TIME("--wait_ns", "T", "a time in ns", wait_ns, .lo = 0,
+		     .hi = 1e9),
+	OPT_ROW_SIZE("--size-bytes", "B", "a size", size_bytes, .lo = 1,
+		     .hi = 1 << 20),
+	OPT_ROW_SIZE("--buf", "SIZE", "a size", buf, .lo = 1, .hi = 1 << 20),
+	OPT_ROW_STR("--str", "S", "a string", str, .complete = OPT_C_FILE,
+		    .short_name = "-s"),
+	OPT_ROW_STR("--choice", "C", "one of three", choice, .words = choices,
+		    .complete = OPT_C_WORDS),
+	OPT_ROW_CHECK(OPT_LIST, "--list", "L", "a list", list, const char *,
+		      check_list, .words = choices),
+	OPT_ROW_STR("--once", "X", "once only", once, .flags = OPT_ONCE),
+	OPT_ROW_REPEAT("--rep", "R", "repeatable", rep, nrep),
+	OPT_ROW_TAG(tag, "a tag"),
+	OPT_ROW_IGNORE_PARAM(ig, "ignored parameters"),
+	OPT_ROW_FLAG("--hidden", NULL, flag),
+	OPT_ROW_STR("-o", "FILE", "a short one", str),
 };
-#undef T
+#undef OPT_BASE
 
 static int usage_calls;
 
 static void t_usage(FILE *out, const struct opt_cmd *c)
 {
 	usage_calls++;
-	fprintf(out, "usage: copyscope t\n");
+	fprintf(out, "\nthe t command\n");
 	opt_print_options(out, c);
 }
 
@@ -92,6 +89,8 @@ static const struct opt_cmd t_cmd = {
 	.name = "t", .rows = t_rows,
 	.nrows = sizeof(t_rows) / sizeof(t_rows[0]), .help_col = 16,
 	.max_pos = 3, .pos = OPT_C_RUNS, .usage = t_usage,
+	.synopsis = OPT_SYNOPSIS("[RUN ...] [--flag] [--n] [--str|-o]\n"
+				 "[--rep]... [options]"),
 };
 
 /* stderr and stdout of the last parse() */
@@ -331,7 +330,11 @@ static void test_help(void **state)
 	assert_int_equal(parse(&o, &res, "--n", "3", "-h", "--n", "0",
 			       (char *)NULL), OPT_HELP);
 	assert_int_equal(usage_calls, 1);
-	assert_non_null(strstr(out_text, "usage: copyscope t\n"));
+	/* the synopsis from the forms and the rows' placeholders */
+	assert_non_null(strstr(out_text, "usage: copyscope t [RUN ...] [--flag] "
+			       "[--n N] [--str S|-o FILE]\n"
+			       "                   [--rep R]... [options]\n"
+			       "\nthe t command\n"));
 	assert_string_equal(err_text, "");
 	/* an error before --help wins */
 	assert_int_equal(parse(&o, &res, "--n", "0", "--help", (char *)NULL),
@@ -375,17 +378,13 @@ static void test_strip(void **state)
 
 static void test_describe(void **state)
 {
-	struct t_opts o;
-	struct opt_result res;
 	char buf[8192];
 	FILE *f = tmpfile();
 	size_t n;
 
 	(void)state;
 	assert_non_null(f);
-	opt_set_describe(f);
-	assert_int_equal(parse(&o, &res, "--nosuch", (char *)NULL), OPT_HELP);
-	opt_set_describe(NULL);
+	opt_describe(f, &t_cmd);
 	rewind(f);
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	buf[n] = '\0';
@@ -398,6 +397,123 @@ static void test_describe(void **state)
 	assert_non_null(strstr(buf, "option t --list list auto kvm tcg\n"));
 	assert_non_null(strstr(buf, "option t --tag tag\n"));
 	assert_null(strstr(buf, "--hidden"));
+}
+
+/* Every command's tables, as main checks them at start-up, and t's. */
+static void test_tables_valid(void **state)
+{
+	char err[512] = "";
+
+	(void)state;
+	assert_int_equal(cli_commands_check(err, sizeof(err)), 0);
+	assert_string_equal(err, "");
+	assert_int_equal(opt_cmd_check(&t_cmd, err, sizeof(err)), 0);
+	assert_true(cli_command_count >= 14);
+	assert_non_null(cli_command_find("compare"));
+	assert_null(cli_command_find("nosuch"));
+}
+
+/* opt_cmd_check() of a table t_cmd's rows rows[0..n) and forms syn. */
+static int check_rows(const struct opt_row *rows, size_t n,
+		      const char *const *syn, char *err, size_t len)
+{
+	struct opt_cmd c = t_cmd;
+
+	c.rows = rows;
+	c.nrows = n;
+	c.synopsis = syn;
+	err[0] = '\0';
+	return opt_cmd_check(&c, err, len);
+}
+
+static void assert_refused(const struct opt_row *rows, size_t n,
+			   const char *const *syn, const char *why)
+{
+	char err[512];
+
+	assert_int_equal(check_rows(rows, n, syn, err, sizeof(err)), -1);
+	if (!strstr(err, why))
+		fail_msg("'%s' does not say '%s'", err, why);
+}
+
+static void test_table_rules(void **state)
+{
+	static const char *const opts[] = { "[options]", NULL };
+	static const char *const bad_name[] = { "[--flag] [--nosuch]", NULL };
+	static const char *const wide[] = { "[--flag] [options] "
+		"................................................................",
+		NULL };
+	static const char *const only_flag[] = { "[--flag]", NULL };
+	static struct opt_row many[OPT_MAX_ROWS + 1];
+	static char names[OPT_MAX_ROWS + 1][16];
+	struct opt_row two[2] = { t_rows[0], t_rows[0] };
+	struct opt_row untyped[1] = { { .name = "--x", .kind = OPT_FLAG,
+					.help = "x" } };
+	struct opt_row r[1];
+	char err[512];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(check_rows(t_rows, 1, opts, err, sizeof(err)), 0);
+	assert_refused(two, 2, opts, "--flag: named twice");
+	/* a short name that is another row's name */
+	two[0] = t_rows[10];		/* --str, -s */
+	two[1] = t_rows[0];
+	two[1].name = "-s";
+	assert_refused(two, 2, opts, "named twice");
+	assert_refused(untyped, 1, opts, "typed row macro");
+	/* a kind its destination does not fit: refused, and never written */
+	r[0] = t_rows[1];		/* --n: an int */
+	r[0].kind = OPT_NUM;
+	assert_refused(r, 1, opts, "does not fit its kind");
+	assert_false(opt_row_fits(&r[0]));
+	r[0] = t_rows[1];
+	r[0].hi = r[0].lo;
+	assert_refused(r, 1, opts, "no range");
+	r[0] = t_rows[0];
+	r[0].arg = "X";
+	assert_refused(r, 1, opts, "placeholder");
+	r[0] = t_rows[0];
+	r[0].name = "--help";
+	assert_refused(r, 1, opts, "a name that is not");
+	/* synopses: every name a row, every listed row named, 80 columns */
+	assert_refused(t_rows, 1, bad_name, "names --nosuch");
+	assert_refused(t_rows, 2, only_flag, "--n: a listed option the "
+		       "synopsis does not name");
+	assert_refused(t_rows, 1, wide, "columns");
+	/* rows: as many as the given mask has bits, not one more */
+	for (i = 0; i <= OPT_MAX_ROWS; i++) {
+		many[i] = t_rows[0];
+		snprintf(names[i], sizeof(names[i]), "--f%zu", i);
+		many[i].name = names[i];
+	}
+	assert_int_equal(check_rows(many, OPT_MAX_ROWS, opts, err,
+				    sizeof(err)), 0);
+	assert_refused(many, OPT_MAX_ROWS + 1, opts, "at most 64");
+}
+
+/* A row whose destination does not fit its kind is never written. */
+static void test_unfit_row_not_written(void **state)
+{
+	struct opt_row r[1] = { t_rows[1] };	/* --n: an int */
+	struct opt_cmd c = t_cmd;
+	struct opt_result res;
+	struct t_opts o = { 0 };
+	char *argv[] = { "t", "--n", "3", NULL };
+	int saved = dup(2);
+	FILE *tmp = tmpfile();
+
+	(void)state;
+	r[0].kind = OPT_NUM;
+	c.rows = r;
+	c.nrows = 1;
+	assert_non_null(tmp);
+	fflush(stderr);
+	dup2(fileno(tmp), 2);
+	assert_int_equal(opt_parse(&c, 3, argv, &o, &res), EXIT_FAIL);
+	take_back(2, saved, tmp, err_text, sizeof(err_text));
+	assert_non_null(strstr(err_text, "BUG"));
+	assert_int_equal(o.n, 0);
 }
 
 int main(void)
@@ -413,6 +529,9 @@ int main(void)
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_strip),
 		cmocka_unit_test(test_describe),
+		cmocka_unit_test(test_tables_valid),
+		cmocka_unit_test(test_table_rules),
+		cmocka_unit_test(test_unfit_row_not_written),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
