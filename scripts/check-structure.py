@@ -7,13 +7,21 @@ Reads the layer table of docs/architecture.md and checks that
   - no source file under src/ has more than 750 lines,
   - no function has more than 120 lines (kernel style: the body runs
     from a '{' alone at the start of a line to the next '}' alone at the
-    start of a line).
+    start of a line),
+  - the option tables are checked ones (src/cli/options.h): no file of
+    src/cli/ writes a row's destination as an offsetof() of its own
+    (only the typed OPT_ROW_ macros do, which check its type) nor a
+    synopsis by hand ("usage: copyscope ..."; they are printed from the
+    tables' forms), and a row whose destination has the wrong type does
+    not compile.
 Prints one line per problem and exits 1 when there is any, else 0.
 Run from the top of the tree (make lint does).
 """
 import os
 import re
+import subprocess
 import sys
+import tempfile
 
 MAX_FILE_LINES = 750
 MAX_FUNCTION_LINES = 120
@@ -80,6 +88,56 @@ def long_functions(path, lines):
     return out
 
 
+# A row whose destination is not of its kind's type: must not compile.
+WRONG_ROW = r'''
+#include <stdbool.h>
+#include <stddef.h>
+#include "cli/options.h"
+struct wrong { unsigned n; };
+#define OPT_BASE struct wrong
+const struct opt_row wrong_rows[] = {
+	OPT_ROW_INT("--n", "N", "an unsigned is not an int", n, .lo = 0,
+		    .hi = 1),
+};
+'''
+
+
+def option_table_problems():
+    """The option-table rules above, as problem lines."""
+    out = []
+    d = 'src/cli'
+    for f in sorted(os.listdir(d)):
+        if not f.endswith(('.c', '.h')) or f == 'options.h':
+            continue
+        path = os.path.join(d, f)
+        for n, line in enumerate(open(path, errors='replace'), 1):
+            if 'offsetof(' in line:
+                out.append('%s:%d: offsetof() in cli/: write option rows '
+                           'with the typed OPT_ROW_ macros (cli/options.h)'
+                           % (path, n))
+            if '"usage: copyscope' in line:
+                out.append('%s:%d: a hand-written synopsis: give the table '
+                           'its forms (.synopsis = OPT_SYNOPSIS(...))'
+                           % (path, n))
+    cc = os.environ.get('CC', 'cc')
+    with tempfile.NamedTemporaryFile('w', suffix='.c') as t:
+        t.write(WRONG_ROW)
+        t.flush()
+        try:
+            r = subprocess.run([cc, '-std=gnu11', '-fsyntax-only', '-Isrc',
+                                t.name], capture_output=True, text=True)
+        except OSError:
+            return out
+        if r.returncode == 0:
+            out.append('src/cli/options.h: OPT_ROW_INT took an unsigned '
+                       'destination: the typed row macros check nothing')
+        elif 'is not int' not in r.stderr:
+            out.append('src/cli/options.h: the wrong-type row failed to '
+                       'compile for another reason: ' +
+                       r.stderr.strip().splitlines()[0])
+    return out
+
+
 def main():
     problems = []
     allowed = read_layers()
@@ -111,6 +169,7 @@ def main():
                 if m and m.group(1) != d and m.group(1) not in allowed[d]:
                     problems.append('%s:%d: includes %s/, which %s/ may not '
                                     '(%s)' % (path, n, m.group(1), d, DOC))
+    problems.extend(option_table_problems())
     for f in ('src/main.c',):
         if os.path.exists(f):
             lines = open(f).readlines()

@@ -94,8 +94,7 @@ static const struct opt_row run_rows[] = {
 	  "(default 200ms)", ro.warmup_ns, .lo = 0, .hi = 600e9),
 	OPT_ROW_FLAG("--quick", "3 samples of 10ms, no extra "
 	  "warm-up (for tests)", quick),
-	OPT_ROW_TAG(tag, "label the run (for runs, show, "
-		    "compare)"),
+	OPT_ROW_TAG(tag, "label the run (for runs, show, compare)"),
 	OPT_ROW_CHECK(OPT_LIST, "--cpus", "LIST", "CPUs workers may use, in "
 	  "order (e.g. 0,1 or 2-5)", ro, struct run_opts, opt_check_cpus),
 	OPT_ROW_FLAG("--hist", "per-op latency histogram (a "
@@ -103,8 +102,7 @@ static const struct opt_row run_rows[] = {
 	OPT_ROW_PCT("--precision", "PCT", "after --reps samples, keep "
 	  "adding samples until the 95% CI of every metric's median is "
 	  "within ±PCT of it (e.g. 1%); prints the precision reached and the "
-	  "time", ro.precision_pct, .lo = 0.01, .hi = 100,
-	  .unit = "1%"),
+	  "time", ro.precision_pct, .lo = 0.01, .hi = 100, .unit = "1%"),
 	OPT_ROW_TIME("--max-time", "T", "with --precision: at most T of "
 	  "samples a configuration (default 60s)", ro.max_time_ns,
 	  .lo = 1e6, .hi = 86400e9),
