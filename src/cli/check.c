@@ -19,6 +19,7 @@
 #include "session/session.h"
 #include "session/check_plan.h"
 #include "report/comparison_print.h"
+#include "report/notes.h"
 #include "util/random_id.h"
 #include "workloads/workloads.h"
 #include "util/array.h"
@@ -205,8 +206,8 @@ static int measure(const struct check_cli *cc, const struct cmp_side *base,
 		plan.nruns == 1 ? "" : "s");
 	for (run = 0, e = EXIT_OK; run < plan.nruns && e == EXIT_OK; run++) {
 		e = session_run(spec, &sr);
-		cli_warn_noisy(sr.nsamples, sr.nflagged, sr.n_other,
-			       sr.n_steal, sr.n_canary);
+		report_warn_noisy(sr.nsamples, sr.nflagged, sr.n_other,
+				  sr.n_steal, sr.n_canary);
 		if (e == EXIT_INTERRUPTED)
 			cli_error("interrupted by signal %d (%s): results so "
 				  "far stored with status 'interrupted'",
@@ -361,7 +362,7 @@ int cmd_check(int argc, char **argv)
 			       &cc.threshold_pct);
 	}
 	if (ncmp == 0) {
-		cli_cmp_explain_none("check", &c);
+		cmp_print_explain_none("check", &c);
 		e = EXIT_FAIL;
 	} else if (nreg) {
 		if (!cc.json)

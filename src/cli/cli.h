@@ -175,14 +175,6 @@ int cli_load_side(struct store *st, const char *cmd, const char *spec,
 void cli_free_side(struct cmp_side *side);
 
 /*
- * When no row of c (built) is on both sides, print to stderr why, naming
- * cmd: the configurations of each side and the parameters whose values
- * differ (what --ignore-param would match), and return true; else print
- * nothing and return false.
- */
-bool cli_cmp_explain_none(const char *cmd, const struct cmp *c);
-
-/*
  * Build the comparison of c's sides with o (cmp_build()) and judge the
  * rows with a single run on a side against their history in the store
  * at db (session/history_runs.h).  Returns 0, or the exit code after
@@ -214,14 +206,6 @@ void cmp_ignore_free(struct cmp_ignore *ig);
  */
 int cmp_ignore_check(const char *cmd, const struct cmp_ignore *ig,
 		     const struct cmp_side *a, const struct cmp_side *b);
-
-/*
- * The stderr warning of a run whose machine was not quiet: nflagged of
- * nsamples kept samples flagged, by reason (other CPU, steal, canary).
- * Prints nothing when none was flagged.
- */
-void cli_warn_noisy(size_t nsamples, size_t nflagged, size_t n_other,
-		    size_t n_steal, size_t n_canary);
 
 /* The -o FILE of export and report (cli/outfile.c). */
 struct cli_out {

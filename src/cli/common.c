@@ -94,6 +94,27 @@ void cli_clean_text(const char *s, char *buf, size_t len)
 	free(clean);
 }
 
+char *cli_join_cmdline(int argc, char **argv)
+{
+	size_t len = 16, i;
+	char *s, *masked;
+
+	for (i = 0; i < (size_t)argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = calloc(1, len);
+	if (!s)
+		return NULL;
+	strcpy(s, "copyscope");
+	for (i = 0; i < (size_t)argc; i++) {
+		strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	/* a --db URL's password is neither stored nor printed */
+	masked = store_mask_secrets(s);
+	free(s);
+	return masked;
+}
+
 int cli_is_help(const char *arg)
 {
 	return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
@@ -394,19 +415,6 @@ void cmp_ignore_free(struct cmp_ignore *ig)
 	memset(ig, 0, sizeof(*ig));
 }
 
-
-void cli_warn_noisy(size_t nsamples, size_t nflagged, size_t n_other,
-		    size_t n_steal, size_t n_canary)
-{
-	char text[512], line[600];
-
-	if (nflagged == 0)
-		return;
-	report_noisy_text(nsamples, nflagged, n_other, n_steal, n_canary,
-			  text, sizeof(text));
-	snprintf(line, sizeof(line), "copyscope: %s", text);
-	fmt_wrap(stderr, 0, 2, line);
-}
 
 /* Write run to a new file named name; 0 or -1 (errno-like text in err). */
 static int write_lost(const char *name, const struct run_data *run,

@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "report/comparison_print.h"
 #include "report/html.h"
 #include "util/array.h"
 
@@ -215,7 +216,7 @@ int cmd_report(int argc, char **argv)
 			cli_error("out of memory");
 			e = EXIT_FAIL;
 		}
-		if (!e && cli_cmp_explain_none("report", &c))
+		if (!e && cmp_print_explain_none("report", &c))
 			e = EXIT_USAGE;
 	}
 	if (!e)
