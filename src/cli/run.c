@@ -1,9 +1,8 @@
 /*
- * run.c - `copyscope run`: the command line of run (workloads, suites,
- * key=value parameters, options) into a run plan (session/run_plan.h) and
- * a run specification for the session (session/session.c), printed as
- * the session goes by report/run_print.h; `run --runs N` through
- * session/run_group.h.
+ * run.c - `copyscope run`: its option table and usage, the session
+ * (session/session.c) of the plan run_args.c made from the command line,
+ * printed as it goes by report/run_print.h; `run --runs N` through
+ * cli/run_group.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,38 +13,11 @@
 #include "cli/options.h"
 #include "cli/run_group.h"
 #include "cli/run_kernel.h"
-#include "cli/run_replay.h"
+#include "cli/run_priv.h"
 #include "report/run_print.h"
 #include "results/kernel_records.h"
-#include "session/run_plan.h"
 #include "session/session.h"
 #include "util/array.h"
-
-struct run_cli {
-	struct run_opts ro;
-	int runs;			/* --runs N (0: one run) */
-	const char *group;		/* --group ID (set by --runs) */
-	bool reps_set, sample_set, warmup_set, max_time_set;
-	const char *tag;
-	const char *db;
-	bool json, no_store, verify, explain, perf_counters;
-	bool verbose;			/* -v: every table, also of suites */
-	struct run_plan plan;		/* the jobs, and their suite lines */
-	const char *assign[256];
-	size_t nassign;
-	bool interleave, seed_set;
-	uint64_t seed;
-	const char *kbackend;		/* --kernel-backend, NULL: auto */
-	struct run_kernel rk;		/* what --kernel runs on, and why */
-	/* mix=observed:ID made explicit, and the observation it names */
-	char replay_mix[RUN_REPLAY_MAX];
-	char replayed[128];
-	struct run_print out;		/* how the run prints */
-	/* a run the store lost: where it was to go */
-	const struct store *store;
-	const char *path;
-	const struct run_data *run;
-};
 
 /* --kernel VIEWS into the view bits at dest. */
 static int check_kviews(const char *cmd, const struct opt_row *r,
@@ -192,116 +164,12 @@ static void run_usage(FILE *out, const struct opt_cmd *c)
 "  copyscope run pipe.matrix writers=5 --kernel lock,sched\n");
 }
 
-/* A plan's error: 2 is a usage error of run, else printed as it is. */
-static int plan_error(int e, const char *err)
-{
-	if (e == EXIT_USAGE)
-		return cli_usage("run", "%s", err);
-	if (e)
-		cli_error("%s", err);
-	return e;
-}
-
-/* The options that go together, and the defaults that follow. */
-static int check_options(struct run_cli *rc)
-{
-	if (rc->seed_set && !rc->interleave)
-		return cli_usage("run", "--seed: only with --interleave");
-	if (rc->kbackend && !rc->ro.kviews)
-		return cli_usage("run", "--kernel-backend: only with --kernel");
-	if (rc->ro.kviews && rc->interleave)
-		return cli_usage("run", "--kernel: not with --interleave (each "
-				 "configuration holds its tracer and rings "
-				 "while open; interleaved, all are open at "
-				 "once)");
-	if (rc->max_time_set && !(rc->ro.precision_pct > 0))
-		return cli_usage("run", "--max-time: only with --precision");
-	if (rc->ro.precision_pct > 0 && rc->interleave)
-		return cli_usage("run", "--precision: not with --interleave "
-				 "(an interleaved run takes the same number "
-				 "of samples of every configuration, round by "
-				 "round)");
-	if (rc->ro.precision_pct > 0 && !rc->max_time_set)
-		rc->ro.max_time_ns = RUN_DEFAULT_PRECISION_MAX_NS;
-	if (rc->runs > 1 && rc->no_store)
-		return cli_usage("run", "--runs: the runs are stored to be "
-				 "compared; not with --no-store");
-	if (rc->runs > 1 && rc->group)
-		return cli_usage("run", "--group is set by --runs, not with "
-				 "it");
-	if (rc->plan.quick) {
-		if (!rc->reps_set)
-			rc->ro.reps = RUN_QUICK_REPS;
-		if (!rc->sample_set)
-			rc->ro.sample_time_ns = RUN_QUICK_SAMPLE_NS;
-		if (!rc->warmup_set)
-			rc->ro.warmup_ns = RUN_QUICK_WARMUP_NS;
-	}
-	return 0;
-}
-
-static int parse_args(struct run_cli *rc, int argc, char **argv)
-{
-	struct opt_result res;
-	char err[512];
-	int i, e;
-
-	e = opt_parse(&run_cmd, argc, argv, rc, &res);
-	if (e)
-		return e;
-	rc->reps_set = opt_given(&run_cmd, &res, "--reps");
-	rc->sample_set = opt_given(&run_cmd, &res, "--sample-time");
-	rc->warmup_set = opt_given(&run_cmd, &res, "--warmup");
-	rc->seed_set = opt_given(&run_cmd, &res, "--seed");
-	rc->max_time_set = opt_given(&run_cmd, &res, "--max-time");
-	for (i = 0; i < res.npos && !e; i++) {
-		if (!strchr(res.pos[i], '='))
-			e = plan_error(run_plan_add_name(&rc->plan,
-							 res.pos[i], err,
-							 sizeof(err)), err);
-		else if (rc->nassign >= ARRAY_SIZE(rc->assign))
-			e = cli_usage("run", "too many key=value arguments");
-		else
-			rc->assign[rc->nassign++] = res.pos[i];
-	}
-	opt_result_free(&res);
-	if (!e && rc->plan.njobs == 0)
-		e = plan_error(run_plan_add_name(&rc->plan, "default", err,
-						 sizeof(err)), err);
-	if (!e)
-		e = check_options(rc);
-	if (!e)
-		e = cli_run_replay(rc->db, rc->assign, rc->nassign,
-				   rc->replay_mix, sizeof(rc->replay_mix),
-				   rc->replayed, sizeof(rc->replayed));
-	if (!e)
-		e = plan_error(run_plan_apply(&rc->plan, rc->assign,
-					      rc->nassign, rc->verify, err,
-					      sizeof(err)), err);
-	if (!e && rc->explain)
-		e = plan_error(run_plan_add_explain(&rc->plan, err,
-						    sizeof(err)), err);
-	return e;
-}
 
 const struct opt_cmd *cli_run_options(void)
 {
 	return &run_cmd;
 }
 
-/* The run specification of what rc parsed: the one place it is filled. */
-static void fill_spec(const struct run_cli *rc, struct session_spec *spec)
-{
-	spec->jobs = (struct session_job *)rc->plan.jobs;
-	spec->njobs = rc->plan.njobs;
-	spec->ro = rc->ro;
-	spec->interleave = rc->interleave;
-	spec->seed_set = rc->seed_set;
-	spec->seed = rc->seed;
-	spec->perf_counters = rc->perf_counters;
-	spec->tag = rc->tag;
-	spec->group_id = rc->group;
-}
 
 /*
  * What the run adds to its environment: the kernel views' backend (and
@@ -318,30 +186,6 @@ static int run_add_env(void *arg, struct env *env, uint64_t seed)
 	return 0;
 }
 
-int cli_run_check_args(int argc, char **argv)
-{
-	struct run_cli *rc = calloc(1, sizeof(*rc));
-	struct session_spec spec;
-	char err[512];
-	int e;
-
-	if (!rc) {
-		cli_error("out of memory");
-		return EXIT_FAIL;
-	}
-	session_spec_init(&spec);
-	rc->ro = spec.ro;
-	e = parse_args(rc, argc, argv);
-	if (!e) {
-		fill_spec(rc, &spec);
-		/* only a usage error is this machine's business: what the
-		   guest can run is the guest's */
-		if (session_check(&spec, err, sizeof(err)) == EXIT_USAGE)
-			e = cli_usage("run", "%s", err);
-	}
-	free(rc);
-	return e < 0 ? EXIT_USAGE : e;
-}
 
 static void print_preamble(void *arg, const struct run_info *run,
 			   const struct timer_info *ti)
@@ -412,14 +256,14 @@ int cmd_run(int argc, char **argv)
 	}
 	session_spec_init(&spec);
 	rc->ro = spec.ro;
-	e = parse_args(rc, argc, argv);
+	e = run_parse_args(rc, argc, argv);
 	if (e)
 		goto out;
 	e = run_kernel_choose(&rc->ro.kviews, rc->kbackend, &rc->rk);
 	if (e)
 		goto out;
 	rc->ro.kbackend = rc->rk.backend;
-	fill_spec(rc, &spec);
+	run_fill_spec(rc, &spec);
 	spec.out = &run_output;
 	spec.out_arg = rc;
 	spec.add_env = run_add_env;
