@@ -54,16 +54,6 @@ int cmd_observe(int argc, char **argv);
 char *cli_join_cmdline(int argc, char **argv);
 
 /*
- * The suite summary lines of a stored run (report/headline.h), found
- * again from its command line: each suite named there gives a line per
- * entry, on the job it ran as.  Writes at most max lines and returns
- * their number: 0 when the run ran no suite, or when its jobs do not
- * match what its command line names (then nothing is claimed).
- */
-size_t cli_suite_lines(const struct run_data *run, struct summary_line *lines,
-		       size_t max);
-
-/*
  * Check the arguments of `copyscope run` (argv[0] is "run") as run reads
  * them, without running anything (boot checks what its guests will run
  * before booting them).  Returns 0, or prints the usage error (as run's)

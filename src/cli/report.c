@@ -14,6 +14,7 @@
 #include "cli/options.h"
 #include "report/comparison_print.h"
 #include "report/html.h"
+#include "session/run_plan.h"
 #include "util/array.h"
 
 struct report_cli {
@@ -137,7 +138,7 @@ static int runs_report(FILE *f, const struct cmp_side *runs)
 	if (suites && lines) {
 		for (i = 0; i < runs->nruns; i++) {
 			suites[i].lines = lines + i * 256;
-			suites[i].nl = cli_suite_lines(&runs->runs[i],
+			suites[i].nl = run_plan_suite_lines(&runs->runs[i],
 						       lines + i * 256, 256);
 		}
 		plots = html_report_runs(f, runs->runs, suites, runs->nruns);

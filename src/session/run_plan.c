@@ -197,3 +197,80 @@ size_t run_plan_names(bool suites, const char **names, size_t max)
 	}
 	return n;
 }
+
+const struct workload *const *run_plan_workloads(size_t *n)
+{
+	*n = workload_count;
+	return workload_table;
+}
+
+const struct suite *const *run_plan_suites(size_t *n)
+{
+	*n = suite_count;
+	return suite_table;
+}
+
+/* Whether the run's job number job ran workload name. */
+static bool job_is(const struct run_data *run, int job, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < run->results.n; i++)
+		if (run->results.v[i].cfg->job == job)
+			return strcmp(run->results.v[i].cfg->workload,
+				      name) == 0;
+	return false;
+}
+
+/* The lines of suite s, its first entry job number job, into lines. */
+static size_t add_suite_lines(const struct suite *s, int job,
+			struct summary_line *lines, size_t nl, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < s->nentries && nl < max; i++)
+		lines[nl++] = (struct summary_line) {
+			.job = job + (int)i,
+			.workload = s->entries[i].workload,
+			.label = s->headlines ? s->headlines[i].label : NULL,
+			.metric = s->headlines ? s->headlines[i].metric : NULL,
+		};
+	return nl;
+}
+
+size_t run_plan_suite_lines(const struct run_data *run,
+			    struct summary_line *lines, size_t max)
+{
+	const char *p = run->info.cmdline;
+	const struct suite *s;
+	bool in_run = false;
+	size_t nl = 0, len, i;
+	char word[128];
+	int job = 0;
+
+	/* "copyscope run [options] NAME|SUITE|key=value ...": each
+	   workload named is a job, each suite its entries' jobs */
+	for (; p && *p; p += len + strspn(p + len, " ")) {
+		len = strcspn(p, " ");
+		if (!len || len >= sizeof(word))
+			continue;
+		memcpy(word, p, len);
+		word[len] = '\0';
+		if (!in_run) {
+			in_run = strcmp(word, "run") == 0;
+			continue;
+		}
+		if (word[0] == '-' || strchr(word, '='))
+			continue;
+		if (workload_find(word)) {
+			job++;
+		} else if ((s = suite_find(word)) != NULL) {
+			nl = add_suite_lines(s, job, lines, nl, max);
+			job += (int)s->nentries;
+		}
+	}
+	for (i = 0; i < nl; i++)
+		if (!job_is(run, lines[i].job, lines[i].workload))
+			return 0;
+	return nl;
+}

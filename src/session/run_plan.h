@@ -59,4 +59,21 @@ int run_plan_add_explain(struct run_plan *p, char *err, size_t errlen);
  */
 size_t run_plan_names(bool suites, const char **names, size_t max);
 
+/*
+ * The registry: every workload (*n of them) and every suite, for the
+ * commands that list them (list).
+ */
+const struct workload *const *run_plan_workloads(size_t *n);
+const struct suite *const *run_plan_suites(size_t *n);
+
+/*
+ * The suite summary lines of a stored run, found again from its command
+ * line: each suite named there gives a line per entry, on the job it ran
+ * as.  Writes at most max lines and returns their number: 0 when the run
+ * ran no suite, or when its jobs do not match what its command line names
+ * (then nothing is claimed).
+ */
+size_t run_plan_suite_lines(const struct run_data *run,
+			    struct summary_line *lines, size_t max);
+
 #endif
