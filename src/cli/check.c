@@ -21,7 +21,7 @@
 #include "report/comparison_print.h"
 #include "report/notes.h"
 #include "util/random_id.h"
-#include "workloads/workloads.h"
+#include "session/run_plan.h"
 #include "util/array.h"
 
 #define MAX_FILTER 128
@@ -116,12 +116,13 @@ static void check_usage(FILE *out, const struct opt_cmd *c)
 
 static int add_filter(struct check_cli *cc, const char *name)
 {
-	const struct suite *s = suite_find(name);
+	const struct suite *s = run_plan_suite(name);
+	const struct workload *wl = run_plan_workload(name);
 	size_t i;
 
-	if (workload_find(name)) {
+	if (wl) {
 		if (cc->nfilter < MAX_FILTER)
-			cc->filter[cc->nfilter++] = workload_find(name)->name;
+			cc->filter[cc->nfilter++] = wl->name;
 		return 0;
 	}
 	if (!s)

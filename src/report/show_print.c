@@ -112,3 +112,8 @@ void report_show_run(FILE *out, const struct run_data *run, const char *db,
 		env_print(&run->env, out);
 	}
 }
+
+void report_show_env(FILE *out, const struct env *env)
+{
+	env_print(env, out);
+}

@@ -22,4 +22,7 @@ void report_show_run(FILE *out, const struct run_data *run, const char *db,
 		     const struct summary_line *lines, size_t nl,
 		     bool with_env);
 
+/* An environment as aligned "key  value" lines (env_print()). */
+void report_show_env(FILE *out, const struct env *env);
+
 #endif

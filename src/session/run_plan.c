@@ -210,6 +210,16 @@ const struct suite *const *run_plan_suites(size_t *n)
 	return suite_table;
 }
 
+const struct workload *run_plan_workload(const char *name)
+{
+	return workload_find(name);
+}
+
+const struct suite *run_plan_suite(const char *name)
+{
+	return suite_find(name);
+}
+
 /* Whether the run's job number job ran workload name. */
 static bool job_is(const struct run_data *run, int job, const char *name)
 {

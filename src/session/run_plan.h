@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/suite.h"
 #include "results/summary_line.h"
 #include "session/session.h"
 
@@ -65,6 +66,10 @@ size_t run_plan_names(bool suites, const char **names, size_t max);
  */
 const struct workload *const *run_plan_workloads(size_t *n);
 const struct suite *const *run_plan_suites(size_t *n);
+
+/* The workload, or the suite, called name; NULL when there is none. */
+const struct workload *run_plan_workload(const char *name);
+const struct suite *run_plan_suite(const char *name);
 
 /*
  * The suite summary lines of a stored run, found again from its command
