@@ -9,12 +9,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "comparison/comparison.h"
-#include "report/headline.h"
+#include <stdio.h>
+
 #include "store/store.h"
 #include "util/msg.h"
 
 struct opt_cmd;
+struct cmp;
+struct cmp_opts;
+struct cmp_side;
 
 /* Exit codes (README.md, "Command line"). */
 #define EXIT_OK 0
