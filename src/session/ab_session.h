@@ -1,7 +1,6 @@
 /*
- * ab_session.h - a paired A/B run (`copyscope ab`): A, B and a control A'
- * of one
- * workload opened together (workers started, batch sized, warmed up),
+ * ab_session.h - a paired A/B run (`copyscope ab`): A, B and a control
+ * A' of one workload opened together (workers started, batch sized, warmed up),
  * then kept samples in rounds, each round in a freshly shuffled order
  * (the session's interleaved mode; the seed is stored), judged pair by
  * pair over the rounds (comparison/ab_verdict.h).
