@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "report/comparison_print.h"
 #include "cli/options.h"
 #include "results/exchange.h"
 #include "util/array.h"
