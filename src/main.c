@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "runner/trace.h"
+#include "session/settings.h"
 #include "core/workload.h"
 #include "util/array.h"
 #include "util/msg.h"
@@ -174,8 +175,12 @@ static int dispatch(int argc, char **argv)
 		return EXIT_OK;
 	}
 	for (i = 0; i < NSUB; i++)
-		if (strcmp(argv[1], subcommands[i].name) == 0)
+		if (strcmp(argv[1], subcommands[i].name) == 0) {
+			/* kernel settings that an ab which died (kill -9)
+			   left changed come back first, and it is said */
+			ab_settings_recover();
 			return subcommands[i].fn(argc - 1, argv + 1);
+		}
 	{
 		const char *names[NSUB];
 		const char *s;
