@@ -1,7 +1,6 @@
 /*
- * ab_session.h - a paired A/B run (`copyscope ab`): A, B and a control A'
- * of one
- * workload opened together (workers started, batch sized, warmed up),
+ * ab_session.h - a paired A/B run (`copyscope ab`): A, B and a control
+ * A' of one workload opened together (workers started, batch sized, warmed up),
  * then kept samples in rounds, each round in a freshly shuffled order
  * (the session's interleaved mode; the seed is stored), judged pair by
  * pair over the rounds (comparison/ab_verdict.h).
@@ -31,6 +30,10 @@
 #include "core/param.h"
 #include "session/session.h"
 #include "session/settings.h"
+#include "stats/paired.h"
+
+/* The most samples a side of a paired A/B takes (the paired tests'). */
+#define AB_SESSION_MAX_N PAIRED_MAX_N
 
 /* Defaults: one call takes a few seconds. */
 #define AB_DEFAULT_ROUNDS 40
@@ -82,7 +85,7 @@ int ab_spec_apply(struct ab_spec *spec, int side, const char *text,
  * Add "KEY=VALUE" as a setting of side (0 A, 1 B): a sysctl key
  * (vm.swappiness, or vm/swappiness) or a THP file name (enabled,
  * defrag, shmem_enabled, khugepaged/defrag).  Checks the key's form only;
- * ab_settings_check() checks the files.  Returns 0 or -1 with err.
+ * ab_settings_acquire() checks the files.  Returns 0 or -1 with err.
  */
 int ab_setting_add(struct ab_spec *spec, enum ab_setting_kind kind, int side,
 		   const char *text, char *err, size_t errlen);
