@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "runner/trace.h"
+#include "session/settings.h"
 #include "core/workload.h"
 #include "util/msg.h"
 
@@ -145,8 +146,12 @@ static int dispatch(int argc, char **argv)
 		return EXIT_OK;
 	}
 	k = cli_command_find(argv[1]);
-	if (k)
+	if (k) {
+		/* kernel settings that an ab which died (kill -9) left
+		   changed come back first, and it is said */
+		ab_settings_recover();
 		return k->fn(argc - 1, argv + 1);
+	}
 	{
 		const char *names[32];
 		const char *s;

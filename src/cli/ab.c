@@ -211,7 +211,7 @@ static int parse_args(struct ab_cli *c, int argc, char **argv)
 	opt_result_free(&res);
 	if (e)
 		return e;
-	if (!c->nside[0] && !c->nside[1] && !c->spec.nsettings)
+	if (!c->nside[0] && !c->nside[1] && !c->spec.settings.n)
 		return cli_usage("ab", "--a and --b: say what differs (--a K=V "
 				 "--b K=V, or a setting with --a-sysctl/"
 				 "--b-sysctl)");
@@ -222,11 +222,14 @@ static void print_result(const struct ab_cli *c, const struct ab_outcome *o,
 			 const char *path)
 {
 	const struct ab_spec *s = &c->spec;
-	char a[512], b[512], as[512], bs[512], seed[32];
+	char a[512], b[512], seed[32];
+	char *as = ab_settings_text(&s->settings, 0);
+	char *bs = ab_settings_text(&s->settings, 1);
 	struct ab_header h = {
 		.workload = s->wl->name,
 		.run_id = o->session.run.info.id,
-		.a = a, .b = b, .a_settings = as, .b_settings = bs,
+		.a = a, .b = b, .a_settings = as ? as : "",
+		.b_settings = bs ? bs : "",
 		.seed = seed, .looks = s->stats.looks,
 		.alpha = s->stats.alpha, .noise_pct = s->stats.noise_pct,
 		.precision_pct = s->precision_pct,
@@ -236,8 +239,6 @@ static void print_result(const struct ab_cli *c, const struct ab_outcome *o,
 
 	ab_side_text(s, 0, a, sizeof(a));
 	ab_side_text(s, 1, b, sizeof(b));
-	ab_settings_text(s, 0, as, sizeof(as));
-	ab_settings_text(s, 1, bs, sizeof(bs));
 	snprintf(seed, sizeof(seed), "%llu",
 		 (unsigned long long)o->session.run.info.opts.interleave_seed);
 	if (c->json) {
@@ -249,12 +250,15 @@ static void print_result(const struct ab_cli *c, const struct ab_outcome *o,
 			printf("\n");
 			json_decref(j);
 		}
-		return;
+	} else {
+		ab_print_text(stdout, &h, &o->analysis);
+		if (o->session.run.info.id > 0 && !o->session.store_lost &&
+		    !o->session.store_failed)
+			printf("stored as run %lld in %s\n",
+			       (long long)o->session.run.info.id, path);
 	}
-	ab_print_text(stdout, &h, &o->analysis);
-	if (o->session.run.info.id > 0 && !o->session.store_lost)
-		printf("stored as run %lld in %s\n",
-		       (long long)o->session.run.info.id, path);
+	free(as);
+	free(bs);
 }
 
 int cmd_ab(int argc, char **argv)
@@ -296,9 +300,16 @@ int cmd_ab(int argc, char **argv)
 			cli_error("interrupted before the first round");
 		if (o.analysis.n > 0)
 			print_result(c, &o, path);
-		if (o.session.store_lost)
+		/* as run does: never "stored" for what was not */
+		if (o.session.store_lost || o.session.store_failed) {
+			cli_error("run %lld in %s is not whole: %zu of the %zu "
+				  "results were stored (the store failed, see "
+				  "above)", (long long)o.session.run.info.id,
+				  path, o.session.stored,
+				  o.session.run.results.n);
 			e = cli_keep_lost_run(c->spec.session.store, path,
 					      &o.session.run);
+		}
 		if ((fflush(stdout) != 0 || ferror(stdout)) && e == EXIT_OK)
 			e = EXIT_FAIL;
 	}
@@ -306,6 +317,7 @@ int cmd_ab(int argc, char **argv)
 	if (c->spec.session.store)
 		store_close(c->spec.session.store);
 out:
+	ab_spec_free(&c->spec);
 	free(cmdline);
 	free(c);
 	return e < 0 ? EXIT_OK : e;

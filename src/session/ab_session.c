@@ -1,12 +1,11 @@
 /*
  * ab_session.c - a paired A/B run: the two sides' parameters and kernel
- * settings, the rounds, the settings written and restored, the
- * precision stopping rule, the analysis (see ab_session.h).
+ * settings, the rounds, the precision stopping rule, the analysis (see
+ * ab_session.h; the settings' files are session/settings.c).
  */
 #include "session/ab_session.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,252 +143,11 @@ int ab_spec_apply(struct ab_spec *spec, int side, const char *text,
 	return 0;
 }
 
-/* A key made of [A-Za-z0-9_.-/], without "..", not starting with '/'. */
-static bool key_ok(const char *k)
-{
-	const char *p;
-
-	if (!*k || *k == '/' || *k == '.' || strstr(k, ".."))
-		return false;
-	for (p = k; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' ||
-		      *p == '-' || *p == '/'))
-			return false;
-	return true;
-}
-
 int ab_setting_add(struct ab_spec *spec, enum ab_setting_kind kind, int side,
 		   const char *text, char *err, size_t errlen)
 {
-	const char *opt = kind == AB_SYSCTL ? "sysctl" : "thp";
-	const char *eq = strchr(text, '=');
-	char key[96], *p;
-	struct ab_setting *st = NULL;
-	size_t len = eq ? (size_t)(eq - text) : 0, i;
-
-	if (!eq || len == 0 || len >= sizeof(key) || !eq[1]) {
-		snprintf(err, errlen, "--%c-%s: '%s' is not KEY=VALUE",
-			 side ? 'b' : 'a', opt, text);
-		return -1;
-	}
-	memcpy(key, text, len);
-	key[len] = '\0';
-	if (!key_ok(key) || strlen(eq + 1) >= AB_VALUE_MAX ||
-	    strpbrk(eq + 1, "\n\r")) {
-		snprintf(err, errlen, "--%c-%s: '%s': a key of letters, "
-			 "digits, '_', '-', '.' and '/' and a one-line value "
-			 "of at most %d characters", side ? 'b' : 'a', opt,
-			 text, AB_VALUE_MAX - 1);
-		return -1;
-	}
-	for (i = 0; i < spec->nsettings; i++)
-		if (spec->settings[i].kind == kind &&
-		    strcmp(spec->settings[i].key, key) == 0)
-			st = &spec->settings[i];
-	if (!st) {
-		if (spec->nsettings == AB_MAX_SETTINGS) {
-			snprintf(err, errlen, "at most %d settings",
-				 AB_MAX_SETTINGS);
-			return -1;
-		}
-		st = &spec->settings[spec->nsettings++];
-		st->kind = kind;
-		st->written = -1;
-		snprintf(st->key, sizeof(st->key), "%s", key);
-		if (kind == AB_SYSCTL) {
-			snprintf(st->path, sizeof(st->path), "/proc/sys/%s",
-				 key);
-			/* vm.swappiness is vm/swappiness; a key written with
-			   '/' keeps its dots (net/ipv4/conf/eth0.1/...) */
-			for (p = st->path + 10; !strchr(key, '/') && *p; p++)
-				if (*p == '.')
-					*p = '/';
-		} else {
-			snprintf(st->path, sizeof(st->path),
-				 "/sys/kernel/mm/transparent_hugepage/%s",
-				 key);
-		}
-	}
-	if (st->set[side]) {
-		snprintf(err, errlen, "--%c-%s: %s is given twice",
-			 side ? 'b' : 'a', opt, key);
-		return -1;
-	}
-	st->set[side] = true;
-	snprintf(st->value[side], AB_VALUE_MAX, "%s", eq + 1);
-	return 0;
-}
-
-/*
- * The current value of a setting's file: one line without its newline;
- * of a THP choice list ("always [madvise] never") the chosen word.
- */
-static int read_setting(const struct ab_setting *st, char *buf, size_t len)
-{
-	FILE *f = fopen(st->path, "re");
-	char line[512], *o, *c;
-
-	if (!f)
-		return -1;
-	if (!fgets(line, sizeof(line), f)) {
-		fclose(f);
-		errno = EIO;
-		return -1;
-	}
-	fclose(f);
-	line[strcspn(line, "\n")] = '\0';
-	o = strchr(line, '[');
-	c = o ? strchr(o, ']') : NULL;
-	if (st->kind == AB_THP && o && c) {
-		*c = '\0';
-		snprintf(buf, len, "%s", o + 1);
-	} else {
-		snprintf(buf, len, "%s", line);
-	}
-	return 0;
-}
-
-/* Write value to the setting's file; 0 or -1 with errno. */
-static int write_setting(const struct ab_setting *st, const char *value)
-{
-	int fd = open(st->path, O_WRONLY | O_CLOEXEC);
-	size_t len = strlen(value);
-	ssize_t w;
-	int e;
-
-	if (fd < 0)
-		return -1;
-	w = write(fd, value, len);
-	e = w < 0 ? errno : EIO;	/* a short write is an error too */
-	close(fd);
-	if (w == (ssize_t)len)
-		return 0;
-	errno = e;
-	return -1;
-}
-
-/* The spec whose settings are restored at exit, while it is in use. */
-static struct ab_spec *restore_at_exit;
-static bool atexit_set;
-
-static void restore_atexit(void)
-{
-	if (restore_at_exit)
-		ab_restore(restore_at_exit);
-}
-
-void ab_restore(struct ab_spec *spec)
-{
-	size_t i;
-
-	for (i = 0; i < spec->nsettings; i++) {
-		struct ab_setting *st = &spec->settings[i];
-
-		if (st->written == -1 || st->written == 2)
-			continue;
-		if (write_setting(st, st->original) != 0)
-			msg_error("ab: could not restore %s to '%s' (%s): set "
-				  "it back by hand", st->path, st->original,
-				  strerror(errno));
-		else
-			st->written = 2;
-	}
-}
-
-int ab_settings_check(struct ab_spec *spec, char *err, size_t errlen)
-{
-	size_t i;
-	int s;
-
-	for (i = 0; i < spec->nsettings; i++) {
-		struct ab_setting *st = &spec->settings[i];
-		const char *opt = st->kind == AB_SYSCTL ? "sysctl" : "thp";
-		char side = st->set[0] ? 'a' : 'b';
-
-		if (read_setting(st, st->original,
-				 sizeof(st->original)) != 0) {
-			snprintf(err, errlen, "--%c-%s %s: %s: %s%s", side,
-				 opt, st->key, st->path, strerror(errno),
-				 errno == ENOENT ? " (no such setting in this "
-				 "kernel)" : "");
-			return -1;
-		}
-		if (write_setting(st, st->original) != 0) {
-			snprintf(err, errlen, "--%c-%s %s: %s cannot be "
-				 "written: %s%s", side, opt, st->key, st->path,
-				 strerror(errno), geteuid() != 0 ?
-				 " (run as root)" : "");
-			return -1;
-		}
-		if (!atexit_set) {
-			atexit(restore_atexit);
-			atexit_set = true;
-		}
-		restore_at_exit = spec;
-		for (s = 0; s < 2; s++) {
-			if (!st->set[s])
-				continue;
-			st->written = s;
-			if (write_setting(st, st->value[s]) != 0) {
-				int e = errno;
-
-				ab_restore(spec);
-				restore_at_exit = NULL;
-				snprintf(err, errlen, "--%c-%s %s=%s: the "
-					 "kernel refused it: %s",
-					 s ? 'b' : 'a', opt, st->key,
-					 st->value[s], strerror(e));
-				return -1;
-			}
-		}
-		ab_restore(spec);
-	}
-	restore_at_exit = NULL;
-	return 0;
-}
-
-/* Write side's values (the original where the side sets none). */
-static int apply_side(struct ab_spec *spec, int side)
-{
-	size_t i;
-
-	for (i = 0; i < spec->nsettings; i++) {
-		struct ab_setting *st = &spec->settings[i];
-		int want = st->set[side] ? side : 2;
-
-		if (st->written == want)
-			continue;
-		if (write_setting(st, want == 2 ? st->original :
-				  st->value[side]) != 0) {
-			msg_error("ab: writing %s for side %s: %s", st->path,
-				  side_name[side], strerror(errno));
-			return -1;
-		}
-		st->written = want;
-	}
-	return 0;
-}
-
-void ab_settings_text(const struct ab_spec *spec, int side, char *buf,
-		      size_t len)
-{
-	size_t i, o = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < spec->nsettings && o < len; i++) {
-		const struct ab_setting *st = &spec->settings[i];
-		int n;
-
-		if (!st->set[side])
-			continue;
-		n = snprintf(buf + o, len - o, "%s%s%s=%s (was %s)",
-			     o ? ", " : "", st->kind == AB_THP ? "thp:" : "",
-			     st->key, st->value[side], st->original);
-		if (n < 0)
-			break;
-		o += (size_t)n;
-	}
+	return ab_settings_add(&spec->settings, kind, side, text, err,
+			       errlen);
 }
 
 void ab_side_text(const struct ab_spec *spec, int side, char *buf,
@@ -417,7 +175,7 @@ void ab_side_text(const struct ab_spec *spec, int side, char *buf,
 
 int ab_env_add(const struct ab_spec *spec, struct env *env, int looks)
 {
-	char buf[1024];
+	char buf[1024], *st;
 	int s;
 
 	if (env_set(env, AB_ENV_ROLES, "A B A'"))
@@ -426,10 +184,13 @@ int ab_env_add(const struct ab_spec *spec, struct env *env, int looks)
 		ab_side_text(spec, s, buf, sizeof(buf));
 		if (env_set(env, s ? "ab.b" : "ab.a", buf))
 			return -1;
-		ab_settings_text(spec, s, buf, sizeof(buf));
-		if (buf[0] && env_set(env, s ? "ab.b_settings" :
-				      "ab.a_settings", buf))
+		st = ab_settings_text(&spec->settings, s);
+		if (!st || (st[0] && env_set(env, s ? "ab.b_settings" :
+					     "ab.a_settings", st))) {
+			free(st);
 			return -1;
+		}
+		free(st);
 	}
 	snprintf(buf, sizeof(buf), "%g", spec->stats.alpha);
 	if (env_set(env, "ab.alpha", buf))
@@ -477,7 +238,8 @@ static int hook_before(void *arg, size_t config)
 {
 	struct ab_hooks *h = arg;
 
-	return apply_side(h->spec, config == AB_ROLE_B ? 1 : 0);
+	return ab_settings_apply(&h->spec->settings,
+				 config == AB_ROLE_B ? 1 : 0);
 }
 
 /*
@@ -568,14 +330,15 @@ int ab_run(struct ab_spec *spec, struct ab_outcome *out, char *err,
 	rc = session_check(ss, err, errlen);
 	if (rc != 0)
 		return rc;
-	if (spec->nsettings && ab_settings_check(spec, err, errlen) != 0)
+	/* a stop asked for from here on is seen by the run, which
+	   restores the settings on its way out */
+	runner_install_signals();
+	if (ab_settings_acquire(&spec->settings, ss->cmdline, err,
+				errlen) != 0)
 		return 2;
 	h.start_ns = mono_ns();
-	if (spec->nsettings)
-		restore_at_exit = spec;	/* an exit() inside the run */
 	rc = session_run(ss, &out->session);
-	ab_restore(spec);
-	restore_at_exit = NULL;	/* spec is the caller's to free */
+	ab_settings_release(&spec->settings);
 	out->elapsed_ns = mono_ns() - h.start_ns;
 	spec->stats.looks = spec->precision_pct > 0 ? h.looks_planned : 1;
 	if (out->session.run.results.n > 0 &&
@@ -584,6 +347,11 @@ int ab_run(struct ab_spec *spec, struct ab_outcome *out, char *err,
 	    rc == 0)
 		rc = 1;
 	return rc;
+}
+
+void ab_spec_free(struct ab_spec *spec)
+{
+	ab_settings_free(&spec->settings);
 }
 
 void ab_outcome_free(struct ab_outcome *out)

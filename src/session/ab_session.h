@@ -15,7 +15,9 @@
  * can be written, both sides' values are accepted: each is written once
  * and the original put back), and the original values are restored at
  * the end, on error, on SIGINT/SIGTERM/SIGHUP (any number of them: the
- * handler only sets a flag) and at exit.
+ * handler only sets a flag), on every other terminating signal and at
+ * exit; a host-wide lock and journal per file cover the rest
+ * (session/settings.h).
  */
 #ifndef COPYSCOPE_SESSION_AB_H
 #define COPYSCOPE_SESSION_AB_H
@@ -27,13 +29,11 @@
 #include "comparison/ab_verdict.h"
 #include "core/param.h"
 #include "session/session.h"
+#include "session/settings.h"
 #include "stats/paired.h"
 
 /* The most samples a side of a paired A/B takes (the paired tests'). */
 #define AB_SESSION_MAX_N PAIRED_MAX_N
-
-#define AB_MAX_SETTINGS 16
-#define AB_VALUE_MAX 128
 
 /* Defaults: one call takes a few seconds. */
 #define AB_DEFAULT_ROUNDS 40
@@ -43,28 +43,12 @@
 #define AB_PRECISION_FIRST_LOOK 20
 #define AB_DEFAULT_MAX_NS 60000000000LL		/* 60 s */
 
-enum ab_setting_kind { AB_SYSCTL, AB_THP };
-
-/* One runtime setting that a side changes. */
-struct ab_setting {
-	enum ab_setting_kind kind;
-	char key[96];			/* as given: "vm.swappiness",
-					   "enabled" (THP) */
-	char path[256];
-	bool set[2];			/* side A, side B */
-	char value[2][AB_VALUE_MAX];
-	char original[AB_VALUE_MAX];
-	int written;			/* -1 none yet, 0 A's, 1 B's, 2 the
-					   original */
-};
-
 struct ab_spec {
 	const struct workload *wl;
 	struct param_request req[2];	/* A (and A'), B */
 	bool side_set[2][PARAM_MAX];	/* keys given for a side */
 	bool common_set[PARAM_MAX];	/* keys given for both */
-	struct ab_setting settings[AB_MAX_SETTINGS];
-	size_t nsettings;
+	struct ab_settings settings;	/* kernel settings of the sides */
 	int rounds;			/* fixed rounds, or the most with
 					   --precision */
 	bool rounds_given;		/* --rounds was given */
@@ -101,23 +85,10 @@ int ab_spec_apply(struct ab_spec *spec, int side, const char *text,
  * Add "KEY=VALUE" as a setting of side (0 A, 1 B): a sysctl key
  * (vm.swappiness, or vm/swappiness) or a THP file name (enabled,
  * defrag, shmem_enabled, khugepaged/defrag).  Checks the key's form only;
- * ab_settings_check() checks the files.  Returns 0 or -1 with err.
+ * ab_settings_acquire() checks the files.  Returns 0 or -1 with err.
  */
 int ab_setting_add(struct ab_spec *spec, enum ab_setting_kind kind, int side,
 		   const char *text, char *err, size_t errlen);
-
-/*
- * Check every setting against the running kernel before measuring: the
- * file exists, its current value is read (the original), and each side's
- * value is written once and the original written back.  Nothing is left
- * changed.  Returns 0, or -1 with the reason in err (a key that does not
- * exist, cannot be written, or a value the kernel refuses).
- */
-int ab_settings_check(struct ab_spec *spec, char *err, size_t errlen);
-
-/* The settings as "vm.swappiness=10 (was 60)" for one side, into buf. */
-void ab_settings_text(const struct ab_spec *spec, int side, char *buf,
-		      size_t len);
 
 /* A side's parameters that differ from the other's, "segs=9", into buf. */
 void ab_side_text(const struct ab_spec *spec, int side, char *buf,
@@ -153,7 +124,8 @@ int ab_run(struct ab_spec *spec, struct ab_outcome *out, char *err,
 
 void ab_outcome_free(struct ab_outcome *out);
 
-/* Restore every setting to its original value (idempotent). */
-void ab_restore(struct ab_spec *spec);
+/* Free what spec holds (the settings' originals; releases them if
+   held). */
+void ab_spec_free(struct ab_spec *spec);
 
 #endif
