@@ -27,6 +27,10 @@
 #include "comparison/ab_verdict.h"
 #include "core/param.h"
 #include "session/session.h"
+#include "stats/paired.h"
+
+/* The most samples a side of a paired A/B takes (the paired tests'). */
+#define AB_SESSION_MAX_N PAIRED_MAX_N
 
 #define AB_MAX_SETTINGS 16
 #define AB_VALUE_MAX 128
