@@ -211,6 +211,11 @@ static int parse_args(struct ab_cli *c, int argc, char **argv)
 	opt_result_free(&res);
 	if (e)
 		return e;
+	if ((c->nside[0] > 0) != (c->nside[1] > 0))
+		return cli_usage("ab", "%s without %s: give both sides (an "
+				 "A/A is spelled out: --a K=V --b K=V with "
+				 "the same value)", c->nside[0] ? "--a" :
+				 "--b", c->nside[0] ? "--b" : "--a");
 	if (!c->nside[0] && !c->nside[1] && !c->spec.settings.n)
 		return cli_usage("ab", "--a and --b: say what differs (--a K=V "
 				 "--b K=V, or a setting with --a-sysctl/"
@@ -219,7 +224,7 @@ static int parse_args(struct ab_cli *c, int argc, char **argv)
 }
 
 static void print_result(const struct ab_cli *c, const struct ab_outcome *o,
-			 const char *path)
+			 const char *path, bool interrupted)
 {
 	const struct ab_spec *s = &c->spec;
 	char a[512], b[512], seed[32];
@@ -235,6 +240,8 @@ static void print_result(const struct ab_cli *c, const struct ab_outcome *o,
 		.precision_pct = s->precision_pct,
 		.precision_reached_pct = o->precision_reached_pct,
 		.elapsed_s = o->elapsed_ns / 1e9,
+		.rounds_asked = s->rounds,
+		.interrupted = interrupted,
 	};
 
 	ab_side_text(s, 0, a, sizeof(a));
@@ -299,7 +306,7 @@ int cmd_ab(int argc, char **argv)
 		else if (e == EXIT_INTERRUPTED && o.analysis.n == 0)
 			cli_error("interrupted before the first round");
 		if (o.analysis.n > 0)
-			print_result(c, &o, path);
+			print_result(c, &o, path, e == EXIT_INTERRUPTED);
 		/* as run does: never "stored" for what was not */
 		if (o.session.store_lost || o.session.store_failed) {
 			cli_error("run %lld in %s is not whole: %zu of the %zu "

@@ -119,8 +119,8 @@ static int combine_row(struct ab_combined *c, size_t i,
 	struct ab_combined_row *row = &c->rows[c->n];
 	const double **d = calloc(c->nruns, sizeof(*d));
 	size_t *nd = calloc(c->nruns, sizeof(*nd)), r, total = 0, m = 0;
-	double *pool = NULL, *ctl = NULL, alpha = o->alpha, lo, hi;
-	struct paired_result pr;
+	double *pool = NULL, *ctl = NULL, alpha = o->alpha, lo, hi, ctl_band;
+	struct paired_result pr, pc;
 	int rc = -1, side;
 
 	row->run_change_pct = calloc(c->nruns, sizeof(double));
@@ -171,7 +171,10 @@ static int combine_row(struct ab_combined *c, size_t i,
 	row->ci_lo_pct = pct(lo);
 	row->ci_hi_pct = pct(hi);
 	row->ctl_change_pct = pct(stats_median(ctl, total));
-	row->band_pct = fmax(o->noise_pct, fabs(row->ctl_change_pct));
+	if (paired_signed_rank(ctl, total, 1 - alpha, &pc) != 0)
+		goto out;
+	ctl_band = fmax(fabs(pct(pc.ci_lo)), fabs(pct(pc.ci_hi)));
+	row->band_pct = fmax(o->noise_pct, ctl_band);
 	rc = 0;
 	if (!row->direction)
 		goto out;
@@ -180,6 +183,11 @@ static int combine_row(struct ab_combined *c, size_t i,
 	if (pr.min_p >= alpha) {
 		snprintf(row->reason, sizeof(row->reason), "%zu rounds cannot "
 			 "reach p < %g", total, alpha);
+	} else if (ctl_band > o->noise_pct) {
+		snprintf(row->reason, sizeof(row->reason), "the control moved "
+			 "%+.1f..%+.1f%% (A'/A, 95%% CI), wider than the "
+			 "+-%g%% noise band", pct(pc.ci_lo), pct(pc.ci_hi),
+			 o->noise_pct);
 	} else if (row->p < alpha && side) {
 		row->verdict = (side > 0) == (row->direction > 0) ?
 			       VERDICT_BETTER : VERDICT_WORSE;

@@ -126,7 +126,8 @@ static void judge(struct ab_row *row, const struct ab_opts *o,
 		  const struct paired_result *pb,
 		  const struct paired_result *pc)
 {
-	double ctl_band = fabs(row->ctl_change_pct);
+	double ctl_band = fmax(fabs(row->ctl_ci_lo_pct),
+			       fabs(row->ctl_ci_hi_pct));
 	int side;
 
 	row->band_pct = fmax(o->noise_pct, ctl_band);
@@ -151,6 +152,20 @@ static void judge(struct ab_row *row, const struct ab_opts *o,
 			 "the A'/A control moved %+.1f%% (p %.3g): A and its "
 			 "copy differ, so the pairing did not hold",
 			 row->ctl_change_pct, pc->p);
+		return;
+	}
+	/*
+	 * B's CI must clear the control's CI, not only its point: a
+	 * control whose CI reaches past the noise band says the rounds
+	 * cannot separate two identical sides by that much.
+	 */
+	if (ctl_band > o->noise_pct) {
+		row->verdict = VERDICT_CANNOT_TELL;
+		snprintf(row->reason, sizeof(row->reason),
+			 "the control moved %+.1f..%+.1f%% (A'/A, 95%% CI), "
+			 "wider than the +-%g%% noise band: more rounds or a "
+			 "quieter machine narrow it", row->ctl_ci_lo_pct,
+			 row->ctl_ci_hi_pct, o->noise_pct);
 		return;
 	}
 	side = beyond(row->ci_lo_pct, row->ci_hi_pct, row->band_pct);

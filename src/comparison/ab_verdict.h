@@ -15,9 +15,11 @@
  *   - p < alpha (alpha / looks when rounds were added until a precision
  *     was reached: a Bonferroni correction over the looks taken),
  *   - the whole CI beyond the noise band (+-noise_pct),
- *   - the whole CI beyond what the control shows: the control's own
- *     estimate (the shift seen between A and its identical copy), when
- *     that is larger than the noise band.
+ *   - the control's CI (the shift between A and its identical copy)
+ *     within the noise band, so that the whole CI of B is beyond the
+ *     control's whole CI: a control whose CI reaches past the band
+ *     makes the row "cannot tell" (the rounds cannot separate two
+ *     identical sides by that much).
  * Otherwise "~" with the largest change the CI allows, or "cannot tell"
  * where the rounds cannot decide: too few to reach alpha, values that
  * cannot be put in a ratio, or a control that itself moved (A and its
@@ -67,7 +69,7 @@ struct ab_row {
 	double change_pct, ci_lo_pct, ci_hi_pct, p;	/* B against A, A' */
 	double ctl_change_pct, ctl_ci_lo_pct, ctl_ci_hi_pct, ctl_p;
 	double band_pct;	/* what the CI must clear: the larger of
-				   the noise band and |ctl_change_pct| */
+				   the noise band and the control's CI */
 	double bound_pct;	/* "~": no change larger than this */
 	double alpha_used;	/* alpha / looks */
 	enum verdict verdict;

@@ -82,6 +82,13 @@ struct metric_def {
 	double pct;		/* METRIC_OP_PCT */
 	int op_class;		/* METRIC_OP_*: class index, -1 all */
 	const char *unit;	/* METRIC_CUSTOM */
+	/*
+	 * METRIC_CUSTOM computed from the sample's timed window alone (the
+	 * window over ops, times a constant of the configuration: segs, the
+	 * copy size, the clients): the same reading as time per op, so a
+	 * comparison counts its verdict once, with the first window metric.
+	 */
+	bool same_window;
 };
 
 /* What the core measured in one sample, for METRIC_CUSTOM. */

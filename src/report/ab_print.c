@@ -24,7 +24,13 @@ static void print_row(FILE *out, const struct ab_row *r)
 
 	label = fmt_scale(r->median[AB_ROLE_A], r->unit, &div);
 	fmt_number(r->median[AB_ROLE_A] / div, am, sizeof(am));
-	fmt_number(r->median[AB_ROLE_B] / div, bm, sizeof(bm));
+	/*
+	 * The B column is what the %change says of A's median, so that
+	 * A x (1 + %change) = B reads true on screen; B's own median is
+	 * in the JSON (b_median) and in show.
+	 */
+	fmt_number(r->median[AB_ROLE_A] * (1 + r->change_pct / 100) / div,
+		   bm, sizeof(bm));
 	fmt_change(r->change_pct, chg, sizeof(chg));
 	fmt_p(r->p, p, sizeof(p));
 	fmt_ci(r->ci_lo_pct, r->ci_hi_pct, ci, sizeof(ci));
@@ -57,8 +63,13 @@ void ab_print_text(FILE *out, const struct ab_header *h,
 	fprintf(out, "copyscope ab %s", h->workload);
 	if (h->run_id > 0)
 		fprintf(out, " (run %lld)", (long long)h->run_id);
-	fprintf(out, ": %zu rounds of A, B and A', each in a new order\n",
-		rounds);
+	if (h->interrupted)
+		fprintf(out, ": interrupted after %zu of %d rounds of A, B "
+			"and A', each in a new order\n", rounds,
+			h->rounds_asked);
+	else
+		fprintf(out, ": %zu rounds of A, B and A', each in a new "
+			"order\n", rounds);
 	fprintf(out, "  seed %s\n", h->seed ? h->seed : "?");
 	fprintf(out, "  A:  %s\n", h->a && *h->a ? h->a : "(defaults)");
 	if (h->a_settings && *h->a_settings)
@@ -83,7 +94,7 @@ void ab_print_text(FILE *out, const struct ab_header *h,
 		fmt_wrap(out, 2, 4, line);
 	}
 	fprintf(out, "\n  %-13s %7s %7s %7s %-6s %6s %-11s %s\n", "metric",
-		"A", "%change", "B", "unit", "p", "95% CI", "verdict");
+		"A", "%change", "A*(1+%)", "unit", "p", "95% CI", "verdict");
 	for (i = 0; i < a->n; i++)
 		print_row(out, &a->rows[i]);
 	fprintf(out, "\n%zu judged: %zu worse, %zu better, %zu ~, %zu cannot "
@@ -95,11 +106,13 @@ void ab_print_text(FILE *out, const struct ab_header *h,
 	{
 		char line[400];
 
-		snprintf(line, sizeof(line), "(B against the A and A' of its "
-			 "own round, Wilcoxon signed-rank over the rounds, "
-			 "Hodges-Lehmann %%change and its CI; a verdict needs "
-			 "p < %g, the CI beyond +-%g%% and beyond the A'/A "
-			 "control's own change)",
+		snprintf(line, sizeof(line), "(A: the median of A's samples; "
+			 "%%change: B against the A and A' of its own round, "
+			 "the Hodges-Lehmann estimate over the rounds, with "
+			 "its CI and the Wilcoxon signed-rank p; A*(1+%%): "
+			 "the B that change implies.  A verdict needs p < "
+			 "%g and the CI beyond +-%g%% and beyond the A'/A "
+			 "control's CI)",
 			 h->alpha / (h->looks > 0 ? h->looks : 1),
 			 h->noise_pct);
 		fmt_wrap(out, 0, 1, line);
@@ -124,7 +137,7 @@ static json_t *ratios(const double *v, size_t n)
 static json_t *row_json(const struct ab_row *r)
 {
 	return json_pack("{s:s,s:s,s:i,s:I,s:I,s:I,s:o,s:o,s:o,s:o,s:[o,o],"
-			 "s:o,s:s,s:s,s:s?,s:{s:o,s:[o,o],s:o},s:o,s:o,s:o}",
+			 "s:o,s:s,s:s,s:s?,s:{s:o,s:[o,o],s:o},s:o,s:o,s:o,s:o}",
 		"metric", r->metric, "unit", r->unit,
 		"direction", r->direction,
 		"rounds", (json_int_t)r->rounds,
@@ -134,6 +147,7 @@ static json_t *row_json(const struct ab_row *r)
 		"b_median", num(r->median[AB_ROLE_B]),
 		"a2_median", num(r->median[AB_ROLE_A2]),
 		"change_pct", num(r->change_pct),
+		"b_implied", num(r->median[AB_ROLE_A] * (1 + r->change_pct / 100)),
 		"ci", num(r->ci_lo_pct), num(r->ci_hi_pct),
 		"p", num(r->p),
 		"verdict", r->verdict == VERDICT_INFO ? "info" :
@@ -158,7 +172,7 @@ json_t *ab_json(const struct ab_header *h, const struct ab_analysis *a)
 	for (i = 0; i < a->n; i++)
 		json_array_append_new(rows, row_json(&a->rows[i]));
 	o = json_pack("{s:s,s:I,s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:i,s:o,s:o,"
-		      "s:{s:I,s:I,s:I,s:I},s:o}",
+		      "s:I,s:i,s:b,s:{s:I,s:I,s:I,s:I},s:o}",
 		"workload", h->workload, "run", (json_int_t)h->run_id,
 		"a", h->a ? h->a : "", "b", h->b ? h->b : "",
 		"a_settings", h->a_settings ? h->a_settings : "",
@@ -168,6 +182,10 @@ json_t *ab_json(const struct ab_header *h, const struct ab_analysis *a)
 		"looks", h->looks,
 		"precision_pct", num(h->precision_pct),
 		"elapsed_s", num(h->elapsed_s),
+		"rounds", (json_int_t)(a->n ? a->rows[0].rounds +
+				       a->rows[0].dropped : 0),
+		"rounds_asked", h->rounds_asked,
+		"interrupted", h->interrupted,
 		"counts", "worse", (json_int_t)a->worse,
 			  "better", (json_int_t)a->better,
 			  "same", (json_int_t)a->same,
@@ -198,6 +216,8 @@ static void stored_header(const struct run_info *run, const struct env *env,
 	h->precision_pct = prec ? strtod(prec, NULL) : 0;
 	h->precision_reached_pct = NAN;
 	h->elapsed_s = NAN;
+	h->rounds_asked = run->opts.reps;
+	h->interrupted = strcmp(run->status, "interrupted") == 0;
 }
 
 /* Judge a stored ab run; 0, or -1 with a message in err. */

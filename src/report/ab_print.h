@@ -29,6 +29,10 @@ struct ab_header {
 	double precision_pct;		/* asked, 0: none */
 	double precision_reached_pct;	/* NAN: unknown */
 	double elapsed_s;		/* NAN: unknown (a stored run) */
+	int rounds_asked;		/* --rounds (the most, with
+					   --precision); 0: unknown */
+	bool interrupted;		/* stopped by a signal before the
+					   rounds asked */
 };
 
 /* Print the header, the rows and the counts. */

@@ -40,6 +40,8 @@ static void print_options(FILE *out, const struct run_info *run)
 	       "%s%s%s", o->reps, o->sample_time_ns / 1e6, o->warmup_ns / 1e6,
 	       o->cpus[0] ? o->cpus : "?", o->hist ? "; --hist" : "",
 	       o->perf_counters ? "; --perf-counters" : "");
+	if (strcmp(run->status, "interrupted") == 0)
+		fprintf(out, " asked (interrupted: fewer were taken)");
 	if (o->interleave)
 		fprintf(out, "; interleaved, seed %llu",
 		       (unsigned long long)o->interleave_seed);

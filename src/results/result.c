@@ -284,6 +284,7 @@ bool result_window_reading(const struct result *r)
 			return wl->metrics[i].kind == METRIC_NS_PER_OP ||
 			       wl->metrics[i].kind == METRIC_TICKS_PER_OP ||
 			       wl->metrics[i].kind == METRIC_BYTES_PER_SEC ||
-			       wl->metrics[i].kind == METRIC_OPS_PER_SEC;
+			       wl->metrics[i].kind == METRIC_OPS_PER_SEC ||
+			       wl->metrics[i].same_window;
 	return false;
 }

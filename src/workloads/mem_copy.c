@@ -86,6 +86,7 @@ static struct metric_def mem_copy_metrics[] = {
 	  .dir = METRIC_LOWER_BETTER,
 	  .help = "wall time per copy of size bytes" },
 	[M_CYCLES] = { .name = "cycles/byte", .kind = METRIC_CUSTOM,
+	  .same_window = true,
 	  .dir = METRIC_LOWER_BETTER, .unit = "tsc-cycles/byte",
 	  .help = "timer ticks per byte copied (unit says which counter)" },
 };

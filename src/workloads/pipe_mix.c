@@ -109,9 +109,11 @@ enum {
 
 static const struct metric_def pipe_mix_metrics[] = {
 	[M_WRITES] = { .name = "writes/s", .kind = METRIC_CUSTOM,
+	  .same_window = true,
 	  .dir = METRIC_HIGHER_BETTER, .unit = "ops/s",
 	  .help = "writes per second, all writers together" },
 	[M_BANDWIDTH] = { .name = "bandwidth", .kind = METRIC_CUSTOM,
+	  .same_window = true,
 	  .dir = METRIC_HIGHER_BETTER, .unit = "bytes/s",
 	  .help = "bytes written and read per second" },
 	CLASS_PCT("p50 <128B", 0, 50, "median write under 128 B"),

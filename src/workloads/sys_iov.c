@@ -94,6 +94,7 @@ static const struct metric_def sys_iov_metrics[] = {
 	  .dir = METRIC_LOWER_BETTER,
 	  .help = "timer ticks per call (unit says which counter)" },
 	{ .name = "time/segment", .kind = METRIC_CUSTOM,
+	  .same_window = true,
 	  .dir = METRIC_LOWER_BETTER, .unit = "ns",
 	  .help = "time per call divided by segs (fixed cost included; the "
 		  "fit over a segs sweep separates it)" },

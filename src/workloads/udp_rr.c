@@ -104,6 +104,7 @@ enum {
 
 static const struct metric_def udp_rr_metrics[] = {
 	[M_TPS] = { .name = "transactions/s", .kind = METRIC_CUSTOM,
+	  .same_window = true,
 		    .dir = METRIC_HIGHER_BETTER, .unit = "ops/s",
 		    .help = "transactions of all clients per second of the "
 			    "sample window" },
