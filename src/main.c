@@ -11,6 +11,7 @@
 #include "core/workload.h"
 #include "util/array.h"
 #include "util/msg.h"
+#include "workloads/workloads.h"
 
 #ifndef COPYSCOPE_VERSION
 #define COPYSCOPE_VERSION "unknown"
@@ -143,6 +144,8 @@ static int dispatch(int argc, char **argv)
 	char err[512];
 	size_t i;
 
+	/* the table lives above the layers that look workloads up */
+	workload_registry_set(workload_table, workload_count);
 	if (argc >= 2 && strcmp(argv[1], "__options") == 0)
 		return describe_options(argc - 1, argv + 1);
 	if (workload_table_validate(workload_table, workload_count, err,

@@ -16,6 +16,7 @@
 
 #include "core/param.h"
 #include "core/workload.h"
+#include "workloads/workloads.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
