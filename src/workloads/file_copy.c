@@ -35,6 +35,7 @@
 #include <unistd.h>
 #include <linux/fs.h>
 
+#include "core/common_metrics.h"
 #include "core/common_params.h"
 #include "util/array.h"
 #include "workloads/file_common.h"
@@ -70,11 +71,8 @@ static const struct param_def file_copy_param_defs[] = {
 };
 
 static const struct metric_def file_copy_metrics[] = {
-	{ .name = "time/call", .kind = METRIC_NS_PER_OP,
-	  .dir = METRIC_LOWER_BETTER,
-	  .help = "wall time per copy_file_range of size bytes" },
-	{ .name = "bandwidth", .kind = METRIC_BYTES_PER_SEC,
-	  .dir = METRIC_HIGHER_BETTER, .help = "bytes copied per second" },
+	WL_METRIC_TIME_CALL("wall time per copy_file_range of size bytes"),
+	WL_METRIC_BANDWIDTH("bytes copied per second"),
 };
 
 /* The coordinator's state (ctx->priv), shared by the worker thread. */

@@ -43,6 +43,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "core/common_metrics.h"
 #include "core/common_params.h"
 #include "util/array.h"
 #include "workloads/file_common.h"
@@ -96,12 +97,8 @@ static const struct param_def file_rw_param_defs[] = {
 };
 
 static const struct metric_def file_rw_metrics[] = {
-	{ .name = "time/call", .kind = METRIC_NS_PER_OP,
-	  .dir = METRIC_LOWER_BETTER,
-	  .help = "wall time per call of size bytes" },
-	{ .name = "bandwidth", .kind = METRIC_BYTES_PER_SEC,
-	  .dir = METRIC_HIGHER_BETTER,
-	  .help = "bytes read or written per second" },
+	WL_METRIC_TIME_CALL("wall time per call of size bytes"),
+	WL_METRIC_BANDWIDTH("bytes read or written per second"),
 };
 
 /* The coordinator's state (ctx->priv): the file and the call. */

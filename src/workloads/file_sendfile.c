@@ -35,6 +35,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "core/common_metrics.h"
 #include "core/common_params.h"
 #include "util/array.h"
 #include "workloads/file_common.h"
@@ -76,8 +77,7 @@ static const struct metric_def file_sendfile_metrics[] = {
 	  .dir = METRIC_LOWER_BETTER,
 	  .help = "wall time per op: sendfile of size bytes (and their "
 		  "recv with to=socket)" },
-	[M_BANDWIDTH] = { .name = "bandwidth", .kind = METRIC_BYTES_PER_SEC,
-	  .dir = METRIC_HIGHER_BETTER, .help = "bytes sent per second" },
+	[M_BANDWIDTH] = WL_METRIC_BANDWIDTH("bytes sent per second"),
 	[M_CALLS] = { .name = "calls/op", .kind = METRIC_CUSTOM,
 	  .dir = METRIC_INFO, .unit = "calls",
 	  .help = "sendfile calls per op (above 1: the socket buffer took "

@@ -41,6 +41,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/common_metrics.h"
 #include "core/common_params.h"
 #include "util/array.h"
 #include "workloads/file_common.h"
@@ -84,9 +85,7 @@ static const struct metric_def file_splice_metrics[] = {
 	  .dir = METRIC_LOWER_BETTER,
 	  .help = "wall time per op: the splice or tee of size bytes and "
 		  "the call that empties or fills the pipe" },
-	{ .name = "bandwidth", .kind = METRIC_BYTES_PER_SEC,
-	  .dir = METRIC_HIGHER_BETTER,
-	  .help = "bytes spliced or teed per second" },
+	WL_METRIC_BANDWIDTH("bytes spliced or teed per second"),
 };
 
 /* The coordinator's state (ctx->priv); the workers share it (threads). */
