@@ -144,8 +144,6 @@ static int dispatch(int argc, char **argv)
 	char err[512];
 	size_t i;
 
-	/* the table lives above the layers that look workloads up */
-	workload_registry_set(workload_table, workload_count);
 	if (argc >= 2 && strcmp(argv[1], "__options") == 0)
 		return describe_options(argc - 1, argv + 1);
 	if (workload_table_validate(workload_table, workload_count, err,
@@ -196,6 +194,8 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/* the table lives above the layers that look workloads up */
+	workload_registry_set(workload_table, workload_count);
 	if (argc >= 2 && strcmp(argv[1], "__trace") == 0)
 		return trace_main(argc - 1, argv + 1);
 	return close_stdout(dispatch(argc, argv));
