@@ -287,8 +287,9 @@ TIDY_FLAGS := -std=gnu11 -D_GNU_SOURCE -Isrc -Itests/unit $(PQ_CFLAGS) $(TEP_CFL
 
 # (cppcheck leaves out src/bpf: BPF programs are C for clang -target bpf,
 # their SEC() and map macros come from libbpf's BPF headers.)
-lint: $(BPF_SKELS)
+lint: $(BPF_SKELS) $(call objs,release,$(SRCS))
 	$(Q)python3 scripts/check-structure.py
+	$(Q)python3 scripts/check-links.py $(BUILD)/release/src
 	$(Q)cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr --std=c11 -D_GNU_SOURCE -Isrc $(PQ_CFLAGS) \
 		--suppress=missingIncludeSystem -isrc/bpf src tests/unit bench

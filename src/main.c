@@ -13,6 +13,7 @@
 #include "session/settings.h"
 #include "core/workload.h"
 #include "util/msg.h"
+#include "workloads/workloads.h"
 
 #ifndef COPYSCOPE_VERSION
 #define COPYSCOPE_VERSION "unknown"
@@ -169,6 +170,8 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/* the table lives above the layers that look workloads up */
+	workload_registry_set(workload_table, workload_count);
 	if (argc >= 2 && strcmp(argv[1], "__trace") == 0)
 		return trace_main(argc - 1, argv + 1);
 	return close_stdout(dispatch(argc, argv));

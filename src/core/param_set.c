@@ -3,7 +3,8 @@
  * exists (see param.h): its canonical JSON (the identity of a
  * configuration in the store), binding it into a workload's own struct,
  * finding rows by name or role, and suggesting the closest name for a
- * misspelt one.  Parsing, formatting and sweeps are in param.c.
+ * misspelt one.  Parsing and formatting one value are in param_value.c,
+ * sweeps in param_request.c.
  */
 #include "core/param.h"
 

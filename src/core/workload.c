@@ -1,7 +1,8 @@
 /*
- * workload.c - lookup and validation of the workload table: names, texts,
- * hooks, metrics, parameter rows and their binding to the parameter
- * struct, the shared rows' roles and the capability flags.
+ * workload.c - the registered workload table (handed down by main) and
+ * its lookup, and the validation of a workload table: names, texts, hooks,
+ * metrics, parameter rows and their binding to the parameter struct, the
+ * shared rows' roles and the capability flags.
  */
 #include "core/workload.h"
 
@@ -11,13 +12,29 @@
 
 #include "core/common_params.h"
 
+/* The table registered by workload_registry_set(), and its length. */
+static const struct workload *const *registry;
+static size_t registry_count;
+
+void workload_registry_set(const struct workload *const *table, size_t n)
+{
+	registry = table;
+	registry_count = n;
+}
+
+const struct workload *const *workload_registry(size_t *n)
+{
+	*n = registry_count;
+	return registry;
+}
+
 const struct workload *workload_find(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < workload_count; i++)
-		if (strcmp(workload_table[i]->name, name) == 0)
-			return workload_table[i];
+	for (i = 0; i < registry_count; i++)
+		if (strcmp(registry[i]->name, name) == 0)
+			return registry[i];
 	return NULL;
 }
 

@@ -299,11 +299,19 @@ struct workload {
 	const struct wl_explain *explain;
 };
 
-/* The registry: every workload, in listing order (workloads/registry.c). */
-extern const struct workload *const workload_table[];
-extern const size_t workload_count;
+/*
+ * The registry.  The table itself lives above the core (workloads/
+ * registry.c); main() hands it down once at start-up, before any command
+ * runs, and the layers between the core and the workloads (results,
+ * runner, report) find workloads through these calls only.  The table
+ * must outlive every call; n is its number of entries.
+ */
+void workload_registry_set(const struct workload *const *table, size_t n);
 
-/* Find a workload by exact name, or NULL. */
+/* The registered table, in listing order; its length in *n (0: none). */
+const struct workload *const *workload_registry(size_t *n);
+
+/* Find a registered workload by exact name, or NULL. */
 const struct workload *workload_find(const char *name);
 
 /*

@@ -254,18 +254,20 @@ static int pipe_collect(const struct result *res, size_t n,
 		    struct explain_block **out, size_t *nout, char *err,
 		    size_t errlen)
 {
+	const struct workload *const *table;
 	struct explain_block b, *nb;
-	size_t i, used = 0;
+	size_t i, nwl, used = 0;
 	int rc;
 
 	*out = NULL;
 	*nout = 0;
+	table = workload_registry(&nwl);
 	used = (size_t)snprintf(err, errlen, "no result to explain (a "
 				"bandwidth of");
-	for (i = 0; i < workload_count && used < errlen; i++)
-		if (workload_table[i]->explain)
+	for (i = 0; i < nwl && used < errlen; i++)
+		if (table[i]->explain)
 			used += (size_t)snprintf(err + used, errlen - used,
-						 " %s", workload_table[i]->name);
+						 " %s", table[i]->name);
 	if (used < errlen)
 		snprintf(err + used, errlen - used, ")");
 	for (i = 0; i < n; i++) {

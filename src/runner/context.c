@@ -1,7 +1,7 @@
 /*
  * context.c - setting up one configuration of a workload (see context.h):
  * binding its parameters, mode, setup(), placement and the placement
- * note; and the choices of the shared mode and place rows.
+ * note.
  */
 #include "runner/context.h"
 
@@ -9,9 +9,6 @@
 #include <string.h>
 
 #include "core/common_params.h"
-
-const char *const wl_mode_choices[] = { "thread", "proc", NULL };
-const char *const wl_place_choices[] = { "split", "same", "none", NULL };
 
 /* The bound parameters of ps in buf (WL_PARAMS_MAX_BYTES, aligned). */
 static void bind(const struct workload *wl, const struct param_set *ps,

@@ -227,6 +227,23 @@ int db_check_schema(struct store *st, int *v, char *err, size_t errlen);
 /* Fill run from a row of DB_RUN_COLUMNS; 0, or -1 on ENOMEM. */
 int db_row_to_run(struct db_stmt *s, struct run_info *run);
 
+/*
+ * The columns of a result as db_row_to_result() reads them, from
+ * results: its row without its samples and histogram.
+ */
+#define DB_RESULT_COLUMNS "id, seq, workload, params, metric, unit, " \
+	"direction, info"
+
+struct result_row;
+
+/*
+ * Fill row from the DB_RESULT_COLUMNS that start at column first of s
+ * (0 when the query selects them alone, 1 after a leading run_id).  The
+ * texts point into s until its next step; samples and buckets are left
+ * as they are.  0, or -1 when a text the row needs is NULL (ENOMEM).
+ */
+int db_row_to_result(struct db_stmt *s, int first, struct result_row *row);
+
 #define DB_BIND_STR(s, i, field) db_bind_text(s, i, field, sizeof(field))
 
 #endif

@@ -1,7 +1,9 @@
 /*
  * read.c - reading runs: the list of runs, and one run loaded whole (its
  * row, options, environment and results) from one consistent snapshot.
- * Results are decoded into the results model by results/codec.c.
+ * Results are decoded into the results model by results/codec.c; the
+ * row decoders db_row_to_run() and db_row_to_result() are shared with
+ * read_many.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -166,6 +168,20 @@ nomem:
 	return -1;
 }
 
+int db_row_to_result(struct db_stmt *s, int first, struct result_row *row)
+{
+	row->id = db_col_int64(s, first);
+	row->seq = db_col_int(s, first + 1);
+	row->workload = db_col_text(s, first + 2);
+	row->params_json = db_col_text(s, first + 3);
+	row->metric = db_col_text(s, first + 4);
+	row->unit = db_col_text(s, first + 5);
+	row->direction = db_col_int(s, first + 6);
+	row->info_json = db_col_text(s, first + 7);
+	return row->workload && row->params_json && row->metric &&
+	       row->unit ? 0 : -1;
+}
+
 /* The results of run_id into set; -1 on error. */
 static int load_results(struct store *st, int64_t run_id,
 			struct result_set *set, char *err, size_t errlen)
@@ -175,9 +191,8 @@ static int load_results(struct store *st, int64_t run_id,
 	int rc;
 
 	memset(&row, 0, sizeof(row));
-	if (db_prepare(st, "SELECT id, seq, workload, params, metric, unit, "
-		       "direction, info FROM results WHERE run_id = ? "
-		       "ORDER BY seq, id", &s, err, errlen) ||
+	if (db_prepare(st, "SELECT " DB_RESULT_COLUMNS " FROM results "
+		       "WHERE run_id = ? ORDER BY seq, id", &s, err, errlen) ||
 	    db_prepare(st, "SELECT value FROM samples WHERE result_id = ? "
 		       "ORDER BY idx", &smp, err, errlen) ||
 	    db_prepare(st, "SELECT lo, hi, count FROM histograms "
@@ -189,16 +204,7 @@ static int load_results(struct store *st, int64_t run_id,
 	}
 	while ((rc = db_step(s)) == DB_ROW) {
 		memset(&row, 0, sizeof(row));
-		row.id = db_col_int64(s, 0);
-		row.seq = db_col_int(s, 1);
-		row.workload = db_col_text(s, 2);
-		row.params_json = db_col_text(s, 3);
-		row.metric = db_col_text(s, 4);
-		row.unit = db_col_text(s, 5);
-		row.direction = db_col_int(s, 6);
-		row.info_json = db_col_text(s, 7);
-		if (!row.workload || !row.params_json || !row.metric ||
-		    !row.unit) {
+		if (db_row_to_result(s, 0, &row)) {
 			db_set_err(err, errlen, "cannot load results: %s",
 				   strerror(ENOMEM));
 			goto fail;

@@ -220,15 +220,7 @@ static int result_row(struct chunk *c, struct db_stmt *s)
 	if (!r)
 		return 0;
 	memset(&row, 0, sizeof(row));
-	row.id = db_col_int64(s, 1);
-	row.seq = db_col_int(s, 2);
-	row.workload = db_col_text(s, 3);
-	row.params_json = db_col_text(s, 4);
-	row.metric = db_col_text(s, 5);
-	row.unit = db_col_text(s, 6);
-	row.direction = db_col_int(s, 7);
-	row.info_json = db_col_text(s, 8);
-	if (!row.workload || !row.params_json || !row.metric || !row.unit)
+	if (db_row_to_result(s, 1, &row))	/* after run_id */
 		return nomem(c, "results");
 	if (row_series(c, &row) == 0 &&
 	    result_decode_row(&r->results, &row, c->err, c->errlen))
@@ -271,8 +263,8 @@ static int load_chunk(struct chunk *c)
 		       " ORDER BY h.result_id, h.lo", &s) ||
 	    each_row(c, s, "cannot load histogram", bucket_row))
 		return -1;
-	if (prepare_in(c, "SELECT run_id, id, seq, workload, params, metric, "
-		       "unit, direction, info FROM results WHERE run_id IN ",
+	if (prepare_in(c, "SELECT run_id, " DB_RESULT_COLUMNS " FROM results "
+		       "WHERE run_id IN ",
 		       " ORDER BY run_id, seq, id", &s) ||
 	    each_row(c, s, "cannot load results", result_row))
 		return -1;

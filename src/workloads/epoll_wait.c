@@ -25,6 +25,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "core/common_metrics.h"
 #include "util/array.h"
 #include "workloads/fdlimit.h"
 #include "workloads/workloads.h"
@@ -63,14 +64,8 @@ enum {
 };
 
 static const struct metric_def epoll_wait_metrics[] = {
-	[M_TIME_CALL] = { .name = "time/call", .kind = METRIC_NS_PER_OP,
-			  .dir = METRIC_LOWER_BETTER,
-			  .help = "wall time per epoll_wait call" },
-	[M_CYCLES_CALL] = { .name = "cycles/call",
-			    .kind = METRIC_TICKS_PER_OP,
-			    .dir = METRIC_LOWER_BETTER,
-			    .help = "timer ticks per call (unit says which "
-				    "counter)" },
+	[M_TIME_CALL] = WL_METRIC_TIME_CALL("wall time per epoll_wait call"),
+	[M_CYCLES_CALL] = WL_METRIC_CYCLES_CALL,
 	[M_TIME_EVENT] = { .name = "time/event", .kind = METRIC_CUSTOM,
 			   .dir = METRIC_LOWER_BETTER, .unit = "ns",
 			   .help = "wall time per event delivered (window / "

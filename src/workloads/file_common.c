@@ -20,6 +20,7 @@
 #include "core/workload.h"
 #include "util/array.h"
 #include "util/msg.h"
+#include "workloads/wl_util.h"
 
 const char *const file_target_choices[] = { "memfd", "file", NULL };
 
@@ -467,4 +468,40 @@ void file_teardown(struct wl_ctx *ctx, void (*close_priv)(void *priv))
 	close_priv(ctx->priv);
 	free(ctx->priv);
 	ctx->priv = NULL;
+}
+
+void *file_worker_new(struct wl_worker *w, size_t bytes)
+{
+	void *s = calloc(1, bytes);
+
+	if (!s)
+		snprintf(w->err, WL_ERR_LEN, "out of memory");
+	w->priv = s;
+	return s;
+}
+
+int file_worker_bufs(struct wl_worker *w, size_t size, uint8_t fill,
+		     uint8_t **buf, uint8_t **scratch, const char *why)
+{
+	*buf = wl_alloc_buf(size, fill);
+	if (scratch)
+		*scratch = wl_alloc_buf(size, 0);
+	if (*buf && (!scratch || *scratch))
+		return WL_OK;
+	if (scratch)
+		snprintf(w->err, WL_ERR_LEN, "cannot allocate 2 x %zu bytes%s",
+			 size, why);
+	else
+		snprintf(w->err, WL_ERR_LEN, "cannot allocate a %zu-byte "
+			 "buffer%s", size, why);
+	return WL_EFAIL;
+}
+
+void file_worker_free(struct wl_worker *w, uint8_t *buf, uint8_t *scratch,
+		      size_t size)
+{
+	wl_free_buf(buf, size);
+	wl_free_buf(scratch, size);
+	free(w->priv);
+	w->priv = NULL;
 }

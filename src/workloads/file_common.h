@@ -173,6 +173,29 @@ extern const struct wl_explain file_explain_per_call;
 extern const struct wl_explain file_explain_per_op;
 
 /*
+ * The worker_init of a file workload, its common part: a zeroed state of
+ * bytes bytes, set as w->priv; NULL with "out of memory" in w->err.
+ */
+void *file_worker_new(struct wl_worker *w, size_t bytes);
+
+/*
+ * A worker's buffers of size bytes each: *buf, filled with fill, and when
+ * scratch is not NULL *scratch, zeroed (what the verify pass reads back
+ * into).  Returns WL_OK, or WL_EFAIL with "cannot allocate 2 x N bytes"
+ * (or "a N-byte buffer" without scratch) and then why in w->err; the
+ * caller's worker_fini frees what was allocated.
+ */
+int file_worker_bufs(struct wl_worker *w, size_t size, uint8_t fill,
+		     uint8_t **buf, uint8_t **scratch, const char *why);
+
+/*
+ * The worker_fini of a file workload, its common part: unmaps buf and
+ * scratch (size bytes each; NULL ignored), frees w->priv and clears it.
+ */
+void file_worker_free(struct wl_worker *w, uint8_t *buf, uint8_t *scratch,
+		      size_t size);
+
+/*
  * The teardown of a file workload whose ctx->priv is one malloc'ed block:
  * close_priv closes what the block holds (its scratch files, pipes and
  * descriptors), then the block is freed and ctx->priv cleared.  Without

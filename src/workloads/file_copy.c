@@ -35,6 +35,7 @@
 #include <unistd.h>
 #include <linux/fs.h>
 
+#include "core/common_metrics.h"
 #include "core/common_params.h"
 #include "util/array.h"
 #include "workloads/file_common.h"
@@ -70,11 +71,8 @@ static const struct param_def file_copy_param_defs[] = {
 };
 
 static const struct metric_def file_copy_metrics[] = {
-	{ .name = "time/call", .kind = METRIC_NS_PER_OP,
-	  .dir = METRIC_LOWER_BETTER,
-	  .help = "wall time per copy_file_range of size bytes" },
-	{ .name = "bandwidth", .kind = METRIC_BYTES_PER_SEC,
-	  .dir = METRIC_HIGHER_BETTER, .help = "bytes copied per second" },
+	WL_METRIC_TIME_CALL("wall time per copy_file_range of size bytes"),
+	WL_METRIC_BANDWIDTH("bytes copied per second"),
 };
 
 /* The coordinator's state (ctx->priv), shared by the worker thread. */
@@ -244,24 +242,16 @@ static void file_copy_worker_fini(struct wl_worker *w);
 static int file_copy_worker_init(struct wl_worker *w)
 {
 	const struct file_copy_params *pp = w->ctx->params;
-	struct file_copy_worker *s = calloc(1, sizeof(*s));
+	struct file_copy_worker *s = file_worker_new(w, sizeof(*s));
 
-	if (!s) {
-		snprintf(w->err, WL_ERR_LEN, "out of memory");
+	if (!s)
 		return WL_EFAIL;
-	}
-	w->priv = s;
 	s->f = w->ctx->priv;
 	s->size = (size_t)pp->size;
-	if (pp->verify) {
-		s->buf = wl_alloc_buf(s->size, 0);
-		s->scratch = wl_alloc_buf(s->size, 0);
-		if (!s->buf || !s->scratch) {
-			snprintf(w->err, WL_ERR_LEN, "cannot allocate 2 x %zu "
-				 "bytes to verify", s->size);
-			file_copy_worker_fini(w);
-			return WL_EFAIL;
-		}
+	if (pp->verify && file_worker_bufs(w, s->size, 0, &s->buf, &s->scratch,
+					   " to verify") != WL_OK) {
+		file_copy_worker_fini(w);
+		return WL_EFAIL;
 	}
 	return WL_OK;
 }
@@ -327,12 +317,8 @@ static void file_copy_worker_fini(struct wl_worker *w)
 {
 	struct file_copy_worker *s = w->priv;
 
-	if (!s)
-		return;
-	wl_free_buf(s->buf, s->size);
-	wl_free_buf(s->scratch, s->size);
-	free(s);
-	w->priv = NULL;
+	if (s)
+		file_worker_free(w, s->buf, s->scratch, s->size);
 }
 
 static void file_copy_close(void *priv)

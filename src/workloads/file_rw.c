@@ -43,6 +43,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "core/common_metrics.h"
 #include "core/common_params.h"
 #include "util/array.h"
 #include "workloads/file_common.h"
@@ -96,12 +97,8 @@ static const struct param_def file_rw_param_defs[] = {
 };
 
 static const struct metric_def file_rw_metrics[] = {
-	{ .name = "time/call", .kind = METRIC_NS_PER_OP,
-	  .dir = METRIC_LOWER_BETTER,
-	  .help = "wall time per call of size bytes" },
-	{ .name = "bandwidth", .kind = METRIC_BYTES_PER_SEC,
-	  .dir = METRIC_HIGHER_BETTER,
-	  .help = "bytes read or written per second" },
+	WL_METRIC_TIME_CALL("wall time per call of size bytes"),
+	WL_METRIC_BANDWIDTH("bytes read or written per second"),
 };
 
 /* The coordinator's state (ctx->priv): the file and the call. */
@@ -306,15 +303,12 @@ static int file_rw_worker_init(struct wl_worker *w)
 {
 	const struct file_rw_params *pp = w->ctx->params;
 	const struct file_rw *f = w->ctx->priv;
-	struct file_rw_worker *s = calloc(1, sizeof(*s));
+	struct file_rw_worker *s = file_worker_new(w, sizeof(*s));
 	size_t off = 0, base, extra;
 	int i;
 
-	if (!s) {
-		snprintf(w->err, WL_ERR_LEN, "out of memory");
+	if (!s)
 		return WL_EFAIL;
-	}
-	w->priv = s;
 	s->fd = f->file.fd;
 	s->dir = pp->dir;
 	s->call = f->call;
@@ -322,13 +316,15 @@ static int file_rw_worker_init(struct wl_worker *w)
 	s->segs = (int)pp->segs;
 	s->size = (size_t)pp->size;
 	s->what = f->what;
-	s->buf = wl_alloc_buf(s->size, 0xa5);
+	if (file_worker_bufs(w, s->size, 0xa5, &s->buf,
+			     pp->verify ? &s->scratch : NULL, "") != WL_OK) {
+		file_rw_worker_fini(w);
+		return WL_EFAIL;
+	}
 	s->iov = calloc((size_t)s->segs, sizeof(*s->iov));
-	if (pp->verify)
-		s->scratch = wl_alloc_buf(s->size, 0);
-	if (!s->buf || !s->iov || (pp->verify && !s->scratch)) {
-		snprintf(w->err, WL_ERR_LEN, "cannot allocate a %zu-byte "
-			 "buffer in %d segments", s->size, s->segs);
+	if (!s->iov) {
+		snprintf(w->err, WL_ERR_LEN, "cannot allocate %d segments",
+			 s->segs);
 		file_rw_worker_fini(w);
 		return WL_EFAIL;
 	}
@@ -445,11 +441,8 @@ static void file_rw_worker_fini(struct wl_worker *w)
 
 	if (!s)
 		return;
-	wl_free_buf(s->buf, s->size);
-	wl_free_buf(s->scratch, s->size);
 	free(s->iov);
-	free(s);
-	w->priv = NULL;
+	file_worker_free(w, s->buf, s->scratch, s->size);
 }
 
 static void file_rw_close(void *priv)

@@ -35,6 +35,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "core/common_metrics.h"
 #include "core/common_params.h"
 #include "util/array.h"
 #include "workloads/file_common.h"
@@ -76,8 +77,7 @@ static const struct metric_def file_sendfile_metrics[] = {
 	  .dir = METRIC_LOWER_BETTER,
 	  .help = "wall time per op: sendfile of size bytes (and their "
 		  "recv with to=socket)" },
-	[M_BANDWIDTH] = { .name = "bandwidth", .kind = METRIC_BYTES_PER_SEC,
-	  .dir = METRIC_HIGHER_BETTER, .help = "bytes sent per second" },
+	[M_BANDWIDTH] = WL_METRIC_BANDWIDTH("bytes sent per second"),
 	[M_CALLS] = { .name = "calls/op", .kind = METRIC_CUSTOM,
 	  .dir = METRIC_INFO, .unit = "calls",
 	  .help = "sendfile calls per op (above 1: the socket buffer took "
@@ -207,26 +207,19 @@ static void file_sendfile_worker_fini(struct wl_worker *w);
 static int file_sendfile_worker_init(struct wl_worker *w)
 {
 	const struct file_sendfile_params *pp = w->ctx->params;
-	struct file_sendfile_worker *s = calloc(1, sizeof(*s));
+	struct file_sendfile_worker *s = file_worker_new(w, sizeof(*s));
 
-	if (!s) {
-		snprintf(w->err, WL_ERR_LEN, "out of memory");
+	if (!s)
 		return WL_EFAIL;
-	}
-	w->priv = s;
 	s->f = w->ctx->priv;
 	s->sh = w->ctx->shared;
 	s->to = pp->to;
 	s->size = (size_t)pp->size;
-	if (s->to == TO_SOCKET || pp->verify) {
-		s->buf = wl_alloc_buf(s->size, 0xa5);
-		s->scratch = wl_alloc_buf(s->size, 0);
-		if (!s->buf || !s->scratch) {
-			snprintf(w->err, WL_ERR_LEN, "cannot allocate 2 x %zu "
-				 "bytes", s->size);
-			file_sendfile_worker_fini(w);
-			return WL_EFAIL;
-		}
+	if ((s->to == TO_SOCKET || pp->verify) &&
+	    file_worker_bufs(w, s->size, 0xa5, &s->buf, &s->scratch, "") !=
+	    WL_OK) {
+		file_sendfile_worker_fini(w);
+		return WL_EFAIL;
 	}
 	return WL_OK;
 }
@@ -373,12 +366,8 @@ static void file_sendfile_worker_fini(struct wl_worker *w)
 {
 	struct file_sendfile_worker *s = w->priv;
 
-	if (!s)
-		return;
-	wl_free_buf(s->buf, s->size);
-	wl_free_buf(s->scratch, s->size);
-	free(s);
-	w->priv = NULL;
+	if (s)
+		file_worker_free(w, s->buf, s->scratch, s->size);
 }
 
 static void file_sendfile_teardown(struct wl_ctx *ctx)

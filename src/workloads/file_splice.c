@@ -41,6 +41,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/common_metrics.h"
 #include "core/common_params.h"
 #include "util/array.h"
 #include "workloads/file_common.h"
@@ -84,9 +85,7 @@ static const struct metric_def file_splice_metrics[] = {
 	  .dir = METRIC_LOWER_BETTER,
 	  .help = "wall time per op: the splice or tee of size bytes and "
 		  "the call that empties or fills the pipe" },
-	{ .name = "bandwidth", .kind = METRIC_BYTES_PER_SEC,
-	  .dir = METRIC_HIGHER_BETTER,
-	  .help = "bytes spliced or teed per second" },
+	WL_METRIC_BANDWIDTH("bytes spliced or teed per second"),
 };
 
 /* The coordinator's state (ctx->priv); the workers share it (threads). */
@@ -267,25 +266,17 @@ static void file_splice_worker_fini(struct wl_worker *w);
 static int file_splice_worker_init(struct wl_worker *w)
 {
 	const struct file_splice_params *pp = w->ctx->params;
-	struct file_splice_worker *s = calloc(1, sizeof(*s));
+	struct file_splice_worker *s = file_worker_new(w, sizeof(*s));
 
-	if (!s) {
-		snprintf(w->err, WL_ERR_LEN, "out of memory");
+	if (!s)
 		return WL_EFAIL;
-	}
-	w->priv = s;
 	s->f = w->ctx->priv;
 	s->call = pp->call;
 	s->size = (size_t)pp->size;
-	if (pp->verify) {
-		s->buf = wl_alloc_buf(s->size, 0);
-		s->scratch = wl_alloc_buf(s->size, 0);
-		if (!s->buf || !s->scratch) {
-			snprintf(w->err, WL_ERR_LEN, "cannot allocate 2 x %zu "
-				 "bytes to verify", s->size);
-			file_splice_worker_fini(w);
-			return WL_EFAIL;
-		}
+	if (pp->verify && file_worker_bufs(w, s->size, 0, &s->buf, &s->scratch,
+					   " to verify") != WL_OK) {
+		file_splice_worker_fini(w);
+		return WL_EFAIL;
 	}
 	return WL_OK;
 }
@@ -414,12 +405,8 @@ static void file_splice_worker_fini(struct wl_worker *w)
 {
 	struct file_splice_worker *s = w->priv;
 
-	if (!s)
-		return;
-	wl_free_buf(s->buf, s->size);
-	wl_free_buf(s->scratch, s->size);
-	free(s);
-	w->priv = NULL;
+	if (s)
+		file_worker_free(w, s->buf, s->scratch, s->size);
 }
 
 static void file_splice_teardown(struct wl_ctx *ctx)

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "core/common_metrics.h"
 #include "core/common_params.h"
 #include "runner/timer.h"
 #include "util/array.h"
@@ -78,10 +79,8 @@ static const struct param_def mem_copy_param_defs[] = {
  * (setup() sets it before the runner reads it); the descriptor stays const.
  */
 static struct metric_def mem_copy_metrics[] = {
-	[M_BANDWIDTH] = { .name = "bandwidth", .kind = METRIC_BYTES_PER_SEC,
-	  .dir = METRIC_HIGHER_BETTER,
-	  .help = "bytes copied per second (each byte counted once, not "
-		  "once read and once written)" },
+	[M_BANDWIDTH] = WL_METRIC_BANDWIDTH("bytes copied per second (each "
+		"byte counted once, not once read and once written)"),
 	[M_TIME] = { .name = "time/copy", .kind = METRIC_NS_PER_OP,
 	  .dir = METRIC_LOWER_BETTER,
 	  .help = "wall time per copy of size bytes" },

@@ -42,6 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/common_metrics.h"
 #include "core/common_params.h"
 #include "util/array.h"
 #include "util/process.h"
@@ -106,9 +107,8 @@ enum {
 };
 
 static const struct metric_def pipe_matrix_metrics[] = {
-	[M_BANDWIDTH] = { .name = "bandwidth", .kind = METRIC_BYTES_PER_SEC,
-	  .dir = METRIC_HIGHER_BETTER,
-	  .help = "bytes through the pipe per second of the shared window" },
+	[M_BANDWIDTH] = WL_METRIC_BANDWIDTH("bytes through the pipe per "
+		"second of the shared window"),
 	[M_WRITE_MEAN] = { .name = "write mean", .kind = METRIC_OP_MEAN,
 	  .dir = METRIC_LOWER_BETTER, .op_class = -1,
 	  .help = "mean time in one write() call, all writers" },

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/common_metrics.h"
 #include "core/common_params.h"
 #include "util/array.h"
 #include "workloads/pattern.h"
@@ -71,9 +72,7 @@ static const struct param_def ring_bw_param_defs[] = {
 };
 
 static const struct metric_def ring_bw_metrics[] = {
-	{ .name = "bandwidth", .kind = METRIC_BYTES_PER_SEC,
-	  .dir = METRIC_HIGHER_BETTER,
-	  .help = "bytes delivered to the reader per second" },
+	WL_METRIC_BANDWIDTH("bytes delivered to the reader per second"),
 	{ .name = "time/write", .kind = METRIC_NS_PER_OP,
 	  .dir = METRIC_LOWER_BETTER,
 	  .help = "wall time per message of size bytes" },

@@ -38,6 +38,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "core/common_metrics.h"
 #include "core/common_params.h"
 #include "util/array.h"
 #include "workloads/wl_util.h"
@@ -87,12 +88,8 @@ static const struct param_def sys_iov_param_defs[] = {
 };
 
 static const struct metric_def sys_iov_metrics[] = {
-	{ .name = "time/call", .kind = METRIC_NS_PER_OP,
-	  .dir = METRIC_LOWER_BETTER,
-	  .help = "wall time per call of segs segments" },
-	{ .name = "cycles/call", .kind = METRIC_TICKS_PER_OP,
-	  .dir = METRIC_LOWER_BETTER,
-	  .help = "timer ticks per call (unit says which counter)" },
+	WL_METRIC_TIME_CALL("wall time per call of segs segments"),
+	WL_METRIC_CYCLES_CALL,
 	{ .name = "time/segment", .kind = METRIC_CUSTOM,
 	  .same_window = true,
 	  .dir = METRIC_LOWER_BETTER, .unit = "ns",

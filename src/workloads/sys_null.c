@@ -23,6 +23,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "core/common_metrics.h"
 #include "core/common_params.h"
 #include "runner/inject.h"
 #include "util/array.h"
@@ -53,12 +54,8 @@ static const struct param_def sys_null_param_defs[] = {
 };
 
 static const struct metric_def sys_null_metrics[] = {
-	{ .name = "time/call", .kind = METRIC_NS_PER_OP,
-	  .dir = METRIC_LOWER_BETTER,
-	  .help = "wall time per call" },
-	{ .name = "cycles/call", .kind = METRIC_TICKS_PER_OP,
-	  .dir = METRIC_LOWER_BETTER,
-	  .help = "timer ticks per call (unit says which counter)" },
+	WL_METRIC_TIME_CALL("wall time per call"),
+	WL_METRIC_CYCLES_CALL,
 };
 
 static int sys_null_setup(struct wl_ctx *ctx)

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/common_metrics.h"
 #include "core/common_params.h"
 #include "util/array.h"
 #include "workloads/wl_util.h"
@@ -62,15 +63,9 @@ static const struct param_def sys_rw_param_defs[] = {
 };
 
 static const struct metric_def sys_rw_metrics[] = {
-	{ .name = "time/call", .kind = METRIC_NS_PER_OP,
-	  .dir = METRIC_LOWER_BETTER,
-	  .help = "wall time per call of size bytes" },
-	{ .name = "cycles/call", .kind = METRIC_TICKS_PER_OP,
-	  .dir = METRIC_LOWER_BETTER,
-	  .help = "timer ticks per call (unit says which counter)" },
-	{ .name = "bandwidth", .kind = METRIC_BYTES_PER_SEC,
-	  .dir = METRIC_HIGHER_BETTER,
-	  .help = "bytes read or written per second" },
+	WL_METRIC_TIME_CALL("wall time per call of size bytes"),
+	WL_METRIC_CYCLES_CALL,
+	WL_METRIC_BANDWIDTH("bytes read or written per second"),
 };
 
 struct sys_rw_worker {

@@ -26,6 +26,14 @@ extern const struct workload wl_file_splice;
 extern const struct workload wl_file_sendfile;
 extern const struct workload wl_file_copy;
 
+/*
+ * Every workload, in listing order (registry.c).  main() registers it
+ * with the core (workload_registry_set); the layers below the workloads
+ * reach it only through workload_find() and workload_registry().
+ */
+extern const struct workload *const workload_table[];
+extern const size_t workload_count;
+
 extern const struct suite *const suite_table[];
 extern const size_t suite_count;
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "results/codec.h"
+#include "workloads/workloads.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -55,6 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct result *r, *r2;
 	char *text, *nl, *info1, *info2, err[512] = "";
 
+	/* as main() does: the codec finds workloads by name */
+	workload_registry_set(workload_table, workload_count);
 	if (size > 65536)
 		return 0;
 	text = malloc(size + 1);

@@ -1,8 +1,8 @@
 /*
  * fuzz_param.c - libFuzzer harness for the parameter parser
- * (src/core/param.c): the input's first byte picks a workload, the rest
- * is one command-line assignment ("key=value[,value...]") and also one
- * value for each of its parameters.
+ * (src/core/param_value.c, param_request.c): the input's first byte
+ * picks a workload, the rest is one command-line assignment
+ * ("key=value[,value...]") and also one value for each of its parameters.
  *
  * Checked beyond "no crash, no sanitizer report": a refusal always comes
  * with a message; an accepted sweep expands within its limit into
@@ -16,6 +16,7 @@
 
 #include "core/param.h"
 #include "core/workload.h"
+#include "workloads/workloads.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

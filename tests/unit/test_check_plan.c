@@ -19,6 +19,7 @@
 
 #include "session/check_plan.h"
 #include "result_fixture.h"
+#include "workloads/workloads.h"
 
 #define NBASE 4
 
@@ -271,5 +272,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
 	};
 
+	/* what main() does first: the codec finds workloads by name */
+	workload_registry_set(workload_table, workload_count);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

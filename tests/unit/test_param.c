@@ -1,7 +1,7 @@
 /*
- * test_param.c - unit tests for src/core/param.c: value parsing and
- * formatting with units (a time needs its unit unless the parameter's
- * name carries one), range and enum errors, sweep requests and their
+ * test_param.c - unit tests for src/core/param_value.c and
+ * param_request.c: value parsing and formatting with units (a time
+ * needs its unit unless the parameter's name carries one), range and enum errors, sweep requests and their
  * expansion order, canonical JSON, name suggestions and binding a
  * configuration into a struct.
  */

@@ -990,5 +990,7 @@ int main(void)
 		cmocka_unit_test(test_find),
 	};
 
+	/* what main() does first: the codec finds workloads by name */
+	workload_registry_set(workload_table, workload_count);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
