@@ -517,8 +517,12 @@ static void print_preamble(void *arg, const struct run_info *run,
 		printf(": %d samples of >= %.0fms each after %.0fms warm-up\n",
 		       o->reps, o->sample_time_ns / 1e6, o->warmup_ns / 1e6);
 	printf("timer: %s", ti->unit);
-	if (ti->source != TIMER_CLOCK_NS)
-		printf(" (TSC %.3f GHz)", ti->tsc_hz / 1e9);
+	if (ti->source != TIMER_CLOCK_NS) {
+		char ctr[96];
+
+		timer_counter_text(ti, ctr, sizeof(ctr));
+		printf(" (%s)", ctr);
+	}
 	printf(", %.0f ns per read pair; rows: median, ±%%sd, CI\n",
 	       ti->overhead_ns);
 	if (o->interleave)

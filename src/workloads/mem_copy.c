@@ -159,6 +159,8 @@ static int mem_copy_setup(struct wl_ctx *ctx)
 			mem_copy_metrics[M_CYCLES].unit = "cycles/byte";
 		else if (strcmp(ti->unit, "ns") == 0)
 			mem_copy_metrics[M_CYCLES].unit = "ns/byte";
+		else if (strcmp(ti->unit, "cntvct-ticks") == 0)
+			mem_copy_metrics[M_CYCLES].unit = "cntvct-ticks/byte";
 		else
 			mem_copy_metrics[M_CYCLES].unit = "tsc-cycles/byte";
 	}
