@@ -20,6 +20,8 @@
 #                   libraries (scripts/install-deps.sh installs them);
 #                   built without BPF (COPYSCOPE_NO_BPF: no arm64 BTF here)
 #   make static-aarch64  build/aarch64/copyscope-static, for arm64 guests
+#   make test-aarch64  the unit tests and the smoke tests qemu-user can run,
+#                   on the arm64 build (tests/run-tests-aarch64.sh)
 #   make install    install the binary, man page and bash completion under
 #                   $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall
 #   make clean
@@ -105,7 +107,7 @@ UNIT_BINS      := $(patsubst tests/unit/%.c,$(BUILD)/release/unit/%,$(UNIT_SRCS)
 UNIT_BINS_SAN  := $(patsubst tests/unit/%.c,$(BUILD)/sanitize/unit/%,$(UNIT_SRCS))
 BENCH_BINS     := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
-.PHONY: all static aarch64 static-aarch64 test-boot run test unit unit-sanitize smoke bench lint install uninstall \
+.PHONY: all static aarch64 static-aarch64 test-aarch64 test-boot run test unit unit-sanitize smoke bench lint install uninstall \
 	clean deps fuzz fuzz-build web-deps man
 
 all: $(BIN)
@@ -160,6 +162,12 @@ aarch64:
 
 static-aarch64:
 	$(Q)$(AARCH64_MAKE) $(AARCH64_BUILD)/copyscope-static
+
+# The unit tests and the smoke tests that qemu-user can run, on the arm64
+# build (tests/run-tests-aarch64.sh); needs qemu-user-static.
+test-aarch64: aarch64
+	$(Q)$(AARCH64_MAKE) unit
+	$(Q)tests/run-tests-aarch64.sh
 
 $(BIN_SANITIZE): $(call objs,sanitize,$(SRCS) $(GEN_SRCS))
 	@$(if $(Q),echo "  LD      $@")
