@@ -15,6 +15,13 @@
 #                   puts into the guest's initramfs
 #   make test-boot  boot Debian's kernel in qemu (TCG here) with and
 #                   without clearcpuid=smap: tests/boot/test_boot.sh
+#   make aarch64    build/aarch64/copyscope: cross-compiled for arm64 with
+#                   gcc-aarch64-linux-gnu against the arm64 multiarch
+#                   libraries (scripts/install-deps.sh installs them);
+#                   built without BPF (COPYSCOPE_NO_BPF: no arm64 BTF here)
+#   make static-aarch64  build/aarch64/copyscope-static, for arm64 guests
+#   make test-aarch64  the unit tests and the smoke tests qemu-user can run,
+#                   on the arm64 build (tests/run-tests-aarch64.sh)
 #   make install    install the binary, man page and bash completion under
 #                   $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall
 #   make clean
@@ -41,6 +48,7 @@ PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || \
 # build host there are no skeletons: COPYSCOPE_NO_BPF, and copyscope says
 # at run time that it was built without BPF.
 BTF_FILE  ?= /sys/kernel/btf/vmlinux
+BPF_ARCH  ?= x86
 BPF_SRCS  := $(sort $(wildcard src/bpf/*.bpf.c))
 ifneq ($(wildcard $(BTF_FILE)),)
 BPF_SKELS := $(patsubst src/bpf/%.bpf.c,$(BUILD)/bpf/%.skel.h,$(BPF_SRCS))
@@ -61,7 +69,12 @@ CFLAGS_sanitize := -O1 -fno-omit-frame-pointer \
 CFLAGS_static   := -O2 -DCOPYSCOPE_STATIC
 # libarchive: the initramfs of `copyscope boot` (a cpio archive);
 # libtraceevent: run --kernel reads the kernel's tracepoint records.
-LIBS    := -lsqlite3 -lpq -ljansson -ltraceevent -lgsl -lgslcblas -larchive \
+# LIBS_PQ, LIBS_GSL: the aarch64 build links the arm64 runtime libraries
+# by file name (libpq-dev and libgsl-dev are not multiarch co-installable:
+# only their amd64 -dev packages are installed; the headers are shared).
+LIBS_PQ  ?= -lpq
+LIBS_GSL ?= -lgsl -lgslcblas
+LIBS    := -lsqlite3 $(LIBS_PQ) -ljansson -ltraceevent $(LIBS_GSL) -larchive \
 	   -lbpf -lelf -lz -lpthread -lm
 # The static binary: no libpq (its static dependencies - Kerberos, LDAP -
 # are not packaged as .a files) and no libarchive (boot is not in it).
@@ -94,7 +107,7 @@ UNIT_BINS      := $(patsubst tests/unit/%.c,$(BUILD)/release/unit/%,$(UNIT_SRCS)
 UNIT_BINS_SAN  := $(patsubst tests/unit/%.c,$(BUILD)/sanitize/unit/%,$(UNIT_SRCS))
 BENCH_BINS     := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
-.PHONY: all static test-boot run test unit unit-sanitize smoke bench lint install uninstall \
+.PHONY: all static aarch64 static-aarch64 test-aarch64 test-boot run test unit unit-sanitize smoke bench lint install uninstall \
 	clean deps fuzz fuzz-build web-deps man
 
 all: $(BIN)
@@ -130,6 +143,31 @@ $(BIN_STATIC): $(call objs,static,$(STATIC_SRCS))
 	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS_static) $^ -o $@ $(LIBS_static)
 
 static: $(BIN_STATIC)
+
+# The arm64 build: the same rules under build/aarch64/ with the cross
+# compiler.  No arm64 BTF is at hand on an x86 build host (the running
+# kernel's is x86's), so BTF_FILE names none and the binary is built
+# without BPF, which it says at run time.
+AARCH64_CC    ?= aarch64-linux-gnu-gcc
+AARCH64_BUILD := build/aarch64
+AARCH64_MAKE  = $(MAKE) --no-print-directory BUILD=$(AARCH64_BUILD) \
+		CC=$(AARCH64_CC) BPF_ARCH=arm64 BTF_FILE=/nonexistent \
+		LIBS_PQ=-l:libpq.so.5 \
+		LIBS_GSL="-l:libgsl.so.27 -l:libgslcblas.so.0"
+aarch64:
+	@command -v $(AARCH64_CC) >/dev/null 2>&1 || { echo "$(AARCH64_CC)" \
+		"is missing: run scripts/install-deps.sh (make deps)" >&2; \
+		exit 1; }
+	$(Q)$(AARCH64_MAKE) $(AARCH64_BUILD)/copyscope
+
+static-aarch64:
+	$(Q)$(AARCH64_MAKE) $(AARCH64_BUILD)/copyscope-static
+
+# The unit tests and the smoke tests that qemu-user can run, on the arm64
+# build (tests/run-tests-aarch64.sh); needs qemu-user-static.
+test-aarch64: aarch64
+	$(Q)$(AARCH64_MAKE) unit
+	$(Q)tests/run-tests-aarch64.sh
 
 $(BIN_SANITIZE): $(call objs,sanitize,$(SRCS) $(GEN_SRCS))
 	@$(if $(Q),echo "  LD      $@")
@@ -196,7 +234,7 @@ $(BUILD)/bpf/vmlinux.h:
 
 $(BUILD)/bpf/%.bpf.o: src/bpf/%.bpf.c $(BUILD)/bpf/vmlinux.h $(wildcard src/bpf/*.h)
 	@$(if $(Q),echo "  BPF     $<")
-	$(Q)clang -g -O2 -Wall -target bpf -D__TARGET_ARCH_x86 \
+	$(Q)clang -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
 		-I$(BUILD)/bpf -Isrc/bpf -c $< -o $@
 
 $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o

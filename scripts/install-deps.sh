@@ -22,15 +22,26 @@ set -eu
 # with apt-get download and dpkg-deb (dpkg).  bpftool and libbpf-dev: the
 # BPF programs of the kernel views and observe (vmlinux.h and skeletons by
 # bpftool, loaded with libbpf); bpftrace: bench/ holds observe against a
-# bpftrace one-liner.
+# bpftrace one-liner.  gcc-aarch64-linux-gnu, qemu-user-static and the
+# :arm64 packages (ARM64_PKGS, after dpkg --add-architecture arm64): make
+# aarch64 and make test-aarch64; libpq-dev and libgsl-dev are not
+# co-installable across architectures, so their arm64 runtime libraries
+# (libpq5, libgsl27) are installed and linked by file name.
+ARM64_PKGS="libsqlite3-dev:arm64 libjansson-dev:arm64 libpq5:arm64 \
+libgsl27:arm64 libgslcblas0:arm64 libtraceevent-dev:arm64 \
+libarchive-dev:arm64 libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 \
+libcmocka-dev:arm64"
 PKGS="build-essential pkg-config libsqlite3-dev libjansson-dev libgsl-dev \
 libcmocka-dev sqlite3 python3 cppcheck clang-tidy stress-ng clang \
 libclang-rt-dev xxd chromium fonts-liberation groff man-db libpq-dev \
 postgresql openssl libtraceevent-dev libarchive-dev qemu-system-x86 \
-busybox-static bpftool libbpf-dev bpftrace"
+busybox-static bpftool libbpf-dev bpftrace gcc-aarch64-linux-gnu \
+libc6-dev-arm64-cross qemu-user-static"
 
+arm64_arch=""
+dpkg --print-foreign-architectures | grep -qx arm64 || arm64_arch=missing
 missing=""
-for p in $PKGS; do
+for p in $PKGS $ARM64_PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
 		grep -q "install ok installed"; then
 		missing="$missing $p"
@@ -39,7 +50,7 @@ done
 # npm builds the report's script: Debian's npm unless one is there
 # (a Node.js from elsewhere brings its own)
 command -v npm >/dev/null 2>&1 || missing="$missing npm"
-[ -z "$missing" ] && exit 0
+[ -z "$missing" ] && [ -z "$arm64_arch" ] && exit 0
 
 echo "install-deps: installing:$missing" >&2
 SUDO=""
@@ -52,6 +63,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	fi
 fi
 export DEBIAN_FRONTEND=noninteractive
+[ -z "$arm64_arch" ] || $SUDO dpkg --add-architecture arm64
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -195,6 +195,10 @@ static void print_preamble(void *arg, const struct run_info *run,
 		.unit = ti->unit, .tsc = ti->source != TIMER_CLOCK_NS,
 		.tsc_hz = ti->tsc_hz, .overhead_ns = ti->overhead_ns,
 	};
+	char ctr[96];
+
+	timer_counter_text(ti, ctr, sizeof(ctr));
+	clk.counter = ctr;
 
 	run_print_preamble(stdout, &rc->out, run, &clk);
 }

@@ -49,7 +49,9 @@ void run_print_preamble(FILE *out, const struct run_print *p,
 			"warm-up\n", o->reps, o->sample_time_ns / 1e6,
 			o->warmup_ns / 1e6);
 	fprintf(out, "timer: %s", clk->unit);
-	if (clk->tsc)
+	if (clk->tsc && clk->counter)
+		fprintf(out, " (%s)", clk->counter);
+	else if (clk->tsc)
 		fprintf(out, " (TSC %.3f GHz)", clk->tsc_hz / 1e9);
 	fprintf(out, ", %.0f ns per read pair; rows: median, ±%%sd, CI\n",
 		clk->overhead_ns);

@@ -22,6 +22,7 @@ struct run_print_clock {
 	bool tsc;			/* not the ns clock: say the TSC's Hz */
 	double tsc_hz;
 	double overhead_ns;		/* one read pair */
+	const char *counter;		/* the counter's text, else the TSC's */
 };
 
 /* How one run prints, and where it is. */

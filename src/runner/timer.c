@@ -43,11 +43,21 @@
 
 #include "util/sort.h"
 
+/*
+ * TIMER_HAVE_TSC: a constant-rate counter readable from user space: the
+ * TSC on x86, the generic timer's virtual count CNTVCT_EL0 (at CNTFRQ_EL0)
+ * on arm64.  TIMER_ARM64 selects the arm64 reads.
+ */
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #define TIMER_HAVE_TSC 1
+#define TIMER_ARM64 0
+#elif defined(__aarch64__)
+#define TIMER_HAVE_TSC 1
+#define TIMER_ARM64 1
 #else
 #define TIMER_HAVE_TSC 0
+#define TIMER_ARM64 0
 #endif
 
 #define CALIB_WINDOWS		5
@@ -80,7 +90,17 @@ static void barrier(void)
 
 uint64_t timer_rdtsc(void)
 {
-#if TIMER_HAVE_TSC
+#if TIMER_ARM64
+	uint64_t v;
+
+	/*
+	 * isb before: earlier instructions complete before the counter is
+	 * sampled; isb after: later ones do not start before it.
+	 */
+	asm volatile("isb\n\tmrs %0, cntvct_el0\n\tisb"
+		     : "=r"(v) : : "memory");
+	return v;
+#elif TIMER_HAVE_TSC
 	uint32_t lo, hi;
 
 	/*
@@ -105,7 +125,7 @@ uint64_t timer_mono_raw_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-#if TIMER_HAVE_TSC
+#if TIMER_HAVE_TSC && !TIMER_ARM64
 static uint64_t rdpmc_insn(uint32_t counter)
 {
 	uint32_t lo, hi;
@@ -285,6 +305,7 @@ uint64_t timer_ticks(void)
 
 	switch (g_source) {
 	case TIMER_TSC:
+	case TIMER_CNTVCT:
 		return timer_rdtsc();
 	case TIMER_RDPMC:
 		if (tls_pc && rdpmc_read_page(tls_pc, rdpmc_insn, &cnt) == 0)
@@ -303,6 +324,16 @@ double timer_ticks_to_ns(uint64_t ticks)
 	 * TSC (and, approximately, for rdpmc cycles) and 1 for "ns".
 	 */
 	return (double)ticks * g_ns_per_tick;
+}
+
+void timer_counter_text(const struct timer_info *ti, char *buf,
+			size_t len)
+{
+	if (ti->source == TIMER_CNTVCT)
+		snprintf(buf, len, "CNTVCT_EL0 %.3f MHz, %.1f ns a tick",
+			 ti->tsc_hz / 1e6, ti->ns_per_tick);
+	else
+		snprintf(buf, len, "TSC %.3f GHz", ti->tsc_hz / 1e9);
 }
 
 const struct timer_info *timer_get_info(void)
@@ -338,7 +369,22 @@ static void note_append(struct timer_info *info, const char *fmt, ...)
 	va_end(ap);
 }
 
-#if TIMER_HAVE_TSC
+#if TIMER_ARM64
+/* The generic timer counts at a constant rate by the architecture. */
+static bool cpuid_tsc_invariant(void)
+{
+	return true;
+}
+
+/* CNTFRQ_EL0: the counter's frequency as firmware set it, in Hz. */
+static double arm64_cntfrq_hz(void)
+{
+	uint64_t f;
+
+	asm volatile("mrs %0, cntfrq_el0" : "=r"(f));
+	return (double)f;
+}
+#elif TIMER_HAVE_TSC
 static bool cpuid_tsc_invariant(void)
 {
 	unsigned int a, b, c, d;
@@ -455,7 +501,7 @@ static bool setup_rdpmc(struct timer_info *info)
 	struct perf_event_attr *a = &g_cycles_attr;
 	int r, err = 0;
 
-	if (!TIMER_HAVE_TSC) {
+	if (!TIMER_HAVE_TSC || TIMER_ARM64) {
 		/* rdpmc_insn() is x86 only. */
 		note_append(info, "rdpmc is only implemented on x86");
 		return false;
@@ -540,8 +586,13 @@ int timer_init(bool want_cycles, bool announce, struct timer_info *info)
 	in.tsc_invariant = TIMER_HAVE_TSC && cpuid_tsc_invariant();
 	in.tsc_cross_cpu_ok = TIMER_HAVE_TSC && check_cross_cpu();
 	tsc_ok = in.tsc_invariant && in.tsc_cross_cpu_ok;
+#if TIMER_ARM64
+	/* CNTFRQ_EL0 states the rate; calibration checks it is set. */
+	in.tsc_hz = calibrate_tsc() > 0.0 ? arm64_cntfrq_hz() : 0.0;
+#else
 	if (TIMER_HAVE_TSC)
 		in.tsc_hz = calibrate_tsc();
+#endif
 	if (in.tsc_hz <= 0.0)
 		tsc_ok = false;
 
@@ -577,6 +628,11 @@ int timer_init(bool want_cycles, bool announce, struct timer_info *info)
 		 */
 		in.source = TIMER_RDPMC;
 		in.unit = "cycles";
+		in.ns_per_tick = 1e9 / in.tsc_hz;
+	} else if (tsc_ok && TIMER_ARM64) {
+		/* CNTVCT_EL0 ticks: 1e9 / CNTFRQ_EL0 ns per tick. */
+		in.source = TIMER_CNTVCT;
+		in.unit = "cntvct-ticks";
 		in.ns_per_tick = 1e9 / in.tsc_hz;
 	} else if (tsc_ok) {
 		/* tsc_hz ticks per second: 1e9 / tsc_hz ns per tick. */

@@ -7,6 +7,8 @@
  *     (PERF_COUNT_HW_CPU_CYCLES), honouring the page's seqlock protocol;
  *   - "tsc-cycles": the time-stamp counter read with lfence;rdtsc;lfence,
  *     calibrated against CLOCK_MONOTONIC_RAW;
+ *   - "cntvct-ticks" (arm64): the generic timer's CNTVCT_EL0 read between
+ *     isb barriers, at CNTFRQ_EL0;
  *   - "ns": clock_gettime(CLOCK_MONOTONIC_RAW), the last resort.
  * Whichever is chosen, ticks convert to nanoseconds through the TSC (or
  * 1:1 for "ns"), so every result has a time in ns and, where the source
@@ -23,6 +25,7 @@ enum timer_source {
 	TIMER_CLOCK_NS = 0,	/* clock_gettime(CLOCK_MONOTONIC_RAW) */
 	TIMER_TSC = 1,		/* lfence+rdtsc */
 	TIMER_RDPMC = 2,	/* rdpmc on a perf_event page, core cycles */
+	TIMER_CNTVCT = 3,	/* arm64: isb;mrs cntvct_el0;isb */
 };
 
 /*
@@ -62,6 +65,13 @@ int timer_init(bool want_cycles, bool announce, struct timer_info *info);
  * returns 0.
  */
 int timer_thread_init(void);
+
+/*
+ * The counter for the timer line, in buf: "TSC 2.100 GHz" on x86,
+ * "CNTVCT_EL0 1000.000 MHz, 1.0 ns a tick" on arm64 (its resolution).
+ */
+void timer_counter_text(const struct timer_info *ti, char *buf,
+			size_t len);
 
 /* The info filled by the last timer_init(). */
 const struct timer_info *timer_get_info(void);

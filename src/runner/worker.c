@@ -50,7 +50,13 @@ static void futex_wake_all(_Atomic uint32_t *addr)
 
 static inline void cpu_relax(void)
 {
+#if defined(__x86_64__) || defined(__i386__)
 	__asm__ __volatile__("pause" ::: "memory");
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#else
+	__asm__ __volatile__("" ::: "memory");
+#endif
 }
 
 /* The CPU we are on, from the kernel (never rdtscp/rdpid: under a

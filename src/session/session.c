@@ -466,6 +466,7 @@ static void env_add_timer(struct env *env, const struct timer_info *ti)
 
 	env_set(env, "timer.source", ti->source == TIMER_RDPMC ? "rdpmc" :
 				     ti->source == TIMER_TSC ? "tsc" :
+				     ti->source == TIMER_CNTVCT ? "cntvct" :
 				     "clock_gettime");
 	env_set(env, "timer.unit", ti->unit);
 	snprintf(b, sizeof(b), "%.0f", ti->tsc_hz);

@@ -11,7 +11,8 @@
  *
  * The vector engines are compiled with __attribute__((target(...))) so that
  * the rest of the build stays baseline x86-64; they must only be called
- * when copy_engine_supported() says so.
+ * when copy_engine_supported() says so.  On arm64 the x86 engines are
+ * absent (and say so) and ldpstp and neon are there; on x86 the reverse.
  */
 #ifndef COPYSCOPE_COPY_ENGINES_H
 #define COPYSCOPE_COPY_ENGINES_H
@@ -28,6 +29,8 @@ enum copy_engine_id {
 	COPY_AVX512,	/* 64-byte vector loop, 256 bytes per iteration */
 	COPY_NT,	/* SSE2 non-temporal 16-byte stores, then sfence */
 	COPY_INLINE,	/* __builtin_memcpy with a constant length */
+	COPY_LDPSTP,	/* arm64: ldp/stp register pairs, 64 bytes a loop */
+	COPY_NEON,	/* arm64: 16-byte NEON loads and stores, 64 a loop */
 	COPY_NENGINES,
 };
 
@@ -35,6 +38,7 @@ enum copy_engine_id {
 #define COPY_CPU_X86_64	(1u << 0)	/* rep movs, SSE2 (baseline) */
 #define COPY_CPU_AVX2	(1u << 1)
 #define COPY_CPU_AVX512F (1u << 2)
+#define COPY_CPU_ARM64	(1u << 3)	/* ldp/stp, NEON (baseline) */
 
 struct copy_engine {
 	const char *name;		/* the mem.copy engine= value */

@@ -50,10 +50,22 @@ struct mem_copy_params {
 	bool verify;
 };
 
+/* The engines of this architecture (the others say why they are absent). */
+#if defined(__aarch64__)
+#define MEM_COPY_DEFAULT_ENGINES "libc,inline,ldpstp,neon"
+#define MEM_COPY_SUMMARY "userspace copy engines (libc, inline, ldp/stp, " \
+	"NEON): the floor"
+#else
+#define MEM_COPY_DEFAULT_ENGINES "libc,movsb,movsq,avx2,avx512,nt,inline"
+#define MEM_COPY_SUMMARY "userspace copy engines (libc, rep movs, AVX, " \
+	"non-temporal, inline): the floor"
+#endif
+
 static const struct param_def mem_copy_param_defs[] = {
-	/* By default every engine over the size sweep (E7's floor). */
+	/* By default every engine of this architecture over the size sweep
+	   (E7's floor). */
 	{ .name = "engine", .type = PARAM_ENUM,
-	  .def = "libc,movsb,movsq,avx2,avx512,nt,inline",
+	  .def = MEM_COPY_DEFAULT_ENGINES,
 	  .choices = copy_engine_names,
 	  .help = "copy engine (default: all; engines this CPU lacks are "
 		  "skipped)",
@@ -159,6 +171,8 @@ static int mem_copy_setup(struct wl_ctx *ctx)
 			mem_copy_metrics[M_CYCLES].unit = "cycles/byte";
 		else if (strcmp(ti->unit, "ns") == 0)
 			mem_copy_metrics[M_CYCLES].unit = "ns/byte";
+		else if (strcmp(ti->unit, "cntvct-ticks") == 0)
+			mem_copy_metrics[M_CYCLES].unit = "cntvct-ticks/byte";
 		else
 			mem_copy_metrics[M_CYCLES].unit = "tsc-cycles/byte";
 	}
@@ -324,8 +338,7 @@ static void mem_copy_teardown(struct wl_ctx *ctx)
 
 const struct workload wl_mem_copy = {
 	.name = "mem.copy",
-	.summary = "userspace copy engines (libc, rep movs, AVX, "
-		   "non-temporal, inline): the floor",
+	.summary = MEM_COPY_SUMMARY,
 	.op = "one copy of size bytes between two distinct prefaulted "
 	      "buffers",
 	.not_measured = "allocation and prefaulting; the loop around the "
