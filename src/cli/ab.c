@@ -211,7 +211,10 @@ static int parse_args(struct ab_cli *c, int argc, char **argv)
 	opt_result_free(&res);
 	if (e)
 		return e;
-	if ((c->nside[0] > 0) != (c->nside[1] > 0))
+	/* a side given parameters and the other nothing: an A/A is
+	   spelled out, never implied */
+	if ((c->nside[0] > 0) != (c->nside[1] > 0) &&
+	    !c->nsysctl[!c->nside[0]] && !c->nthp[!c->nside[0]])
 		return cli_usage("ab", "%s without %s: give both sides (an "
 				 "A/A is spelled out: --a K=V --b K=V with "
 				 "the same value)", c->nside[0] ? "--a" :

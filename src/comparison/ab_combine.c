@@ -183,14 +183,14 @@ static int combine_row(struct ab_combined *c, size_t i,
 	if (pr.min_p >= alpha) {
 		snprintf(row->reason, sizeof(row->reason), "%zu rounds cannot "
 			 "reach p < %g", total, alpha);
+	} else if (row->p < alpha && side) {
+		row->verdict = (side > 0) == (row->direction > 0) ?
+			       VERDICT_BETTER : VERDICT_WORSE;
 	} else if (ctl_band > o->noise_pct) {
 		snprintf(row->reason, sizeof(row->reason), "the control moved "
 			 "%+.1f..%+.1f%% (A'/A, 95%% CI), wider than the "
 			 "+-%g%% noise band", pct(pc.ci_lo), pct(pc.ci_hi),
 			 o->noise_pct);
-	} else if (row->p < alpha && side) {
-		row->verdict = (side > 0) == (row->direction > 0) ?
-			       VERDICT_BETTER : VERDICT_WORSE;
 	} else {
 		row->verdict = VERDICT_SAME;
 		snprintf(row->reason, sizeof(row->reason), "no change larger "

@@ -155,23 +155,25 @@ static void judge(struct ab_row *row, const struct ab_opts *o,
 		return;
 	}
 	/*
-	 * B's CI must clear the control's CI, not only its point: a
-	 * control whose CI reaches past the noise band says the rounds
-	 * cannot separate two identical sides by that much.
+	 * B's CI must clear the control's whole CI, not only its point
+	 * (band_pct); where it does not and the control's CI reaches past
+	 * the noise band, the rounds cannot separate two identical sides
+	 * by that much, so "no change larger than" cannot be said either.
 	 */
-	if (ctl_band > o->noise_pct) {
-		row->verdict = VERDICT_CANNOT_TELL;
-		snprintf(row->reason, sizeof(row->reason),
-			 "the control moved %+.1f..%+.1f%% (A'/A, 95%% CI), "
-			 "wider than the +-%g%% noise band: more rounds or a "
-			 "quieter machine narrow it", row->ctl_ci_lo_pct,
-			 row->ctl_ci_hi_pct, o->noise_pct);
-		return;
-	}
 	side = beyond(row->ci_lo_pct, row->ci_hi_pct, row->band_pct);
 	if (pb->p < row->alpha_used && side != 0) {
 		row->verdict = (side > 0) == (row->direction > 0) ?
 			       VERDICT_BETTER : VERDICT_WORSE;
+		return;
+	}
+	if (ctl_band > o->noise_pct) {
+		row->verdict = VERDICT_CANNOT_TELL;
+		snprintf(row->reason, sizeof(row->reason),
+			 "the control moved %+.1f..%+.1f%% (A'/A, 95%% CI), "
+			 "wider than the +-%g%% noise band, and B's CI does "
+			 "not clear it: more rounds or a quieter machine "
+			 "narrow it", row->ctl_ci_lo_pct, row->ctl_ci_hi_pct,
+			 o->noise_pct);
 		return;
 	}
 	row->verdict = VERDICT_SAME;

@@ -15,11 +15,11 @@
  *   - p < alpha (alpha / looks when rounds were added until a precision
  *     was reached: a Bonferroni correction over the looks taken),
  *   - the whole CI beyond the noise band (+-noise_pct),
- *   - the control's CI (the shift between A and its identical copy)
- *     within the noise band, so that the whole CI of B is beyond the
- *     control's whole CI: a control whose CI reaches past the band
- *     makes the row "cannot tell" (the rounds cannot separate two
- *     identical sides by that much).
+ *   - the whole CI beyond the control's whole CI (the shift between
+ *     A and its identical copy), where that reaches past the band.
+ * A row without a verdict whose control's CI reaches past the noise
+ * band is "cannot tell: the control moved lo..hi%" (the rounds cannot
+ * separate two identical sides by that much), never "~".
  * Otherwise "~" with the largest change the CI allows, or "cannot tell"
  * where the rounds cannot decide: too few to reach alpha, values that
  * cannot be put in a ratio, or a control that itself moved (A and its

@@ -81,7 +81,6 @@ struct metric_def {
 	const char *help;
 	double pct;		/* METRIC_OP_PCT */
 	int op_class;		/* METRIC_OP_*: class index, -1 all */
-	const char *unit;	/* METRIC_CUSTOM */
 	/*
 	 * METRIC_CUSTOM computed from the sample's timed window alone (the
 	 * window over ops, times a constant of the configuration: segs, the
@@ -89,6 +88,7 @@ struct metric_def {
 	 * comparison counts its verdict once, with the first window metric.
 	 */
 	bool same_window;
+	const char *unit;	/* METRIC_CUSTOM */
 };
 
 /* What the core measured in one sample, for METRIC_CUSTOM. */

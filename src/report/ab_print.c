@@ -136,8 +136,9 @@ static json_t *ratios(const double *v, size_t n)
 
 static json_t *row_json(const struct ab_row *r)
 {
-	return json_pack("{s:s,s:s,s:i,s:I,s:I,s:I,s:o,s:o,s:o,s:o,s:[o,o],"
-			 "s:o,s:s,s:s,s:s?,s:{s:o,s:[o,o],s:o},s:o,s:o,s:o,s:o}",
+	return json_pack("{s:s,s:s,s:i,s:I,s:I,s:I,s:o,s:o,s:o,s:o,s:o,"
+			 "s:[o,o],s:o,s:s,s:s,s:s?,s:{s:o,s:[o,o],s:o},s:o,"
+			 "s:o,s:o}",
 		"metric", r->metric, "unit", r->unit,
 		"direction", r->direction,
 		"rounds", (json_int_t)r->rounds,

