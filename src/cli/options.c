@@ -230,6 +230,10 @@ static int set_value(const struct opt_cmd *c, const struct opt_row *r,
 			  "its kind", c->name, r->name);
 		return EXIT_FAIL;
 	}
+	if (!v && r->kind != OPT_FLAG) {
+		cli_error("BUG: %s: option %s: no value", c->name, r->name);
+		return EXIT_FAIL;
+	}
 	errno = 0;
 	switch (r->kind) {
 	case OPT_FLAG:

@@ -423,6 +423,8 @@ int ab_settings_apply(struct ab_settings *ss, int side)
 	static const char *const name[2] = { "A", "B" };
 	size_t i;
 
+	if (side < 0 || side > 1)
+		return -1;
 	for (i = 0; i < ss->n; i++) {
 		struct ab_setting *st = &ss->v[i];
 		int want = st->set[side] ? side : 2;

@@ -119,7 +119,7 @@ static int journal_parse(char *text, struct journal *j)
 	char *line, *next;
 
 	memset(j, 0, sizeof(*j));
-	if (strncmp(text, JOURNAL_MAGIC "\n", strlen(JOURNAL_MAGIC) + 1))
+	if (strncmp(text, JOURNAL_MAGIC "\n", strlen(JOURNAL_MAGIC) + 1) != 0)
 		return -1;
 	for (line = text + strlen(JOURNAL_MAGIC) + 1; *line; line = next) {
 		next = strchr(line, '\n');
@@ -151,7 +151,7 @@ static char *journal_read(int fd)
 	ssize_t r;
 
 	if (fstat(fd, &sb) != 0 || sb.st_size <= 0 ||
-	    (size_t)sb.st_size > 2 * ORIGINAL_MAX)
+	    (size_t)sb.st_size > (size_t)2 * ORIGINAL_MAX)
 		return NULL;
 	s = malloc((size_t)sb.st_size + 1);
 	if (!s)
