@@ -256,7 +256,7 @@ static void test_quote_and_script(void **state)
 
 static void test_qemu_argv(void **state)
 {
-	char *extra[] = { "-machine", "q35" };
+	const char *extra[] = { "-machine", "q35" };
 	struct boot_qemu q = {
 		.qemu = "qemu-system-x86_64", .accel = BOOT_ACCEL_TCG,
 		.smp = 2, .memory_mib = 512, .kernel = "/k", .initramfs = "/i",
