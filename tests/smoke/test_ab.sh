@@ -152,7 +152,7 @@ contains_flat "$OUT" "5 rounds cannot reach p < 0.05"
 contains_flat "$OUT" "take --rounds 6 or more"
 
 note "an interrupted ab says so, with the rounds it took of those asked"
-"$BIN" ab sys.null --a inject_ns=0 --b inject_ns=100 --rounds 4000 $q \
+"$BIN" ab sys.null --a inject_ns=0 --b inject_ns=100 --rounds 2000 $q \
 	--no-store >"$TMP/int.out" 2>"$TMP/int.err" &
 abpid=$!
 sleep 3
@@ -160,8 +160,8 @@ kill -INT $abpid
 wait $abpid
 rc=$?
 [ "$rc" -eq 130 ] || fail "an interrupted ab exited $rc, not 130"
-grep -q "interrupted after [0-9]* of 4000 rounds" "$TMP/int.out" ||
-	fail "an interrupted ab did not say 'interrupted after N of 4000 rounds'"
+grep -q "interrupted after [0-9]* of 2000 rounds" "$TMP/int.out" ||
+	fail "an interrupted ab did not say 'interrupted after N of 2000 rounds'"
 
 note "the B column is A x (1 + %change): the arithmetic on screen checks"
 cs 0 ab sys.null --a inject_ns=0 --b inject_ns=2000 --rounds 12 $q --no-store
