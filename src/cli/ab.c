@@ -193,7 +193,7 @@ static int apply_args(struct ab_cli *c, char **pos, int npos)
 static int parse_args(struct ab_cli *c, int argc, char **argv)
 {
 	struct opt_result res;
-	int e, s;
+	int e, s, bare;
 
 	ab_spec_init(&c->spec);
 	e = opt_parse(&ab_cmd, argc, argv, c, &res);
@@ -213,8 +213,9 @@ static int parse_args(struct ab_cli *c, int argc, char **argv)
 		return e;
 	/* a side given parameters and the other nothing: an A/A is
 	   spelled out, never implied */
+	bare = c->nside[0] ? 1 : 0;	/* the side without parameters */
 	if ((c->nside[0] > 0) != (c->nside[1] > 0) &&
-	    !c->nsysctl[!c->nside[0]] && !c->nthp[!c->nside[0]])
+	    !c->nsysctl[bare] && !c->nthp[bare])
 		return cli_usage("ab", "%s without %s: give both sides (an "
 				 "A/A is spelled out: --a K=V --b K=V with "
 				 "the same value)", c->nside[0] ? "--a" :
