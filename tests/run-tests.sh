@@ -7,6 +7,16 @@
 # exiting non-zero when anything failed or timed out.  `make test` builds
 # first.
 #
+#   sh tests/run-tests.sh [NAME...]
+#
+# With names, only the named tests run (after `make test-build`, or the
+# builds they need), with the same closing line.  A NAME is a test as the
+# lines print it (unit/test_X, unit-asan/test_X, smoke/test_X,
+# smoke-asan/test_X, fuzz/fuzz_X), or a bare test_X: the release unit test
+# and the smoke test of that name, whichever exist.  A name that is none
+# of these exits 2.  Named tests that need PostgreSQL start a server of
+# their own (tests/smoke/lib.sh need_pg).
+#
 # Every test program runs under a time limit (UNIT_TIMEOUT, SMOKE_TIMEOUT
 # seconds; a test that hangs is killed and reported as TIMEOUT, not as a
 # failure of its assertions).  A test exits 77 to be skipped as a whole;
@@ -50,14 +60,16 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-if PG_DIR=$(tests/pg-cluster.sh start 2>"$logdir/pg-cluster.log"); then
-	export COPYSCOPE_TEST_PG_HOST="$PG_DIR"
-	echo "PostgreSQL for the tests: $PG_DIR"
-else
-	PG_DIR=""
-	echo "no PostgreSQL server for the tests ($(tail -n 1 \
-		"$logdir/pg-cluster.log")); their parts that need one skip"
-fi
+start_pg() {
+	if PG_DIR=$(tests/pg-cluster.sh start 2>"$logdir/pg-cluster.log"); then
+		export COPYSCOPE_TEST_PG_HOST="$PG_DIR"
+		echo "PostgreSQL for the tests: $PG_DIR"
+	else
+		PG_DIR=""
+		echo "no PostgreSQL server for the tests ($(tail -n 1 \
+			"$logdir/pg-cluster.log")); their parts that need one skip"
+	fi
+}
 
 run_one() {	# limit name command...
 	limit=$1
@@ -96,29 +108,98 @@ run_one() {	# limit name command...
 	done <"$COPYSCOPE_SKIPS"
 }
 
-for t in build/release/unit/test_*; do
-	[ -x "$t" ] || continue
-	run_one "$UNIT_TIMEOUT" "unit/$(basename "$t")" "$t"
-done
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
-export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-for t in build/sanitize/unit/test_*; do
-	[ -x "$t" ] || continue
-	run_one "$UNIT_TIMEOUT" "unit-asan/$(basename "$t")" "$t"
-done
-unset ASAN_OPTIONS UBSAN_OPTIONS
-for t in tests/smoke/test_*.sh; do
-	[ -f "$t" ] || continue
-	run_one "$SMOKE_TIMEOUT" "smoke/$(basename "$t" .sh)" sh "$t"
-done
-if [ -x build/copyscope-sanitize ]; then
+# unit NAME, unit_asan NAME, smoke NAME, smoke_asan NAME, fuzz NAME: run
+# that one test as `make test` does.
+unit() {
+	run_one "$UNIT_TIMEOUT" "unit/$1" "build/release/unit/$1"
+}
+unit_asan() {
+	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+	run_one "$UNIT_TIMEOUT" "unit-asan/$1" "build/sanitize/unit/$1"
+	unset ASAN_OPTIONS UBSAN_OPTIONS
+}
+smoke() {
+	run_one "$SMOKE_TIMEOUT" "smoke/$1" sh "tests/smoke/$1.sh"
+}
+smoke_asan() {
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 	export COPYSCOPE_BIN=build/copyscope-sanitize
-	for t in $SANITIZE_SMOKE; do
-		run_one "$SMOKE_TIMEOUT" "smoke-asan/$t" sh "tests/smoke/$t.sh"
-	done
+	run_one "$SMOKE_TIMEOUT" "smoke-asan/$1" sh "tests/smoke/$1.sh"
 	unset ASAN_OPTIONS UBSAN_OPTIONS COPYSCOPE_BIN
+}
+fuzz() {
+	run_one $((FUZZ_SMOKE_SECONDS + 60)) "fuzz/$1" \
+		tests/fuzz/run-fuzz.sh "$FUZZ_SMOKE_SECONDS" "build/fuzz/$1"
+}
+
+# resolve NAME: the runs of the named test, a line each ("unit test_X");
+# exit 2 when NAME names none.
+resolve() {
+	_n=${1%.sh}
+	case $_n in
+	unit/*) _f=build/release/unit/${_n#*/} _r="unit ${_n#*/}" ;;
+	unit-asan/*) _f=build/sanitize/unit/${_n#*/} _r="unit_asan ${_n#*/}" ;;
+	smoke/*) _f=tests/smoke/${_n#*/}.sh _r="smoke ${_n#*/}" ;;
+	smoke-asan/*)
+		_f=tests/smoke/${_n#*/}.sh _r="smoke_asan ${_n#*/}"
+		[ -x build/copyscope-sanitize ] || _f=build/copyscope-sanitize ;;
+	fuzz/*) _f=build/fuzz/${_n#*/} _r="fuzz ${_n#*/}" ;;
+	*/*) _f="" ;;
+	*)
+		_found=0
+		[ -x "build/release/unit/$_n" ] && echo "unit $_n" && _found=1
+		[ -f "tests/smoke/$_n.sh" ] && echo "smoke $_n" && _found=1
+		[ $_found -eq 1 ] && return 0
+		echo "run-tests.sh: '$1' is neither a built unit test" \
+			"(build/release/unit/$_n: make unit) nor a smoke test" \
+			"(tests/smoke/$_n.sh)" >&2
+		exit 2 ;;
+	esac
+	if [ -n "$_f" ] && [ -e "$_f" ]; then
+		echo "$_r"
+		return 0
+	fi
+	echo "run-tests.sh: '$1': ${_f:-no such test} is not there; a" \
+		"name is test_X or unit/, unit-asan/, smoke/, smoke-asan/ or" \
+		"fuzz/ and the test's name, as the test lines print it" >&2
+	exit 2
+}
+
+if [ $# -gt 0 ]; then
+	# every name is checked before anything runs
+	plan=$(for a in "$@"; do resolve "$a" || exit 2; done) || exit 2
+	# (test names hold no blanks: the plan splits into kind, name pairs)
+	set -- $plan
+	while [ $# -ge 2 ]; do
+		"$1" "$2"
+		shift 2
+	done
+	echo
+	[ -n "$failed_list" ] && echo "failed:$failed_list"
+	echo "tests: $pass passed, $fail failed, $tmo timed out, $skip skipped"
+	[ $fail -eq 0 ] && [ $tmo -eq 0 ]
+	exit
+fi
+
+start_pg
+for t in build/release/unit/test_*; do
+	[ -x "$t" ] || continue
+	unit "$(basename "$t")"
+done
+for t in build/sanitize/unit/test_*; do
+	[ -x "$t" ] || continue
+	unit_asan "$(basename "$t")"
+done
+for t in tests/smoke/test_*.sh; do
+	[ -f "$t" ] || continue
+	smoke "$(basename "$t" .sh)"
+done
+if [ -x build/copyscope-sanitize ]; then
+	for t in $SANITIZE_SMOKE; do
+		smoke_asan "$t"
+	done
 else
 	skip=$((skip + 1))
 	printf 'SKIP  %-44s (%s)\n' "smoke-asan" \
@@ -129,8 +210,7 @@ found_fuzz=0
 for f in build/fuzz/fuzz_*; do
 	[ -x "$f" ] || continue
 	found_fuzz=1
-	run_one $((FUZZ_SMOKE_SECONDS + 60)) "fuzz/$(basename "$f")" \
-		tests/fuzz/run-fuzz.sh "$FUZZ_SMOKE_SECONDS" "$f"
+	fuzz "$(basename "$f")"
 done
 if [ $found_fuzz -eq 0 ]; then
 	skip=$((skip + 1))

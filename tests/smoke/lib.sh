@@ -268,61 +268,105 @@ run_id() {
 	sed -n 's/^stored as run \([0-9]*\) .*/\1/p' "$OUT"
 }
 
-# inject RUN METRIC SEED MEDIAN [COUNT]: replace the samples of a stored
-# result with COUNT (default 10) values drawn around MEDIAN with a 2%
-# spread by a generator seeded with SEED, so that a comparison gets data
-# with a known answer instead of this machine's noise.  The run keeps
-# everything else it measured (interference records, counters).
-inject() {
-	_vals=$(python3 -c '
-import random, sys
-r = random.Random(int(sys.argv[1]))
-m = float(sys.argv[2])
-print(" ".join("%.6f" % (m * (1 + r.gauss(0, 0.02)))
-               for _ in range(int(sys.argv[3]))))' "$3" "$4" "${5:-10}") ||
-		fail "inject: python3 failed"
-	store_samples "$1" "$2" "$_vals"
+# Runs with known samples.  A statistic is checked on data with a known
+# answer: the runs are measured for real into a stage database of their
+# own, exported, their samples replaced by seeded values in the export
+# file (tests/smoke/craft_export.py), and imported into COPYSCOPE_DB.  So
+# everything else they hold is real, and the tests write their data only
+# through `copyscope import`, whose format is promised
+# (docs/export-format.md); the schema is not.  The crafted runs' samples
+# are all marked as not disturbed: a verdict on made values must not
+# depend on how loaded this machine was when it measured them.
+#
+#   stage $RUN --tag a             measure (cs 0 ... --db $STAGE_DB)
+#   made_gauss time/call 1 100     edits of the staged runs' samples
+#   made_import                    export, craft, import; MADE_ID
+STAGE_DB=$TMP/stage.db
+EDITS=$TMP/edits
+
+# stage ARGS...: cs 0 "$BIN" ARGS... --db "$STAGE_DB": real runs in the
+# stage database, for made_import; STAGED lists their ids there (comma
+# separated: run --runs N stores N runs).  The edits given since the last
+# made_import are forgotten.
+stage() {
+	cs 0 "$@" --db "$STAGE_DB"
+	STAGED=$(sed -n -e 's/^stored as run \([0-9]*\) .*/\1/p' \
+		-e 's/^[0-9]* of [0-9]* runs stored as group [0-9a-f]*: //p' \
+		"$OUT" | tr -d ' ' | paste -s -d, -)
+	[ -n "$STAGED" ] || fail "stage: no run was stored"
+	STAGED_DB=$STAGE_DB
+	: >"$EDITS"
 }
 
-# inject_bimodal RUN METRIC SEED LOW HIGH NHIGH: as inject, 10 values of
+# restage DB IDS: the runs IDS (comma separated) already stored in DB
+# staged for made_import instead (a crafted copy of a run in COPYSCOPE_DB
+# needs made_import --new-uuid, to be a run of its own).
+restage() {
+	STAGED_DB=$1
+	STAGED=$2
+	: >"$EDITS"
+}
+
+# made_gauss METRIC SEED MEDIAN [COUNT]: the staged runs' METRIC gets
+# COUNT (default 10) values drawn around MEDIAN with a 2% spread by a
+# generator seeded with SEED.  METRIC "*" is every result, #SEQ the
+# result at that seq.
+made_gauss() {
+	printf 'gauss\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${4:-10}" >>"$EDITS"
+}
+
+# made_bimodal METRIC SEED LOW HIGH NHIGH: as made_gauss, 10 values of
 # which NHIGH are drawn around HIGH and the others around LOW (1% spread):
 # a two-mode sample set with known shares.
-inject_bimodal() {
-	_vals=$(python3 -c '
-import random, sys
-r = random.Random(int(sys.argv[1]))
-lo, hi, nhi = float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
-v = [lo * (1 + r.gauss(0, 0.01)) for _ in range(10 - nhi)]
-v += [hi * (1 + r.gauss(0, 0.01)) for _ in range(nhi)]
-print(" ".join("%.6f" % x for x in v))' "$3" "$4" "$5" "$6") ||
-		fail "inject_bimodal: python3 failed"
-	store_samples "$1" "$2" "$_vals"
+made_bimodal() {
+	printf 'bimodal\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$EDITS"
 }
 
-# store_samples RUN METRIC "V1 V2 ...": replace the samples of a stored
-# result with these values, in one transaction.  The run's samples are
-# marked as not disturbed: the flags described the measured samples, which
-# are gone, and a verdict on made values must not depend on how loaded
-# this machine was when it measured them.
-store_samples() {
-	_sql="BEGIN; DELETE FROM samples WHERE result_id = (SELECT id FROM
-		results WHERE run_id = $1 AND metric = '$2');"
-	_i=0
-	for _v in $3; do
-		_sql="$_sql INSERT INTO samples (result_id, idx, value) SELECT
-			id, $_i, $_v FROM results WHERE run_id = $1 AND
-			metric = '$2';"
-		_i=$((_i + 1))
-	done
-	_sql="$_sql UPDATE results SET info = json_set(info,
-		'\$.interference.flagged', (SELECT json_group_array(json('false'))
-		FROM json_each(info, '\$.interference.flagged')),
-		'\$.interference.why', (SELECT json_group_array('')
-		FROM json_each(info, '\$.interference.why')))
-		WHERE run_id = $1 AND
-		json_extract(info, '\$.interference.flagged') IS NOT NULL;"
-	sqlite3 "$COPYSCOPE_DB" "$_sql COMMIT;" ||
-		fail "store_samples: sqlite3 failed on run $1 metric $2"
+# made_values METRIC V1 V2...: the staged runs' METRIC gets these values.
+made_values() {
+	_mv_sel=$1
+	shift
+	printf 'values\t%s' "$_mv_sel" >>"$EDITS"
+	printf '\t%s' "$@" >>"$EDITS"
+	printf '\n' >>"$EDITS"
+}
+
+# made_flags all|none: every sample of the staged runs marked as
+# disturbed, or (the default) none.
+made_flags() {
+	printf 'flagged\t%s\n' "$1" >>"$EDITS"
+}
+
+# made_env KEY VALUE: the staged runs' environment KEY set to VALUE.
+made_env() {
+	printf 'env\t%s\t%s\n' "$1" "$2" >>"$EDITS"
+}
+
+# _made_step cmd...: one step of made_import, its output in made.out and
+# made.err; on failure these are shown as the last command's.
+_made_step() {
+	LAST_CMD="$*"
+	"$@" >"$TMP/made.out" 2>"$TMP/made.err" && return 0
+	LAST_RC=$?
+	cp "$TMP/made.out" "$OUT"
+	cp "$TMP/made.err" "$ERR"
+	fail "made_import: $1 failed"
+}
+
+# made_import [--new-uuid PREFIX] [--tag TAG]: the staged runs exported,
+# crafted with the edits (craft_export.py, which takes these options) and
+# imported into COPYSCOPE_DB; MADE_ID lists their ids there (comma
+# separated).  $OUT and $ERR keep what the staged run printed.
+made_import() {
+	_made_step "$BIN" export "$STAGED" --db "$STAGED_DB" -o "$TMP/staged.jsonl"
+	_made_step python3 tests/smoke/craft_export.py "$TMP/staged.jsonl" \
+		"$TMP/made.jsonl" --edits "$EDITS" "$@"
+	_made_step "$BIN" import -v "$TMP/made.jsonl"
+	MADE_ID=$(sed -n 's/^imported as run \([0-9]*\) .*/\1/p' \
+		"$TMP/made.out" | paste -s -d, -)
+	[ -n "$MADE_ID" ] || fail "made_import: nothing was imported" \
+		"($(cat "$TMP/made.out"))"
+	: >"$EDITS"
 }
 
 # need_pg: a fresh PostgreSQL database for this test: PG_URL names it,

@@ -8,28 +8,30 @@
 # time and cycles of one timed window count as one metric.
 #
 # Every exit 0 / 3 decision is checked on data with a known answer: the
-# samples of measured runs are replaced by seeded values (inject, lib.sh).
+# samples of measured runs are replaced by seeded values in their export
+# files, which are then imported (stage, made_import: lib.sh).
 # Where check measures the new run itself, BASE's samples are made a
 # thousand times slower (or faster) than sys.null can be on any machine,
 # so that the verdict on the new run does not depend on this VM's noise.
 . "$(dirname "$0")/lib.sh"
 need_python
-need_sqlite3
 
 RUN="run sys.null --reps 10 --sample-time 20ms"
 
-# slow_or_fast RUN MEDIAN_NS: BASE run RUN's samples made seeded values
-# around MEDIAN_NS per call (and as many cycles), far from any real one.
+# slow_or_fast MEDIAN_NS: the staged BASE runs imported with their samples
+# made seeded values around MEDIAN_NS per call (and as many cycles), far
+# from any real one; MADE_ID lists their ids.
 slow_or_fast() {
-	inject "$1" time/call 5 "$2"
-	inject "$1" cycles/call 6 "$2"
+	made_gauss time/call 5 "$1"
+	made_gauss cycles/call 6 "$1"
+	made_import
 }
 
 note "check BASE: measures again with BASE's options, stores a 'check' run"
-cs 0 $RUN --cpus 0 --tag base
-BASE_ID=$(run_id)
+stage $RUN --cpus 0 --tag base
 # BASE at 1 ms a call: the new run is better, nothing got worse
-slow_or_fast "$BASE_ID" 1000000
+slow_or_fast 1000000
+BASE_ID=$MADE_ID
 # one run a side: however clear the samples, the spread between runs is
 # unknown: cannot tell (exit 4), with the row and what would decide it
 cs 4 check base
@@ -68,13 +70,13 @@ for side in a:1:100 b:2:110; do
 	seed=${rest%%:*}
 	median=${rest#*:}
 	if [ "$tag" = b ]; then
-		cs 0 $RUN inject_ns=30ns --tag "$tag"
+		stage $RUN inject_ns=30ns --tag "$tag"
 	else
-		cs 0 $RUN --tag "$tag"
+		stage $RUN --tag "$tag"
 	fi
-	id=$(run_id)
-	inject "$id" time/call "$seed" "$median"
-	inject "$id" cycles/call "$seed" "$median"
+	made_gauss time/call "$seed" "$median"
+	made_gauss cycles/call "$seed" "$median"
+	made_import
 done
 cs 3 check a --new b --ignore-param inject_ns --by-sample
 contains_re "$OUT" "^sys\.null +call=gettid +inject_ns=0->30ns"
@@ -89,10 +91,10 @@ contains_re "$OUT" '^  time/call .* worse$'
 cs 0 check b --new a --ignore-param inject_ns --by-sample
 contains_re "$OUT" '^[0-9]+ compared: 0 worse, 1 better'
 # the same samples on both sides: nothing worse, nothing better
-cs 0 $RUN --tag same
-id=$(run_id)
-inject "$id" time/call 1 100
-inject "$id" cycles/call 1 100
+stage $RUN --tag same
+made_gauss time/call 1 100
+made_gauss cycles/call 1 100
+made_import
 cs 0 check a --new same --by-sample
 contains_re "$OUT" '^check: ok: none of 2 metrics worse by more than 5% '
 contains_re "$OUT" '^[0-9]+ compared: 0 worse, 0 better'
@@ -103,12 +105,9 @@ assert any(r["verdict"] == "worse" for r in d["rows"])' "$OUT" ||
 	fail "check --json lacks the worse row"
 
 note "check of a BASE of 3 runs measures 3 runs, compared run by run"
-cs 0 run sys.null --reps 3 --sample-time 5ms --warmup 0 --runs 3 --tag base3
+stage run sys.null --reps 3 --sample-time 5ms --warmup 0 --runs 3 --tag base3
 # BASE at 0.1 ns a call: the new runs are worse, a regression (exit 3)
-for id in $(sqlite3 "$COPYSCOPE_DB" "SELECT id FROM runs WHERE tag = 'base3'")
-do
-	slow_or_fast "$id" 0.1
-done
+slow_or_fast 0.1
 cs 3 check base3
 contains_re "$OUT" '^check: REGRESSION: 1 of 2 metrics worse by more than 5% '
 contains_re "$OUT" '^  time/call .* worse$'

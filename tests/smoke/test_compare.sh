@@ -9,15 +9,14 @@
 # interference record.
 #
 # The statistics are checked on data with a known answer: the runs are
-# measured for real (so everything else they store is real), then the
-# samples of their metrics are replaced by values drawn from a seeded
-# generator (inject, lib.sh).  Real A/A and A/B pairs on a noisy shared VM
+# measured for real (so everything else they store is real), then
+# exported, the samples of their metrics replaced by values drawn from a
+# seeded generator, and imported (stage, made_import: lib.sh).  Real A/A and A/B pairs on a noisy shared VM
 # drift by 2-15% between runs (docs/comparing.md), so a test on fresh
 # measurements could only pass by retrying; tests/unit/test_comparison.c
 # checks the engine the same way without the command line.
 . "$(dirname "$0")/lib.sh"
 need_python
-need_sqlite3
 
 RUN="run sys.null --reps 10 --sample-time 20ms"
 
@@ -31,18 +30,19 @@ for r in csv.DictReader(open(sys.argv[1])):
 PY
 }
 
-# measured TAG [k=v...]: a real run of sys.null, then its samples replaced
-# (seed SEED, time/call around MEDIAN ns; cycles/call 2.3 times that).
+# measured TAG SEED MEDIAN [k=v...]: a real run of sys.null, imported with
+# its samples replaced (seed SEED, time/call around MEDIAN ns; cycles/call
+# 2.3 times that); LAST_ID is its id.  $OUT keeps what the run printed.
 measured() {
 	_tag=$1
 	_seed=$2
 	_median=$3
 	shift 3
-	cs 0 $RUN "$@" --tag "$_tag"
-	_id=$(run_id)
-	inject "$_id" time/call "$_seed" "$_median"
-	inject "$_id" cycles/call "$_seed" "$(python3 -c "print($_median*2.3)")"
-	LAST_ID=$_id
+	stage $RUN "$@" --tag "$_tag"
+	made_gauss time/call "$_seed" "$_median"
+	made_gauss cycles/call "$_seed" "$(python3 -c "print($_median*2.3)")"
+	made_import
+	LAST_ID=$MADE_ID
 }
 
 note "A/A: two runs of the same configuration compare as '~'"
@@ -191,34 +191,31 @@ cs 2 compare a b --frobnicate
 note "pipe.bw: two tagged runs compare into a table with verdicts"
 cs 0 run pipe.bw --quick --tag pa
 contains "$OUT" "outside load:"
+PA_ID=$(run_id)
 cs 0 run pipe.bw --quick --tag pb
+PB_ID=$(run_id)
 cs 0 compare pa pb
 contains_re "$OUT" '^pipe\.bw +'
 contains_re "$OUT" '^  bandwidth +[0-9.]+ +(±[0-9]+%|-) +[-+][0-9.]+% .*(~|worse|better|[?])$'
 contains_re "$OUT" '^[0-9]+ compared: '
 
 note "--drop-noisy with every sample of a side flagged: 'empty', never 0"
-PB_ID=$(sqlite3 "$COPYSCOPE_DB" "SELECT max(id) FROM runs")
-sqlite3 "$COPYSCOPE_DB" "UPDATE results SET info = json_set(info,
-	'\$.interference.flagged', (SELECT json_group_array(json('true'))
-	FROM json_each(info, '\$.interference.flagged')))
-	WHERE run_id = $PB_ID" || fail "cannot flag run $PB_ID's samples"
-# and none of the base's: on a loaded machine (or under ASan) every real
-# sample may have been flagged, which would empty the base side too
-sqlite3 "$COPYSCOPE_DB" "UPDATE results SET info = json_set(info,
-	'\$.interference.flagged', (SELECT json_group_array(json('false'))
-	FROM json_each(info, '\$.interference.flagged')),
-	'\$.interference.why', (SELECT json_group_array('')
-	FROM json_each(info, '\$.interference.why')))
-	WHERE run_id IN (SELECT id FROM runs WHERE tag = 'pa')" ||
-	fail "cannot unflag the base's samples"
-cs 0 compare pa pb --drop-noisy
+# copies of the two runs (exported, crafted, imported as runs of their
+# own): pb's with every sample flagged, and pa's with none: on a loaded
+# machine (or under ASan) every real sample may have been flagged, which
+# would empty the base side too
+restage "$COPYSCOPE_DB" "$PB_ID"
+made_flags all
+made_import --new-uuid 9b --tag pbf
+restage "$COPYSCOPE_DB" "$PA_ID"
+made_import --new-uuid 9a --tag paf
+cs 0 compare paf pbf --drop-noisy
 contains_re "$OUT" '^  bandwidth +[0-9.]+ +(±[0-9]+%|-) +- +- +- +[KMG]?i?B/s +- +- +empty$'
 contains_flat "$OUT" 'new: every sample was flagged and left out (--drop-noisy): nothing to compare'
 contains_re "$OUT" '^[0-9]+ compared: .*, [0-9]+ empty'
-cs 0 compare pa pb --drop-noisy --json
+cs 0 compare paf pbf --drop-noisy --json
 contains "$OUT" '"verdict": "empty"'
-cs 1 check pa --new pb --drop-noisy
+cs 1 check paf --new pbf --drop-noisy
 contains "$ERR" "could not be checked: every sample of a side was flagged"
 
 note "interference: every kept sample has its record"
@@ -269,10 +266,12 @@ cmp -s "$TMP/order1" "$TMP/order2" ||
 	fail "the same seed gave another order: $(cat "$TMP/order1" "$TMP/order2")"
 note "modes: the shares of two modes move, the modes stay: compare says so"
 for k in 1 2 3; do
-	cs 0 run sys.null --quick --tag mix-a
-	inject_bimodal "$(run_id)" time/call "$k" 1000 1500 3
-	cs 0 run sys.null --quick --tag mix-b
-	inject_bimodal "$(run_id)" time/call "$((k + 10))" 1000 1500 7
+	stage run sys.null --quick --tag mix-a
+	made_bimodal time/call "$k" 1000 1500 3
+	made_import
+	stage run sys.null --quick --tag mix-b
+	made_bimodal time/call "$((k + 10))" 1000 1500 7
+	made_import
 done
 cs 0 compare mix-a mix-b
 contains_flat "$OUT" "holds 30% of base and 70% of new samples: the shares changed"

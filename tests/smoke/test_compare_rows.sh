@@ -7,18 +7,18 @@
 # why (each side's configurations, the parameters that differ) and exit 2.
 . "$(dirname "$0")/lib.sh"
 need_python
-need_sqlite3
 
 Q="--reps 10 --sample-time 20ms --warmup 10ms"
 
 note "an informational row: 'info', and its change when significant"
-cs 0 run sys.null trace=5 $Q --tag ia
-A=$(run_id)
-cs 0 run sys.null trace=5 $Q --tag ib
-B=$(run_id)
 # cold time/call has no better direction; made 20% lower on the new side
-inject "$A" "cold time/call" 11 1000 15
-inject "$B" "cold time/call" 12 800 15
+# (the runs exported, their samples made seeded values, imported: lib.sh)
+stage run sys.null trace=5 $Q --tag ia
+made_gauss "cold time/call" 11 1000 15
+made_import
+stage run sys.null trace=5 $Q --tag ib
+made_gauss "cold time/call" 12 800 15
+made_import
 cs 0 compare ia ib
 contains_re "$OUT" '^  cold time/call .* info$'
 contains_flat "$OUT" "info: no better direction; it went down by"

@@ -13,11 +13,13 @@
 need_python
 
 note "one real short run, exported, copied 11 times (+10% on the 11th)"
-cs 0 run sys.null --reps 5 --sample-time 20ms --db "$TMP/real.db"
-# its samples made seeded values (inject, lib.sh), so that the copies'
-# medians, and with them the verdicts, do not depend on this machine
-COPYSCOPE_DB=$TMP/real.db inject 1 time/call 3 100 5
-COPYSCOPE_DB=$TMP/real.db inject 1 cycles/call 4 230 5
+# its samples made seeded values in its export file (stage, made_import:
+# lib.sh), so that the copies' medians, and with them the verdicts, do not
+# depend on this machine
+stage run sys.null --reps 5 --sample-time 20ms
+made_gauss time/call 3 100 5
+made_gauss cycles/call 4 230 5
+COPYSCOPE_DB=$TMP/real.db made_import
 cs 0 export last -o "$TMP/real.jsonl" --db "$TMP/real.db"
 python3 tests/smoke/history_series.py "$TMP/real.jsonl" "$TMP/h.jsonl" \
 	--copies 11 --noise 0.03 --step 0.10 --step-from 11 --seed 7 ||

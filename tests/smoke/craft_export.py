@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""craft_export.py - known data for the smoke tests, written the promised
+way: an export file of real runs (`copyscope export`, docs/export-format.md)
+rewritten so that its samples are values with a known answer, then
+imported with `copyscope import`.  The tests never touch the database's
+tables; the export format is promised, the schema is not.
+
+usage: craft_export.py IN OUT [--edits FILE] [--new-uuid PREFIX]
+                       [--tag TAG]
+
+IN is an export file, OUT the file written.  Every run of IN is kept with
+everything it measured (its environment, options, info, histograms), and
+the edits of FILE, one a line, fields separated by tabs, change it:
+
+  gauss    METRIC SEED MEDIAN COUNT  COUNT values around MEDIAN, a 2%
+                                     spread drawn by a generator seeded
+                                     with SEED (each line its own)
+  bimodal  METRIC SEED LOW HIGH NHIGH  10 values, NHIGH of them around
+                                     HIGH and the others around LOW (1%)
+  values   METRIC V1 V2 ...          exactly these values
+  flagged  all|none                  every sample of every result marked
+                                     disturbed (flagged, why kept) or
+                                     not (the default: a verdict on made
+                                     values must not depend on how loaded
+                                     this machine was when it measured)
+  env      KEY VALUE                 an environment key set (or added)
+
+METRIC is a result's metric ("time/call"), "*" for every result, or #SEQ
+for the result at that seq.  The values are rounded to 6 decimals, as
+the tests' shell helpers always wrote them.  A result whose sample count
+changes gets per-sample info arrays (counters, interference) of the new
+length: the recorded ones repeated in turn.  --new-uuid gives each run a
+new unique id (PREFIX and the run's place in the file, 32 hex digits), so
+that a crafted copy of a run already in a database is a run of its own;
+--tag gives each run that tag.
+"""
+import argparse
+import json
+import random
+import sys
+
+PER_SAMPLE = ("ctx_switches", "migrations", "faults", "window_ns")
+LOAD = ("other_cpu_pct", "steal_pct", "canary_ns", "flagged", "why")
+
+
+def gauss(seed, median, count):
+    """COUNT values around MEDIAN, 2% spread, generator seeded SEED."""
+    r = random.Random(int(seed))
+    m = float(median)
+    return [m * (1 + r.gauss(0, 0.02)) for _ in range(int(count))]
+
+
+def bimodal(seed, low, high, nhigh):
+    """10 values: NHIGH around HIGH, the rest around LOW (1% spread)."""
+    r = random.Random(int(seed))
+    lo, hi, nhi = float(low), float(high), int(nhigh)
+    v = [lo * (1 + r.gauss(0, 0.01)) for _ in range(10 - nhi)]
+    return v + [hi * (1 + r.gauss(0, 0.01)) for _ in range(nhi)]
+
+
+def resize(a, n):
+    """The list a made n long, its values repeated in turn."""
+    if not isinstance(a, list) or len(a) == n or not a:
+        return a
+    return [a[i % len(a)] for i in range(n)]
+
+
+def set_samples(res, values):
+    """The result's samples replaced, its per-sample arrays resized."""
+    n = len(values)
+    res["samples"] = [float("%.6f" % v) for v in values]
+    info = res["info"]
+    for k in PER_SAMPLE:
+        if k in info:
+            info[k] = resize(info[k], n)
+    it = info.get("interference")
+    if isinstance(it, dict):
+        for k in LOAD:
+            if k in it:
+                it[k] = resize(it[k], n)
+
+
+def set_flags(res, flagged):
+    """Every sample of the result flagged as disturbed, or none."""
+    it = res["info"].get("interference")
+    if not isinstance(it, dict) or "flagged" not in it:
+        return
+    it["flagged"] = [flagged] * len(it["flagged"])
+    if not flagged and "why" in it:
+        it["why"] = [""] * len(it["why"])
+
+
+def picks(res, sel):
+    """Whether the edit's selector names the result."""
+    if sel == "*":
+        return True
+    if sel.startswith("#"):
+        return res["seq"] == int(sel[1:])
+    return res["metric"] == sel
+
+
+def read_edits(path):
+    """The edits of the file, as lists of fields."""
+    if not path:
+        return []
+    edits = []
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line:
+                edits.append(line.split("\t"))
+    return edits
+
+
+def apply(results, runs, edits):
+    """The edits applied to the runs and their results, in order."""
+    flagged = False
+    for e in edits:
+        kind, args = e[0], e[1:]
+        if kind == "flagged":
+            flagged = {"all": True, "none": False}[args[0]]
+            continue
+        if kind == "env":
+            for r in runs:
+                r["environment"][args[0]] = args[1]
+            continue
+        make = {"gauss": lambda a: gauss(*a),
+                "bimodal": lambda a: bimodal(*a),
+                "values": lambda a: [float(v) for v in a]}[kind]
+        hit = [r for r in results if picks(r, args[0])]
+        if not hit:
+            sys.exit("craft_export.py: no result is %s" % args[0])
+        for r in hit:
+            set_samples(r, make(args[1:]))
+    for r in results:
+        set_flags(r, flagged)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("inp")
+    ap.add_argument("out")
+    ap.add_argument("--edits")
+    ap.add_argument("--new-uuid")
+    ap.add_argument("--tag")
+    a = ap.parse_args()
+    lines = [json.loads(line) for line in open(a.inp)]
+    runs = [x for x in lines if x.get("type") == "run"]
+    results = [x for x in lines if x.get("type") == "result"]
+    if not runs:
+        sys.exit("craft_export.py: %s holds no run" % a.inp)
+    apply(results, runs, read_edits(a.edits))
+    uuids = {}
+    for i, r in enumerate(runs):
+        if a.new_uuid:
+            new = "%s%0*x" % (a.new_uuid, 32 - len(a.new_uuid), i)
+            uuids[r["run"]["uuid"]] = new
+            r["run"]["uuid"] = new
+        if a.tag is not None:
+            r["run"]["tag"] = a.tag
+    for x in results:
+        x["run"] = uuids.get(x["run"], x["run"])
+    with open(a.out, "w") as out:
+        for x in lines:
+            out.write(json.dumps(x, separators=(",", ":")) + "\n")
+
+
+main()
