@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "results/kview_table.h"
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "runner/trace.h"
@@ -148,6 +149,11 @@ static int dispatch(int argc, char **argv)
 	if (workload_table_validate(workload_table, workload_count, err,
 				    sizeof(err)) != 0) {
 		cli_error("BUG: invalid workload table: %s", err);
+		return EXIT_FAIL;
+	}
+	if (kview_records_validate(kview_records, KVIEW_NVIEWS, err,
+				   sizeof(err)) != 0) {
+		cli_error("BUG: invalid kernel views table: %s", err);
 		return EXIT_FAIL;
 	}
 	if (argc < 2) {

@@ -14,9 +14,8 @@
 #include "cli/options.h"
 #include "report/ab_print.h"
 #include "session/ab_session.h"
-#include "stats/paired.h"
 #include "util/array.h"
-#include "workloads/workloads.h"
+#include "session/run_plan.h"
 
 #define AB_STR(x) #x
 #define AB_XSTR(x) AB_STR(x)
@@ -54,7 +53,7 @@ static const struct opt_row ab_rows[] = {
 		  "B", thp[1], nthp[1], AB_MAX_SETTINGS),
 	{ OPT_R("--rounds", OPT_INT, "N"), "rounds (default "
 	  AB_XSTR(AB_DEFAULT_ROUNDS) "; with --precision: the most)",
-	  AC(spec.rounds), .lo = 2, .hi = PAIRED_MAX_N / 2.0 },
+	  AC(spec.rounds), .lo = 2, .hi = AB_SESSION_MAX_N / 2.0 },
 	{ OPT_R("--precision", OPT_PCT, "PCT"), "add rounds until the first "
 	  "metric's 95% CI is within +-PCT, testing at "
 	  AB_XSTR(AB_PRECISION_FIRST_LOOK) " rounds and at each doubling; "
@@ -164,7 +163,7 @@ static int apply_args(struct ab_cli *c, char **pos, int npos)
 	if (npos < 1)
 		return cli_usage("ab", "which workload? (copyscope ab "
 				 "WORKLOAD --a K=V --b K=V)");
-	wl = workload_find(pos[0]);
+	wl = run_plan_workload(pos[0]);
 	if (!wl)
 		return cli_usage("ab", "unknown workload '%s' (copyscope list "
 				 "shows them)", msg_quote(pos[0]));

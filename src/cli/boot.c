@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "boot/boot.h"
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "session/boot_ab.h"
@@ -275,8 +274,7 @@ static int prepare_failed(enum boot_ab_fault f, const char *err,
 /* The guest's /init for --print-init. */
 static int print_init(const struct boot_ab_spec *spec)
 {
-	char *script = boot_init_script(spec->run_args + 1,
-					spec->nrun_args - 1);
+	char *script = boot_ab_init_script(spec);
 
 	if (!script) {
 		cli_error("out of memory");

@@ -26,8 +26,9 @@
 #include "session/history_check.h"
 #include "report/comparison_print.h"
 #include "report/history_print.h"
+#include "report/notes.h"
 #include "util/random_id.h"
-#include "workloads/workloads.h"
+#include "session/run_plan.h"
 #include "util/array.h"
 
 #define MAX_FILTER 128
@@ -138,12 +139,13 @@ static void check_usage(FILE *out, const struct opt_cmd *c)
 
 static int add_filter(struct check_cli *cc, const char *name)
 {
-	const struct suite *s = suite_find(name);
+	const struct suite *s = run_plan_suite(name);
+	const struct workload *wl = run_plan_workload(name);
 	size_t i;
 
-	if (workload_find(name)) {
+	if (wl) {
 		if (cc->nfilter < MAX_FILTER)
-			cc->filter[cc->nfilter++] = workload_find(name)->name;
+			cc->filter[cc->nfilter++] = wl->name;
 		return 0;
 	}
 	if (!s)
@@ -287,8 +289,8 @@ static int measure(const struct check_cli *cc, const struct cmp_side *base,
 		plan.nruns == 1 ? "" : "s");
 	for (run = 0, e = EXIT_OK; run < plan.nruns && e == EXIT_OK; run++) {
 		e = session_run(spec, &sr);
-		cli_warn_noisy(sr.nsamples, sr.nflagged, sr.n_other,
-			       sr.n_steal, sr.n_canary);
+		report_warn_noisy(sr.nsamples, sr.nflagged, sr.n_other,
+				  sr.n_steal, sr.n_canary);
 		if (e == EXIT_INTERRUPTED)
 			cli_error("interrupted by signal %d (%s): results so "
 				  "far stored with status 'interrupted'",
@@ -401,7 +403,7 @@ int cmd_check(int argc, char **argv)
 			       check_row_compared, &cc.threshold_pct);
 	}
 	if (t.ncmp == 0) {
-		cli_cmp_explain_none("check", &c);
+		cmp_print_explain_none("check", &c);
 		e = EXIT_FAIL;
 	} else if (t.nreg) {
 		if (!cc.json)

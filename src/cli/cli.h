@@ -9,12 +9,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "comparison/comparison.h"
-#include "report/headline.h"
+#include <stdio.h>
+
 #include "store/store.h"
 #include "util/msg.h"
 
 struct opt_cmd;
+struct cmp;
+struct cmp_opts;
+struct cmp_side;
 
 /* Exit codes (README.md, "Command line"). */
 #define EXIT_OK 0
@@ -48,16 +51,6 @@ int cmd_observe(int argc, char **argv);
  * memory.
  */
 char *cli_join_cmdline(int argc, char **argv);
-
-/*
- * The suite summary lines of a stored run (report/headline.h), found
- * again from its command line: each suite named there gives a line per
- * entry, on the job it ran as.  Writes at most max lines and returns
- * their number: 0 when the run ran no suite, or when its jobs do not
- * match what its command line names (then nothing is claimed).
- */
-size_t cli_suite_lines(const struct run_data *run, struct summary_line *lines,
-		       size_t max);
 
 /*
  * Check the arguments of `copyscope run` (argv[0] is "run") as run reads
@@ -171,14 +164,6 @@ int cli_load_side(struct store *st, const char *cmd, const char *spec,
 void cli_free_side(struct cmp_side *side);
 
 /*
- * When no row of c (built) is on both sides, print to stderr why, naming
- * cmd: the configurations of each side and the parameters whose values
- * differ (what --ignore-param would match), and return true; else print
- * nothing and return false.
- */
-bool cli_cmp_explain_none(const char *cmd, const struct cmp *c);
-
-/*
  * Build the comparison of c's sides with o (cmp_build()) and judge the
  * rows with a single run on a side against their history in the store
  * at db (session/history_runs.h).  Returns 0, or the exit code after
@@ -210,14 +195,6 @@ void cmp_ignore_free(struct cmp_ignore *ig);
  */
 int cmp_ignore_check(const char *cmd, const struct cmp_ignore *ig,
 		     const struct cmp_side *a, const struct cmp_side *b);
-
-/*
- * The stderr warning of a run whose machine was not quiet: nflagged of
- * nsamples kept samples flagged, by reason (other CPU, steal, canary).
- * Prints nothing when none was flagged.
- */
-void cli_warn_noisy(size_t nsamples, size_t nflagged, size_t n_other,
-		    size_t n_steal, size_t n_canary);
 
 /* The -o FILE of export and report (cli/outfile.c). */
 struct cli_out {

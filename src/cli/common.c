@@ -13,11 +13,12 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "report/comparison_print.h"
 #include "util/msg.h"
 #include "core/param.h"
 #include "results/codec.h"
 #include "results/exchange.h"
-#include "runner/runner.h"
+#include "session/lost_run.h"
 #include "report/format.h"
 #include "report/notes.h"
 
@@ -92,6 +93,27 @@ void cli_clean_text(const char *s, char *buf, size_t len)
 
 	snprintf(buf, len, "%s", clean ? clean : "?");
 	free(clean);
+}
+
+char *cli_join_cmdline(int argc, char **argv)
+{
+	size_t len = 16, i;
+	char *s, *masked;
+
+	for (i = 0; i < (size_t)argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = calloc(1, len);
+	if (!s)
+		return NULL;
+	strcpy(s, "copyscope");
+	for (i = 0; i < (size_t)argc; i++) {
+		strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	/* a --db URL's password is neither stored nor printed */
+	masked = store_mask_secrets(s);
+	free(s);
+	return masked;
 }
 
 int cli_is_help(const char *arg)
@@ -395,78 +417,21 @@ void cmp_ignore_free(struct cmp_ignore *ig)
 }
 
 
-void cli_warn_noisy(size_t nsamples, size_t nflagged, size_t n_other,
-		    size_t n_steal, size_t n_canary)
+void cli_catch_stop(void)
 {
-	char text[512], line[600];
-
-	if (nflagged == 0)
-		return;
-	report_noisy_text(nsamples, nflagged, n_other, n_steal, n_canary,
-			  text, sizeof(text));
-	snprintf(line, sizeof(line), "copyscope: %s", text);
-	fmt_wrap(stderr, 0, 2, line);
+	session_catch_stop();
 }
 
-/* Write run to a new file named name; 0 or -1 (errno-like text in err). */
-static int write_lost(const char *name, const struct run_data *run,
-		      char *err, size_t errlen)
+int cli_stop_signal(void)
 {
-	FILE *f = fopen(name, "wx");
-	int rc;
-
-	if (!f) {
-		snprintf(err, errlen, "%s", strerror(errno));
-		return -1;
-	}
-	rc = exchange_write(f, run, 1, err, errlen);
-	if (fclose(f) != 0 && rc == 0) {
-		snprintf(err, errlen, "%s", strerror(errno));
-		rc = -1;
-	}
-	if (rc)
-		unlink(name);
-	return rc;
+	return session_stop_signal();
 }
 
 int cli_keep_lost_run(const struct store *st, const char *path,
 		      const struct run_data *run)
 {
-	char name[PATH_MAX + 64], clean[4 * PATH_MAX + 1], err[512];
-	const char *file = store_file(st);
-	int rc = -1;
-
-	if (file) {
-		snprintf(name, sizeof(name), "%s.lost-run-%s.json", file,
-			 run->info.uuid);
-		rc = write_lost(name, run, err, sizeof(err));
-	}
-	if (rc) {
-		snprintf(name, sizeof(name), "copyscope-lost-run-%s.json",
-			 run->info.uuid);
-		rc = write_lost(name, run, err, sizeof(err));
-	}
-	cli_clean_text(path, clean, sizeof(clean));
-	if (rc) {
-		cli_error("run %s is not stored in %s, and cannot be kept in "
-			  "'%s' either: %s", run->info.uuid, clean, name, err);
-		return EXIT_FAIL;
-	}
-	cli_clean_text(name, clean, sizeof(clean));
-	cli_error("run %s is not stored: all of it (%zu results) is kept in "
-		  "'%s'; 'copyscope import' adds it to a database",
-		  run->info.uuid, run->results.n, clean);
+	session_keep_lost_run(st, path, run);
 	return EXIT_FAIL;
-}
-
-void cli_catch_stop(void)
-{
-	runner_install_signals();
-}
-
-int cli_stop_signal(void)
-{
-	return runner_interrupted ? (int)runner_signal : 0;
 }
 
 int cli_stopped(const char *fmt, ...)

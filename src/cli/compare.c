@@ -272,7 +272,7 @@ flush:
 		cli_error("cannot write the output: %s", strerror(errno));
 		e = EXIT_FAIL;
 	}
-	if (!e && !cc.ab && cli_cmp_explain_none("compare", &c))
+	if (!e && !cc.ab && cmp_print_explain_none("compare", &c))
 		e = EXIT_USAGE;
 out:
 	cmp_free(&c);

@@ -7,8 +7,8 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "runner/timer.h"
-#include "env/env.h"
+#include "report/show_print.h"
+#include "session/env_now.h"
 
 static void env_usage(FILE *out, const struct opt_cmd *c)
 {
@@ -24,29 +24,18 @@ static const struct opt_cmd env_cmd = {
 
 int cmd_env(int argc, char **argv)
 {
-	struct timer_info ti;
 	struct env env = { 0 };
-	char b[64];
-
 	struct opt_result res;
 	int e = opt_parse(&env_cmd, argc, argv, NULL, &res);
 
 	if (e)
 		return e < 0 ? EXIT_OK : e;
 	opt_result_free(&res);
-	if (env_capture(&env) != 0) {
+	if (session_env_now(&env) != 0) {
 		cli_error("out of memory");
 		return EXIT_FAIL;
 	}
-	timer_init(false, false, &ti);	/* what run uses: see run.c */
-	env_set(&env, "timer.unit", ti.unit);
-	snprintf(b, sizeof(b), "%.0f", ti.tsc_hz);
-	env_set(&env, "timer.tsc_hz", b);
-	snprintf(b, sizeof(b), "%.1f", ti.overhead_ns);
-	env_set(&env, "timer.overhead_ns", b);
-	env_set(&env, "timer.fallback", ti.fallback_note[0] ?
-					ti.fallback_note : "none");
-	env_print(&env, stdout);
-	env_free(&env);
+	report_show_env(stdout, &env);
+	session_env_free(&env);
 	return EXIT_OK;
 }

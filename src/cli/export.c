@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "report/comparison_print.h"
 #include "cli/options.h"
 #include "results/exchange.h"
 #include "util/array.h"

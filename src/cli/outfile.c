@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "report/comparison_print.h"
 #include "util/array.h"
 
 /* The temporary file a signal removes (one output at a time). */

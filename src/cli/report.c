@@ -15,7 +15,9 @@
 #include "cli/cli.h"
 #include "cli/history.h"
 #include "cli/options.h"
+#include "report/comparison_print.h"
 #include "report/html.h"
+#include "session/run_plan.h"
 #include "util/array.h"
 
 struct report_cli {
@@ -170,7 +172,7 @@ static int runs_report(FILE *f, const struct cmp_side *runs)
 	if (suites && lines) {
 		for (i = 0; i < runs->nruns; i++) {
 			suites[i].lines = lines + i * 256;
-			suites[i].nl = cli_suite_lines(&runs->runs[i],
+			suites[i].nl = run_plan_suite_lines(&runs->runs[i],
 						       lines + i * 256, 256);
 		}
 		plots = html_report_runs(f, runs->runs, suites, runs->nruns);
@@ -276,7 +278,7 @@ int cmd_report(int argc, char **argv)
 			cli_error("out of memory");
 			e = EXIT_FAIL;
 		}
-		if (!e && cli_cmp_explain_none("report", &c))
+		if (!e && cmp_print_explain_none("report", &c))
 			e = EXIT_USAGE;
 	}
 	if (!e)

@@ -1,9 +1,10 @@
 /*
  * run_group.h - `run --runs N` (run_group.c): N runs, each in a fresh
- * process, sharing a group id.
+ * process, sharing a group id (session/run_group.h runs them), then
+ * their table or JSON document (report/run_print.h).
  */
-#ifndef COPYSCOPE_RUN_GROUP_H
-#define COPYSCOPE_RUN_GROUP_H
+#ifndef COPYSCOPE_CLI_RUN_GROUP_H
+#define COPYSCOPE_CLI_RUN_GROUP_H
 
 #include <stdbool.h>
 #include <stdint.h>

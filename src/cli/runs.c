@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "report/format.h"
 #include "util/array.h"
 
 struct runs_cli {
@@ -67,14 +68,7 @@ static void runs_usage(FILE *out, const struct opt_cmd *c)
 
 void cli_format_time(int64_t ns, char *buf, size_t len)
 {
-	time_t t = (time_t)(ns / 1000000000);
-	struct tm tm;
-
-	if (ns <= 0 || !gmtime_r(&t, &tm)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
+	fmt_utc_time(ns, buf, len);
 }
 
 /* The distinct tags of runs, oldest first, one per line. */

@@ -1,8 +1,7 @@
 /*
  * ab_verdict.h - the paired A/B analysis of one run (`copyscope ab`): A,
- * B and a
- * control A' (a second copy of A) measured together, one kept sample of
- * each per round, the order shuffled every round.
+ * B and a control A' (a second copy of A) measured together, one kept
+ * sample of each per round, the order shuffled every round.
  *
  * Per round r and metric: d_r = ln B_r - (ln A_r + ln A'_r) / 2, the log
  * ratio of B to the two copies of A of the same round, and the control
@@ -91,8 +90,7 @@ struct ab_analysis {
 /*
  * Pair the results res[0..nres-1] of an ab run (configurations of jobs
  * 0, 1, 2: A, B, A') metric by metric and judge each.  Trace and traced
- * results are
- * left out.  Returns 0, or -1 when the set has no configuration of one
+ * results are left out.  Returns 0, or -1 when the set has no configuration of one
  * of the roles (with a message in err), or on ENOMEM.  Free with
  * ab_analysis_free().
  */

@@ -1,10 +1,9 @@
 /*
- * observe_attach.c - `observe`'s kernel side (observe_attach.h): which of
- * the asked
- * views can run here and why not, the pipe-writes source tried in order
- * (fexit, kretprobe, the syscall tracepoints), tracefs mounted when it is
- * missing and we are root, the program loaded and attached view by view,
- * the wait, and the maps read (observe_read.c).
+ * observe_attach.c - `observe`'s kernel side (observe_attach.h): which
+ * of the asked views can run here and why not, the pipe-writes source
+ * tried in order (fexit, kretprobe, the syscall tracepoints), tracefs
+ * mounted when it is missing and we are root, the program loaded and
+ * attached view by view, the wait, and the maps read (observe_read.c).
  */
 #include "kernel/observe_attach.h"
 

@@ -50,4 +50,12 @@ int cmp_print_json(FILE *out, const struct cmp *c);
 /* The comparison as CSV, one line per row, with a header line. */
 void cmp_print_csv(FILE *out, const struct cmp *c);
 
+/*
+ * When no row of c (built) is on both sides, print to stderr why, naming
+ * cmd: the configurations of each side and the parameters whose values
+ * differ (what --ignore-param would match), and return true; else print
+ * nothing and return false (report/compare_none.c).
+ */
+bool cmp_print_explain_none(const char *cmd, const struct cmp *c);
+
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int fmt_unit_is_bare(const char *unit)
 {
@@ -244,4 +245,16 @@ void fmt_change(double c, char *buf, size_t len)
 		snprintf(buf, len, "%+.3g%%", c);
 	else
 		snprintf(buf, len, "%+.1f%%", c);
+}
+
+void fmt_utc_time(int64_t ns, char *buf, size_t len)
+{
+	time_t t = (time_t)(ns / 1000000000);
+	struct tm tm;
+
+	if (ns <= 0 || !gmtime_r(&t, &tm)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
 }

@@ -9,6 +9,7 @@
 #define COPYSCOPE_FORMAT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /*
@@ -40,6 +41,9 @@ void fmt_ci(double lo, double hi, char *buf, size_t len);
  * the unit two characters wide ("1.50 s ") so that a column lines up.
  */
 void fmt_perf_time(double ns, char *buf, size_t len);
+
+/* A CLOCK_REALTIME ns stamp as "YYYY-MM-DD HH:MM:SS" UTC ("-" if 0). */
+void fmt_utc_time(int64_t ns, char *buf, size_t len);
 
 /* A %change, "+1.2%", "-" for NAN. */
 void fmt_change(double c, char *buf, size_t len);

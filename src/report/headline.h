@@ -13,14 +13,7 @@
 #include <stdio.h>
 
 #include "results/run.h"
-
-/* One line of the summary: a job of the run and how to name it. */
-struct summary_line {
-	int job;			/* the results' cfg->job */
-	const char *workload;
-	const char *label;		/* "E1", or NULL */
-	const char *metric;		/* NULL: the workload's first */
-};
+#include "results/summary_line.h"
 
 /* One line of the summary as figures, for the text and the HTML report. */
 struct headline_row {

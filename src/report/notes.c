@@ -242,3 +242,16 @@ size_t report_noisy_note(const struct result *res, size_t n, char *buf,
 				  n_canary, buf, len);
 	return nflagged;
 }
+
+void report_warn_noisy(size_t nsamples, size_t nflagged, size_t n_other,
+		       size_t n_steal, size_t n_canary)
+{
+	char text[512], line[600];
+
+	if (nflagged == 0)
+		return;
+	report_noisy_text(nsamples, nflagged, n_other, n_steal, n_canary,
+			  text, sizeof(text));
+	snprintf(line, sizeof(line), "copyscope: %s", text);
+	fmt_wrap(stderr, 0, 2, line);
+}

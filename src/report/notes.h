@@ -48,6 +48,14 @@ void report_noisy_text(size_t nsamples, size_t nflagged, size_t n_other,
 		       size_t n_steal, size_t n_canary, char *buf, size_t len);
 
 /*
+ * The stderr warning of a run whose machine was not quiet: nflagged of
+ * nsamples kept samples flagged, by reason (other CPU, steal, canary),
+ * wrapped, after "copyscope: ".  Prints nothing when none was flagged.
+ */
+void report_warn_noisy(size_t nsamples, size_t nflagged, size_t n_other,
+		       size_t n_steal, size_t n_canary);
+
+/*
  * The run-level note of results res[0..n-1] when samples were flagged:
  * "the machine was not quiet: 3 of 90 samples flagged (...)" into buf;
  * returns the number of flagged samples (0: nothing written, buf "").

@@ -1,8 +1,9 @@
 /*
  * codec_priv.h - what the files of the codec (codec.c, codec_info.c,
- * codec_kernel.c, codec_params.c) share and nothing else includes: the
- * small JSON readers and writers, and the pieces of a result's info that
- * one file writes or reads for another.
+ * codec_kernel.c, codec_params.c, the kernel views' kview_*_codec.c)
+ * share and nothing else includes: the small JSON readers and writers,
+ * and the pieces of a result's info that one file writes or reads for
+ * another.
  */
 #ifndef COPYSCOPE_CODEC_PRIV_H
 #define COPYSCOPE_CODEC_PRIV_H
@@ -23,6 +24,15 @@ char *codec_dup_str(json_t *v);
 
 /* A JSON integer as unsigned (0 for a negative one or a non-integer). */
 uint64_t codec_juint(json_t *v);
+
+/*
+ * A kernel view's log2 histogram (results/kernel_records.h) as
+ * [[lower bound ns, count], ...] of its non-empty buckets (a new
+ * reference), and such an array added into h[KV_LOG2_BUCKETS] (0, or -1
+ * when malformed): the views' codecs share them.
+ */
+json_t *codec_log2_json(const uint64_t *h);
+int codec_log2_decode(uint64_t *h, json_t *a);
 
 /* The kernel views of a configuration as info's "kernel" (a new
    reference; NULL on ENOMEM). */

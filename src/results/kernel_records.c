@@ -1,6 +1,7 @@
 /*
- * kernel_records.c - helpers of the kernel views' results model (see kernel.h):
- * the names of the views, and freeing.
+ * kernel_records.c - helpers of the kernel views' results model (see
+ * kernel_records.h): a views mask as names and back, through the views'
+ * table (kview_table.h), log2 buckets, and freeing.
  */
 #include "results/kernel_records.h"
 
@@ -8,57 +9,63 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/array.h"
-
-static const struct {
-	const char *name;
-	unsigned bit;
-} views[] = {
-	{ "lock", KVIEW_LOCK },
-	{ "sched", KVIEW_SCHED },
-	{ "syscall", KVIEW_SYSCALL },
-};
-
-#define NVIEWS ARRAY_SIZE(views)
-
 void kview_mask_text(unsigned mask, char *buf, size_t len)
 {
-	size_t i, l = 0;
+	size_t l = 0;
+	int id;
 
 	if (len)
 		buf[0] = 0;
-	for (i = 0; i < NVIEWS && l < len; i++)
-		if (mask & views[i].bit)
+	for (id = 0; id < KVIEW_NVIEWS && l < len; id++)
+		if (mask & KVIEW_BIT(id))
 			l += (size_t)snprintf(buf + l, len - l, "%s%s",
-					      l ? "," : "", views[i].name);
+					      l ? "," : "",
+					      kview_records[id]->name);
+}
+
+/* "lock, sched, syscall": the views' names. */
+static void allowed(char *buf, size_t len)
+{
+	size_t l = 0;
+	int id;
+
+	if (len)
+		buf[0] = 0;
+	for (id = 0; id < KVIEW_NVIEWS && l < len; id++)
+		l += (size_t)snprintf(buf + l, len - l, "%s%s",
+				      id ? ", " : "", kview_records[id]->name);
 }
 
 int kview_parse(const char *text, unsigned *mask, char *err, size_t errlen)
 {
 	const char *p = text;
+	char names[128];
 
 	*mask = 0;
 	for (;;) {
 		const char *e = strchr(p, ',');
-		size_t l = e ? (size_t)(e - p) : strlen(p), i;
+		size_t l = e ? (size_t)(e - p) : strlen(p);
+		int id;
 
-		for (i = 0; i < NVIEWS; i++)
-			if (strlen(views[i].name) == l &&
-			    strncmp(views[i].name, p, l) == 0)
+		for (id = 0; id < KVIEW_NVIEWS; id++)
+			if (strlen(kview_records[id]->name) == l &&
+			    strncmp(kview_records[id]->name, p, l) == 0)
 				break;
-		if (i == NVIEWS) {
+		if (id == KVIEW_NVIEWS) {
+			allowed(names, sizeof(names));
 			snprintf(err, errlen, "--kernel: unknown view '%.*s' "
-				 "(allowed: lock, sched, syscall, as a comma "
-				 "list)", (int)(l > 64 ? 64 : l), p);
+				 "(allowed: %s, as a comma list)",
+				 (int)(l > 64 ? 64 : l), p, names);
 			return -1;
 		}
-		if (*mask & views[i].bit) {
+		if (*mask & KVIEW_BIT(id)) {
+			allowed(names, sizeof(names));
 			snprintf(err, errlen, "--kernel: view '%s' given "
-				 "twice (allowed: lock, sched, syscall, each "
-				 "once)", views[i].name);
+				 "twice (allowed: %s, each once)",
+				 kview_records[id]->name, names);
 			return -1;
 		}
-		*mask |= views[i].bit;
+		*mask |= KVIEW_BIT(id);
 		if (!e)
 			break;
 		p = e + 1;

@@ -17,11 +17,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The views, as bits of a mask. */
-#define KVIEW_LOCK	0x1u	/* lock:contention_begin/end */
-#define KVIEW_SCHED	0x2u	/* sched:sched_wakeup, sched_switch */
-#define KVIEW_SYSCALL	0x4u	/* raw_syscalls:sys_enter/sys_exit */
-#define KVIEW_ALL	0x7u
+#include "results/kview_table.h"
+
+/* The views, as bits of a mask: KVIEW_BIT(id) of results/kview_table.h. */
+#define KVIEW_LOCK	KVIEW_BIT(0)	/* lock:contention_begin/end */
+#define KVIEW_SCHED	KVIEW_BIT(1)	/* sched:sched_wakeup, sched_switch */
+#define KVIEW_SYSCALL	KVIEW_BIT(2)	/* raw_syscalls:sys_enter/sys_exit */
 
 /*
  * Log2 buckets of a wait: bucket 0 holds [0, 2) ns, bucket b >= 1 holds
@@ -96,7 +97,7 @@ struct result_kernel {
 #define KVIEW_METRIC_WAKE "wakeup p99"
 #define KVIEW_METRIC_SYS "in-kernel %"
 
-/* "lock,sched" for a mask, into buf; "" for 0. */
+/* "lock,sched" for a mask (the table's names), into buf; "" for 0. */
 void kview_mask_text(unsigned views, char *buf, size_t len);
 
 /*

@@ -1,7 +1,6 @@
 /*
- * ab_session.h - a paired A/B run (`copyscope ab`): A, B and a control A'
- * of one
- * workload opened together (workers started, batch sized, warmed up),
+ * ab_session.h - a paired A/B run (`copyscope ab`): A, B and a control
+ * A' of one workload opened together (workers started, batch sized, warmed up),
  * then kept samples in rounds, each round in a freshly shuffled order
  * (the session's interleaved mode; the seed is stored), judged pair by
  * pair over the rounds (comparison/ab_verdict.h).
@@ -28,6 +27,10 @@
 #include "comparison/ab_verdict.h"
 #include "core/param.h"
 #include "session/session.h"
+#include "stats/paired.h"
+
+/* The most samples a side of a paired A/B takes (the paired tests'). */
+#define AB_SESSION_MAX_N PAIRED_MAX_N
 
 #define AB_MAX_SETTINGS 16
 #define AB_VALUE_MAX 128

@@ -639,3 +639,8 @@ void boot_ab_print_summary(FILE *out, const struct boot_ab_spec *spec,
 			"sides as asked (above)\n", res->nbad,
 			res->nbad == 1 ? "" : "s");
 }
+
+char *boot_ab_init_script(const struct boot_ab_spec *spec)
+{
+	return boot_init_script(spec->run_args + 1, spec->nrun_args - 1);
+}

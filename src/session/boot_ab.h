@@ -84,6 +84,12 @@ struct boot_ab_spec {
  */
 void boot_ab_spec_init(struct boot_ab_spec *spec);
 
+/*
+ * The guest's /init for spec's run arguments (boot_init_script()), for
+ * `boot --print-init`: a malloc'ed string, NULL when out of memory.
+ */
+char *boot_ab_init_script(const struct boot_ab_spec *spec);
+
 /* What the boots of one side brought. */
 struct boot_ab_side_runs {
 	struct env *envs;		/* guests' environments, imported */

@@ -1,7 +1,6 @@
 /*
  * observe_session.c - `copyscope observe` end to end
- * (session/observe_session.h): the
- * environment, the kernel side, the store; and an observation read back
+ * (session/observe_session.h): the environment, the kernel side, the store; and an observation read back
  * as the mix of a replay.
  *
  * An observation is stored as a run: its row says when, where (host,

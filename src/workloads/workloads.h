@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "core/suite.h"
 #include "core/workload.h"
 
 extern const struct workload wl_sys_null;
@@ -24,31 +25,6 @@ extern const struct workload wl_file_rw;
 extern const struct workload wl_file_splice;
 extern const struct workload wl_file_sendfile;
 extern const struct workload wl_file_copy;
-
-/* One entry of a suite: a workload and its parameter assignments. */
-struct suite_entry {
-	const char *workload;
-	const char *const *args;	/* "key=value" strings, NULL-ended */
-};
-
-/*
- * How a suite's closing summary (report/headline.c) names an entry: the
- * experiment it reproduces and the metric it is known by.
- */
-struct suite_headline {
-	const char *label;		/* "E1", or NULL */
-	const char *metric;		/* NULL: the workload's first */
-};
-
-struct suite {
-	const char *name;
-	const char *summary;
-	const struct suite_entry *entries;
-	size_t nentries;
-	bool quick;			/* implies --quick timing */
-	/* [nentries], or NULL: no labels, every first metric */
-	const struct suite_headline *headlines;
-};
 
 extern const struct suite *const suite_table[];
 extern const size_t suite_count;

@@ -8,11 +8,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "report/comparison_print.h"
+#include "results/codec.h"
 #include "results/result.h"
+#include "util/msg.h"
 
 /* The most configurations listed per side. */
 #define NONE_MAX_LISTED 4
+
+/* Text from outside (a parameter's value) with control bytes escaped. */
+static void clean_text(const char *s, char *buf, size_t len)
+{
+	char *c = codec_clean_text(s, true);
+
+	snprintf(buf, len, "%s", c ? c : "?");
+	free(c);
+}
 
 /* Has side a row (present there) of workload wl? */
 static bool side_has_workload(const struct cmp *c, bool base, const char *wl)
@@ -128,7 +139,7 @@ static void list_side(FILE *out, const struct cmp *c, bool base)
 						 sizeof(line) - used, " %s=%s",
 						 res->cfg->params[k].name,
 						 res->cfg->params[k].value);
-		cli_clean_text(line, clean, sizeof(clean));
+		clean_text(line, clean, sizeof(clean));
 		fprintf(out, "  %s %s\n", base ? "base:" : "new: ", clean);
 		shown++;
 	}
@@ -139,7 +150,7 @@ static void list_side(FILE *out, const struct cmp *c, bool base)
 			base ? "base:" : "new: ", more, more == 1 ? "" : "s");
 }
 
-bool cli_cmp_explain_none(const char *cmd, const struct cmp *c)
+bool cmp_print_explain_none(const char *cmd, const struct cmp *c)
 {
 	char names[512];
 	size_t i;
@@ -147,7 +158,7 @@ bool cli_cmp_explain_none(const char *cmd, const struct cmp *c)
 	for (i = 0; i < c->nrows; i++)
 		if (c->rows[i].in_base && c->rows[i].in_new)
 			return false;
-	cli_error("%s: nothing compared: BASE and NEW share no (workload, "
+	msg_error("%s: nothing compared: BASE and NEW share no (workload, "
 		  "parameters):", cmd);
 	list_side(stderr, c, true);
 	list_side(stderr, c, false);

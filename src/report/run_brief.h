@@ -3,8 +3,8 @@
  * configuration as each job ends (a suite's run without -v), and the table
  * of `run --runs N` across the runs of a group (their medians' spread).
  */
-#ifndef COPYSCOPE_RUN_BRIEF_H
-#define COPYSCOPE_RUN_BRIEF_H
+#ifndef COPYSCOPE_REPORT_RUN_BRIEF_H
+#define COPYSCOPE_REPORT_RUN_BRIEF_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * per line while a suite runs, and the spread of a group's run medians
  * for `run --runs N`, in the spirit of hyperfine's "mean ± σ, min … max".
  */
-#include "cli/run_brief.h"
+#include "report/run_brief.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -1,0 +1,119 @@
+/*
+ * show_print.c - what `copyscope show RUN` prints of one stored run as
+ * text (see show_print.h): its header, options and command line, a
+ * suite's summary, the results tables (or the observation), the paired
+ * A/B table and the environment.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "env/env.h"
+#include "report/ab_print.h"
+#include "report/format.h"
+#include "report/headline.h"
+#include "report/observe_print.h"
+#include "report/report.h"
+#include "report/show_print.h"
+#include "results/codec.h"
+#include "results/kernel_records.h"
+#include "results/observation.h"
+
+/* Text from outside (a tag, a host, a command line), control bytes and
+   bytes that are not UTF-8 escaped (s NULL: ""). */
+static void clean_text(const char *s, char *buf, size_t len)
+{
+	char *c = codec_clean_text(s ? s : "", true);
+
+	snprintf(buf, len, "%s", c ? c : "?");
+	free(c);
+}
+
+/* "options: 10 samples of >= 100ms after 200ms warm-up; cpus 0-1" */
+static void print_options(FILE *out, const struct run_info *run)
+{
+	const struct run_options *o = &run->opts;
+
+	if (!run->have_options)
+		return;
+	fprintf(out, "options: %d samples of >= %.0fms after %.0fms warm-up; cpus "
+	       "%s%s%s", o->reps, o->sample_time_ns / 1e6, o->warmup_ns / 1e6,
+	       o->cpus[0] ? o->cpus : "?", o->hist ? "; --hist" : "",
+	       o->perf_counters ? "; --perf-counters" : "");
+	if (o->interleave)
+		fprintf(out, "; interleaved, seed %llu",
+		       (unsigned long long)o->interleave_seed);
+	if (o->kviews) {
+		char views[32];
+
+		kview_mask_text(o->kviews, views, sizeof(views));
+		fprintf(out, "\n  --kernel %s: a traced sample after each kept one",
+		       views);
+	}
+	fprintf(out, "\n");
+}
+
+/* An observation run's observation, as `observe` printed it. */
+static void show_observation(FILE *out, const char *json)
+{
+	struct observation o;
+	char err[256];
+
+	if (observation_from_text(json, &o, err, sizeof(err))) {
+		fprintf(out, "(the observation cannot be read: %s)\n", err);
+		return;
+	}
+	report_observation(out, &o);
+	observation_free(&o);
+}
+
+void report_show_run(FILE *out, const struct run_data *run, const char *db,
+		     const struct summary_line *lines, size_t nl,
+		     bool with_env)
+{
+	char t0[32], t1[32], tag[512], host[512], *cmd;
+
+	fmt_utc_time(run->info.started_ns, t0, sizeof(t0));
+	fmt_utc_time(run->info.finished_ns, t1, sizeof(t1));
+	clean_text(run->info.tag[0] ? run->info.tag : "-", tag, sizeof(tag));
+	clean_text(run->info.host, host, sizeof(host));
+	fprintf(out, "run %lld  %s  tag %s  host %s  boot %s\n",
+		(long long)run->info.id, run->info.status, tag, host,
+		run->info.boot_id);
+	fprintf(out, "started %s UTC, finished %s UTC, copyscope %s (%s)\n",
+		t0, t1, run->info.tool_version, run->info.build_flavour);
+	print_options(out, &run->info);
+	cmd = calloc(1, (run->info.cmdline ? strlen(run->info.cmdline)
+			 : 0) * 4 + 1);
+	if (cmd)
+		clean_text(run->info.cmdline, cmd,
+			   (run->info.cmdline ? strlen(run->info.cmdline) :
+			    0) * 4 + 1);
+	fprintf(out, "%s\n\n", cmd ? cmd : "?");
+	free(cmd);
+	if (nl) {
+		summary_print(out, &run->info, db, lines, nl, run->results.v,
+			      run->results.n);
+		fprintf(out, "\n");
+	}
+	if (run->results.n)
+		report_results(out, run->results.v, run->results.n);
+	else if (!run->observation)
+		fprintf(out, "(no results)\n");
+	else
+		show_observation(out, run->observation);
+	if (run->results.n && ab_env_is_ab(&run->env)) {
+		fprintf(out, "\n");
+		ab_print_stored(out, &run->info, &run->env,
+				run->results.v, run->results.n);
+	}
+	if (with_env) {
+		fprintf(out, "\nenvironment:\n");
+		env_print(&run->env, out);
+	}
+}
+
+void report_show_env(FILE *out, const struct env *env)
+{
+	env_print(env, out);
+}

@@ -1,0 +1,95 @@
+/*
+ * test_kview_table.c - the kernel views' table (results/kview_table.h):
+ * the real table passes its check, broken rows are each found and named,
+ * and a views mask goes to names and back through it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "results/kernel_records.h"
+#include "results/kview_table.h"
+
+static void test_real_table(void **state)
+{
+	char err[256];
+	int id;
+
+	(void)state;
+	assert_int_equal(kview_records_validate(kview_records, KVIEW_NVIEWS,
+						err, sizeof(err)), 0);
+	for (id = 0; id < KVIEW_NVIEWS; id++)
+		assert_int_equal(kview_id(kview_records[id]->name), id);
+	assert_int_equal(kview_id("futex"), -1);
+}
+
+static void test_broken_rows(void **state)
+{
+	struct kview_record_desc dup = *kview_records[0];
+	struct kview_record_desc bad = *kview_records[1];
+	struct kview_record_desc bare = *kview_records[2];
+	const struct kview_record_desc *t[KVIEW_NVIEWS];
+	char err[256];
+
+	(void)state;
+	t[0] = kview_records[0];
+	t[1] = &dup;
+	t[2] = kview_records[2];
+	assert_int_equal(kview_records_validate(t, KVIEW_NVIEWS, err,
+						sizeof(err)), 1);
+	assert_non_null(strstr(err, "named twice"));
+	bad.name = "Sched";
+	t[1] = &bad;
+	assert_int_equal(kview_records_validate(t, KVIEW_NVIEWS, err,
+						sizeof(err)), 1);
+	assert_non_null(strstr(err, "kernel view 'Sched': a name is"));
+	bare.decode = NULL;
+	bare.attaches = "";
+	t[1] = kview_records[1];
+	t[2] = &bare;
+	assert_int_equal(kview_records_validate(t, KVIEW_NVIEWS, err,
+						sizeof(err)), 2);
+	assert_non_null(strstr(err, "what it attaches"));
+	t[2] = NULL;
+	assert_int_equal(kview_records_validate(t, KVIEW_NVIEWS, err,
+						sizeof(err)), 1);
+	assert_int_equal(kview_records_validate(kview_records, 2, err,
+						sizeof(err)), 1);
+	assert_non_null(strstr(err, "2 rows"));
+}
+
+static void test_mask_names(void **state)
+{
+	unsigned v;
+	char text[128], err[256];
+
+	(void)state;
+	kview_mask_text(KVIEW_ALL, text, sizeof(text));
+	assert_string_equal(text, "lock,sched,syscall");
+	assert_int_equal(kview_parse("syscall,lock", &v, err, sizeof(err)),
+			 0);
+	assert_int_equal(v, KVIEW_BIT(kview_id("lock")) |
+			 KVIEW_BIT(kview_id("syscall")));
+	assert_int_equal(kview_parse("lock,futex", &v, err, sizeof(err)), -1);
+	assert_string_equal(err, "--kernel: unknown view 'futex' (allowed: "
+			    "lock, sched, syscall, as a comma list)");
+	assert_int_equal(kview_parse("sched,sched", &v, err, sizeof(err)),
+			 -1);
+	assert_string_equal(err, "--kernel: view 'sched' given twice "
+			    "(allowed: lock, sched, syscall, each once)");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_real_table),
+		cmocka_unit_test(test_broken_rows),
+		cmocka_unit_test(test_mask_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
