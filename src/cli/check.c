@@ -8,18 +8,25 @@
  * validation, runner, interference, storage) with BASE's reps, sample
  * time, warm-up, CPUs and interleaving as stored with it (the plan:
  * session/check_plan.c), and is stored tagged "check" (or --tag).
+ *
+ * `copyscope check --history`: no measurement; the newest stored runs of
+ * each series of the lab's history (cli/history.c loads it) judged by
+ * session/history_check.c and printed by report/history_text.c.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/history.h"
 #include "cli/options.h"
 #include "session/session.h"
 #include "session/check_plan.h"
+#include "session/check_verdict.h"
+#include "session/history_check.h"
 #include "report/comparison_print.h"
+#include "report/history_print.h"
 #include "report/notes.h"
 #include "util/random_id.h"
 #include "session/run_plan.h"
@@ -35,7 +42,8 @@ struct check_cli {
 	int reps;
 	int runs;			/* --runs N; 0: as many as BASE has */
 	bool json, drop_noisy, allow_emulated, by_sample;
-	bool history;			/* read by cli/history.c */
+	bool history;			/* check --history */
+	struct history_cli_opts ho;	/* with --history */
 	double alpha;
 	const char *filter[MAX_FILTER];
 	size_t nfilter;
@@ -53,7 +61,8 @@ static const struct opt_row check_rows[] = {
 		    "'check')"),
 	OPT_ROW_IGNORE_PARAM(ig, "with --new: leave these "
 			     "parameters out of the matching (as for "
-			     "compare)"),
+			     "compare); with --history: out of the grouping "
+			     "into series"),
 	OPT_ROW_INT("--reps", "N", "kept samples per configuration "
 	  "(default: BASE's)", reps, .lo = 1, .hi = 100000),
 	OPT_ROW_INT("--runs", "N", "measure N runs (default: as many as "
@@ -67,12 +76,15 @@ static const struct opt_row check_rows[] = {
 	OPT_ROW_FLAG("--allow-emulated", "judge runs measured "
 	  "under an emulator (virt.emulated) too; without it they make check "
 	  "exit 1", allow_emulated),
-	OPT_ROW_ALPHA(alpha),
+	OPT_ROW_NUM("--alpha", "A", "significance level (default 0.05; "
+	  "with --history 0.01)", alpha, .lo = 0, .hi = 1,
+	  .flags = OPT_LO_OPEN | OPT_HI_OPEN),
 	OPT_ROW_JSON(json, "the comparison as JSON"),
 	OPT_ROW_DB(db, OPT_HELP_DB),
 	OPT_ROW_FLAG("--history", "judge the newest stored runs "
-	  "against their history instead, measuring nothing (see 'copyscope "
-	  "check --history --help')", history),
+	  "against their history instead, measuring nothing", history),
+	OPT_ROWS_HISTORY(ho),
+	OPT_ROW_HISTORY_MIN_CHANGE(ho),
 };
 #undef OPT_BASE
 
@@ -83,7 +95,10 @@ static const struct opt_cmd check_cmd = {
 	.nrows = ARRAY_SIZE(check_rows), .help_col = 19,
 	.max_pos = -1, .pos = OPT_C_WORKLOADS, .usage = check_usage,
 	.synopsis = OPT_SYNOPSIS("BASE [WORKLOAD|SUITE ...] [--threshold]\n"
-				 "[--new] [options]"),
+				 "[--new] [options]",
+				 "--history [SELECTOR ...] [WORKLOAD "
+				 "[KEY=VALUE ...]]\n[--metric] [--by]\n"
+				 "[--min-change] [options]"),
 };
 
 const struct opt_cmd *cli_check_options(void)
@@ -105,8 +120,14 @@ static void check_usage(FILE *out, const struct opt_cmd *c)
 "check to those workloads.  A side of a single run is judged against 5 or\n"
 "more earlier runs of its configuration on its host when the store has\n"
 "them (history-based, as for compare).\n"
+"With --history: judges the newest runs of each series that 'copyscope\n"
+"history' would show (SELECTOR, WORKLOAD and KEY=VALUE as there): exit 3\n"
+"when the last change point is for the worse (by the metric's direction)\n"
+"and at least --min-change, 0 when the newest runs lie within the\n"
+"history, 4 (cannot tell) when a series has fewer than %d points.\n"
+"Nothing is measured.\n"
 "\n"
-"options:\n");
+"options:\n", HIST_CHECK_MIN_POINTS);
 	opt_print_options(out, c);
 	fprintf(out,
 "\n"
@@ -117,7 +138,10 @@ static void check_usage(FILE *out, const struct opt_cmd *c)
 "\nexamples:\n"
 "  copyscope check baseline\n"
 "  copyscope check baseline sys.null --threshold 3%%\n"
-"  copyscope check 12 --new 15\n");
+"  copyscope check 12 --new 15\n"
+"  copyscope run --tag nightly sys.null && \\\n"
+"    copyscope check --history host:$(hostname)+tag:nightly sys.null \\\n"
+"      --metric time/call --min-change 3%%\n");
 }
 
 static int add_filter(struct check_cli *cc, const char *name)
@@ -126,11 +150,10 @@ static int add_filter(struct check_cli *cc, const char *name)
 	const struct workload *wl = run_plan_workload(name);
 	size_t i;
 
-	if (wl) {
-		if (cc->nfilter < MAX_FILTER)
-			cc->filter[cc->nfilter++] = wl->name;
+	if (wl && cc->nfilter < MAX_FILTER)
+		cc->filter[cc->nfilter++] = wl->name;
+	if (wl)
 		return 0;
-	}
 	if (!s)
 		return cli_usage("check", "unknown workload or suite '%s' "
 				 "('copyscope list' shows them)",
@@ -140,32 +163,84 @@ static int add_filter(struct check_cli *cc, const char *name)
 	return 0;
 }
 
-static int parse_args(struct check_cli *cc, int argc, char **argv)
+/* The options of the one form and not the other. */
+static const char *const measure_only[] = { "--threshold", "--new", "--tag",
+	"--reps", "--runs", "--drop-noisy", "--by-sample", "--allow-emulated",
+	"--json", NULL }, *const history_only[] = { "--metric", "--by",
+	"--min-change", NULL };
+
+/* Read the command line into cc and res (opt_result_free() it). */
+static int parse_args(struct check_cli *cc, int argc, char **argv,
+		      struct opt_result *res)
 {
-	struct opt_result res;
+	const char *const *wrong;
 	int i, e;
 
 	cc->threshold_pct = 5.0;
 	cc->alpha = 0.05;
-	e = opt_parse(&check_cmd, argc, argv, cc, &res);
+	e = opt_parse(&check_cmd, argc, argv, cc, res);
 	if (e)
 		return e;
-	cc->base = res.npos ? res.pos[0] : NULL;
-	for (i = 1; i < res.npos && !e; i++)
-		e = add_filter(cc, res.pos[i]);
-	opt_result_free(&res);
+	wrong = cc->history ? measure_only : history_only;
+	for (i = 0; wrong[i]; i++)
+		if (opt_given(&check_cmd, res, wrong[i]))
+			return cli_usage("check", "%s only applies %s "
+					 "--history", wrong[i], cc->history ?
+					 "without" : "with");
+	if (cc->history && !opt_given(&check_cmd, res, "--alpha"))
+		cc->alpha = HIST_DEFAULT_ALPHA;
+	if (cc->history)
+		return 0;
+	cc->base = res->npos ? res->pos[0] : NULL;
+	for (i = 1; i < res->npos && !e; i++)
+		e = add_filter(cc, res->pos[i]);
 	if (e)
 		return e;
 	if (!cc->base)
 		return cli_usage("check", "which BASE? (a run id, tag or "
 				 "list; 'copyscope runs' lists them)");
-	if (cc->new_run && cc->runs)
-		return cli_usage("check", "--runs only applies when check "
-				 "measures (not with --new)");
-	if (cc->new_run && cc->reps)
-		return cli_usage("check", "--reps only applies when check "
-				 "measures (not with --new)");
+	if (cc->new_run && (cc->runs || cc->reps))
+		return cli_usage("check", "%s only applies when check "
+				 "measures (not with --new)",
+				 cc->runs ? "--runs" : "--reps");
 	return 0;
+}
+
+/* check --history: each series res names judged and printed; exit 3
+   when one is worse, else 4 when one cannot be told, else 0. */
+static int check_history(const struct check_cli *cc,
+			 const struct opt_result *res)
+{
+	struct hist_request rq;
+	struct history h;
+	struct hist_check v;
+	char dbpath[4096];
+	size_t i, worse = 0, unsure = 0;
+	int e;
+
+	rq.o = (struct hist_opts){ .metric = cc->ho.metric,
+				   .ignore = cc->ig.keys, .nignore = cc->ig.n,
+				   .by_kernel = HISTORY_BY_KERNEL(&cc->ho),
+				   .alpha = cc->alpha,
+				   .min_change_pct = cc->ho.min_change_pct,
+				   .want_ci = history_check_wants_ci };
+	e = cli_history_load("check", cc->db, res->pos, res->npos, &rq, &h,
+			     dbpath, sizeof(dbpath));
+	if (e)
+		return e;
+	for (i = 0; i < h.n; i++) {
+		history_check(&h.s[i], &v);
+		history_print_check(stdout, &h.s[i], &v);
+		worse += v.verdict == HIST_WORSE;
+		unsure += v.verdict == HIST_TOO_SHORT ||
+			  v.verdict == HIST_NO_LOG;
+	}
+	history_free(&h);
+	if (fflush(stdout) != 0) {
+		cli_error("cannot write the output: %s", strerror(errno));
+		return EXIT_FAIL;
+	}
+	return worse ? EXIT_REGRESSION : unsure ? EXIT_CANNOT_TELL : EXIT_OK;
 }
 
 /*
@@ -266,53 +341,24 @@ static int measure_new_side(const struct check_cli *cc, struct cmp *c,
 	return e;
 }
 
-/* A row that fails the check: worse, significant, beyond the threshold. */
-static bool regression(const struct cmp_row *r, void *arg)
-{
-	double thr = *(const double *)arg;
-
-	if (r->verdict != VERDICT_WORSE || isnan(r->change_pct) ||
-	    r->same_reading_as)
-		return false;
-	return r->direction > 0 ? r->change_pct < -thr : r->change_pct > thr;
-}
-
-/* A row that could not be judged: shown, and check cannot tell. */
-static bool undecided(const struct cmp_row *r)
-{
-	return r->verdict == VERDICT_CANNOT_TELL && !r->same_reading_as;
-}
-
-/* The rows check prints: the regressions and what it could not judge. */
-static bool shown(const struct cmp_row *r, void *arg)
-{
-	return regression(r, arg) || undecided(r);
-}
-
-/* Every row on both sides (printed when nothing regressed). */
-static bool compared(const struct cmp_row *r, void *arg)
-{
-	(void)arg;
-	return r->in_base && r->in_new;
-}
-
 int cmd_check(int argc, char **argv)
 {
 	struct check_cli cc;
+	struct opt_result res;
 	struct cmp c;
 	struct cmp_opts o;
 	struct store *st;
 	char path[4096];
-	size_t i, nreg = 0, ncmp = 0, nempty = 0, nwh = 0, nct = 0;
+	struct check_tally t;
 	int e;
 
-	for (i = 1; i < (size_t)argc && strcmp(argv[i], "--") != 0; i++)
-		if (strcmp(argv[i], "--history") == 0)
-			return cmd_history_check(argc, argv);
 	memset(&cc, 0, sizeof(cc));
 	memset(&c, 0, sizeof(c));
-	e = parse_args(&cc, argc, argv);
-	if (e) {
+	e = parse_args(&cc, argc, argv, &res);
+	if (!e && cc.history)
+		e = check_history(&cc, &res);
+	opt_result_free(&res);
+	if (e || cc.history) {
 		cmp_ignore_free(&cc.ig);
 		return e < 0 ? EXIT_OK : e;
 	}
@@ -333,30 +379,17 @@ int cmd_check(int argc, char **argv)
 			goto out;
 	}
 	c.title = "copyscope check";
-	memset(&o, 0, sizeof(o));
-	o.alpha = cc.alpha;
-	o.noise_pct = 1.0;
-	o.drop_noisy = cc.drop_noisy;
-	o.by_sample = cc.by_sample;
-	o.allow_emulated = cc.allow_emulated;
-	o.ignore = cc.ig.keys;
-	o.nignore = cc.ig.n;
-	if (cc.nfilter) {
-		o.workloads = cc.filter;
-		o.nworkloads = cc.nfilter;
-	}
+	o = (struct cmp_opts){ .alpha = cc.alpha, .noise_pct = 1.0,
+			       .drop_noisy = cc.drop_noisy,
+			       .by_sample = cc.by_sample,
+			       .allow_emulated = cc.allow_emulated,
+			       .ignore = cc.ig.keys, .nignore = cc.ig.n,
+			       .workloads = cc.nfilter ? cc.filter : NULL,
+			       .nworkloads = cc.nfilter };
 	e = cli_cmp_build(cc.db, &c, &o);
 	if (e)
 		goto out;
-	for (i = 0; i < c.nrows; i++) {
-		if (!c.rows[i].in_base || !c.rows[i].in_new)
-			continue;
-		ncmp++;
-		nreg += regression(&c.rows[i], &cc.threshold_pct);
-		nct += undecided(&c.rows[i]);
-		nempty += c.rows[i].verdict == VERDICT_EMPTY;
-		nwh += c.rows[i].verdict == VERDICT_WITHHELD;
-	}
+	check_tally(&c, cc.threshold_pct, &t);
 	if (cc.json) {
 		if (cmp_print_json(stdout, &c) != 0) {
 			cli_error("cannot write JSON: %s", strerror(errno));
@@ -365,42 +398,42 @@ int cmd_check(int argc, char **argv)
 		}
 	} else {
 		/* with no regression, every row compared: what was checked */
-		cmp_print_text(stdout, &c, nreg ? shown : compared,
-			       &cc.threshold_pct);
+		cmp_print_text(stdout, &c, t.nreg ? check_row_shown :
+			       check_row_compared, &cc.threshold_pct);
 	}
-	if (ncmp == 0) {
+	if (t.ncmp == 0) {
 		cmp_print_explain_none("check", &c);
 		e = EXIT_FAIL;
-	} else if (nreg) {
+	} else if (t.nreg) {
 		if (!cc.json)
 			printf("\ncheck: REGRESSION: %zu of %zu metrics worse "
-			       "by more than %g%% (p < %g)\n", nreg, ncmp,
+			       "by more than %g%% (p < %g)\n", t.nreg, t.ncmp,
 			       cc.threshold_pct, cc.alpha);
 		e = EXIT_REGRESSION;
-	} else if (nct) {
+	} else if (t.nct) {
 		if (!cc.json)
 			printf("\ncheck: cannot tell: %zu of %zu metrics could "
 			       "not be judged (the line under each row says "
-			       "why and what would decide it; exit %d)\n", nct,
-			       ncmp, EXIT_CANNOT_TELL);
+			       "why and what would decide it; exit %d)\n",
+			       t.nct, t.ncmp, EXIT_CANNOT_TELL);
 		e = EXIT_CANNOT_TELL;
-	} else if (nwh) {
+	} else if (t.nwh) {
 		cli_error("check: %zu of %zu metrics could not be checked: "
 			  "%zu BASE and %zu NEW runs were measured under an "
 			  "emulator (virt.emulated), whose timings are not the "
-			  "kernel's; --allow-emulated judges them anyway", nwh,
-			  ncmp, c.emulated_base, c.emulated_new);
+			  "kernel's; --allow-emulated judges them anyway",
+			  t.nwh, t.ncmp, c.emulated_base, c.emulated_new);
 		e = EXIT_FAIL;
-	} else if (nempty) {
+	} else if (t.nempty) {
 		cli_error("check: %zu of %zu metrics could not be checked: "
 			  "every sample of a side was flagged and left out "
-			  "(--drop-noisy); rerun on a quiet machine", nempty,
-			  ncmp);
+			  "(--drop-noisy); rerun on a quiet machine",
+			  t.nempty, t.ncmp);
 		e = EXIT_FAIL;
 	} else {
 		if (!cc.json)
 			printf("\ncheck: ok: none of %zu metrics worse by "
-			       "more than %g%% with p < %g\n", ncmp,
+			       "more than %g%% with p < %g\n", t.ncmp,
 			       cc.threshold_pct, cc.alpha);
 		e = EXIT_OK;
 	}

@@ -42,10 +42,6 @@ int cmd_push(int argc, char **argv);
 int cmd_boot(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
 int cmd_history(int argc, char **argv);
-/* `copyscope check --history ...` (cli/history.c); argv[0] is "check". */
-int cmd_history_check(int argc, char **argv);
-/* `copyscope report --history ...` (cli/history.c); argv[0] "report". */
-int cmd_history_report(int argc, char **argv);
 int cmd_observe(int argc, char **argv);
 
 /*

@@ -26,7 +26,7 @@ const struct cli_command cli_commands[] = {
 	  "shuffled rounds", { cli_ab_options } },
 	{ "check", cmd_check, "rerun BASE's workloads; exit 3 on a "
 	  "significant regression",
-	  { cli_check_options, cli_check_history_options } },
+	  { cli_check_options } },
 	{ "history", cmd_history, "series of run medians per host and "
 	  "configuration, change points", { cli_history_options } },
 	{ "export", cmd_export, "stored runs as JSON lines, for import "
@@ -34,7 +34,7 @@ const struct cli_command cli_commands[] = {
 	{ "import", cmd_import, "add the runs of an export file (idempotent)",
 	  { cli_import_options } },
 	{ "report", cmd_report, "one self-contained HTML file with plots",
-	  { cli_report_options, cli_report_history_options } },
+	  { cli_report_options } },
 	{ "push", cmd_push, "copy runs to a shared store (PostgreSQL), "
 	  "each once", { cli_push_options } },
 	{ "observe", cmd_observe, "watch a live host: pipe write sizes, "

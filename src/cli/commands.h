@@ -44,8 +44,6 @@ const struct opt_cmd *cli_compare_options(void);
 const struct opt_cmd *cli_ab_options(void);
 const struct opt_cmd *cli_check_options(void);
 const struct opt_cmd *cli_history_options(void);
-const struct opt_cmd *cli_check_history_options(void);
-const struct opt_cmd *cli_report_history_options(void);
 const struct opt_cmd *cli_export_options(void);
 const struct opt_cmd *cli_import_options(void);
 const struct opt_cmd *cli_report_options(void);

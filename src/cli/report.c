@@ -2,7 +2,9 @@
  * report.c - `copyscope report RUN|TAG|LIST ... [-o FILE.html]` and
  * `copyscope report --compare BASE NEW`: one self-contained HTML file
  * with plots (report/html.c), from stored runs or a comparison of two
- * sets of them (comparison/comparison.c, as `compare` judges them).
+ * sets of them (comparison/comparison.c, as `compare` judges them), and
+ * `copyscope report --history`: the series of a lab's history
+ * (cli/history.c loads them) drawn by report/html_plots_history.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/history.h"
 #include "cli/options.h"
 #include "report/comparison_print.h"
 #include "report/html.h"
@@ -23,7 +26,9 @@ struct report_cli {
 	char *args[256];
 	size_t nargs;
 	bool compare;
-	bool history;			/* read by cli/history.c */
+	bool history;			/* report --history */
+	struct history_cli_opts ho;	/* with --history */
+	double hist_alpha;		/* with --history */
 	struct cmp_opts opts;
 	struct cmp_ignore ig;
 };
@@ -48,8 +53,10 @@ static const struct opt_row report_rows[] = {
 	OPT_ROW_DB(db, "database (default $COPYSCOPE_DB, "
 		   "else $XDG_DATA_HOME/copyscope/results.db)"),
 	OPT_ROW_FLAG("--history", "draw the history of the "
-	  "configurations instead (see 'copyscope report --history --help')",
-	  history),
+	  "configurations instead of runs", history),
+	OPT_ROWS_HISTORY(ho),
+	OPT_ROW_HISTORY_ALPHA(hist_alpha),
+	OPT_ROW_HISTORY_MIN_CHANGE(ho),
 };
 #undef OPT_BASE
 
@@ -63,8 +70,10 @@ static const struct opt_cmd report_cmd = {
 				 "--compare BASE NEW [--drop-noisy] "
 				 "[--by-sample]\n"
 				 "[--allow-emulated] [--ignore-param]\n"
-				 "[-o]"),
-	.also = cli_report_history_options,
+				 "[-o]",
+				 "--history [SELECTOR ...] [WORKLOAD "
+				 "[KEY=VALUE ...]]\n[--metric] [--by] "
+				 "[--alpha]\n[--min-change] [-o]"),
 };
 
 const struct opt_cmd *cli_report_options(void)
@@ -90,8 +99,13 @@ static void report_usage(FILE *out, const struct opt_cmd *c)
 "keys that differ (the rest folded).  Every plot has its numbers in a\n"
 "table beside it.  BASE and NEW with nothing in common: no file; it says\n"
 "why and exits 2, as compare does.  With --history: the series\n"
-"'copyscope history' prints, each a chart of its run medians with their\n"
-"CI band, the change points marked and the kernels named.\n"
+"'copyscope history' prints (SELECTOR, WORKLOAD and KEY=VALUE as there),\n"
+"for each configuration and metric on each host a chart of its run\n"
+"medians in time order (--by kernel: its kernels in version order) with\n"
+"their 95%% CI as a band, each change point marked at its first point with\n"
+"its %%change, and the kernel release named on the top axis where it\n"
+"changes; beside each chart its numbers as a table.  At most 24 charts:\n"
+"narrow with a workload, KEY=VALUE or --metric.\n"
 "RUN, TAG, LIST, BASE and NEW: a run id, a tag, 'last' or a comma list.\n");
 	opt_print_options(out, c);
 	fprintf(out,
@@ -102,16 +116,31 @@ static void report_usage(FILE *out, const struct opt_cmd *c)
 }
 
 
+/* The options of one form only. */
+static const char *const compare_only[] = { "--compare", "--drop-noisy",
+	"--by-sample", "--allow-emulated", NULL };
+static const char *const history_only[] = { "--metric", "--by", "--alpha",
+	"--min-change", NULL };
+
 static int parse(struct report_cli *rc, int argc, char **argv)
 {
 	struct opt_result res;
-	int e = opt_parse(&report_cmd, argc, argv, rc, &res);
+	const char *const *wrong;
+	int i, e = opt_parse(&report_cmd, argc, argv, rc, &res);
 
 	if (e)
 		return e;
 	rc->nargs = (size_t)res.npos;
 	memcpy(rc->args, res.pos, rc->nargs * sizeof(*rc->args));
+	wrong = rc->history ? compare_only : history_only;
+	for (i = 0; wrong[i] && !e; i++)
+		if (opt_given(&report_cmd, &res, wrong[i]))
+			e = cli_usage("report", "%s only applies %s --history",
+				      wrong[i], rc->history ? "without" :
+				      "with");
 	opt_result_free(&res);
+	if (e || rc->history)
+		return e;
 	if (rc->compare && rc->nargs != 2)
 		return cli_usage("report", "--compare needs BASE and NEW (run "
 				 "ids, tags or comma lists)");
@@ -124,6 +153,12 @@ static int parse(struct report_cli *rc, int argc, char **argv)
 		return cli_usage("report", "which runs? (run ids, tags, "
 				 "'last' or comma lists; 'copyscope runs' "
 				 "lists them)");
+	return 0;
+}
+
+/* The page must go to a file, or to a stdout that is not a terminal. */
+static int check_out(const struct report_cli *rc)
+{
 	if ((!rc->path || strcmp(rc->path, "-") == 0) &&
 	    isatty(STDOUT_FILENO))
 		return cli_usage("report", "the report is a whole HTML page: "
@@ -156,8 +191,10 @@ static int runs_report(FILE *f, const struct cmp_side *runs)
 	return plots;
 }
 
+/* The page of the runs, of the comparison c or of the history h. */
 static int write_report(const struct report_cli *rc, const char *db,
-			const struct cmp_side *runs, const struct cmp *c)
+			const struct cmp_side *runs, const struct cmp *c,
+			const struct history *h)
 {
 	struct cli_out o;
 	int e, plots;
@@ -165,7 +202,8 @@ static int write_report(const struct report_cli *rc, const char *db,
 	e = cli_out_open("report", rc->path, db, &o);
 	if (e)
 		return e;
-	plots = c ? html_report_compare(o.f, c) : runs_report(o.f, runs);
+	plots = h ? html_report_history(o.f, h, HISTORY_BY_KERNEL(&rc->ho)) :
+		c ? html_report_compare(o.f, c) : runs_report(o.f, runs);
 	if (plots < 0)
 		cli_error("cannot write the report: %s", strerror(errno));
 	e = cli_out_close(&o, plots >= 0);
@@ -179,6 +217,30 @@ static int write_report(const struct report_cli *rc, const char *db,
 	return e;
 }
 
+/* report --history: the series the arguments name, drawn.  Exit code. */
+static int report_history(const struct report_cli *rc)
+{
+	struct hist_request rq;
+	struct history h;
+	char path[4096];
+	int e;
+
+	rq.o = (struct hist_opts){ .metric = rc->ho.metric,
+				   .ignore = rc->ig.keys, .nignore = rc->ig.n,
+				   .by_kernel = HISTORY_BY_KERNEL(&rc->ho),
+				   .alpha = rc->hist_alpha,
+				   .min_change_pct = rc->ho.min_change_pct };
+	e = cli_history_load("report", rc->db, (char **)rc->args,
+			     (int)rc->nargs, &rq, &h, path, sizeof(path));
+	if (e)
+		return e;
+	e = check_out(rc);
+	if (!e)
+		e = write_report(rc, path, NULL, NULL, &h);
+	history_free(&h);
+	return e;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_cli *rc = calloc(1, sizeof(*rc));
@@ -188,11 +250,6 @@ int cmd_report(int argc, char **argv)
 	char path[4096];
 	int e;
 
-	for (e = 1; e < argc && strcmp(argv[e], "--") != 0; e++)
-		if (strcmp(argv[e], "--history") == 0) {
-			free(rc);
-			return cmd_history_report(argc, argv);
-		}
 	memset(&runs, 0, sizeof(runs));
 	memset(&c, 0, sizeof(c));
 	if (!rc) {
@@ -201,8 +258,13 @@ int cmd_report(int argc, char **argv)
 	}
 	rc->opts.alpha = 0.05;
 	rc->opts.noise_pct = 1.0;
+	rc->hist_alpha = HIST_DEFAULT_ALPHA;
 	e = parse(rc, argc, argv);
-	if (e)
+	if (!e && rc->history)
+		e = report_history(rc);
+	if (!e)
+		e = check_out(rc);
+	if (e || rc->history)
 		goto out;
 	e = cli_open_existing_store(rc->db, &st, path, sizeof(path), NULL);
 	if (e)
@@ -227,7 +289,8 @@ int cmd_report(int argc, char **argv)
 			e = EXIT_USAGE;
 	}
 	if (!e)
-		e = write_report(rc, path, &runs, rc->compare ? &c : NULL);
+		e = write_report(rc, path, &runs, rc->compare ? &c : NULL,
+				 NULL);
 	cmp_free(&c);
 	cli_free_side(&c.base);
 	cli_free_side(&c.new);

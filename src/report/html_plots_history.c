@@ -14,6 +14,7 @@
 #include "report/format.h"
 #include "report/html_plots.h"
 #include "report/html_plots_priv.h"
+#include "results/result.h"
 
 /* The most series drawn; the rest are named in a line. */
 #define MAX_HISTORIES 24
@@ -21,25 +22,17 @@
 /* "sys.null call=gettid trace=0" from the workload and parameters. */
 static void series_label(const struct hist_series *s, char *buf, size_t len)
 {
-	json_t *p = json_loads(s->params, 0, NULL);
-	const char *k;
-	json_t *v;
-	size_t used = (size_t)snprintf(buf, len, "%s", s->workload);
+	size_t used = (size_t)snprintf(buf, len, "%s", s->workload), i;
 
-	if (!json_is_object(p)) {	/* not an object: as stored */
+	if (!s->nparam && strcmp(s->params, "{}") != 0) {
+		/* the codec could not read it: as stored */
 		if (used < len)
 			snprintf(buf + used, len - used, " %s", s->params);
-		json_decref(p);
 		return;
 	}
-	json_object_foreach(p, k, v) {
-		if (used >= len)
-			break;
-		used += (size_t)snprintf(buf + used, len - used, " %s=%s", k,
-					 json_is_string(v) ?
-					 json_string_value(v) : "?");
-	}
-	json_decref(p);
+	for (i = 0; i < s->nparam && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, " %s=%s",
+					 s->param[i].name, s->param[i].value);
 }
 
 /* The change point that starts at point i, or NULL. */

@@ -97,6 +97,18 @@ struct result *result_decode_row(struct result_set *set,
 int result_params_decode(struct result_config *cfg, const char *params_json);
 
 /*
+ * The parameters of a canonical JSON object in the object's order (keys
+ * sorted, as the store keeps them), each value as stored and read as a
+ * plain integer where it spells one (no definition: def is NULL), into
+ * *out[0 .. *n) (free with result_params_free()).  0, or -1 when
+ * params_json is not a JSON object of strings or memory ran out (*out
+ * NULL, *n 0).
+ */
+int result_params_list(const char *params_json, struct result_param **out,
+		       size_t *n);
+void result_params_free(struct result_param *p, size_t n);
+
+/*
  * params_json less the named keys, as canonical text (malloc'ed), or NULL
  * on ENOMEM or malformed input.
  */

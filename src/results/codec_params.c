@@ -111,3 +111,33 @@ char *result_params_without(const char *params_json,
 	json_decref(p);
 	return s;
 }
+
+int result_params_list(const char *params_json, struct result_param **out,
+		       size_t *n)
+{
+	struct result_config c;
+
+	memset(&c, 0, sizeof(c));
+	*out = NULL;
+	*n = 0;
+	if (result_params_decode(&c, params_json) != 0) {
+		result_params_free(c.params, c.nparams);
+		free(c.params_json);
+		return -1;
+	}
+	free(c.params_json);
+	*out = c.params;
+	*n = c.nparams;
+	return 0;
+}
+
+void result_params_free(struct result_param *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; p && i < n; i++) {
+		free(p[i].name);
+		free(p[i].value);
+	}
+	free(p);
+}

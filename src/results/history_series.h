@@ -3,8 +3,10 @@
  * medians of one configuration on one host (each point one run, or by
  * kernel the runs of one kernel release) and its change points, as
  * session/history_session.c builds them (history_build()) and the renderers
- * read them (cli/history.c, report/html_plots_history.c).  Plain data:
- * history_free() (session/history_session.h) frees what history_build() made.
+ * read them (report/history_text.c, report/history_json.c,
+ * report/html_plots_history.c), and check --history's verdict on one
+ * series (session/history_check.c).  Plain data: history_free()
+ * (session/history_session.h) frees what history_build() made.
  */
 #ifndef COPYSCOPE_RESULTS_HISTORY_H
 #define COPYSCOPE_RESULTS_HISTORY_H
@@ -32,8 +34,14 @@ struct hist_change {
 	size_t nenv;
 };
 
+struct result_param;
+
 struct hist_series {
 	char *host, *workload, *params, *metric, *unit;	/* owned */
+	/* params read by the codec (results/codec.h, result_params_list),
+	   in its key order; none when params is not an object of strings */
+	struct result_param *param;
+	size_t nparam;
 	int direction;
 	struct hist_point *pts;
 	size_t n;
@@ -45,6 +53,23 @@ struct hist_series {
 struct history {
 	struct hist_series *s;
 	size_t n;
+};
+
+/* check --history's verdict on one series. */
+enum hist_verdict {
+	HIST_SAME,		/* the newest points lie within the history */
+	HIST_WORSE,		/* the last change point is for the worse */
+	HIST_TOO_SHORT,		/* fewer points than a verdict needs */
+	HIST_NO_LOG,		/* a median <= 0: not judged */
+};
+
+/* The verdict on one series and what it rests on. */
+struct hist_check {
+	enum hist_verdict verdict;
+	size_t needed;			/* HIST_TOO_SHORT: the points a
+					   verdict needs */
+	const struct hist_change *cp;	/* the series' last change point,
+					   or NULL */
 };
 
 #endif

@@ -16,11 +16,11 @@
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
-#include <jansson.h>
 
 #include "comparison/comparison.h"
 #include "core/param.h"
 #include "core/workload.h"
+#include "results/codec.h"
 #include "session/history_session.h"
 #include "stats/edivisive.h"
 #include "stats/hier.h"
@@ -54,22 +54,21 @@ static bool same_value(const char *workload, const char *name,
 				  sizeof(err)) == 0 && a == b;
 }
 
-/* Whether params (canonical JSON) holds every KEY=VALUE of o. */
+/* Whether the parameters p[0 .. n) hold every KEY=VALUE of o. */
 static bool params_match(const struct hist_opts *o, const char *workload,
-			 json_t *params)
+			 const struct result_param *p, size_t n)
 {
 	char name[128];
-	size_t i, len;
+	size_t i, k, len;
 
 	for (i = 0; i < o->nfilters; i++) {
 		const char *eq = strchr(o->filters[i], '=');
-		json_t *v;
 
 		len = (size_t)(eq - o->filters[i]);
 		snprintf(name, sizeof(name), "%.*s", (int)len, o->filters[i]);
-		v = json_object_get(params, name);
-		if (!json_is_string(v) ||
-		    !same_value(workload, name, json_string_value(v), eq + 1))
+		for (k = 0; k < n && strcmp(p[k].name, name) != 0; k++)
+			;
+		if (k == n || !same_value(workload, name, p[k].value, eq + 1))
 			return false;
 	}
 	return true;
@@ -77,25 +76,24 @@ static bool params_match(const struct hist_opts *o, const char *workload,
 
 /*
  * The match text of r's parameters (less o's ignored ones) into *match,
- * or NULL when r is filtered out; -1 on ENOMEM.
+ * or NULL when r is filtered out; -1 on ENOMEM.  Parameters this build
+ * cannot read as an object of strings are kept as stored, unfiltered.
  */
 static int match_of(const struct hist_opts *o,
 		    const struct store_hist_result *r, char **match)
 {
-	json_t *p = json_loads(r->params, 0, NULL);
-	size_t i;
+	struct result_param *p;
+	size_t n;
 
 	*match = NULL;
-	if (!p)		/* not an object this build reads: as stored */
+	if (result_params_list(r->params, &p, &n) != 0)
 		return (*match = strdup(r->params)) ? 0 : -1;
-	if (!params_match(o, r->workload, p)) {
-		json_decref(p);
+	if (!params_match(o, r->workload, p, n)) {
+		result_params_free(p, n);
 		return 0;
 	}
-	for (i = 0; i < o->nignore; i++)
-		json_object_del(p, o->ignore[i]);
-	*match = json_dumps(p, JSON_COMPACT | JSON_SORT_KEYS);
-	json_decref(p);
+	result_params_free(p, n);
+	*match = result_params_without(r->params, o->ignore, o->nignore);
 	return *match ? 0 : -1;
 }
 
@@ -243,6 +241,9 @@ static int make_series(const struct store_history *h, struct hist_item *it,
 	if (!s->host || !s->workload || !s->params || !s->metric ||
 	    !s->unit || !s->pts)
 		return -1;
+	/* read once here; not an object of strings: printed as stored */
+	if (result_params_list(s->params, &s->param, &s->nparam) != 0)
+		s->nparam = 0;
 	if (by_kernel)
 		qsort_r(it, n, sizeof(*it), cmp_by_kernel, (void *)h);
 	for (i = 0; i < n; i = j) {
@@ -500,6 +501,7 @@ void history_free(struct history *h)
 				free(s->cps[k].env_keys[e]);
 			free(s->cps[k].env_keys);
 		}
+		result_params_free(s->param, s->nparam);
 		free(s->pts);
 		free(s->cps);
 		free(s->host);
@@ -513,13 +515,105 @@ void history_free(struct history *h)
 	h->n = 0;
 }
 
-enum hist_verdict history_judge(const struct hist_series *s)
+/* The runs the selectors sel[0 .. nsel) name, into *ids. 0, 1, -1. */
+static int select_ids(struct store *st, char *const *sel, size_t nsel,
+		      int64_t **ids, size_t *nids, char *err, size_t errlen)
 {
-	if (s->n < HIST_CHECK_MIN_POINTS)
-		return HIST_TOO_SHORT;
-	if (s->nonpositive)
-		return HIST_NO_LOG;
-	if (s->ncp && s->cps[s->ncp - 1].worse)
-		return HIST_WORSE;
-	return HIST_SAME;
+	enum store_select_status ss;
+	int64_t *one;
+	size_t i, n;
+	void *t;
+
+	*ids = NULL;
+	*nids = 0;
+	for (i = 0; i < nsel; i++) {
+		ss = store_select_runs(st, sel[i], &one, &n, err, errlen);
+		if (ss == STORE_SELECT_EMPTY_ITEM ||
+		    ss == STORE_SELECT_NO_MATCH)
+			return 1;
+		if (ss != STORE_SELECT_OK)
+			return -1;
+		t = realloc(*ids, (*nids + n + 1) * sizeof(**ids));
+		if (!t) {
+			free(one);
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		*ids = t;
+		memcpy(*ids + *nids, one, n * sizeof(*one));
+		*nids += n;
+		free(one);
+	}
+	return 0;
+}
+
+/* The positional arguments split into selectors, workload and filters. */
+struct hist_args {
+	char *sel[HIST_MAX_ARGS];
+	size_t nsel;
+	const char *workload;
+	const char *filters[HIST_MAX_ARGS];
+	size_t nfilters;
+};
+
+static int split_args(char *const *pos, size_t npos, struct hist_args *a,
+		      char *err, size_t errlen)
+{
+	size_t i;
+
+	memset(a, 0, sizeof(*a));
+	if (npos > HIST_MAX_ARGS) {
+		snprintf(err, errlen, "at most %d selectors and KEY=VALUE",
+			 HIST_MAX_ARGS);
+		return 1;
+	}
+	for (i = 0; i < npos; i++) {
+		const struct workload *w = a->workload ? NULL :
+			workload_find(pos[i]);
+
+		if (a->workload && strchr(pos[i], '=')) {
+			a->filters[a->nfilters++] = pos[i];
+		} else if (a->workload) {
+			snprintf(err, errlen, "'%s' after the workload %s is "
+				 "not KEY=VALUE", pos[i], a->workload);
+			return 1;
+		} else if (w) {
+			a->workload = w->name;
+		} else {
+			a->sel[a->nsel++] = pos[i];
+		}
+	}
+	return 0;
+}
+
+int history_load(struct store *st, const struct hist_request *rq,
+		 struct history *out, char *err, size_t errlen)
+{
+	struct hist_args a;
+	struct hist_opts o = rq->o;
+	int64_t *ids = NULL;
+	size_t nids = 0;
+	int e;
+
+	memset(out, 0, sizeof(*out));
+	e = split_args(rq->args, rq->nargs, &a, err, errlen);
+	if (e)
+		return e;
+	o.workload = a.workload;
+	o.filters = a.filters;
+	o.nfilters = a.nfilters;
+	e = select_ids(st, a.sel, a.nsel, &ids, &nids, err, errlen);
+	if (!e)
+		e = history_build(st, a.nsel ? ids : NULL, nids, &o, out, err,
+				  errlen);
+	free(ids);
+	if (!e && out->n == 0) {
+		snprintf(err, errlen, "no stored complete run has %s%s%s",
+			 a.workload ? a.workload : "results",
+			 o.metric ? " with the metric " : "",
+			 o.metric ? o.metric : "");
+		history_free(out);
+		return 1;
+	}
+	return e;
 }

@@ -25,7 +25,11 @@
 #include <stdint.h>
 
 #include "results/history_series.h"
+#include "stats/edivisive.h"
 #include "store/store.h"
+
+/* The default significance level of a change point's permutation test. */
+#define HIST_DEFAULT_ALPHA EDIV_DEFAULT_ALPHA
 
 /* What a history is made of. */
 struct hist_opts {
@@ -60,23 +64,29 @@ int history_build(struct store *st, const int64_t *ids, size_t nids,
 	       size_t errlen);
 void history_free(struct history *h);
 
-/* The fewest points check --history judges (two segments of 3). */
-#define HIST_CHECK_MIN_POINTS 6
-
-/* check --history's verdict on one series. */
-enum hist_verdict {
-	HIST_SAME,		/* the newest points lie within the history */
-	HIST_WORSE,		/* the last change point is for the worse */
-	HIST_TOO_SHORT,		/* fewer than HIST_CHECK_MIN_POINTS */
-	HIST_NO_LOG,		/* a median <= 0: not judged */
+/*
+ * What `history`, `check --history` and `report --history` ask for: the
+ * positional arguments SELECTOR ... [WORKLOAD [KEY=VALUE ...]] (selectors
+ * as for 'runs': ids, tags, host:, kernel:, boot:, tag:; none: every
+ * run) and the options; o's workload and filters come from args.
+ */
+struct hist_request {
+	char *const *args;
+	size_t nargs;
+	struct hist_opts o;
 };
 
+/* The most selectors, and KEY=VALUE filters, one request holds. */
+#define HIST_MAX_ARGS 64
+
 /*
- * The verdict on s: HIST_WORSE when its last change point (the segment
- * the newest points belong to against the one before it) is for the
- * worse by the metric's direction (the change points are already beyond
- * min_change_pct); informational metrics (direction 0) are never worse.
+ * The history that rq asks for from the store st, into out (free with
+ * history_free()).  Returns 0; 1 when the request is refused (a selector
+ * that matches nothing, a malformed KEY=VALUE, too many arguments, or no
+ * stored complete run of what was asked: err says which); -1 on a store
+ * error or out of memory (err says which).
  */
-enum hist_verdict history_judge(const struct hist_series *s);
+int history_load(struct store *st, const struct hist_request *rq,
+		 struct history *out, char *err, size_t errlen);
 
 #endif

@@ -1,0 +1,226 @@
+/*
+ * history_text.c - a lab's history as text (see history_print.h): each
+ * series' header, its points as an 80-column table (with a sparkline
+ * when it is long), its change points with the environment keys that
+ * changed there; and check --history's line per series.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report/format.h"
+#include "report/history_print.h"
+#include "results/codec.h"
+
+/* Series up to this long print every point; longer: the tail and the
+   change points' neighbours. */
+#define HIST_ALL_POINTS 24
+#define HIST_TAIL 10
+#define HIST_SPARK_WIDTH 70
+
+/* s made safe to print (codec_clean_text) into buf. */
+static void clean_text(const char *s, char *buf, size_t len)
+{
+	char *clean = codec_clean_text(s ? s : "", true);
+
+	snprintf(buf, len, "%s", clean ? clean : "?");
+	free(clean);
+}
+
+/* A time in ns since the epoch as "YYYY-MM-DD HH:MM:SS" (UTC), or "-". */
+static void format_time(int64_t ns, char *buf, size_t len)
+{
+	time_t t = (time_t)(ns / 1000000000);
+	struct tm tm;
+
+	if (ns <= 0 || !gmtime_r(&t, &tm)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
+}
+
+static void sparkline(FILE *out, const struct hist_series *s)
+{
+	static const char *const blocks[] = { "\u2581", "\u2582", "\u2583",
+		"\u2584", "\u2585", "\u2586", "\u2587", "\u2588" };
+	double lo = INFINITY, hi = -INFINITY, v;
+	size_t per = (s->n + HIST_SPARK_WIDTH - 1) / HIST_SPARK_WIDTH, i, k;
+
+	for (i = 0; i < s->n; i++) {
+		lo = fmin(lo, s->pts[i].median);
+		hi = fmax(hi, s->pts[i].median);
+	}
+	fprintf(out, "  ");
+	for (i = 0; i < s->n; i += per) {
+		size_t m = 0;
+
+		for (v = 0, k = i; k < s->n && k < i + per; k++, m++)
+			v += s->pts[k].median;
+		v /= (double)m;
+		k = hi > lo ? (size_t)((v - lo) / (hi - lo) * 7.999) : 0;
+		fputs(blocks[k], out);
+	}
+	fprintf(out, "\n");
+}
+
+static bool is_change(const struct hist_series *s, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < s->ncp; k++)
+		if (s->cps[k].index == i)
+			return true;
+	return false;
+}
+
+bool history_text_shows(const struct hist_series *s, size_t i)
+{
+	return s->n <= HIST_ALL_POINTS || i + HIST_TAIL >= s->n ||
+		is_change(s, i) || (i + 1 < s->n && is_change(s, i + 1));
+}
+
+static void print_point(FILE *out, const struct hist_series *s, size_t i)
+{
+	const struct hist_point *p = &s->pts[i];
+	char when[32], kernel[64], med[32], ci[48], runs[24];
+
+	format_time(p->started_ns, when, sizeof(when));
+	clean_text(p->kernel[0] ? p->kernel : "?", kernel, sizeof(kernel));
+	fmt_value(p->median, s->unit, med, sizeof(med));
+	fmt_ci(100 * (p->ci_lo / p->median - 1),
+	       100 * (p->ci_hi / p->median - 1), ci, sizeof(ci));
+	if (p->nruns > 1)
+		snprintf(runs, sizeof(runs), "%zu runs", p->nruns);
+	else
+		snprintf(runs, sizeof(runs), "%lld", (long long)p->run_id);
+	fprintf(out, "%c%4zu %-8.8s %-16.16s %-18.18s %11s %s%%\n",
+		is_change(s, i) ? '>' : ' ', i, runs, when, kernel, med, ci);
+}
+
+static void print_change(FILE *out, const struct hist_series *s,
+			 const struct hist_change *cp)
+{
+	char chg[32], ci[48], p[16], line[1024];
+	size_t used, k;
+
+	fmt_change(cp->change_pct, chg, sizeof(chg));
+	fmt_ci(cp->ci_lo, cp->ci_hi, ci, sizeof(ci));
+	fmt_p(cp->p, p, sizeof(p));
+	fprintf(out, "  change at %zu (run %lld -> %lld): %s [%s%%] p %s%s\n",
+		cp->index, (long long)cp->before_run,
+		(long long)cp->after_run, chg, ci, p,
+		s->direction == 0 ? "" : cp->worse ? "  worse" : "  better");
+	used = (size_t)snprintf(line, sizeof(line), "environment changed:");
+	for (k = 0; k < cp->nenv && used < sizeof(line); k++)
+		used += (size_t)snprintf(line + used, sizeof(line) - used,
+					 "%s %s", k ? "," : "",
+					 cp->env_keys[k]);
+	if (!cp->nenv)
+		snprintf(line + used, sizeof(line) - used, " nothing");
+	fmt_wrap(out, 4, 6, line);
+}
+
+/*
+ * A series' parameters as the other commands print them, "call=gettid
+ * inject_ns=0" (the stored text when the codec could not read it),
+ * cleaned of control bytes, into buf.
+ */
+static void params_text(const struct hist_series *s, char *buf, size_t len)
+{
+	char raw[512];
+	size_t used = 0, i;
+
+	if (!s->nparam && strcmp(s->params, "{}") != 0) {
+		clean_text(s->params, buf, len);
+		return;
+	}
+	raw[0] = '\0';
+	for (i = 0; i < s->nparam && used < sizeof(raw); i++)
+		used += (size_t)snprintf(raw + used, sizeof(raw) - used,
+					 "%s%s=%s", used ? " " : "",
+					 s->param[i].name, s->param[i].value);
+	clean_text(raw, buf, len);
+}
+
+static void print_series(FILE *out, const struct hist_series *s)
+{
+	char host[128], params[512], head[1024];
+	size_t i, last = 0;
+
+	clean_text(s->host[0] ? s->host : "?", host, sizeof(host));
+	params_text(s, params, sizeof(params));
+	snprintf(head, sizeof(head), "host %s  %s %s  %s (%s), %zu point%s",
+		 host, s->workload, params, s->metric, s->unit, s->n,
+		 s->n == 1 ? "" : "s");
+	fmt_wrap(out, 0, 2, head);
+	if (s->n > HIST_ALL_POINTS)
+		sparkline(out, s);
+	fprintf(out, "%5s %-8s %-16s %-18s %11s %s\n", "#", "run",
+		"started (UTC)", "kernel", "median", "95% CI");
+	for (i = 0; i < s->n; i++) {
+		if (!history_text_shows(s, i))
+			continue;
+		if (i > last + 1 ||
+		    (i == 1 && last == 0 && !history_text_shows(s, 0)))
+			fprintf(out, "  ...\n");
+		print_point(out, s, i);
+		last = i;
+	}
+	if (s->nonpositive)
+		fprintf(out, "  no change points: a median is <= 0\n");
+	else if (!s->ncp)
+		fprintf(out, "  no change point\n");
+	for (i = 0; i < s->ncp; i++)
+		print_change(out, s, &s->cps[i]);
+}
+
+void history_print_text(FILE *out, const struct history *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++) {
+		if (i)
+			fprintf(out, "\n");
+		print_series(out, &h->s[i]);
+	}
+}
+
+void history_print_check(FILE *out, const struct hist_series *s,
+			 const struct hist_check *v)
+{
+	char host[128], params[512], chg[32], ci[48], p[16], line[1024];
+	const struct hist_change *cp = v->cp;
+	size_t used;
+
+	clean_text(s->host[0] ? s->host : "?", host, sizeof(host));
+	params_text(s, params, sizeof(params));
+	if (cp) {
+		fmt_change(cp->change_pct, chg, sizeof(chg));
+		fmt_ci(cp->ci_lo, cp->ci_hi, ci, sizeof(ci));
+		fmt_p(cp->p, p, sizeof(p));
+	}
+	used = (size_t)snprintf(line, sizeof(line), "%s: host %s  %s %s  "
+				"%s: ", v->verdict == HIST_WORSE ? "worse" :
+				v->verdict == HIST_SAME ? "same" :
+				"cannot tell", host, s->workload, params,
+				s->metric);
+	if (used >= sizeof(line))
+		used = sizeof(line) - 1;
+	if (v->verdict == HIST_TOO_SHORT)
+		snprintf(line + used, sizeof(line) - used, "%zu point%s, %zu "
+			 "needed", s->n, s->n == 1 ? "" : "s", v->needed);
+	else if (v->verdict == HIST_NO_LOG)
+		snprintf(line + used, sizeof(line) - used, "a median is <= 0");
+	else if (v->verdict == HIST_WORSE && cp)
+		snprintf(line + used, sizeof(line) - used, "%s [%s%%] p %s "
+			 "from point %zu of %zu (run %lld)", chg, ci, p,
+			 cp->index, s->n, (long long)cp->after_run);
+	else
+		snprintf(line + used, sizeof(line) - used, "the newest of %zu "
+			 "points lie within the history%s", s->n,
+			 cp ? " (after its last change point)" : "");
+	fmt_wrap(out, 0, 2, line);
+}
