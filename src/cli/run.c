@@ -44,7 +44,8 @@ static int check_group(const char *cmd, const struct opt_row *r,
 	return 0;
 }
 
-static const char *const kview_words[] = { "lock", "sched", "syscall", NULL };
+static const char *const kview_words[] = { "lock", "sched", "syscall",
+					   "profile", NULL };
 static const char *const kbackend_words[] = { "bpf", "tracefs", "auto",
 					      NULL };
 
@@ -94,7 +95,8 @@ static const struct opt_row run_rows[] = {
 	  "(the kept figures stay untraced; the overhead is printed): lock "
 	  "(contended lock waits by caller, as perf lock contention), sched "
 	  "(wake-up latency, run-queue wait), syscall (time in the kernel per "
-	  "system call); a comma list.  Needs root (or perf_event_paranoid "
+	  "system call), profile (sampled kernel stacks: ns per op by "
+	  "function); a comma list.  Needs root (or perf_event_paranoid "
 	  "-1) and tracefs: see docs/kernel-views.md", ro.kviews, unsigned,
 	  check_kviews, .words = kview_words),
 	OPT_ROW_STR("--kernel-backend", "bpf|tracefs", "how --kernel "
@@ -104,6 +106,9 @@ static const struct opt_row run_rows[] = {
 	  "The backend that ran and why is said on stderr and stored with "
 	  "the run", kbackend, .words = kbackend_words,
 	  .complete = OPT_C_WORDS),
+	OPT_ROW_INT("--profile-hz", "HZ", "with --kernel profile: samples a "
+	  "second of each worker (default 997, which costs under 2%; see "
+	  "docs/kernel-views.md)", ro.profile_hz, .lo = 1, .hi = 100000),
 	OPT_ROW_FLAG("--perf-counters", "count context switches, "
 	  "migrations and faults with perf software events instead of "
 	  "getrusage (costs time on every context switch: see "

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "results/kernel_records.h"
 #include "cli/run_priv.h"
 #include "util/array.h"
 
@@ -27,6 +28,9 @@ static int check_options(struct run_cli *rc)
 {
 	if (rc->seed_set && !rc->interleave)
 		return cli_usage("run", "--seed: only with --interleave");
+	if (rc->ro.profile_hz && !(rc->ro.kviews & KVIEW_PROFILE))
+		return cli_usage("run", "--profile-hz: only with --kernel "
+				 "profile");
 	if (rc->kbackend && !rc->ro.kviews)
 		return cli_usage("run", "--kernel-backend: only with --kernel");
 	if (rc->ro.kviews && rc->interleave)

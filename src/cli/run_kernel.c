@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "kernel/kprof.h"
 #include "env/env.h"
 #include "kernel/ktrace.h"
 #include "kernel/kview.h"
@@ -73,15 +74,48 @@ static unsigned bpf_views(unsigned asked, struct run_kernel *rk)
 	return ok;
 }
 
+/*
+ * The profile view: it needs no backend, only perf_event_open(2) with
+ * kernel callchains.  Whether it can run, said on stderr with the event
+ * it samples (the PMU's cycles, else cpu-clock: "no PMU here").
+ */
+static unsigned profile_view(unsigned asked)
+{
+	char why[512];
+	bool pmu;
+
+	if (!(asked & KVIEW_PROFILE))
+		return 0;
+	if (kprof_probe(&pmu, why, sizeof(why)) != 0) {
+		cli_error("--kernel profile: refused: %s", why);
+		return 0;
+	}
+	if (!pmu)
+		cli_error("kernel views: profile: no PMU here (the cycles "
+			  "event does not open): sampling cpu-clock");
+	return KVIEW_PROFILE;
+}
+
 int run_kernel_choose(unsigned *views, const char *word,
 		      struct run_kernel *rk)
 {
-	unsigned asked = *views, got;
+	unsigned asked = *views & ~KVIEW_PROFILE, got, prof;
 	char d[48];
 
 	memset(rk, 0, sizeof(*rk));
-	if (!asked)
+	if (!*views)
 		return 0;
+	prof = profile_view(*views);
+	*views = asked;
+	if (!asked && prof) {
+		*views = prof;
+		return 0;
+	}
+	if (!asked) {
+		cli_error("--kernel: none of the views asked for can be "
+			  "recorded here; nothing measured");
+		return EXIT_NOTHING_RAN;
+	}
 	kview_bpf_describe(d, sizeof(d));
 	if (word && !strcmp(word, "bpf")) {
 		rk->backend = KVIEW_BACKEND_BPF;
@@ -108,6 +142,7 @@ int run_kernel_choose(unsigned *views, const char *word,
 		cli_error("kernel views: tracefs backend: %s", rk->why);
 		*views = tracefs_views(asked, rk);
 	}
+	*views |= prof;
 	if (!*views) {
 		cli_error("--kernel: none of the views asked for can be "
 			  "recorded here; nothing measured");

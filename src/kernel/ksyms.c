@@ -141,12 +141,11 @@ void ksyms_free(struct ksyms *ks)
 	memset(ks, 0, sizeof(*ks));
 }
 
-void ksyms_name(const struct ksyms *ks, uint64_t addr, char *buf,
-		size_t len)
+/* The index + 1 of the last symbol at or below addr; 0: none. */
+static size_t sym_below(const struct ksyms *ks, uint64_t addr)
 {
 	size_t lo = 0, hi = ks->n;
 
-	/* the last symbol with v.addr <= addr */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -155,12 +154,27 @@ void ksyms_name(const struct ksyms *ks, uint64_t addr, char *buf,
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+void ksyms_name(const struct ksyms *ks, uint64_t addr, char *buf,
+		size_t len)
+{
+	size_t lo = sym_below(ks, addr);
+
 	if (lo == 0) {
 		snprintf(buf, len, "0x%" PRIx64, addr);
 		return;
 	}
 	snprintf(buf, len, "%s+0x%" PRIx64, ks->v[lo - 1].name,
 		 addr - ks->v[lo - 1].addr);
+}
+
+const char *ksyms_func(const struct ksyms *ks, uint64_t addr)
+{
+	size_t lo = ks ? sym_below(ks, addr) : 0;
+
+	return lo ? ks->v[lo - 1].name : NULL;
 }
 
 bool ksyms_is_lock_code(const struct ksyms *ks, uint64_t addr)

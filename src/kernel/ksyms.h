@@ -52,6 +52,12 @@ const struct ksyms *ksyms_kernel(char *err, size_t errlen);
 void ksyms_name(const struct ksyms *ks, uint64_t addr, char *buf,
 		size_t len);
 
+/*
+ * The name of the function at or below addr ("read_zero"; a module's
+ * own name as kallsyms gives it), or NULL when no symbol covers it.
+ */
+const char *ksyms_func(const struct ksyms *ks, uint64_t addr);
+
 /* Whether addr lies in the kernel's locking code (lock or sched text). */
 bool ksyms_is_lock_code(const struct ksyms *ks, uint64_t addr);
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/kprof.h"
 #include "kernel/ksyms.h"
 #include "kernel/ktrace.h"
 #include "kernel/kview_bpf.h"
@@ -177,38 +178,57 @@ const char *kview_backend_name(enum kview_backend b)
 	       b == KVIEW_BACKEND_TRACEFS ? "tracefs" : "auto";
 }
 
+/* The profile view's recorder into kv.  0, or -1 with why in err. */
+static int open_profile(struct kview *kv, const struct kview_workers *w,
+			char *err, size_t errlen)
+{
+	const struct ksyms *ks = kv->ks ? kv->ks : ksyms_kernel(err, errlen);
+
+	if (!ks)
+		return -1;
+	kv->kp = kprof_open(w->tids, w->ntids, w->profile_hz ?
+			    w->profile_hz : KPROF_DEFAULT_HZ, ks, err, errlen);
+	return kv->kp ? 0 : -1;
+}
+
 struct kview *kview_open(unsigned views, enum kview_backend backend,
 			 const struct kview_workers *w, size_t max_samples,
 			 char *err, size_t errlen)
 {
 	struct kview *kv = kview_new(views, w->tids, w->ntids, max_samples,
 				     NULL);
+	unsigned traced = views & ~KVIEW_PROFILE;
 
 	if (!kv) {
 		snprintf(err, errlen, "%s", strerror(ENOMEM));
 		return NULL;
 	}
-	if (backend == KVIEW_BACKEND_BPF) {
-		kv->kb = kview_bpf_open(views, w, err, errlen);
-		if (!kv->kb) {
-			kview_free(kv);
-			return NULL;
-		}
+	if (traced && backend == KVIEW_BACKEND_BPF) {
+		kv->kb = kview_bpf_open(traced, w, err, errlen);
+		if (!kv->kb)
+			goto fail;
 		kv->ks = kview_bpf_ksyms(kv->kb);
-		return kv;
+	} else if (traced) {
+		kv->kt = ktrace_open(kview_kinds(traced), w->tids, w->ntids,
+				     ring_pages(traced), err, errlen);
+		if (!kv->kt)
+			goto fail;
+		kv->ks = ktrace_ksyms(kv->kt);
 	}
-	kv->kt = ktrace_open(kview_kinds(views), w->tids, w->ntids,
-			     ring_pages(views), err, errlen);
-	if (!kv->kt) {
-		kview_free(kv);
-		return NULL;
-	}
-	kv->ks = ktrace_ksyms(kv->kt);
+	if ((views & KVIEW_PROFILE) && open_profile(kv, w, err, errlen) != 0)
+		goto fail;
 	return kv;
+fail:
+	kview_free(kv);
+	return NULL;
 }
 
 void kview_stop(struct kview *kv)
 {
+	if (kv && kv->kp) {
+		kprof_enable(kv->kp, 0);
+		kprof_close(kv->kp);
+	}
 	if (kv && kv->kb) {
 		kview_bpf_close(kv->kb);
 		kv->kb = NULL;
@@ -230,6 +250,7 @@ void kview_free(struct kview *kv)
 		return;
 	ktrace_close(kv->kt);
 	kview_bpf_close(kv->kb);
+	kprof_free(kv->kp);
 	free(kv->s.ns_per_op);
 	free(kv->s.lock_waits_per_op);
 	free(kv->s.lock_wait_ns_per_op);
@@ -312,11 +333,16 @@ static int sample_close(struct kview *kv, const struct kview_sample_info *si,
 
 int kview_begin(struct kview *kv, char *err, size_t errlen)
 {
+	if (kv->kp && kprof_enable(kv->kp, 1) != 0) {
+		snprintf(err, errlen, "enabling the profile's events: %s",
+			 strerror(errno));
+		return -1;
+	}
 	if (kv->kb) {
 		kview_bpf_enable(kv->kb);
 		return 0;
 	}
-	if (ktrace_enable(kv->kt) != 0) {
+	if (kv->kt && ktrace_enable(kv->kt) != 0) {
 		snprintf(err, errlen, "enabling the kernel tracepoints: %s",
 			 strerror(errno));
 		return -1;
@@ -331,6 +357,16 @@ int kview_end(struct kview *kv, const struct kview_sample_info *si,
 	uint64_t lost;
 	size_t n;
 
+	if (kv->kp && (kprof_enable(kv->kp, 0) != 0 ||
+		       kprof_drain(kv->kp, si->lo_ns, si->hi_ns) != 0)) {
+		snprintf(err, errlen, "kernel views: reading the profile: %s",
+			 strerror(errno));
+		return -1;
+	}
+	if (!kv->kb && !kv->kt) {
+		sample_open(kv, si);
+		return sample_close(kv, si, 0);
+	}
 	if (kv->kb) {
 		kview_bpf_disable(kv->kb);
 		sample_open(kv, si);
@@ -445,6 +481,8 @@ struct result_kernel *kview_result(const struct kview *kv,
 		k->sys_ns = kv->sys_ns;
 		k->thread_ns = kv->thread_ns;
 	}
+	if (kv->kp && kprof_result(kv->kp, k) != 0)
+		goto fail;
 	return k;
 fail:
 	result_kernel_free(k);

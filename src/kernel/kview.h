@@ -82,6 +82,8 @@ struct kview_workers {
 	const pid_t *tids;
 	int ntids;
 	bool marks;
+	unsigned profile_hz;		/* the profile view's frequency
+					   (0: KPROF_DEFAULT_HZ) */
 };
 
 /*

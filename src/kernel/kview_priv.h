@@ -60,6 +60,7 @@ struct kview {
 	const struct ksyms *ks;
 	struct ktrace *kt;		/* the tracefs backend, or */
 	struct kview_bpf *kb;		/* the bpf backend */
+	struct kprof *kp;		/* the profile view (kprof.h) */
 	struct kview_samples s;
 	size_t max_samples;
 	int op_workers;			/* ops per batch op (kview.h) */

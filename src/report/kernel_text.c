@@ -194,4 +194,6 @@ void report_kernel(FILE *out, const struct result_config *c)
 		print_sched(out, k);
 	if (k->views & KVIEW_SYSCALL)
 		print_sys(out, k);
+	if (k->views & KVIEW_PROFILE)
+		report_profile(out, k);
 }

@@ -43,6 +43,19 @@ void report_results(FILE *out, const struct result *res, size_t n);
 void report_kernel(FILE *out, const struct result_config *c);
 
 /*
+ * The profile view of k (report/profile_text.c): the event and its
+ * frequency, the top functions by self samples with their ns per op and
+ * its 95% CI, in 80 columns, and what the event's skew hides.
+ */
+void report_profile(FILE *out, const struct result_kernel *k);
+
+/*
+ * k's folded stacks, one a line, root first: "a;b;c COUNT" (show
+ * --folded), as flamegraph.pl, inferno and speedscope read them.
+ */
+void report_folded(FILE *out, const struct result_kernel *k);
+
+/*
  * A per-op histogram as stats/histogram.c holds it, rebuilt from a
  * result's stored buckets (the overflow at the exact maximum), so that
  * every renderer reads the same percentiles; NULL on ENOMEM.  Free with

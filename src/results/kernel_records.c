@@ -98,6 +98,9 @@ void result_kernel_free(struct result_kernel *k)
 	for (i = 0; i < k->nsys; i++)
 		free(k->sys[i].name);
 	free(k->sys);
+	for (i = 0; i < k->nstacks; i++)
+		free(k->stacks[i].frames);
+	free(k->stacks);
 	free(k->wake_cpu);
 	free(k->windows);
 	free(k);

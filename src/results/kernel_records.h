@@ -23,6 +23,7 @@
 #define KVIEW_LOCK	KVIEW_BIT(0)	/* lock:contention_begin/end */
 #define KVIEW_SCHED	KVIEW_BIT(1)	/* sched:sched_wakeup, sched_switch */
 #define KVIEW_SYSCALL	KVIEW_BIT(2)	/* raw_syscalls:sys_enter/sys_exit */
+#define KVIEW_PROFILE	KVIEW_BIT(3)	/* perf_event_open: sampled stacks */
 
 /*
  * Log2 buckets of a wait: bucket 0 holds [0, 2) ns, bucket b >= 1 holds
@@ -46,6 +47,24 @@ struct kv_sys_row {
 	int nr;
 	char *name;			/* "write", or "nr 452" */
 	uint64_t count, total_ns, p99_ns, max_ns;
+};
+
+/*
+ * The profile view's default frequency, Hz, of each worker: its cost on
+ * sys.null against the same run without it is under 2%
+ * (docs/kernel-views.md); a prime, so that it does not beat with
+ * periodic work.
+ */
+#define KV_PROF_DEFAULT_HZ 997
+
+/*
+ * One folded stack of the profile: its frames root first, joined by
+ * ';' ("[user];entry_SYSCALL_64;do_syscall_64;read_zero"), as
+ * flamegraph.pl and inferno read them, and the samples that had it.
+ */
+struct kv_prof_stack {
+	char *frames;
+	uint64_t count;
 };
 
 /* Everything the views recorded for one configuration. */
@@ -82,6 +101,17 @@ struct result_kernel {
 	size_t nsys;
 	uint64_t sys_ns;
 	double thread_ns;
+	/* profile: the event ("cpu-clock" or "cycles"), whether the
+	   machine has a PMU, the sampling frequency (Hz), the workers'
+	   samples inside their batches (the stacks' counts add up to it),
+	   those outside them (the harness around a batch: dropped) and
+	   those the kernel lost (its ring full); the stacks by count */
+	char prof_event[16];
+	bool prof_pmu;
+	unsigned prof_hz;
+	uint64_t prof_samples, prof_outside, prof_lost;
+	struct kv_prof_stack *stacks;
+	size_t nstacks;
 };
 
 /*

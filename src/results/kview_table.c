@@ -14,12 +14,14 @@
 extern const struct kview_record_desc kview_lock_record;
 extern const struct kview_record_desc kview_sched_record;
 extern const struct kview_record_desc kview_syscall_record;
+extern const struct kview_record_desc kview_profile_record;
 
 /* The ids: KVIEW_LOCK is KVIEW_BIT(0), ... (kernel_records.h). */
 const struct kview_record_desc *const kview_records[KVIEW_NVIEWS] = {
 	&kview_lock_record,
 	&kview_sched_record,
 	&kview_syscall_record,
+	&kview_profile_record,
 };
 
 int kview_id(const char *name)

@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 /* The views: ids 0 .. KVIEW_NVIEWS - 1, in the order of the table. */
-#define KVIEW_NVIEWS 3
+#define KVIEW_NVIEWS 4
 #define KVIEW_BIT(id) (1u << (id))
 #define KVIEW_ALL ((1u << KVIEW_NVIEWS) - 1u)
 

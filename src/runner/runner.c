@@ -278,6 +278,7 @@ static enum config_status kview_start(struct runner *r,
 	pid_t tids[WL_MAX_WORKERS];
 	struct kview_workers w = {
 		.tids = tids, .ntids = r->ctx.nworkers, .marks = true,
+		.profile_hz = (unsigned)r->opts->profile_hz,
 	};
 	char err[400];
 	int i;

@@ -38,6 +38,7 @@ struct run_opts {
 	 */
 	unsigned kviews;
 	int kbackend;			/* enum kview_backend, resolved */
+	int profile_hz;			/* --profile-hz (0: the default) */
 	/*
 	 * --precision: after the reps kept samples, keep adding samples
 	 * until the 95% CI of every metric's median is within

@@ -1,0 +1,418 @@
+/*
+ * kprof.c - the profile view's recorder (see kprof.h): the per-thread
+ * sampling events, their mmap rings read in user space, and the folded
+ * stacks.
+ */
+#include "kernel/kprof.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kernel/ksyms.h"
+#include "results/kernel_records.h"
+
+/*
+ * Data pages of each worker's ring (a power of two): nothing drains
+ * inside a traced sample, so a sample's records must fit.  A record of
+ * a kernel stack is 40 bytes and 8 a frame, some 250 bytes: 1 MiB holds
+ * about 4000 samples, a second at 4 kHz.  What does not fit is lost and
+ * counted.
+ */
+#define KPROF_RING_PAGES 256
+#define KPROF_MAX_STACK 4096		/* bytes of one folded stack */
+
+struct kprof_stack_slot {
+	char *frames;
+	uint64_t count;
+};
+
+struct kprof {
+	int n;				/* workers */
+	int *fd;
+	void **ring;
+	size_t ring_len, page;
+	unsigned hz;
+	bool pmu;
+	const struct ksyms *ks;
+	uint64_t samples, outside, lost;
+	struct kprof_stack_slot *slot;	/* open addressing by frames */
+	size_t nslot, nstacks;
+};
+
+static long perf_open(struct perf_event_attr *a, pid_t tid)
+{
+	return syscall(SYS_perf_event_open, a, tid, -1, -1,
+		       PERF_FLAG_FD_CLOEXEC);
+}
+
+/* The sampling event: cycles at hz (freq mode) or cpu-clock every 1/hz. */
+static void attr_of(struct perf_event_attr *a, bool cycles, unsigned hz)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	if (cycles) {
+		a->type = PERF_TYPE_HARDWARE;
+		a->config = PERF_COUNT_HW_CPU_CYCLES;
+		a->freq = 1;
+		a->sample_freq = hz;
+	} else {
+		a->type = PERF_TYPE_SOFTWARE;
+		a->config = PERF_COUNT_SW_CPU_CLOCK;
+		a->sample_period = 1000000000ULL / (hz ? hz : 1);
+	}
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			 PERF_SAMPLE_CALLCHAIN;
+	a->disabled = 1;
+	a->exclude_hv = 1;
+	a->exclude_callchain_user = 1;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC_RAW;
+	a->wakeup_events = 0;
+	a->watermark = 0;
+}
+
+int kprof_probe(bool *pmu, char *err, size_t errlen)
+{
+	struct perf_event_attr a;
+	long fd;
+
+	attr_of(&a, true, KPROF_DEFAULT_HZ);
+	fd = perf_open(&a, 0);
+	*pmu = fd >= 0;
+	if (fd >= 0) {
+		close((int)fd);
+		return 0;
+	}
+	attr_of(&a, false, KPROF_DEFAULT_HZ);
+	fd = perf_open(&a, 0);
+	if (fd < 0) {
+		snprintf(err, errlen, "perf_event_open(cpu-clock with kernel "
+			 "callchains): %s%s", strerror(errno),
+			 errno == EACCES || errno == EPERM ?
+			 " (needs root or kernel.perf_event_paranoid <= 1)" :
+			 "");
+		return -1;
+	}
+	close((int)fd);
+	return 0;
+}
+
+struct kprof *kprof_new(unsigned hz, bool pmu, const struct ksyms *ks)
+{
+	struct kprof *kp = calloc(1, sizeof(*kp));
+
+	if (!kp)
+		return NULL;
+	kp->hz = hz;
+	kp->pmu = pmu;
+	kp->ks = ks;
+	kp->page = (size_t)sysconf(_SC_PAGESIZE);
+	kp->ring_len = (KPROF_RING_PAGES + 1) * kp->page;
+	kp->nslot = 1024;
+	kp->slot = calloc(kp->nslot, sizeof(*kp->slot));
+	if (!kp->slot) {
+		free(kp);
+		return NULL;
+	}
+	return kp;
+}
+
+/* One worker's event and its ring.  0, or -1 with the reason in err. */
+static int open_one(struct kprof *kp, int i, pid_t tid, char *err,
+		    size_t errlen)
+{
+	struct perf_event_attr a;
+	long fd;
+
+	attr_of(&a, kp->pmu, kp->hz);
+	fd = perf_open(&a, tid);
+	if (fd < 0) {
+		snprintf(err, errlen, "perf_event_open(%s, task %d): %s",
+			 kp->pmu ? "cycles" : "cpu-clock", (int)tid,
+			 strerror(errno));
+		return -1;
+	}
+	kp->fd[i] = (int)fd;
+	kp->ring[i] = mmap(NULL, kp->ring_len, PROT_READ | PROT_WRITE,
+			   MAP_SHARED, (int)fd, 0);
+	if (kp->ring[i] == MAP_FAILED) {
+		kp->ring[i] = NULL;
+		snprintf(err, errlen, "mmap of the profile's ring (%zu KiB): "
+			 "%s", kp->ring_len / 1024, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+struct kprof *kprof_open(const pid_t *tids, int ntids, unsigned hz,
+			 const struct ksyms *ks, char *err, size_t errlen)
+{
+	struct kprof *kp;
+	bool pmu;
+	int i;
+
+	if (kprof_probe(&pmu, err, errlen) != 0)
+		return NULL;
+	kp = kprof_new(hz, pmu, ks);
+	if (!kp || !(kp->fd = calloc((size_t)ntids + 1, sizeof(int))) ||
+	    !(kp->ring = calloc((size_t)ntids + 1, sizeof(void *)))) {
+		kprof_free(kp);
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		return NULL;
+	}
+	for (i = 0; i < ntids; i++)
+		kp->fd[i] = -1;
+	kp->n = ntids;
+	for (i = 0; i < ntids; i++)
+		if (open_one(kp, i, tids[i], err, errlen) != 0) {
+			kprof_free(kp);
+			return NULL;
+		}
+	return kp;
+}
+
+void kprof_close(struct kprof *kp)
+{
+	int i;
+
+	if (!kp)
+		return;
+	for (i = 0; i < kp->n; i++) {
+		if (kp->ring && kp->ring[i])
+			munmap(kp->ring[i], kp->ring_len);
+		if (kp->fd && kp->fd[i] >= 0)
+			close(kp->fd[i]);
+	}
+	free(kp->ring);
+	free(kp->fd);
+	kp->ring = NULL;
+	kp->fd = NULL;
+	kp->n = 0;
+}
+
+void kprof_free(struct kprof *kp)
+{
+	size_t s;
+
+	if (!kp)
+		return;
+	kprof_close(kp);
+	for (s = 0; s < kp->nslot; s++)
+		free(kp->slot[s].frames);
+	free(kp->slot);
+	free(kp);
+}
+
+int kprof_enable(struct kprof *kp, int on)
+{
+	int i;
+
+	for (i = 0; i < kp->n; i++)
+		if (ioctl(kp->fd[i], on ? PERF_EVENT_IOC_ENABLE :
+			  PERF_EVENT_IOC_DISABLE, 0) != 0)
+			return -1;
+	return 0;
+}
+
+static size_t hash_text(const char *s)
+{
+	size_t h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static int grow_slots(struct kprof *kp)
+{
+	size_t n = kp->nslot * 2, i;
+	struct kprof_stack_slot *v = calloc(n, sizeof(*v));
+
+	if (!v)
+		return -1;
+	for (i = 0; i < kp->nslot; i++) {
+		size_t h;
+
+		if (!kp->slot[i].frames)
+			continue;
+		h = hash_text(kp->slot[i].frames) & (n - 1);
+		while (v[h].frames)
+			h = (h + 1) & (n - 1);
+		v[h] = kp->slot[i];
+	}
+	free(kp->slot);
+	kp->slot = v;
+	kp->nslot = n;
+	return 0;
+}
+
+/* count more samples of the stack frames.  0, or -1 on ENOMEM. */
+static int add_folded(struct kprof *kp, const char *frames, uint64_t count)
+{
+	size_t h;
+
+	if ((kp->nstacks + 1) * 2 > kp->nslot && grow_slots(kp) != 0)
+		return -1;
+	h = hash_text(frames) & (kp->nslot - 1);
+	while (kp->slot[h].frames && strcmp(kp->slot[h].frames, frames))
+		h = (h + 1) & (kp->nslot - 1);
+	if (!kp->slot[h].frames) {
+		kp->slot[h].frames = strdup(frames);
+		if (!kp->slot[h].frames)
+			return -1;
+		kp->nstacks++;
+	}
+	kp->slot[h].count += count;
+	kp->samples += count;
+	return 0;
+}
+
+/* Append frame to the folded text at buf (length *l), ';' first. */
+static void append_frame(char *buf, size_t *l, const char *frame)
+{
+	int w = snprintf(buf + *l, KPROF_MAX_STACK - *l, "%s%s",
+			 *l ? ";" : "", frame);
+
+	if (w > 0 && *l + (size_t)w < KPROF_MAX_STACK)
+		*l += (size_t)w;
+}
+
+int kprof_add(struct kprof *kp, const uint64_t *ips, size_t nips, bool user)
+{
+	char buf[KPROF_MAX_STACK], hex[24];
+	size_t l = 0, i;
+
+	buf[0] = 0;
+	append_frame(buf, &l, "[user]");
+	for (i = nips; !user && i-- > 0;) {
+		const char *name;
+
+		if (ips[i] >= (uint64_t)PERF_CONTEXT_MAX)
+			continue;	/* PERF_CONTEXT_KERNEL, ... */
+		name = ksyms_func(kp->ks, ips[i]);
+		if (!name) {
+			snprintf(hex, sizeof(hex), "0x%" PRIx64, ips[i]);
+			name = hex;
+		}
+		append_frame(buf, &l, name);
+	}
+	return add_folded(kp, buf, 1);
+}
+
+/* One PERF_RECORD_SAMPLE of worker w (IP, TID, TIME, CALLCHAIN). */
+static int on_sample(struct kprof *kp, const struct perf_event_header *h,
+		     const uint64_t *lo, const uint64_t *hi, int w)
+{
+	const uint64_t *p = (const uint64_t *)(h + 1);
+	uint64_t t, nr;
+	bool user = (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+		    PERF_RECORD_MISC_USER;
+	size_t words = (h->size - sizeof(*h)) / 8;
+
+	if (words < 4)
+		return 0;
+	t = p[2];
+	nr = p[3];
+	if (nr > words - 4)
+		nr = words - 4;
+	if (lo && (t < lo[w] || t > hi[w])) {
+		kp->outside++;
+		return 0;
+	}
+	return kprof_add(kp, p + 4, (size_t)nr, user);
+}
+
+/* Read worker w's ring to its end. */
+static int drain_one(struct kprof *kp, int w, const uint64_t *lo,
+		     const uint64_t *hi)
+{
+	struct perf_event_mmap_page *mp = kp->ring[w];
+	const unsigned char *data = (const unsigned char *)mp + kp->page;
+	size_t size = kp->ring_len - kp->page;
+	uint64_t head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = mp->data_tail;
+	uint64_t rec[KPROF_MAX_STACK / 8 + 8];
+	int rc = 0;
+
+	while (tail < head && rc == 0) {
+		struct perf_event_header *h = (void *)rec;
+		size_t off = (size_t)(tail % size), len, first;
+
+		first = size - off < sizeof(*h) ? size - off : sizeof(*h);
+		memcpy(rec, data + off, first);
+		memcpy((char *)rec + first, data, sizeof(*h) - first);
+		len = h->size;
+		if (len < sizeof(*h))
+			break;
+		if (len <= sizeof(rec)) {
+			first = size - off < len ? size - off : len;
+			memcpy(rec, data + off, first);
+			memcpy((char *)rec + first, data, len - first);
+			if (h->type == PERF_RECORD_SAMPLE)
+				rc = on_sample(kp, h, lo, hi, w);
+			else if (h->type == PERF_RECORD_LOST)
+				kp->lost += rec[2];
+		}
+		tail += len;
+	}
+	__atomic_store_n(&mp->data_tail, head, __ATOMIC_RELEASE);
+	return rc;
+}
+
+int kprof_drain(struct kprof *kp, const uint64_t *lo, const uint64_t *hi)
+{
+	int w;
+
+	for (w = 0; w < kp->n; w++)
+		if (kp->ring[w] && drain_one(kp, w, lo, hi) != 0)
+			return -1;
+	return 0;
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct kv_prof_stack *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->frames, y->frames);
+}
+
+int kprof_result(const struct kprof *kp, struct result_kernel *k)
+{
+	size_t i;
+
+	snprintf(k->prof_event, sizeof(k->prof_event), "%s",
+		 kp->pmu ? "cycles" : "cpu-clock");
+	k->prof_pmu = kp->pmu;
+	k->prof_hz = kp->hz;
+	k->prof_samples = kp->samples;
+	k->prof_outside = kp->outside;
+	k->prof_lost = kp->lost;
+	k->stacks = calloc(kp->nstacks ? kp->nstacks : 1, sizeof(*k->stacks));
+	if (!k->stacks)
+		return -1;
+	for (i = 0; i < kp->nslot; i++) {
+		struct kv_prof_stack *s = &k->stacks[k->nstacks];
+
+		if (!kp->slot[i].frames)
+			continue;
+		s->frames = strdup(kp->slot[i].frames);
+		if (!s->frames)
+			return -1;
+		s->count = kp->slot[i].count;
+		k->nstacks++;
+	}
+	if (k->nstacks)
+		qsort(k->stacks, k->nstacks, sizeof(*k->stacks), by_count);
+	return 0;
+}
