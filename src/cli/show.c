@@ -15,12 +15,13 @@
 #include "report/observe_print.h"
 #include "report/report.h"
 #include "report/show_print.h"
+#include "results/kernel_records.h"
 #include "session/run_plan.h"
 #include "util/array.h"
 
 struct show_cli {
 	const char *db;
-	bool json, csv, no_env;
+	bool json, csv, no_env, folded;
 };
 
 #define OPT_BASE struct show_cli
@@ -31,6 +32,11 @@ static const struct opt_row show_rows[] = {
 		    "header line"),
 	OPT_ROW_FLAG("--no-env", "leave the environment out",
 	  no_env),
+	OPT_ROW_FLAG("--folded", "the folded stacks of a configuration's "
+	  "--kernel profile, one a line, root first (\"a;b;c COUNT\", "
+	  "as flamegraph.pl, inferno and speedscope read them); JOB, after "
+	  "RUN, is the configuration's number (1: the first) when the run "
+	  "profiled several", folded),
 	OPT_ROW_DB(db, OPT_HELP_DB),
 };
 #undef OPT_BASE
@@ -40,8 +46,9 @@ static void show_usage(FILE *out, const struct opt_cmd *c);
 static const struct opt_cmd show_cmd = {
 	.name = "show", .rows = show_rows,
 	.nrows = ARRAY_SIZE(show_rows), .help_col = 13,
-	.max_pos = 1, .pos = OPT_C_LAST, .usage = show_usage,
-	.synopsis = OPT_SYNOPSIS("RUN [--json|--csv] [--no-env] [--db]"),
+	.max_pos = 2, .pos = OPT_C_LAST, .usage = show_usage,
+	.synopsis = OPT_SYNOPSIS("RUN [--json|--csv] [--no-env] [--db]",
+				 "RUN --folded [JOB] [--db]"),
 };
 
 const struct opt_cmd *cli_show_options(void)
@@ -96,9 +103,58 @@ static int select_one(struct store *st, const char *which, int64_t *id)
 	return 0;
 }
 
+/* The configurations of run that hold a profile. */
+static size_t profiled(const struct run_data *run, size_t *first)
+{
+	size_t i, n = 0;
+
+	for (i = run->results.ncfgs; i-- > 0;) {
+		const struct result_config *c = run->results.cfgs[i];
+
+		if (c->kernel && (c->kernel->views & KVIEW_PROFILE)) {
+			*first = i;
+			n++;
+		}
+	}
+	return n;
+}
+
+/*
+ * show RUN --folded [JOB]: configuration JOB's folded stacks (without
+ * JOB: the one configuration profiled).  Returns the exit code.
+ */
+static int show_folded(const struct run_data *run, const char *job)
+{
+	size_t first = 0, n = profiled(run, &first), ncfg = run->results.ncfgs;
+	char *end;
+	long j;
+
+	if (!n)
+		return cli_usage("show", "--folded: the run has no --kernel "
+				 "profile");
+	if (!job && n > 1)
+		return cli_usage("show", "--folded: %zu configurations have "
+				 "a profile: say which, JOB 1 to %zu", n, ncfg);
+	if (job) {
+		errno = 0;
+		j = strtol(job, &end, 10);
+		if (errno || *end || end == job || j < 1 || (size_t)j > ncfg)
+			return cli_usage("show", "--folded: JOB '%s' is not a "
+					 "configuration's number (1 to %zu)",
+					 job, ncfg);
+		first = (size_t)j - 1;
+		if (!run->results.cfgs[first]->kernel ||
+		    !(run->results.cfgs[first]->kernel->views & KVIEW_PROFILE))
+			return cli_usage("show", "--folded: configuration %ld "
+					 "has no --kernel profile", j);
+	}
+	report_folded(stdout, run->results.cfgs[first]->kernel);
+	return fflush(stdout) ? EXIT_FAIL : EXIT_OK;
+}
+
 int cmd_show(int argc, char **argv)
 {
-	const char *which;
+	const char *which, *job;
 	struct show_cli sc = { 0 };
 	struct opt_result res;
 	struct run_data run;
@@ -113,9 +169,15 @@ int cmd_show(int argc, char **argv)
 	if (e)
 		return e < 0 ? EXIT_OK : e;
 	which = res.npos ? res.pos[0] : NULL;
+	job = res.npos > 1 ? res.pos[1] : NULL;
 	opt_result_free(&res);
 	if (sc.json && sc.csv)
 		return cli_usage("show", "--json or --csv, not both");
+	if (sc.folded && (sc.json || sc.csv))
+		return cli_usage("show", "--folded: not with --json or --csv");
+	if (job && !sc.folded)
+		return cli_usage("show", "one RUN (a second word, JOB, only "
+				 "with --folded)");
 	if (!which)
 		return cli_usage("show", "which run? (an id from 'copyscope "
 				 "runs', or 'last')");
@@ -144,7 +206,9 @@ int cmd_show(int argc, char **argv)
 		store_close(st);
 		return rc > 0 ? EXIT_USAGE : EXIT_FAIL;
 	}
-	if (sc.csv) {
+	if (sc.folded) {
+		e = show_folded(&run, job);
+	} else if (sc.csv) {
 		e = report_csv(stdout, &run.info, run.results.v,
 			       run.results.n) ? EXIT_FAIL : EXIT_OK;
 	} else if (sc.json && run.observation) {

@@ -175,6 +175,7 @@ void prof_share_ci(uint64_t k, uint64_t n, double *lo, double *hi)
 	c = (p + z * z / (2.0 * (double)n)) / d;
 	h = z * sqrt(p * (1.0 - p) / (double)n +
 		     z * z / (4.0 * (double)n * (double)n)) / d;
-	*lo = c - h < 0 ? 0 : c - h;
-	*hi = c + h > 1 ? 1 : c + h;
+	/* the ends are exact: rounding leaves 1e-17 for none of n */
+	*lo = k == 0 || c - h < 0 ? 0 : c - h;
+	*hi = k == n || c + h > 1 ? 1 : c + h;
 }

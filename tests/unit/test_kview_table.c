@@ -39,6 +39,7 @@ static void test_broken_rows(void **state)
 	t[0] = kview_records[0];
 	t[1] = &dup;
 	t[2] = kview_records[2];
+	t[3] = kview_records[3];
 	assert_int_equal(kview_records_validate(t, KVIEW_NVIEWS, err,
 						sizeof(err)), 1);
 	assert_non_null(strstr(err, "named twice"));
@@ -69,18 +70,19 @@ static void test_mask_names(void **state)
 
 	(void)state;
 	kview_mask_text(KVIEW_ALL, text, sizeof(text));
-	assert_string_equal(text, "lock,sched,syscall");
+	assert_string_equal(text, "lock,sched,syscall,profile");
 	assert_int_equal(kview_parse("syscall,lock", &v, err, sizeof(err)),
 			 0);
 	assert_int_equal(v, KVIEW_BIT(kview_id("lock")) |
 			 KVIEW_BIT(kview_id("syscall")));
 	assert_int_equal(kview_parse("lock,futex", &v, err, sizeof(err)), -1);
 	assert_string_equal(err, "--kernel: unknown view 'futex' (allowed: "
-			    "lock, sched, syscall, as a comma list)");
+			    "lock, sched, syscall, profile, as a comma list)");
 	assert_int_equal(kview_parse("sched,sched", &v, err, sizeof(err)),
 			 -1);
 	assert_string_equal(err, "--kernel: view 'sched' given twice "
-			    "(allowed: lock, sched, syscall, each once)");
+			    "(allowed: lock, sched, syscall, profile, each "
+			    "once)");
 }
 
 int main(void)
