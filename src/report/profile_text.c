@@ -17,7 +17,7 @@
 /* Functions of the text table. */
 #define PROF_TOP 15
 /* Width of the function's column: the rest of 80 columns. */
-#define PROF_NAME_W 25
+#define PROF_NAME_W 24
 
 static void print_head(FILE *out, const struct result_kernel *k,
 		       double op_ns)
@@ -51,6 +51,15 @@ static void name_col(const char *name, char *buf, size_t len)
 	snprintf(buf, len, "%.*s~", PROF_NAME_W - 1, name);
 }
 
+/* ns with 3 significant digits ("0" for none). */
+static void ns_col(double v, char *buf, size_t len)
+{
+	if (v == 0)
+		snprintf(buf, len, "0");
+	else
+		fmt_number(v, buf, len);
+}
+
 static void print_row(FILE *out, const struct prof_func *f, uint64_t of,
 		      double op_ns)
 {
@@ -58,10 +67,10 @@ static void print_row(FILE *out, const struct prof_func *f, uint64_t of,
 	double clo, chi, share = (double)f->self / (double)of;
 
 	prof_share_ci(f->self, of, &clo, &chi);
-	fmt_number(share * op_ns, self, sizeof(self));
-	fmt_number((double)f->total / (double)of * op_ns, tot, sizeof(tot));
-	fmt_number(clo * op_ns, lo, sizeof(lo));
-	fmt_number(chi * op_ns, hi, sizeof(hi));
+	ns_col(share * op_ns, self, sizeof(self));
+	ns_col((double)f->total / (double)of * op_ns, tot, sizeof(tot));
+	ns_col(clo * op_ns, lo, sizeof(lo));
+	ns_col(chi * op_ns, hi, sizeof(hi));
 	snprintf(ci, sizeof(ci), "%s-%s", lo, hi);
 	name_col(f->name, nm, sizeof(nm));
 	fprintf(out, "      %5.1f%% %10s %13s %10s %6llu %s\n",

@@ -23,7 +23,7 @@ void kview_mask_text(unsigned mask, char *buf, size_t len)
 					      kview_records[id]->name);
 }
 
-/* "lock, sched, syscall": the views' names. */
+/* "lock, sched, syscall, profile": the views' names. */
 static void allowed(char *buf, size_t len)
 {
 	size_t l = 0;

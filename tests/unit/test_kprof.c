@@ -33,7 +33,7 @@ static const char SYMS[] =
 	"ffffffff81002000 T vfs_read\n"
 	"ffffffff81003000 T read_zero\n"
 	"ffffffff81004000 T _raw_spin_unlock_irqrestore\n"
-	"ffffffff81005000 t helper_recursive\n"
+	"ffffffff81005000 t helper_recursive_with_a_long_name\n"
 	"ffffffffc0001000 t mod_func\t[mymod]\n";
 
 #define CTX_K ((uint64_t)PERF_CONTEXT_KERNEL)
@@ -91,8 +91,8 @@ static void test_fold(void **state)
 	assert_string_equal(k.stacks[0].frames, "[user];entry_SYSCALL_64;"
 			    "do_syscall_64;vfs_read;read_zero");
 	assert_int_equal(k.stacks[0].count, 3);
-	s = stack_of(&k, "[user];do_syscall_64;helper_recursive;"
-		     "helper_recursive");
+	s = stack_of(&k, "[user];do_syscall_64;helper_recursive_with_a_long_name;"
+		     "helper_recursive_with_a_long_name");
 	assert_non_null(s);
 	assert_int_equal(s->count, 1);
 	assert_non_null(stack_of(&k, "[user];do_syscall_64;mod_func"));
@@ -150,8 +150,8 @@ static void test_functions(void **state)
 	assert_int_equal(func(f, n, "[user]")->total, 6);
 	assert_int_equal(func(f, n, "[user]")->self, 1);
 	/* recursion: two frames of one sample are one total sample */
-	assert_int_equal(func(f, n, "helper_recursive")->total, 1);
-	assert_int_equal(func(f, n, "helper_recursive")->self, 1);
+	assert_int_equal(func(f, n, "helper_recursive_with_a_long_name")->total, 1);
+	assert_int_equal(func(f, n, "helper_recursive_with_a_long_name")->self, 1);
 	assert_int_equal(func(f, n, "mod_func")->self, 1);
 	/* the op's measured time: the untraced median */
 	assert_true(prof_op_ns(k) == 600);
@@ -262,8 +262,8 @@ static void test_text(void **state)
 	assert_string_equal(fo, "[user];entry_SYSCALL_64;do_syscall_64;"
 			    "vfs_read;read_zero 3\n"
 			    "[user] 1\n"
-			    "[user];do_syscall_64;helper_recursive;"
-			    "helper_recursive 1\n"
+			    "[user];do_syscall_64;helper_recursive_with_a_long_name;"
+			    "helper_recursive_with_a_long_name 1\n"
 			    "[user];do_syscall_64;mod_func 1\n");
 	free(t);
 	free(th);

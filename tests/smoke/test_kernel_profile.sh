@@ -1,0 +1,120 @@
+#!/bin/sh
+# test_kernel_profile.sh - `run --kernel profile`: sys.rw target=zero
+# size=64k samples its worker's kernel stacks in its batches; the
+# zeroing routine (read_zero) holds the most self samples of the read
+# path (the functions under the pread system call) and is among the top
+# three of all; the table fits 80 columns and says the event, its
+# frequency and, with no PMU, "no PMU here" and the skew note; the JSON's
+# functions carry ns/op = share x the op's time with a CI around it;
+# show --folded prints root-first folded stacks in FlameGraph's format
+# (checked by a reader that follows flamegraph.pl's parsing) whose
+# counts add up to the samples; export and import keep the profile; bad
+# --profile-hz values and JOBs are usage errors.  Asserts shares and
+# orderings, never times.  Needs root (kernel callchains).
+. "$(dirname "$0")/lib.sh"
+need_python
+
+note "bad --profile-hz values: usage errors"
+cs 2 run sys.null --profile-hz 997 --quick --no-store
+contains "$ERR" "--profile-hz: only with --kernel profile"
+cs 2 run sys.null --kernel profile --profile-hz 0 --quick --no-store
+contains "$ERR" "--profile-hz"
+
+[ "$(id -u)" -eq 0 ] || skip "kernel callchains of our threads: needs root"
+
+note "sys.rw target=zero size=64k, profiled"
+cs 0 run sys.rw target=zero size=64k --kernel profile --profile-hz 1999 \
+	--reps 5 --tag prof
+contains "$OUT" "profile: "
+contains "$OUT" "at 1999 Hz per worker (--profile-hz)"
+contains "$OUT" "samples in the batches"
+contains "$OUT" "self ns/op"
+if [ ! -e /sys/bus/event_source/devices/cpu ] &&
+   [ ! -e /sys/bus/event_source/devices/cpu_core ]; then
+	note "no PMU on this machine: cpu-clock, said, with the skew note"
+	contains "$ERR" "no PMU here"
+	contains "$OUT" "no PMU here"
+	contains "$OUT" "profile: cpu-clock at"
+	contains "$OUT" "skew: cpu-clock samples from a timer"
+fi
+awk 'length($0) > 80 { print; bad = 1 } END { exit bad }' "$OUT" ||
+	fail "the profile's text is wider than 80 columns"
+
+cs 0 show prof --json
+python3 - "$OUT" <<'PY' || fail "the profile's JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+prof = [r["info"]["kernel"]["profile"] for r in d["results"]
+        if "profile" in r.get("info", {}).get("kernel", {})]
+assert len(prof) == 1, len(prof)
+p = prof[0]
+assert p["samples"] >= 50, p["samples"]
+fn = p["functions"]
+names = [f["function"] for f in fn]
+# most self samples first
+assert all(fn[i]["self_samples"] >= fn[i + 1]["self_samples"]
+           for i in range(len(fn) - 1))
+zero = [f for f in fn if f["function"] == "read_zero"]
+assert zero, names[:10]
+z = zero[0]
+assert z in fn[:3], names[:5]
+# the read path: the functions whose stacks pass through the pread call
+under = {}
+for frames, n in p["stacks"]:
+    fr = frames.split(";")
+    if "__x64_sys_pread64" in fr:
+        under[fr[-1]] = under.get(fr[-1], 0) + n
+top = max(under, key=under.get)
+assert top == "read_zero", under
+# share x the op's time, and its CI around it
+share = z["self_samples"] / p["samples"]
+assert abs(z["self_ns_per_op"] - share * p["op_ns"]) < 1e-6 * p["op_ns"]
+lo, hi = z["self_ci"]
+assert lo < z["self_ns_per_op"] < hi, (lo, hi)
+assert z["total_samples"] >= z["self_samples"]
+assert sum(n for _, n in p["stacks"]) == p["samples"]
+open(sys.argv[1] + ".samples", "w").write(str(p["samples"]))
+PY
+samples=$(cat "$OUT.samples")
+
+note "show --folded: FlameGraph's folded format, root first"
+cs 0 show prof --folded
+cp "$OUT" "$TMP/folded.txt"
+python3 - "$TMP/folded.txt" "$samples" <<'PY' || fail "the folded stacks"
+import re, sys
+# flamegraph.pl's reading of a line: the stack, then a count at the end
+line_re = re.compile(r"^(.*)\s+?(\d+(?:\.\d*)?)$")
+total, leaves = 0, {}
+for line in open(sys.argv[1]):
+    line = line.rstrip("\n")
+    m = line_re.match(line)
+    assert m, "flamegraph.pl would skip: %r" % line
+    stack, n = m.group(1), int(m.group(2))
+    frames = stack.split(";")
+    assert all(frames) and " " not in stack, line
+    assert frames[0] == "[user]", line
+    total += n
+    leaves[frames[-1]] = leaves.get(frames[-1], 0) + n
+assert total == int(sys.argv[2]), (total, sys.argv[2])
+assert "read_zero" in leaves
+PY
+cs 0 show prof --folded 1
+cmp -s "$OUT" "$TMP/folded.txt" || fail "show --folded 1 differs"
+cs 2 show prof --folded 2
+contains "$ERR" "--folded: JOB '2' is not a configuration's number (1 to 1)"
+cs 2 show prof --folded --json
+cs 2 show prof 1
+contains "$ERR" "only with --folded"
+
+note "export and import keep the profile"
+cs 0 export prof -o "$TMP/prof.jsonl"
+cs 0 import "$TMP/prof.jsonl" --db "$TMP/other.db"
+cs 0 show last --folded --db "$TMP/other.db"
+cmp -s "$OUT" "$TMP/folded.txt" ||
+	fail "the imported run's folded stacks differ from the original's"
+
+note "a run without a profile: --folded says so"
+cs 0 run sys.null --quick --tag plain
+cs 2 show plain --folded
+contains "$ERR" "--folded: the run has no --kernel profile"
+exit 0
