@@ -176,8 +176,8 @@ int cmd_show(int argc, char **argv)
 	if (sc.folded && (sc.json || sc.csv))
 		return cli_usage("show", "--folded: not with --json or --csv");
 	if (job && !sc.folded)
-		return cli_usage("show", "one RUN (a second word, JOB, only "
-				 "with --folded)");
+		return cli_usage("show", "unexpected argument '%s' (a second "
+				 "word, JOB, only with --folded)", job);
 	if (!which)
 		return cli_usage("show", "which run? (an id from 'copyscope "
 				 "runs', or 'last')");

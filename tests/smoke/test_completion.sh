@@ -118,7 +118,7 @@ note "values: workloads, parameters, views, accelerators, files, tags"
 want "run pipe.bw si" size=
 want "run pipe.bw mode=pr" proc
 want "run pipe.bw place=split,s" split,split split,same
-want "run --kernel " lock sched syscall
+want "run --kernel " lock sched syscall profile
 want "run --kernel lock,s" lock,sched lock,syscall
 want "run --kernel=sy" syscall
 want "run --tag " before-x after-y
@@ -130,7 +130,7 @@ want "boot --kernel $TMP/files/k" "$TMP/files/kernel.img"
 want "boot --accel " auto kvm tcg
 want "boot --accel=t" tcg
 want "boot --side a sys.null -- --re" --reps
-want "boot --side a sys.null -- --kernel " lock sched syscall
+want "boot --side a sys.null -- --kernel " lock sched syscall profile
 want "compare " last before-x after-y
 want "compare a b --ig" --ignore-param
 want "show " last

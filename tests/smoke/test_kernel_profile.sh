@@ -104,7 +104,7 @@ cs 2 show prof --folded 2
 contains "$ERR" "--folded: JOB '2' is not a configuration's number (1 to 1)"
 cs 2 show prof --folded --json
 cs 2 show prof 1
-contains "$ERR" "only with --folded"
+contains "$ERR" "unexpected argument '1' (a second word, JOB, only with --folded)"
 
 note "export and import keep the profile"
 cs 0 export prof -o "$TMP/prof.jsonl"
