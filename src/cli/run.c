@@ -107,7 +107,7 @@ static const struct opt_row run_rows[] = {
 	  "the run", kbackend, .words = kbackend_words,
 	  .complete = OPT_C_WORDS),
 	OPT_ROW_INT("--profile-hz", "HZ", "with --kernel profile: samples a "
-	  "second of each worker (default 997, which costs under 2%; see "
+	  "second of each worker (default 499, which costs under 2%; see "
 	  "docs/kernel-views.md)", ro.profile_hz, .lo = 1, .hi = 100000),
 	OPT_ROW_FLAG("--perf-counters", "count context switches, "
 	  "migrations and faults with perf software events instead of "

@@ -55,7 +55,7 @@ struct kv_sys_row {
  * (docs/kernel-views.md); a prime, so that it does not beat with
  * periodic work.
  */
-#define KV_PROF_DEFAULT_HZ 997
+#define KV_PROF_DEFAULT_HZ 499
 
 /*
  * One folded stack of the profile: its frames root first, joined by
