@@ -37,6 +37,10 @@
 #define WL_MAX_METRICS 24
 #define WL_MAX_CLASSES 8
 #define WL_ERR_LEN 256
+/* Room for a configuration's note (wl_ctx.note): the longest a workload
+   writes (pipe.mix's mix shares, pipe capacity and placement) is a few
+   hundred bytes; wl_note_add() says "[cut: N more chars]" past this. */
+#define WL_NOTE_LEN 2048
 /* Largest parameter struct a workload may declare (params_size). */
 #define WL_PARAMS_MAX_BYTES 256
 
@@ -173,7 +177,7 @@ struct wl_ctx {
 	int ncpus;			/* at least 1 */
 	void *priv;			/* the workload's coordinator state */
 	char err[WL_ERR_LEN];
-	char note[WL_ERR_LEN];		/* placement/fallback note to print */
+	char note[WL_NOTE_LEN];		/* placement/fallback note to print */
 	/* storage behind params */
 	_Alignas(max_align_t) unsigned char params_buf[WL_PARAMS_MAX_BYTES];
 };
@@ -338,5 +342,13 @@ void wl_place_workers(struct wl_ctx *ctx, enum wl_place place);
 
 /* For hooks: true once SIGINT or SIGTERM asked the run to stop. */
 bool wl_interrupted(void);
+
+/*
+ * Append printf text to the NUL-terminated text in buf (len bytes).  What
+ * does not fit is not dropped silently: buf then ends in "[cut: N more
+ * chars]", N the characters left out.  Returns 0, or -1 when it cut.
+ */
+int wl_text_add(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

@@ -66,7 +66,7 @@ struct config_result {
 	struct param_set ps;
 	enum config_status status;
 	char msg[512];			/* error, or reason unsupported */
-	char note[512];			/* placement or fallback notes */
+	char note[WL_NOTE_LEN];		/* placement or fallback notes */
 
 	size_t nsamples;		/* kept samples actually taken */
 	double *values[WL_MAX_METRICS];	/* [metric][sample] */
