@@ -4,6 +4,7 @@
 #include "report/format.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,6 +256,23 @@ void fmt_items_add(struct fmt_items *l, const char *item)
 	/* an item wider than a line (a long mix) goes on in lines of its
 	   own, indented under its value */
 	l->col = fmt_put_long(l->out, l->col + 2, 4, item, len);
+}
+
+void fmt_items_addf(struct fmt_items *l, const char *fmt, ...)
+{
+	va_list ap;
+	char *item;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&item, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		fmt_items_add(l, "[out of memory]");
+		return;
+	}
+	fmt_items_add(l, item);
+	free(item);
 }
 
 void fmt_items_end(struct fmt_items *l)

@@ -66,7 +66,7 @@ static int set_params(struct result_config *c, const struct config_result *cr)
 	if (!c->params_json || !c->params)
 		return -1;
 	for (i = 0; i < wl->nparams; i++) {
-		char v[320];
+		char v[PARAM_TEXT_MAX];
 
 		param_format_value(&wl->params[i], cr->ps.v[i], v, sizeof(v));
 		c->params[i].name = strdup(wl->params[i].name);
