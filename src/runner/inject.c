@@ -16,11 +16,27 @@ static volatile uint64_t inject_sink;
 /*
  * inject_sled(x, steps): jump to steps instructions before the sled's end
  * and run the rest, each one dependent on the one before.  The jump's
- * target is the same for every op of a run, so it is predicted.
+ * target is the same for every op of a run, so it is predicted.  The
+ * sled ends at offset INJECT_SLED_END_OFS of a page and the entry code
+ * follows its end on that page, so that a wait of up to about 1300 steps
+ * (400 ns) runs on one code page, the same page as the empty wait: where
+ * a system call flushes the TLB (page-table isolation without PCIDs, a
+ * PVM guest), a longer sled would pay an instruction-TLB miss per page
+ * it crosses, a step in the added time that no calibration sees.
  */
+#define INJECT_SLED_END_OFS "3900"
 #if defined(__x86_64__)
 /* not %rdi: 3 bytes (48 f7 d7), latency one cycle, no flags */
 __asm__(".text\n"
+	"	.balign	4096\n"
+	"	.skip	" INJECT_SLED_END_OFS ", 0xcc\n"
+	"	.rept	4096\n"
+	"	not	%rdi\n"
+	"	.endr\n"
+	".Linject_sled_end:\n"
+	"	mov	%rdi, %rax\n"
+	"	lfence\n"
+	"	ret\n"
 	".globl inject_sled\n"
 	".type inject_sled, @function\n"
 	"inject_sled:\n"
@@ -29,17 +45,18 @@ __asm__(".text\n"
 	"	lea	(%rsi,%rsi,2), %rdx\n"
 	"	sub	%rdx, %rax\n"
 	"	jmp	*%rax\n"
-	"	.rept	4096\n"
-	"	not	%rdi\n"
-	"	.endr\n"
-	".Linject_sled_end:\n"
-	"	mov	%rdi, %rax\n"
-	"	lfence\n"
-	"	ret\n"
 	".size inject_sled, .-inject_sled\n");
 #elif defined(__aarch64__)
-/* eor x0, x0, #1: 4 bytes, latency one cycle */
+/* mvn x0, x0 (not): 4 bytes, latency one cycle */
 __asm__(".text\n"
+	"	.balign	4096\n"
+	"	.skip	" INJECT_SLED_END_OFS ", 0\n"
+	"	.rept	4096\n"
+	"	mvn	x0, x0\n"
+	"	.endr\n"
+	".Linject_sled_end:\n"
+	"	isb\n"
+	"	ret\n"
 	".globl inject_sled\n"
 	".type inject_sled, %function\n"
 	"inject_sled:\n"
@@ -47,12 +64,6 @@ __asm__(".text\n"
 	"	adr	x2, .Linject_sled_end\n"
 	"	sub	x2, x2, x1, lsl #2\n"
 	"	br	x2\n"
-	"	.rept	4096\n"
-	"	eor	x0, x0, #1\n"
-	"	.endr\n"
-	".Linject_sled_end:\n"
-	"	isb\n"
-	"	ret\n"
 	".size inject_sled, .-inject_sled\n");
 #else
 /* elsewhere a loop: its exit branch is the one cost the sled avoids */

@@ -34,7 +34,7 @@
 #include "core/workload.h"
 
 /* The longest straight run of steps; longer waits run it several times. */
-#define INJECT_SLED_STEPS 4096
+#define INJECT_SLED_STEPS UINT64_C(4096)
 
 /*
  * Run steps (at most INJECT_SLED_STEPS) dependent steps on x and return
