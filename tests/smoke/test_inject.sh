@@ -4,7 +4,7 @@
 # (info.inject) and printed ("inject delivered ..."), inject_ns=0 stores
 # no injection, and in ab a large injection shows as B - A within a band
 # that holds on a loaded machine (the op and the wait both stretch where
-# the worker loses its CPU: up to 4x here; an injection that was not run
+# the worker loses its CPU: 4x at load 9 here; an injection that was not run
 # reads about 0).
 . "$(dirname "$0")/lib.sh"
 need_python
@@ -39,7 +39,7 @@ d = json.load(open(sys.argv[1]))
 assert not any(r["info"].get("inject") for r in d["results"])
 PY
 
-note "ab inject_ns=0 against 20us: delivered (A x %change) within 0.5..4x"
+note "ab inject_ns=0 against 20us: delivered (A x %change) within 0.5..10x"
 cs 0 ab sys.null --a inject_ns=0 --b inject_ns=20us --rounds 12 --cpus 0 \
 	--json --no-store
 python3 - "$OUT" <<'PY' || fail "ab: the injection did not deliver"
@@ -47,5 +47,5 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 r = [r for r in d["rows"] if r["metric"] == "time/call"][0]
 got = r["a_median"] * r["change_pct"] / 100
-assert 0.5 * 20000 < got < 4 * 20000, "delivered %.0f ns of 20000" % got
+assert 0.5 * 20000 < got < 10 * 20000, "delivered %.0f ns of 20000" % got
 PY
