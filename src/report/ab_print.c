@@ -63,7 +63,15 @@ void ab_print_text(FILE *out, const struct ab_header *h,
 	fprintf(out, "copyscope ab %s", h->workload);
 	if (h->run_id > 0)
 		fprintf(out, " (run %lld)", (long long)h->run_id);
-	if (h->interrupted)
+	if (h->stopped_why) {
+		char line[400];
+
+		fprintf(out, ": stopped after %zu of %d rounds of A, B and "
+			"A', each in a new order\n", rounds, h->rounds_asked);
+		snprintf(line, sizeof(line), "stopped: %s; the others cannot "
+			 "be paired without it", h->stopped_why);
+		fmt_wrap(out, 2, 4, line);
+	} else if (h->interrupted)
 		fprintf(out, ": interrupted after %zu of %d rounds of A, B "
 			"and A', each in a new order\n", rounds,
 			h->rounds_asked);
@@ -173,7 +181,7 @@ json_t *ab_json(const struct ab_header *h, const struct ab_analysis *a)
 	for (i = 0; i < a->n; i++)
 		json_array_append_new(rows, row_json(&a->rows[i]));
 	o = json_pack("{s:s,s:I,s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:i,s:o,s:o,"
-		      "s:I,s:i,s:b,s:{s:I,s:I,s:I,s:I},s:o}",
+		      "s:I,s:i,s:b,s:o,s:{s:I,s:I,s:I,s:I},s:o}",
 		"workload", h->workload, "run", (json_int_t)h->run_id,
 		"a", h->a ? h->a : "", "b", h->b ? h->b : "",
 		"a_settings", h->a_settings ? h->a_settings : "",
@@ -187,6 +195,8 @@ json_t *ab_json(const struct ab_header *h, const struct ab_analysis *a)
 				       a->rows[0].dropped : 0),
 		"rounds_asked", h->rounds_asked,
 		"interrupted", h->interrupted,
+		"stopped", h->stopped_why ? json_string(h->stopped_why) :
+			   json_null(),
 		"counts", "worse", (json_int_t)a->worse,
 			  "better", (json_int_t)a->better,
 			  "same", (json_int_t)a->same,
@@ -219,6 +229,8 @@ static void stored_header(const struct run_info *run, const struct env *env,
 	h->elapsed_s = NAN;
 	h->rounds_asked = run->opts.reps;
 	h->interrupted = strcmp(run->status, "interrupted") == 0;
+	if (strcmp(run->status, "failed") == 0)
+		h->stopped_why = "the run failed";
 }
 
 /* Judge a stored ab run; 0, or -1 with a message in err. */

@@ -33,6 +33,9 @@ struct ab_header {
 					   --precision); 0: unknown */
 	bool interrupted;		/* stopped by a signal before the
 					   rounds asked */
+	const char *stopped_why;	/* stopped by a failure before the
+					   rounds asked ("B failed: ...");
+					   NULL: it was not */
 };
 
 /* Print the header, the rows and the counts. */

@@ -42,6 +42,9 @@ static void print_options(FILE *out, const struct run_info *run)
 	       o->perf_counters ? "; --perf-counters" : "");
 	if (strcmp(run->status, "interrupted") == 0)
 		fprintf(out, " asked (interrupted: fewer were taken)");
+	else if (strcmp(run->status, "failed") == 0)
+		fprintf(out, " asked (the run failed: fewer may have been "
+			"taken)");
 	if (o->interleave)
 		fprintf(out, "; interleaved, seed %llu",
 		       (unsigned long long)o->interleave_seed);

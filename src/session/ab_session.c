@@ -315,6 +315,7 @@ int ab_run(struct ab_spec *spec, struct ab_outcome *out, char *err,
 	ss->jobs = jobs;
 	ss->njobs = AB_NROLES;
 	ss->interleave = true;
+	ss->pair_all = true;
 	ss->before_config = hook_before;
 	ss->add_env = hook_env;
 	ss->hook_arg = &h;

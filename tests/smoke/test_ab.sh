@@ -163,6 +163,28 @@ rc=$?
 grep -q "interrupted after [0-9]* of 2000 rounds" "$TMP/int.out" ||
 	fail "an interrupted ab did not say 'interrupted after N of 2000 rounds'"
 
+note "a worker that dies stops ab at once: stored as failed, exit 1 (#34 item 4)"
+"$BIN" ab pipe.bw --a size=4k --b size=8k --rounds 2000 $q \
+	--db "$TMP/wd.db" >"$TMP/wd.out" 2>"$TMP/wd.err" &
+abpid=$!
+wait_for 60 pgrep -P $abpid
+sleep 1
+kill -9 "$(pgrep -P $abpid | head -1)"
+t0=$(date +%s)
+wait $abpid
+rc=$?
+[ "$rc" -eq 1 ] || fail "ab with a dead worker exited $rc, not 1"
+# it stops at once: not the remaining rounds (2000 rounds take minutes)
+[ $(( $(date +%s) - t0 )) -lt 30 ] ||
+	fail "ab went on after its worker died"
+grep -q "stopped after [0-9]* of 2000 rounds" "$TMP/wd.out" ||
+	fail "ab with a dead worker did not say 'stopped after N of 2000 rounds'"
+contains_flat "$TMP/wd.out" "killed by signal 9"
+contains_flat "$TMP/wd.out" "the others cannot be paired without it"
+COPYSCOPE_DB="$TMP/wd.db" cs 0 show last
+contains "$OUT" " failed "
+contains "$OUT" "asked (the run failed"
+
 note "the B column is A x (1 + %change): the arithmetic on screen checks"
 cs 0 ab sys.null --a inject_ns=0 --b inject_ns=2000 --rounds 12 $q --no-store
 contains "$OUT" "A*(1+%)"
