@@ -79,6 +79,13 @@ void ab_print_text(FILE *out, const struct ab_header *h,
 		fprintf(out, ": %zu rounds of A, B and A', each in a new "
 			"order\n", rounds);
 	fprintf(out, "  seed %s\n", h->seed ? h->seed : "?");
+	if (h->both && *h->both) {
+		char line[1100];
+
+		snprintf(line, sizeof(line), "both: %s %s", h->workload,
+			 h->both);
+		fmt_wrap(out, 2, 8, line);
+	}
 	fprintf(out, "  A:  %s\n", h->a && *h->a ? h->a : "(defaults)");
 	if (h->a_settings && *h->a_settings)
 		fmt_wrap(out, 6, 6, h->a_settings);
@@ -180,10 +187,11 @@ json_t *ab_json(const struct ab_header *h, const struct ab_analysis *a)
 		return NULL;
 	for (i = 0; i < a->n; i++)
 		json_array_append_new(rows, row_json(&a->rows[i]));
-	o = json_pack("{s:s,s:I,s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:i,s:o,s:o,"
+	o = json_pack("{s:s,s:I,s:s,s:s,s:o,s:s,s:s,s:s,s:o,s:o,s:i,s:o,s:o,"
 		      "s:I,s:i,s:b,s:o,s:{s:I,s:I,s:I,s:I},s:o}",
 		"workload", h->workload, "run", (json_int_t)h->run_id,
 		"a", h->a ? h->a : "", "b", h->b ? h->b : "",
+		"both", h->both ? json_string(h->both) : json_null(),
 		"a_settings", h->a_settings ? h->a_settings : "",
 		"b_settings", h->b_settings ? h->b_settings : "",
 		"seed", h->seed ? h->seed : "",
@@ -217,6 +225,7 @@ static void stored_header(const struct run_info *run, const struct env *env,
 		 (unsigned long long)run->opts.interleave_seed);
 	h->run_id = run->id;
 	h->a = env_get(env, "ab.a");
+	h->both = env_get(env, "ab.both");
 	h->b = env_get(env, "ab.b");
 	h->a_settings = env_get(env, "ab.a_settings");
 	h->b_settings = env_get(env, "ab.b_settings");

@@ -188,6 +188,8 @@ contains "$OUT" "asked (the run failed"
 note "the B column is A x (1 + %change): the arithmetic on screen checks"
 cs 0 ab sys.null --a inject_ns=0 --b inject_ns=2000 --rounds 12 $q --no-store
 contains "$OUT" "A*(1+%)"
+# the parameters both sides share are named (#30 item 3)
+contains "$OUT" "both: sys.null call=gettid trace=0"
 awk '$1 == "time/call" { a = $2; c = $3; b = $4; sub(/%/, "", c);
 	e = a * (1 + c / 100); d = (b - e) / e; if (d < 0) d = -d;
 	if (d > 0.01) { print "B " b " is not " a " x (1 + " c "%)"; exit 1 } }' \
