@@ -184,6 +184,10 @@ contains_flat "$TMP/wd.out" "the others cannot be paired without it"
 COPYSCOPE_DB="$TMP/wd.db" cs 0 show last
 contains "$OUT" " failed "
 contains "$OUT" "asked (the run failed"
+# show labels the three configurations (#30 item 3)
+contains_re "$OUT" "^A: pipe.bw  size=4k "
+contains_re "$OUT" "^B: pipe.bw  size=8k "
+contains_re "$OUT" "^A' \(A again\): pipe.bw  size=4k "
 
 note "the B column is A x (1 + %change): the arithmetic on screen checks"
 cs 0 ab sys.null --a inject_ns=0 --b inject_ns=2000 --rounds 12 $q --no-store
