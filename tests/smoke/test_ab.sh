@@ -188,6 +188,21 @@ contains "$OUT" "asked (the run failed"
 contains_re "$OUT" "^A: pipe.bw  size=4k "
 contains_re "$OUT" "^B: pipe.bw  size=8k "
 contains_re "$OUT" "^A' \(A again\): pipe.bw  size=4k "
+# the HTML report: the verdict table first, the sides named, the blocks
+# labelled, and no verdict called "same"
+COPYSCOPE_DB="$TMP/wd.db" cs 0 report last -o "$TMP/wd.html"
+python3 - "$TMP/wd.html" <<'PY' || fail "the ab report's layout is wrong"
+import re, sys
+h = open(sys.argv[1]).read()
+summary = h.index("<h3>ab: B against A, paired by round</h3>")
+first_block = h.index('<h3 id="run-1-job-0">A: pipe.bw')
+assert summary < first_block, "the verdict table is not first"
+assert "<li><b>A</b>: size=4k</li>" in h
+assert "<li><b>B</b>: size=8k</li>" in h
+assert '<h3 id="run-1-job-1">B: pipe.bw' in h
+assert "A&#39; (A again): pipe.bw" in h
+assert '"verdict":"same"' not in h.replace(" ", "")
+PY
 
 note "the B column is A x (1 + %change): the arithmetic on screen checks"
 cs 0 ab sys.null --a inject_ns=0 --b inject_ns=2000 --rounds 12 $q --no-store
