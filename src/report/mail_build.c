@@ -339,25 +339,22 @@ static bool param_common(const struct result_config *const *b,
 }
 
 /*
- * The parameters all rows share into d->params, and each row's name:
- * the workload when rows differ in it, the parameters that vary, and
- * the metric.  b[i] and n[i] (n may be NULL) are row i's configurations.
+ * Name rows [s, e) of d, of one workload: the parameters they all share
+ * into common ("pipe.bw io=write ..."), each row's name the parameters
+ * that vary and the metric.  b[i] and n[i] (n may be NULL) are row i's
+ * configurations.
  */
-static void name_rows(struct mail_doc *d, const struct result_config *const *b,
-		      const struct result_config *const *n,
-		      const char *const *metric)
+static void name_group(struct mail_doc *d, const struct result_config *const *b,
+		       const struct result_config *const *n,
+		       const char *const *metric, size_t s, size_t e,
+		       char *common, size_t clen)
 {
 	const struct result_param **p;
-	bool one_wl = true;
 	size_t i, k;
 	char t[300];
 
-	for (i = 1; i < d->nrows; i++)
-		one_wl &= strcmp(b[i]->workload, b[0]->workload) == 0;
-	d->params[0] = '\0';
-	if (one_wl && d->nrows)
-		cat(d->params, sizeof(d->params), b[0]->workload);
-	for (i = 0; i < d->nrows; i++) {
+	snprintf(common, clen, "%s", b[s]->workload);
+	for (i = s; i < e; i++) {
 		char *name = d->rows[i].name;
 		size_t nl = sizeof(d->rows[i].name);
 
@@ -365,28 +362,71 @@ static void name_rows(struct mail_doc *d, const struct result_config *const *b,
 		p = calloc(b[i]->nparams ? b[i]->nparams : 1,
 			   sizeof(void *));	/* NOLINT(bugprone-sizeof-expression) */
 		name[0] = '\0';
-		if (!one_wl)
-			cat(name, nl, b[i]->workload);
 		if (p)
 			result_params_sorted(b[i], p);
 		for (k = 0; p && k < b[i]->nparams; k++) {
-			bool common = one_wl &&
-				param_common(b, n, d->nrows, p[k]->name);
+			bool same = param_common(b + s, n ? n + s : NULL,
+						 e - s, p[k]->name);
 
 			param_text(b[i], n ? n[i] : NULL, p[k]->name, t,
 				   sizeof(t));
-			if (!common) {
+			if (!same) {
 				cat(name, nl, name[0] ? " " : "");
 				cat(name, nl, t);
-			} else if (i == 0) {
-				cat(d->params, sizeof(d->params), " ");
-				cat(d->params, sizeof(d->params), t);
+			} else if (i == s) {
+				cat(common, clen, " ");
+				cat(common, clen, t);
 			}
 		}
 		free(p);
 		cat(name, nl, name[0] ? " " : "");
 		cat(name, nl, metric[i]);
 	}
+}
+
+/*
+ * Name d's rows: one workload's shared parameters go to d->params; with
+ * several workloads (a suite) each gets a heading row with its own.
+ * Returns 0, or -1 on ENOMEM.
+ */
+static int name_rows(struct mail_doc *d, const struct result_config *const *b,
+		     const struct result_config *const *n,
+		     const char *const *metric)
+{
+	struct mail_doc g = { .nrows = 0 };
+	size_t s = 0, e, i;
+	char common[sizeof(d->params)];
+
+	d->params[0] = '\0';
+	while (s < d->nrows) {
+		for (e = s + 1; e < d->nrows &&
+		     strcmp(b[e]->workload, b[s]->workload) == 0; e++)
+			;
+		name_group(d, b, n, metric, s, e, common, sizeof(common));
+		if (s == 0 && e == d->nrows) {
+			snprintf(d->params, sizeof(d->params), "%s", common);
+			return 0;
+		}
+		if (!mail_add_row(&g))
+			goto nomem;
+		snprintf(g.rows[g.nrows - 1].name, sizeof(g.rows[0].name),
+			 "%s", common);
+		g.rows[g.nrows - 1].heading = true;
+		for (i = s; i < e; i++) {
+			if (!mail_add_row(&g))
+				goto nomem;
+			g.rows[g.nrows - 1] = d->rows[i];
+		}
+		s = e;
+	}
+	mail_doc_free(d);
+	d->rows = g.rows;
+	d->nrows = g.nrows;
+	d->cap = g.cap;
+	return 0;
+nomem:
+	mail_doc_free(&g);
+	return -1;
 }
 
 /* Fill d's row r from a comparison row. */
@@ -448,7 +488,7 @@ static int compare_rows(struct mail_doc *d, const struct cmp *c)
 		metric[d->nrows - 1] = r->ref->metric;
 	}
 	if (!e)
-		name_rows(d, cb, cn, metric);
+		e = name_rows(d, cb, cn, metric);
 	free(cb);
 	free(cn);
 	free(metric);
@@ -575,9 +615,10 @@ int mail_print_ab(FILE *out, const struct ab_header *h,
 		if (env)
 			add_machines(d, env, NULL);
 		/* A's parameters: those of B differ as the head says */
-		name_rows(d, cfg, NULL, metric);
-		mail_print(out, d, f);
+		e = name_rows(d, cfg, NULL, metric);
 	}
+	if (!e)
+		mail_print(out, d, f);
 	free(cfg);
 	free(metric);
 	if (d)
@@ -617,7 +658,7 @@ static int run_rows(struct mail_doc *d, const struct run_data *run)
 		metric[d->nrows - 1] = r->metric;
 	}
 	if (!e)
-		name_rows(d, cfg, NULL, metric);
+		e = name_rows(d, cfg, NULL, metric);
 	free(cfg);
 	free(metric);
 	return e;
@@ -651,9 +692,20 @@ int mail_print_run(FILE *out, const struct run_data *run,
 	else
 		snprintf(d->col_base, sizeof(d->col_base), "run %lld",
 			 (long long)run->info.id);
-	snprintf(d->title, sizeof(d->title), "copyscope run %lld",
-		 (long long)run->info.id);
-	side_head(run, 1, t, sizeof(t));
+	if (run->info.id > 0) {
+		snprintf(d->title, sizeof(d->title), "copyscope run %lld",
+			 (long long)run->info.id);
+		side_head(run, 1, t, sizeof(t));
+	} else {
+		const char *k = env_get(&run->env, "kernel.release");
+
+		snprintf(d->title, sizeof(d->title), "copyscope run (not "
+			 "stored)");
+		snprintf(t, sizeof(t), "%s%s%s%s", run->info.tag[0] ? "tag " :
+			 "", run->info.tag, run->info.tag[0] && k ? ", " : "",
+			 k ? "kernel " : "");
+		cat(t, sizeof(t), k ? k : "");
+	}
 	add_head(d, "run", t);
 	add_machines(d, &run->env, NULL);
 	e = run_rows(d, run);

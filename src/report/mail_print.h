@@ -21,7 +21,9 @@
  * new median with its %stddev, and the metric with the parameters that
  * vary between rows.  A metric that is already a percentage (unit "%")
  * gets the difference in points instead of a %change.  A single run (run,
- * show) has the base columns only.  The numbers are those of the
+ * show) has the base columns only.  Rows of several workloads (a
+ * suite) come under a heading line each, naming the workload and the
+ * parameters its rows share.  The numbers are those of the
  * comparison engine and ab's verdict rows, never recomputed; markdown adds
  * the 95% CI of the change as a column.
  */
@@ -53,6 +55,7 @@ struct mail_row {
 	double change;			/* %change, or points for unit "%" */
 	double ci_lo, ci_hi;		/* its CI, NAN: none */
 	char mark;			/* ' ', '*', '?', 'e' */
+	bool heading;			/* a workload's heading: name only */
 };
 
 #define MAIL_MAX_HEAD 8

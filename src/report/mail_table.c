@@ -159,6 +159,10 @@ static void print_text_row(FILE *out, const struct mail_doc *d,
 	const char *label = fmt_scale(r->base, r->unit, &div);
 	size_t col = d->two_sided ? NAME_COL_2 : NAME_COL_1;
 
+	if (r->heading) {
+		wrap(out, "", 2, r->name);
+		return;
+	}
 	value_text(r->base, div, b, sizeof(b));
 	sd_text(r->base_cv, bsd, sizeof(bsd));
 	name_text(r, label, name, sizeof(name));
@@ -274,9 +278,21 @@ static void print_md_row(FILE *out, const struct mail_doc *d,
 			 const struct mail_row *r)
 {
 	char v[32], sd[32], chg[40], ci[40], name[200];
+	const char *p;
 	double div;
 	const char *label = fmt_scale(r->base, r->unit, &div);
 
+	if (r->heading) {
+		fputs("| **", out);
+		for (p = r->name; *p; p++) {
+			if (strchr("|*_`\\", *p))
+				fputc('\\', out);
+			fputc(*p, out);
+		}
+		fprintf(out, "** |%s\n", d->two_sided ? "  |  |  |  |  |  |" :
+			"  |  |");
+		return;
+	}
 	name_text(r, label, name, sizeof(name));
 	md_cell(out, name);
 	value_text(r->base, div, v, sizeof(v));
