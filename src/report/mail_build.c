@@ -106,6 +106,7 @@ void mail_machine_text(const struct env *env, char *buf, size_t len)
 	v = env_get(env, "mem.total");
 	if (!unknown(v)) {
 		fmt_bytes(strtod(v, NULL), t, sizeof(t));
+		cat(t, sizeof(t), " RAM");
 		cat_item(buf, len, t);
 	}
 	virt_text(env_get(env, "virt.hypervisor"), t, sizeof(t));
@@ -554,8 +555,9 @@ static void ab_row(struct mail_row *m, const struct ab_row *r)
 
 /* The head lines of ab: the run, A and B with their settings. */
 static void ab_head(struct mail_doc *d, const struct ab_header *h,
-		    const struct ab_analysis *a, const struct env *env)
+		    const struct ab_analysis *a, const struct run_data *run)
 {
+	const struct env *env = run ? &run->env : NULL;
 	size_t rounds = a->n ? a->rows[0].rounds : 0;
 	const char *k = env ? env_get(env, "kernel.release") : NULL;
 	char t[512];
@@ -565,6 +567,10 @@ static void ab_head(struct mail_doc *d, const struct ab_header *h,
 	t[0] = '\0';
 	if (h->run_id > 0)
 		snprintf(t, sizeof(t), "run %lld", (long long)h->run_id);
+	if (run && run->info.tag[0]) {
+		cat(t, sizeof(t), t[0] ? ", tag " : "tag ");
+		cat(t, sizeof(t), run->info.tag);
+	}
 	if (k) {
 		cat(t, sizeof(t), t[0] ? ", kernel " : "kernel ");
 		cat(t, sizeof(t), k);
@@ -581,18 +587,19 @@ static void ab_head(struct mail_doc *d, const struct ab_header *h,
 }
 
 int mail_print_ab(FILE *out, const struct ab_header *h,
-		  const struct ab_analysis *a, const struct env *env,
+		  const struct ab_analysis *a, const struct run_data *run,
 		  enum mail_format f)
 {
 	struct mail_doc *d = calloc(1, sizeof(*d));
-	const struct result_config **cfg;
+	const struct result_config **cfg, **cfgb;
 	const char **metric;
 	size_t i;
 	int e = 0;
 
 	cfg = calloc(a->n + 1, sizeof(void *));	/* NOLINT(bugprone-sizeof-expression) */
+	cfgb = calloc(a->n + 1, sizeof(void *));	/* NOLINT(bugprone-sizeof-expression) */
 	metric = calloc(a->n + 1, sizeof(void *));	/* NOLINT(bugprone-sizeof-expression) */
-	if (!d || !cfg || !metric)
+	if (!d || !cfg || !cfgb || !metric)
 		e = -1;
 	for (i = 0; !e && i < a->n; i++) {
 		struct mail_row *m = mail_add_row(d);
@@ -603,6 +610,8 @@ int mail_print_ab(FILE *out, const struct ab_header *h,
 		}
 		ab_row(m, &a->rows[i]);
 		cfg[i] = a->rows[i].res[AB_ROLE_A]->cfg;
+		cfgb[i] = a->rows[i].res[AB_ROLE_B] ?
+			  a->rows[i].res[AB_ROLE_B]->cfg : cfg[i];
 		metric[i] = a->rows[i].metric;
 	}
 	if (!e) {
@@ -611,15 +620,16 @@ int mail_print_ab(FILE *out, const struct ab_header *h,
 		d->noise_pct = h->noise_pct;
 		snprintf(d->col_base, sizeof(d->col_base), "A");
 		snprintf(d->col_new, sizeof(d->col_new), "B");
-		ab_head(d, h, a, env);
-		if (env)
-			add_machines(d, env, NULL);
-		/* A's parameters: those of B differ as the head says */
-		e = name_rows(d, cfg, NULL, metric);
+		ab_head(d, h, a, run);
+		if (run)
+			add_machines(d, &run->env, NULL);
+		/* "segs=1->8": A's parameters and B's where they differ */
+		e = name_rows(d, cfg, cfgb, metric);
 	}
 	if (!e)
 		mail_print(out, d, f);
 	free(cfg);
+	free(cfgb);
 	free(metric);
 	if (d)
 		mail_doc_free(d);
@@ -679,7 +689,7 @@ int mail_print_run(FILE *out, const struct run_data *run,
 			fprintf(stderr, "copyscope: %s\n", s.err);
 			return -1;
 		}
-		e = mail_print_ab(out, &s.h, &s.a, &run->env, f);
+		e = mail_print_ab(out, &s.h, &s.a, run, f);
 		ab_stored_free(&s);
 		return e;
 	}

@@ -113,11 +113,11 @@ void mail_cmdline_diff(const char *a, const char *b, char *buf, size_t len);
 int mail_print_compare(FILE *out, const struct cmp *c, enum mail_format f);
 
 /*
- * An ab run as a mail: h and a as ab prints them, env the run's
- * environment (NULL: none known).  Returns 0, or -1 on ENOMEM.
+ * An ab run as a mail: h and a as ab prints them, run the run (its tag
+ * and environment; NULL: none known).  Returns 0, or -1 on ENOMEM.
  */
 int mail_print_ab(FILE *out, const struct ab_header *h,
-		  const struct ab_analysis *a, const struct env *env,
+		  const struct ab_analysis *a, const struct run_data *run,
 		  enum mail_format f);
 
 /*

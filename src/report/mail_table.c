@@ -218,8 +218,8 @@ static void print_key(FILE *out, const struct mail_doc *d, bool md)
 			fprintf(out, "p < %.2g and the 95%% CI of the change "
 				"beyond ±%.3g%%\n", d->alpha, d->noise_pct);
 		else if (used[i] == '?')
-			fprintf(out, "cannot tell at these sizes (too few "
-				"runs or rounds)\n");
+			fprintf(out, "cannot tell: too few runs or rounds, "
+				"or a control that moved\n");
 		else if (used[i] == 'e')
 			fprintf(out, "verdict withheld: measured under an "
 				"emulator\n");
