@@ -78,6 +78,7 @@ struct mail_doc {
 	struct mail_row *rows;		/* owned */
 	size_t nrows, cap;
 	double alpha, noise_pct;	/* for the key of the marks */
+	char star_key[200];		/* what '*' means, "" compare's */
 };
 
 /* The format asked by --mail / --markdown (MAIL_NONE: neither). */
@@ -119,6 +120,16 @@ int mail_print_compare(FILE *out, const struct cmp *c, enum mail_format f);
 int mail_print_ab(FILE *out, const struct ab_header *h,
 		  const struct ab_analysis *a, const struct run_data *run,
 		  enum mail_format f);
+
+/*
+ * history's series as a mail, newest (may be NULL) the newest run, for
+ * the machine line; alpha the change points' significance level.
+ * Returns 0, or -1 on ENOMEM.
+ */
+struct history;
+int mail_print_history(FILE *out, const struct history *h,
+		       const struct run_data *newest, double alpha,
+		       enum mail_format f);
 
 /*
  * A stored run as a mail (show, run): an ab run as ab's mail, otherwise

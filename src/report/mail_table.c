@@ -12,7 +12,7 @@
 #include "report/mail_print.h"
 
 /* Text columns: base value, its %stddev, the change, the mark, new. */
-#define W_VAL 10
+#define W_VAL 8
 #define W_SD 6			/* " ±  2%" */
 #define W_CHG 10
 #define END_B (W_VAL + W_SD)			/* base's %stddev ends */
@@ -154,10 +154,11 @@ static void print_text_heading(FILE *out, const struct mail_doc *d)
 static void print_text_row(FILE *out, const struct mail_doc *d,
 			   const struct mail_row *r)
 {
-	char b[32], bsd[16], n[32], nsd[16], chg[32], name[200];
+	char b[32], bsd[16], n[32], nsd[16], chg[32], name[200], line[400];
 	double div;
 	const char *label = fmt_scale(r->base, r->unit, &div);
-	size_t col = d->two_sided ? NAME_COL_2 : NAME_COL_1;
+	size_t col = d->two_sided ? NAME_COL_2 : NAME_COL_1, len;
+	bool above;
 
 	if (r->heading) {
 		wrap(out, "", 2, r->name);
@@ -167,21 +168,24 @@ static void print_text_row(FILE *out, const struct mail_doc *d,
 	sd_text(r->base_cv, bsd, sizeof(bsd));
 	name_text(r, label, name, sizeof(name));
 	/* a name that does not fit goes on a line of its own above */
-	if (col + strlen(name) > MAIL_COLS)
+	above = col + strlen(name) > MAIL_COLS;
+	if (above)
 		fprintf(out, "  %s\n", name);
 	if (!d->two_sided) {
-		fprintf(out, "%*s%s", W_VAL, b, bsd);
+		snprintf(line, sizeof(line), "%*s%s  %s", W_VAL, b, bsd,
+			 above ? "" : name);
 	} else {
 		value_text(r->new, div, n, sizeof(n));
 		sd_text(r->new_cv, nsd, sizeof(nsd));
 		change_text(r, chg, sizeof(chg));
-		fprintf(out, "%*s%s%*s %c%*s%s", W_VAL, b, bsd, W_CHG, chg,
-			r->mark, W_VAL, n, nsd);
+		snprintf(line, sizeof(line), "%*s%s%*s %c%*s%s  %s", W_VAL, b,
+			 bsd, W_CHG, chg, r->mark, W_VAL, n, nsd,
+			 above ? "" : name);
 	}
-	if (col + strlen(name) > MAIL_COLS)
-		fputc('\n', out);
-	else
-		fprintf(out, "  %s\n", name);
+	len = strlen(line);
+	while (len && line[len - 1] == ' ')
+		line[--len] = '\0';
+	fprintf(out, "%s\n", line);
 }
 
 /* Which marks the rows carry, as a string of distinct marks. */
@@ -206,23 +210,31 @@ static void marks_used(const struct mail_doc *d, char *buf, size_t len)
  */
 static void print_key(FILE *out, const struct mail_doc *d, bool md)
 {
-	char used[8];
+	char used[8], text[320], pre[16];
 	size_t i;
 
 	marks_used(d, used, sizeof(used));
 	if (md && used[0])
 		fputc('\n', out);
 	for (i = 0; used[i]; i++) {
-		fprintf(out, md ? "- `%c` " : "%c ", used[i]);
-		if (used[i] == '*')
-			fprintf(out, "p < %.2g and the 95%% CI of the change "
-				"beyond ±%.3g%%\n", d->alpha, d->noise_pct);
+		if (used[i] == '*' && d->star_key[0])
+			snprintf(text, sizeof(text), "%s", d->star_key);
+		else if (used[i] == '*')
+			snprintf(text, sizeof(text), "p < %.2g and the 95%% CI "
+				 "of the change beyond ±%.3g%%", d->alpha,
+				 d->noise_pct);
 		else if (used[i] == '?')
-			fprintf(out, "cannot tell: too few runs or rounds, "
-				"or a control that moved\n");
-		else if (used[i] == 'e')
-			fprintf(out, "verdict withheld: measured under an "
-				"emulator\n");
+			snprintf(text, sizeof(text), "cannot tell: too few "
+				 "runs or rounds, or a control that moved");
+		else
+			snprintf(text, sizeof(text), "verdict withheld: "
+				 "measured under an emulator");
+		if (md) {
+			fprintf(out, "- `%c` %s\n", used[i], text);
+		} else {
+			snprintf(pre, sizeof(pre), "%c ", used[i]);
+			wrap(out, pre, 2, text);
+		}
 	}
 }
 
