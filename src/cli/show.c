@@ -152,12 +152,7 @@ int cmd_show(int argc, char **argv)
 		store_close(st);
 		return rc > 0 ? EXIT_USAGE : EXIT_FAIL;
 	}
-	if ((sc.mail || sc.markdown) && run.observation) {
-		cli_error("show: --mail, --markdown: run %lld is an "
-			  "observation, which has no table of medians (show "
-			  "it without them)", (long long)run.info.id);
-		e = EXIT_USAGE;
-	} else if (sc.mail || sc.markdown) {
+	if (sc.mail || sc.markdown) {
 		e = mail_print_run(stdout, &run, mail_format_of(sc.mail,
 				   sc.markdown)) ? EXIT_FAIL : EXIT_OK;
 	} else if (sc.csv) {

@@ -262,6 +262,8 @@ int mail_print_run(FILE *out, const struct run_data *run,
 	char t[512];
 	int e;
 
+	if (run->observation)
+		return mail_print_observation_run(out, run, f);
 	if (ab_env_is_ab(&run->env)) {
 		struct ab_stored s;
 

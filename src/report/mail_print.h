@@ -1,7 +1,7 @@
 /*
  * mail_print.h - a result for pasting into a mail or a commit message:
  * `--mail` (plain text within 72 columns) and `--markdown` (the same as
- * markdown tables) of run, show, compare and ab.
+ * markdown tables) of run, show, compare, ab, history and observe.
  *
  * The text holds only a header naming each side (tag, runs, kernel
  * release, and the command-line or setting difference where there is
@@ -132,7 +132,24 @@ int mail_print_history(FILE *out, const struct history *h,
 		       enum mail_format f);
 
 /*
- * A stored run as a mail (show, run): an ab run as ab's mail, otherwise
+ * An observation (observe) as a mail: the run's head and machine, what
+ * was watched, and one column of counts (report/mail_observe.c).
+ * Returns 0, or -1 on ENOMEM.
+ */
+struct observation;
+int mail_print_observation(FILE *out, const struct run_data *run,
+			   const struct observation *o, enum mail_format f);
+
+/*
+ * A stored observation run (its JSON in run->observation) as a mail.
+ * Returns 0, or -1 when it cannot be read (a message on stderr).
+ */
+int mail_print_observation_run(FILE *out, const struct run_data *run,
+			       enum mail_format f);
+
+/*
+ * A stored run as a mail (show, run): an observation as observe's mail,
+ * an ab run as ab's mail, otherwise
  * one row per kept result with its median and %stddev.  Returns 0, or -1
  * on ENOMEM or a broken ab run (a message on stderr).
  */

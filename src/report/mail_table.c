@@ -92,11 +92,16 @@ static void wrap(FILE *out, const char *prefix, size_t indent,
 	fputc('\n', out);
 }
 
-/* The value v of unit scaled by div as 3 significant digits, "-" NAN. */
+/*
+ * The value v of unit scaled by div as 3 significant digits, a whole
+ * unscaled number below 10^7 (a count) as it is; "-" NAN.
+ */
 static void value_text(double v, double div, char *buf, size_t len)
 {
 	if (isnan(v))
 		snprintf(buf, len, "-");
+	else if (div == 1.0 && v == floor(v) && fabs(v) < 1e7)
+		snprintf(buf, len, "%.0f", v);
 	else
 		fmt_number(v / div, buf, len);
 }
@@ -135,10 +140,18 @@ static void print_text_heading(FILE *out, const struct mail_doc *d)
 {
 	static const char dashes[] = "----------------------------------------";
 
+	size_t i;
+	bool any_cv = false;
+
+	for (i = 0; i < d->nrows; i++)
+		any_cv |= !isnan(d->rows[i].base_cv);
 	if (!d->two_sided) {
 		fprintf(out, "%*s\n%.*s\n", END_B, d->col_base, END_B,
 			dashes);
-		fprintf(out, "%*s\n%*s\n", END_B, "%stddev", END_B - 3, "\\");
+		/* counts (an observation) have no spread to head */
+		if (any_cv)
+			fprintf(out, "%*s\n%*s\n", END_B, "%stddev",
+				END_B - 3, "\\");
 		return;
 	}
 	fprintf(out, "%*s %*s\n", END_B, d->col_base, END_N - END_B - 1,
