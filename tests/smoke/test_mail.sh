@@ -98,8 +98,8 @@ cmp -s "$OUT" "$TMP/r.txt" || fail "show --mail is not what run --mail printed"
 cs 2 run sys.null --runs 2 --mail
 contains "$ERR" "--mail, --markdown: one run"
 
-note "a suite's run: one heading per workload"
-cs 0 run quick --mail
+note "a run of several workloads: one heading each"
+cs 0 run sys.null pipe.bw --reps 3 --sample-time 10ms --warmup 10ms --mail
 cp "$OUT" "$TMP/q.txt"
 contains_re "$OUT" '^sys\.null call=gettid '
 contains_re "$OUT" '^pipe\.bw '
