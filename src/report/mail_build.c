@@ -48,9 +48,9 @@ static int compare_rows(struct mail_doc *d, const struct cmp *c)
 	size_t i;
 	int e = 0;
 
-	cb = calloc(c->nrows + 1, sizeof(void *));	/* NOLINT(bugprone-sizeof-expression) */
-	cn = calloc(c->nrows + 1, sizeof(void *));	/* NOLINT(bugprone-sizeof-expression) */
-	metric = calloc(c->nrows + 1, sizeof(void *));	/* NOLINT(bugprone-sizeof-expression) */
+	cb = calloc(c->nrows + 1, sizeof(void *));
+	cn = calloc(c->nrows + 1, sizeof(void *));
+	metric = calloc(c->nrows + 1, sizeof(void *));
 	if (!cb || !cn || !metric)
 		e = -1;
 	for (i = 0; !e && i < c->nrows; i++) {
@@ -177,9 +177,9 @@ int mail_print_ab(FILE *out, const struct ab_header *h,
 	size_t i;
 	int e = 0;
 
-	cfg = calloc(a->n + 1, sizeof(void *));	/* NOLINT(bugprone-sizeof-expression) */
-	cfgb = calloc(a->n + 1, sizeof(void *));	/* NOLINT(bugprone-sizeof-expression) */
-	metric = calloc(a->n + 1, sizeof(void *));	/* NOLINT(bugprone-sizeof-expression) */
+	cfg = calloc(a->n + 1, sizeof(void *));
+	cfgb = calloc(a->n + 1, sizeof(void *));
+	metric = calloc(a->n + 1, sizeof(void *));
 	if (!d || !cfg || !cfgb || !metric)
 		e = -1;
 	for (i = 0; !e && i < a->n; i++) {
@@ -227,8 +227,8 @@ static int run_rows(struct mail_doc *d, const struct run_data *run)
 	size_t i;
 	int e = 0;
 
-	cfg = calloc(rs->n + 1, sizeof(void *));	/* NOLINT(bugprone-sizeof-expression) */
-	metric = calloc(rs->n + 1, sizeof(void *));	/* NOLINT(bugprone-sizeof-expression) */
+	cfg = calloc(rs->n + 1, sizeof(void *));
+	metric = calloc(rs->n + 1, sizeof(void *));
 	if (!cfg || !metric)
 		e = -1;
 	for (i = 0; !e && i < rs->n; i++) {

@@ -360,7 +360,7 @@ static void name_group(struct mail_doc *d, const struct result_config *const *b,
 
 		/* an array of pointers */
 		p = calloc(b[i]->nparams ? b[i]->nparams : 1,
-			   sizeof(void *));	/* NOLINT(bugprone-sizeof-expression) */
+			   sizeof(void *));
 		name[0] = '\0';
 		if (p)
 			result_params_sorted(b[i], p);

@@ -101,9 +101,9 @@ static void runs_text(const struct history *h, char *buf, size_t len)
 static int history_rows(struct mail_doc *d, const struct history *h)
 {
 	struct result_config *cfg = calloc(h->n + 1, sizeof(*cfg));
-	struct result_param **par = calloc(h->n + 1, sizeof(void *));	/* NOLINT(bugprone-sizeof-expression) */
-	const struct result_config **cp = calloc(h->n + 1, sizeof(void *));	/* NOLINT(bugprone-sizeof-expression) */
-	const char **metric = calloc(h->n + 1, sizeof(void *));	/* NOLINT(bugprone-sizeof-expression) */
+	struct result_param **par = calloc(h->n + 1, sizeof(void *));
+	const struct result_config **cp = calloc(h->n + 1, sizeof(void *));
+	const char **metric = calloc(h->n + 1, sizeof(void *));
 	size_t i;
 	int e = cfg && par && cp && metric ? 0 : -1;
 

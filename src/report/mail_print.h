@@ -9,11 +9,11 @@
  * governor, boost, mitigations in short), the parameters the rows share,
  * and a table in the kernel test robot's layout:
  *
- *             tag a                     tag b
- *   ---------------- --------------------------
- *            %stddev      %change        %stddev
- *                \           |               \
- *        1.80 ±  2%         -2.4% ?      1.76 ±  1%  size=4k bandwidth (GiB/s)
+ *                a                         b
+ *   -------------- -------------------------
+ *          %stddev   %change         %stddev
+ *             \         |               \
+ *       1.80 ±  2%     -2.4% ?    1.76 ±  1%  size=4k bandwidth (GiB/s)
  *
  * base median with its %stddev, the %change of the medians with a mark
  * (`*` a verdict: p < alpha and the CI beyond the noise band; `?` cannot
@@ -47,15 +47,15 @@ enum mail_format { MAIL_NONE = 0, MAIL_TEXT, MAIL_MARKDOWN };
 
 /* One row of the table; values in the result's own unit. */
 struct mail_row {
-	char name[160];			/* varying parameters and metric */
+	char name[160];			/* varying parameters, metric */
 	const char *unit;		/* the result's unit ("ns", "%") */
 	double base, base_cv;		/* median, CV as a fraction (NAN:
 					   fewer than 2 values) */
 	double new, new_cv;		/* NAN new: a single side */
-	double change;			/* %change, or points for unit "%" */
+	double change;			/* %change; points for unit "%" */
 	double ci_lo, ci_hi;		/* its CI, NAN: none */
 	char mark;			/* ' ', '*', '?', 'e' */
-	bool heading;			/* a workload's heading: name only */
+	bool heading;			/* a workload's heading */
 };
 
 #define MAIL_MAX_HEAD 8
