@@ -93,14 +93,17 @@ static void wrap(FILE *out, const char *prefix, size_t indent,
 }
 
 /*
- * The value v of unit scaled by div as 3 significant digits, a whole
- * unscaled number below 10^7 (a count) as it is; "-" NAN.
+ * The value v of unit scaled by div as 3 significant digits; a count
+ * (unit "count" or "B") below 10^7 whole, as it is; "-" NAN.
  */
-static void value_text(double v, double div, char *buf, size_t len)
+static void value_text(double v, const char *unit, double div, char *buf,
+		       size_t len)
 {
+	bool count = strcmp(unit, "count") == 0 || strcmp(unit, "B") == 0;
+
 	if (isnan(v))
 		snprintf(buf, len, "-");
-	else if (div == 1.0 && v == floor(v) && fabs(v) < 1e7)
+	else if (count && div == 1.0 && v == floor(v) && fabs(v) < 1e7)
 		snprintf(buf, len, "%.0f", v);
 	else
 		fmt_number(v / div, buf, len);
@@ -177,7 +180,7 @@ static void print_text_row(FILE *out, const struct mail_doc *d,
 		wrap(out, "", 2, r->name);
 		return;
 	}
-	value_text(r->base, div, b, sizeof(b));
+	value_text(r->base, r->unit, div, b, sizeof(b));
 	sd_text(r->base_cv, bsd, sizeof(bsd));
 	name_text(r, label, name, sizeof(name));
 	/* a name that does not fit goes on a line of its own above */
@@ -188,7 +191,7 @@ static void print_text_row(FILE *out, const struct mail_doc *d,
 		snprintf(line, sizeof(line), "%*s%s  %s", W_VAL, b, bsd,
 			 above ? "" : name);
 	} else {
-		value_text(r->new, div, n, sizeof(n));
+		value_text(r->new, r->unit, div, n, sizeof(n));
 		sd_text(r->new_cv, nsd, sizeof(nsd));
 		change_text(r, chg, sizeof(chg));
 		snprintf(line, sizeof(line), "%*s%s%*s %c%*s%s  %s", W_VAL, b,
@@ -320,7 +323,7 @@ static void print_md_row(FILE *out, const struct mail_doc *d,
 	}
 	name_text(r, label, name, sizeof(name));
 	md_cell(out, name);
-	value_text(r->base, div, v, sizeof(v));
+	value_text(r->base, r->unit, div, v, sizeof(v));
 	md_cell(out, v);
 	if (isnan(r->base_cv))
 		snprintf(sd, sizeof(sd), "-");
@@ -335,7 +338,7 @@ static void print_md_row(FILE *out, const struct mail_doc *d,
 		md_cell(out, chg);
 		fmt_ci(r->ci_lo, r->ci_hi, ci, sizeof(ci));
 		md_cell(out, ci);
-		value_text(r->new, div, v, sizeof(v));
+		value_text(r->new, r->unit, div, v, sizeof(v));
 		md_cell(out, v);
 		if (isnan(r->new_cv))
 			snprintf(sd, sizeof(sd), "-");
