@@ -214,6 +214,7 @@ static int check_history(const struct check_cli *cc,
 	struct hist_request rq;
 	struct history h;
 	struct hist_check v;
+	struct hist_check_opts ho;
 	char dbpath[4096];
 	size_t i, worse = 0, unsure = 0;
 	int e;
@@ -228,8 +229,15 @@ static int check_history(const struct check_cli *cc,
 			     dbpath, sizeof(dbpath));
 	if (e)
 		return e;
+	ho = (struct hist_check_opts){ .alpha = cc->alpha,
+				       .min_change_pct = cc->ho.min_change_pct,
+				       .nseries = h.n };
 	for (i = 0; i < h.n; i++) {
-		history_check(&h.s[i], &v);
+		if (history_check(&h.s[i], &ho, &v) != 0) {
+			history_free(&h);
+			cli_error("check: out of memory");
+			return EXIT_FAIL;
+		}
 		history_print_check(stdout, &h.s[i], &v);
 		worse += v.verdict == HIST_WORSE;
 		unsure += v.verdict == HIST_TOO_SHORT ||
