@@ -200,11 +200,13 @@ static void newest_text(const struct hist_series *s,
 	fmt_p(v->p, p, sizeof(p));
 	snprintf(buf, len, "the newest %zu of %zu points %s against the %zu "
 		 "before them (points %zu..%zu, runs %lld..%lld), whose spread "
-		 "allows %s..%s; p %s (x%zu window%s and series tried)",
+		 "allows %s..%s; p %s (Bonferroni x%zu: %zu window%s, %zu "
+		 "series)",
 		 v->newest, s->n, chg, v->to - v->from, v->from + 1, v->to,
 		 (long long)s->pts[v->from].first_run_id,
-		 (long long)s->pts[v->to - 1].run_id, lo, hi, p, v->windows,
-		 v->windows == 1 ? "" : "s");
+		 (long long)s->pts[v->to - 1].run_id, lo, hi, p,
+		 v->windows * v->nseries, v->windows,
+		 v->windows == 1 ? "" : "s", v->nseries);
 }
 
 /* What the verdict v on s rests on, into buf. */
@@ -235,9 +237,8 @@ static void check_reason(const struct hist_series *s,
 	} else if (v->verdict == HIST_WORSE || v->verdict == HIST_BETTER) {
 		snprintf(buf, len, "%s", t);
 	} else {
-		snprintf(buf, len, "the newest of %zu points lie within the "
-			 "history%s: %s", s->n, cp ? " (after its last change "
-			 "point)" : "", t);
+		snprintf(buf, len, "within the history%s: %s", cp ?
+			 " (after its last change point)" : "", t);
 	}
 }
 

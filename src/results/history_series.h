@@ -86,7 +86,7 @@ struct hist_check {
 	 */
 	bool tested;
 	bool moved;			/* p < alpha and beyond min-change */
-	size_t newest, from, to, windows;
+	size_t newest, from, to, windows, nseries;
 	double change_pct, lo_pct, hi_pct, p;
 };
 

@@ -51,7 +51,8 @@ static int newest_test(const struct hist_series *s,
 	out->windows = s->n - HIST_CHECK_MIN_EARLIER;
 	if (out->windows > HIST_CHECK_MAX_NEWEST)
 		out->windows = HIST_CHECK_MAX_NEWEST;
-	adj = (double)out->windows * (double)(o->nseries ? o->nseries : 1);
+	out->nseries = o->nseries ? o->nseries : 1;
+	adj = (double)out->windows * (double)out->nseries;
 	a = o->alpha / adj;
 	for (k = 1; k <= out->windows; k++) {
 		if (window_test(s, med, k, a, &pi, &from) != 0 ||
