@@ -123,8 +123,11 @@ static void check_usage(FILE *out, const struct opt_cmd *c)
 "With --history: judges the newest runs of each series that 'copyscope\n"
 "history' would show (SELECTOR, WORKLOAD and KEY=VALUE as there): exit 3\n"
 "when the last change point is for the worse (by the metric's direction)\n"
-"and at least --min-change, 0 when the newest runs lie within the\n"
-"history, 4 (cannot tell) when a series has fewer than %d points.\n"
+"and at least --min-change, or when the newest 1-3 runs moved for the\n"
+"worse against the spread between the earlier runs (t on log medians,\n"
+"p times the windows and series tried below --alpha); 0 when the newest\n"
+"runs lie within the history; 4 (cannot tell) when a series has fewer\n"
+"than %d points, saying how many more runs would decide.\n"
 "Nothing is measured.\n"
 "\n"
 "options:\n", HIST_CHECK_MIN_POINTS);
