@@ -163,10 +163,10 @@ struct wl_ctx {
 	bool placed;
 	/* provided by the core: */
 	void *shared;			/* shared_bytes, zeroed, before fork */
-	/* WL_CAP_INJECT: the calibrated busy-wait iterations after each op
-	   (0: no injection), and the iterations the workers wait now (0:
-	   off), in memory shared with worker processes, so that the core
-	   can change them after the fork (runner/inject.h) */
+	/* WL_CAP_INJECT: the calibrated steps of the wait after each op
+	   for inject_ns (0 for inject_ns=0), and the steps the workers
+	   wait now, in memory shared with worker processes, so that the
+	   core can change them after the fork (runner/inject.h) */
 	uint64_t inject_iters;
 	_Atomic uint64_t *inject_on;
 	const int *cpus;		/* CPUs the user allows (--cpus) */

@@ -190,6 +190,8 @@ static int build_config(struct result_config *c,
 	c->nsamples = cr->nsamples;
 	c->target_ns = cr->target_ns;
 	c->inject_ns = cr->inject_ns;
+	c->inject_step_ns = cr->inject_step_ns;
+	c->inject_steps = cr->inject_steps;
 	c->inject_added_ns = cr->inject_added_ns;
 	c->inject_err_ns = cr->inject_err_ns;
 	c->inject_base_ns = cr->inject_base_ns;
