@@ -14,6 +14,7 @@
 #include "cli/options.h"
 #include "report/observe_print.h"
 #include "report/report.h"
+#include "report/mail_print.h"
 #include "report/show_print.h"
 #include "results/kernel_records.h"
 #include "session/run_plan.h"
@@ -22,6 +23,7 @@
 struct show_cli {
 	const char *db;
 	bool json, csv, no_env, folded;
+	bool mail, markdown;		/* report/mail_print.h */
 };
 
 #define OPT_BASE struct show_cli
@@ -30,6 +32,10 @@ static const struct opt_row show_rows[] = {
 		     "schema as run --json)"),
 	OPT_ROW_CSV(csv, "one CSV line per result row, with a "
 		    "header line"),
+	OPT_ROW_FLAG("--mail", "only the header, the machine, the "
+	  "parameters and the table within 72 columns, for a mail", mail),
+	OPT_ROW_FLAG("--markdown", "the same as --mail as markdown tables",
+	  markdown),
 	OPT_ROW_FLAG("--no-env", "leave the environment out",
 	  no_env),
 	OPT_ROW_FLAG("--folded", "the folded stacks of a configuration's "
@@ -47,7 +53,8 @@ static const struct opt_cmd show_cmd = {
 	.name = "show", .rows = show_rows,
 	.nrows = ARRAY_SIZE(show_rows), .help_col = 13,
 	.max_pos = 2, .pos = OPT_C_LAST, .usage = show_usage,
-	.synopsis = OPT_SYNOPSIS("RUN [--json|--csv] [--no-env] [--db]",
+	.synopsis = OPT_SYNOPSIS("RUN [--json|--csv|--mail|--markdown]\n"
+				 "[--no-env] [--db]",
 				 "RUN --folded [JOB] [--db]"),
 };
 
@@ -171,10 +178,12 @@ int cmd_show(int argc, char **argv)
 	which = res.npos ? res.pos[0] : NULL;
 	job = res.npos > 1 ? res.pos[1] : NULL;
 	opt_result_free(&res);
-	if (sc.json && sc.csv)
-		return cli_usage("show", "--json or --csv, not both");
-	if (sc.folded && (sc.json || sc.csv))
-		return cli_usage("show", "--folded: not with --json or --csv");
+	if (sc.json + sc.csv + sc.mail + sc.markdown > 1)
+		return cli_usage("show", "one of --json, --csv, --mail and "
+				 "--markdown");
+	if (sc.folded && (sc.json || sc.csv || sc.mail || sc.markdown))
+		return cli_usage("show", "--folded: not with --json, --csv, "
+				 "--mail or --markdown");
 	if (job && !sc.folded)
 		return cli_usage("show", "unexpected argument '%s' (a second "
 				 "word, JOB, only with --folded)", job);
@@ -208,6 +217,9 @@ int cmd_show(int argc, char **argv)
 	}
 	if (sc.folded) {
 		e = show_folded(&run, job);
+	} else if (sc.mail || sc.markdown) {
+		e = mail_print_run(stdout, &run, mail_format_of(sc.mail,
+				   sc.markdown)) ? EXIT_FAIL : EXIT_OK;
 	} else if (sc.csv) {
 		e = report_csv(stdout, &run.info, run.results.v,
 			       run.results.n) ? EXIT_FAIL : EXIT_OK;
