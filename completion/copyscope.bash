@@ -73,7 +73,15 @@ _copyscope()
 	if ((${#words[@]} == 2)); then
 		mapfile -t cand < <(awk '$1 == "command" { print $2 }' \
 			<<<"$table")
-		_copyscope_reply "$cur" "${cand[@]}" --help --version
+		_copyscope_reply "$cur" "${cand[@]}" help --help --version
+		return 0
+	fi
+	# help COMMAND: the command names
+	if [[ $sub == help ]]; then
+		((${#words[@]} == 3)) || return 0
+		mapfile -t cand < <(awk '$1 == "command" { print $2 }' \
+			<<<"$table")
+		_copyscope_reply "$cur" "${cand[@]}"
 		return 0
 	fi
 	local cmdline cmd=$sub pos after=""
@@ -151,10 +159,30 @@ _copyscope_value()
 		return
 		;;
 	tag | runs | last)
+		# 'last', the stored tags and the stored run ids
 		[[ $hint == tag ]] || cand=(last)
-		[[ $hint == last ]] ||
-			mapfile -t -O "${#cand[@]}" cand < <("$bin" runs \
-				--tags "${db[@]}" 2>/dev/null)
+		mapfile -t -O "${#cand[@]}" cand < <("$bin" runs --tags \
+			"${db[@]}" 2>/dev/null)
+		[[ $hint == tag ]] ||
+			mapfile -t -O "${#cand[@]}" cand < <("$bin" \
+				__complete runs "${db[@]}" 2>/dev/null)
+		;;
+	params)
+		# KEY= of the named workloads' parameters, then their values
+		_copyscope_run "$bin" "$cur" params "$head"
+		return
+		;;
+	sysctl | thp)
+		# KEY= of the files ab may set; the value is the user's
+		[[ $cur == *=* ]] && return
+		mapfile -t cand < <("$bin" __complete "$hint" 2>/dev/null |
+			sed 's/$/=/')
+		for ((w = 0; w < ${#cand[@]}; w++)); do
+			cand[w]=$head${cand[w]}
+		done
+		_copyscope_reply "$head$cur" "${cand[@]}"
+		[[ ${#COMPREPLY[@]} -eq 1 ]] && compopt -o nospace 2>/dev/null
+		return
 		;;
 	words)
 		cand=("$@")
@@ -176,21 +204,30 @@ _copyscope_value()
 	_copyscope_reply "$head$cur" "${cand[@]}"
 }
 
-# _copyscope_run BIN CUR: what `run`, `check` and `boot` take besides
-# options: workloads, suites, KEY= of the named workloads' parameters and
-# their allowed values.
+# _copyscope_run BIN CUR [params [HEAD]]: what `run`, `check` and `boot`
+# take besides options: workloads, suites, KEY= of the named workloads'
+# parameters and their allowed values (mix= its presets and the stored
+# observations, observed:ID).  With "params" (ab's --a/--b, HEAD the
+# --a= before the value), only KEY= and the values.
 _copyscope_run()
 {
-	local bin=$1 cur=$2 w key head
+	local bin=$1 cur=$2 only=${3:-} ohead=${4:-} w key head
 	local -a named=() cand=()
 	local list
 	list=$(_copyscope_list "$bin")
 	for w in "${words[@]}"; do
 		grep -q "^w $w\$" <<<"$list" && named+=("$w")
 	done
-	if [[ $cur == *=* ]]; then
+	if [[ $cur == *=* && $cur != "$ohead" ]]; then
 		key=${cur%%=*}
+		key=${key##*,}
 		head=${cur%"${cur##*[=,]}"}
+		if [[ $key == mix ]]; then
+			# mix= takes one text: presets and observed:IDs
+			head=${cur%"${cur#*=}"}
+			mapfile -t -O "${#cand[@]}" cand < <("$bin" __complete \
+				mix "${db[@]}" 2>/dev/null | sed "s|^|$head|")
+		fi
 		for w in "${named[@]}"; do
 			mapfile -t -O "${#cand[@]}" cand < <(awk -v w="$w" \
 				-v k="$key" -v h="$head" \
@@ -202,11 +239,16 @@ _copyscope_run()
 				}' <<<"$list")
 		done
 	else
-		mapfile -t cand < <(awk '$1 == "w" || $1 == "s" { print $2 }' \
-			<<<"$list")
+		# after a comma of --a K=V,K=V: the next KEY=
+		head=$ohead
+		[[ -n $only && $cur == *,* ]] && head=${cur%"${cur##*,}"}
+		[[ -n $only ]] ||
+			mapfile -t cand < <(awk \
+				'$1 == "w" || $1 == "s" { print $2 }' <<<"$list")
 		for w in "${named[@]}"; do
 			mapfile -t -O "${#cand[@]}" cand < <(awk -v w="$w" \
-				'$1 == "p" && $2 == w { print $3 "=" }' \
+				-v h="$head" \
+				'$1 == "p" && $2 == w { print h $3 "=" }' \
 				<<<"$list")
 		done
 	fi

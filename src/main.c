@@ -113,6 +113,8 @@ static int dispatch(int argc, char **argv)
 	}
 	if (argc >= 2 && strcmp(argv[1], "__options") == 0)
 		return describe_options(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "__complete") == 0)
+		return cli_complete(argc - 1, argv + 1);
 	if (workload_table_validate(workload_table, workload_count, err,
 				    sizeof(err)) != 0) {
 		cli_error("BUG: invalid workload table: %s", err);

@@ -38,18 +38,20 @@ struct ab_cli {
 #define OPT_BASE struct ab_cli
 static const struct opt_row ab_rows[] = {
 	OPT_ROW_REPEAT("--a", "K=V[,K=V...]", "side A's parameters (also A')",
-		  side[0], nside[0]),
+		  side[0], nside[0], .complete = OPT_C_PARAMS),
 	OPT_ROW_REPEAT("--b", "K=V[,K=V...]", "side B's parameters", side[1],
-		  nside[1]),
+		  nside[1], .complete = OPT_C_PARAMS),
 	OPT_ROW_REPEAT("--a-sysctl", "K=V", "a /proc/sys setting of side A "
-		  "(vm.swappiness=10; repeatable)", sysctl[0], nsysctl[0]),
+		  "(vm.swappiness=10; repeatable)", sysctl[0], nsysctl[0],
+		  .complete = OPT_C_SYSCTL),
 	OPT_ROW_REPEAT("--b-sysctl", "K=V", "a /proc/sys setting of side B",
-		  sysctl[1], nsysctl[1]),
+		  sysctl[1], nsysctl[1], .complete = OPT_C_SYSCTL),
 	OPT_ROW_REPEAT("--a-thp", "K=V", "a "
 		       "/sys/kernel/mm/transparent_hugepage setting of side A "
-		       "(enabled=never)", thp[0], nthp[0]),
+		       "(enabled=never)", thp[0], nthp[0],
+		       .complete = OPT_C_THP),
 	OPT_ROW_REPEAT("--b-thp", "K=V", "a transparent_hugepage setting of "
-		       "side B", thp[1], nthp[1]),
+		       "side B", thp[1], nthp[1], .complete = OPT_C_THP),
 	OPT_ROW_INT("--rounds", "N", "rounds (default "
 	  AB_XSTR(AB_DEFAULT_ROUNDS) "; with --precision: the most)",
 	  spec.rounds, .lo = 2, .hi = AB_SESSION_MAX_N / 2.0),

@@ -46,6 +46,13 @@ int cmd_history(int argc, char **argv);
 int cmd_observe(int argc, char **argv);
 
 /*
+ * `copyscope __complete KIND [--db PATH|URL]`: completion words only the
+ * program knows (session_complete()), for completion/copyscope.bash.
+ * argv[0] is "__complete".  Returns the exit code.
+ */
+int cli_complete(int argc, char **argv);
+
+/*
  * The command line to store with a run: "copyscope" and argv[0 .. argc)
  * joined with spaces, passwords of database URLs masked
  * (store_mask_secrets), in a string the caller frees; NULL when out of

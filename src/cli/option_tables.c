@@ -329,6 +329,12 @@ static const char *complete_name(enum opt_complete k)
 		return "workloads";
 	case OPT_C_NAMES:
 		return "names";
+	case OPT_C_PARAMS:
+		return "params";
+	case OPT_C_SYSCTL:
+		return "sysctl";
+	case OPT_C_THP:
+		return "thp";
 	}
 	return "value";
 }

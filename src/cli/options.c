@@ -189,9 +189,9 @@ static int parse_size(const struct opt_cmd *c, const struct opt_row *r,
 	    *out >= r->lo && *out <= r->hi)
 		return 0;
 	return cli_usage(c->name, "%s: '%s' is not a size in %.0f .. %.0f "
-			 "bytes: a number with k, M or G (1024-based)%s",
-			 r->name, msg_quote(v), r->lo, r->hi,
-			 bytes ? ", or of bytes" : " or B");
+			 "bytes (%s" PARAM_SIZE_RULE ")", r->name,
+			 msg_quote(v), r->lo, r->hi,
+			 bytes ? "" : "a bare number needs a B here, 4096B; ");
 }
 
 static int parse_words(const struct opt_cmd *c, const struct opt_row *r,

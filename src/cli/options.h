@@ -44,6 +44,9 @@ enum opt_complete {
 	OPT_C_LAST,		/* 'last' */
 	OPT_C_WORKLOADS,	/* workloads, suites, their key=value */
 	OPT_C_NAMES,		/* workload and suite names */
+	OPT_C_PARAMS,		/* KEY= of the named workloads' parameters */
+	OPT_C_SYSCTL,		/* KEY= of the writable /proc/sys files */
+	OPT_C_THP,		/* KEY= of the transparent_hugepage files */
 };
 
 /* Row flags. */

@@ -199,7 +199,7 @@ static int run_add_env(void *arg, struct env *env, uint64_t seed)
 
 
 static void print_preamble(void *arg, const struct run_info *run,
-			   const struct timer_info *ti)
+			   const struct env *env, const struct timer_info *ti)
 {
 	struct run_cli *rc = arg;
 	struct run_print_clock clk = {
@@ -211,7 +211,7 @@ static void print_preamble(void *arg, const struct run_info *run,
 	timer_counter_text(ti, ctr, sizeof(ctr));
 	clk.counter = ctr;
 
-	run_print_preamble(stdout, &rc->out, run, &clk);
+	run_print_preamble(stdout, &rc->out, run, env, &clk);
 }
 
 static void print_job(void *arg, const struct result *res, size_t n)

@@ -196,7 +196,19 @@ const char *param_suggest(const char *word, const char *const *names,
  * size/time, a time without a unit, or a time finer than 1ns) or ERANGE
  * (beyond INT64_MAX).
  */
-/* Parse a size alone ("64k", "1M"; a bare number is bytes). */
+/*
+ * The one rule every size follows (parameters, options, mix entries),
+ * stated as is in every refusal and in README.md: the kernel's memparse()
+ * letters in either case, 1024-based, then an optional byte mark.  A
+ * lowercase b after a number is bits, which no size counts: refused.
+ */
+#define PARAM_SIZE_RULE \
+	"a whole number of bytes, then optionally K, M or G in either " \
+	"case (1024-based) and B or iB: 64k, 64K, 64KB, 64KiB, 1M; a " \
+	"lowercase b means bits and is refused"
+
+/* Parse a size alone ("64k", "1M"; a bare number is bytes), by
+   PARAM_SIZE_RULE. */
 int param_parse_size(const char *text, int64_t *out);
 /*
  * Parse a time alone, for options such as --warmup: "200ms", "1s",

@@ -339,8 +339,7 @@ static const char *type_form(enum param_type type)
 	case PARAM_INT:
 		return "is not an integer";
 	case PARAM_SIZE:
-		return "is not a size (a number with optional k, M or G "
-		       "suffix)";
+		return "is not a size (" PARAM_SIZE_RULE ")";
 	case PARAM_TIME:
 		return "is not a time (a number with a unit: ns, us, ms or "
 		       "s; bare where the name ends in one: inject_ns=5)";

@@ -370,22 +370,34 @@ static int capture_cpufreq(struct env *env)
 	return env_set(env, "cpufreq.boost", UNAVAILABLE);
 }
 
-/* The selected word of "always [madvise] never", else the raw line. */
-static int capture_thp(struct env *env)
+/* key: the selected word of "always [madvise] never" in the THP file
+   name, else the raw line. */
+static int capture_thp_choice(struct env *env, const char *key,
+			      const char *name)
 {
-	char buf[256];
+	char buf[256], path[128];
 	char *lb, *rb;
 
-	if (env_read_line("/sys/kernel/mm/transparent_hugepage/enabled", buf,
-			  sizeof(buf)) != 0)
-		return env_set(env, "thp.enabled", UNAVAILABLE);
+	snprintf(path, sizeof(path), "/sys/kernel/mm/transparent_hugepage/%s",
+		 name);
+	if (env_read_line(path, buf, sizeof(buf)) != 0)
+		return env_set(env, key, UNAVAILABLE);
 	lb = strchr(buf, '[');
 	rb = lb ? strchr(lb, ']') : NULL;
 	if (lb && rb) {
 		*rb = '\0';
-		return env_set(env, "thp.enabled", lb + 1);
+		return env_set(env, key, lb + 1);
 	}
-	return env_set(env, "thp.enabled", buf);
+	return env_set(env, key, buf);
+}
+
+/* thp.enabled and thp.defrag (how hard a fault compacts for a huge
+   page: "always" stalls the faulting thread). */
+static int capture_thp(struct env *env)
+{
+	if (capture_thp_choice(env, "thp.enabled", "enabled"))
+		return -1;
+	return capture_thp_choice(env, "thp.defrag", "defrag");
 }
 
 static int capture_virt(struct env *env, const char *flags)
@@ -487,6 +499,7 @@ int env_capture(struct env *env)
 	    set_file(env, "clocksource.current",
 		     "/sys/devices/system/clocksource/clocksource0/"
 		     "current_clocksource") ||
+	    env_capture_tuning(env) ||
 	    capture_thp(env) ||
 	    set_file(env, "fs.pipe_max_size", "/proc/sys/fs/pipe-max-size") ||
 	    set_file(env, "fs.pipe_user_pages_soft",

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env/env.h"
 #include "report/explain.h"
 #include "report/format.h"
 #include "report/headline.h"
@@ -24,8 +25,19 @@
 #define PRINT_FAIL 1
 #define PRINT_INTERRUPTED 130
 
+/* The noise sources line, wrapped, when the machine shows any. */
+static void print_noise(FILE *out, const struct env *env)
+{
+	char list[1024], line[1100];
+
+	if (!env || env_noise_sources(env, list, sizeof(list)) == 0)
+		return;
+	snprintf(line, sizeof(line), "noise sources: %s", list);
+	fmt_wrap(out, 0, 2, line);
+}
+
 void run_print_preamble(FILE *out, const struct run_print *p,
-			const struct run_info *run,
+			const struct run_info *run, const struct env *env,
 			const struct run_print_clock *clk)
 {
 	const struct run_options *o = &run->opts;
@@ -60,6 +72,7 @@ void run_print_preamble(FILE *out, const struct run_print *p,
 		fprintf(out, "interleaved: the samples of all configurations "
 			"in a shuffled round-robin\norder, seed %llu\n",
 			(unsigned long long)o->interleave_seed);
+	print_noise(out, env);
 	fprintf(out, "\n");
 	fflush(out);
 }

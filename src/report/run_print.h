@@ -43,9 +43,12 @@ struct run_print {
 	bool brief_started;		/* the brief heading is out */
 };
 
-/* The preamble of run (nothing with --json). */
+/*
+ * The preamble of run (nothing with --json): what is measured, the timer,
+ * and one line naming the noise sources env shows (env_noise_sources).
+ */
 void run_print_preamble(FILE *out, const struct run_print *p,
-			const struct run_info *run,
+			const struct run_info *run, const struct env *env,
 			const struct run_print_clock *clk);
 
 /* One job's results res[0..n-1], as it completes (nothing with --json). */

@@ -568,7 +568,10 @@ int session_run(const struct session_spec *spec, struct session_result *out)
 		return out->exit_code;
 	}
 	env_add_timer(&out->run.env, &ti);
-	if (sp.add_env && sp.add_env(sp.hook_arg, &out->run.env, sp.seed)) {
+	/* the IRQs that may land where the workers are pinned (--cpus) */
+	if (env_add_irq(&out->run.env, sp.ro.cpus, sp.ro.ncpus) != 0 ||
+	    (sp.add_env && sp.add_env(sp.hook_arg, &out->run.env,
+				      sp.seed))) {
 		msg_error("out of memory adding to the environment");
 		out->exit_code = SESSION_FAIL;
 		return out->exit_code;
@@ -582,7 +585,8 @@ int session_run(const struct session_spec *spec, struct session_result *out)
 		return out->exit_code;
 	}
 	if (sp.out && sp.out->begin)
-		sp.out->begin(sp.out_arg, &out->run.info, &ti);
+		sp.out->begin(sp.out_arg, &out->run.info, &out->run.env,
+			      &ti);
 	if (sp.interleave)
 		run_interleaved(&s);
 	else

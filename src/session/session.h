@@ -47,9 +47,10 @@ struct session_job {
 
 /* What the caller is told as the session goes (any may be NULL). */
 struct session_output {
-	/* the run has begun (stored when run->id > 0); before measuring */
+	/* the run has begun (stored when run->id > 0), with the
+	   environment it stores; before measuring */
 	void (*begin)(void *arg, const struct run_info *run,
-		      const struct timer_info *ti);
+		      const struct env *env, const struct timer_info *ti);
 	/* the results of one job, all its configurations done */
 	void (*job_done)(void *arg, const struct result *res, size_t n);
 };

@@ -109,8 +109,8 @@ static int parse_bytes(const char *s, uint32_t *out, char *why, size_t len)
 		return -1;
 	}
 	if (param_parse_size(s, &v) != 0) {
-		snprintf(why, len, "'%s' is not a size (a number with "
-			 "optional k, M or G suffix)", s);
+		snprintf(why, len, "'%s' is not a size (" PARAM_SIZE_RULE
+			 ")", s);
 		return -1;
 	}
 	if (v < 1 || v > (int64_t)MIX_MAX_SIZE) {

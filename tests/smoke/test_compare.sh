@@ -124,6 +124,33 @@ contains "$OUT" "run.reps: 10 -> 9"
 not_contains "$OUT" "boot_id"
 not_contains "$OUT" "WARNING"
 
+note "environment differences: the noise settings (ASLR, IRQs, idle, THP)"
+# two copies of one run, the machine state set apart: every setting the
+# environment stores for noise shows in the diff
+restage "$COPYSCOPE_DB" "$AA_ID"
+made_env kernel.randomize_va_space 2
+made_env kernel.numa_balancing 1
+made_env irq.balance running
+made_env cpuidle.deepest "C6 (exit latency 170 us)"
+made_env thp.defrag always
+made_import --new-uuid 7a --tag tuned-a
+restage "$COPYSCOPE_DB" "$AA_ID"
+made_env kernel.randomize_va_space 0
+made_env kernel.numa_balancing 0
+made_env irq.balance "not running"
+made_env cpuidle.deepest "C1 (exit latency 2 us)"
+made_env thp.defrag madvise
+made_import --new-uuid 7b --tag tuned-b
+cs 0 compare tuned-a tuned-b
+contains "$OUT" "kernel.randomize_va_space: 2 -> 0"
+contains "$OUT" "kernel.numa_balancing: 1 -> 0"
+contains "$OUT" "irq.balance: running -> not running"
+contains_flat "$OUT" "cpuidle.deepest: C6 (exit latency 170 us) -> C1 (exit latency 2 us)"
+contains "$OUT" "thp.defrag: always -> madvise"
+cs 0 show tuned-a
+contains_re "$OUT" "^ *kernel.randomize_va_space +2$"
+contains_re "$OUT" "^ *irq.on_run_cpus +[0-9]+ of [0-9]+ IRQs may land on CPUs "
+
 note "a sanitizer build against a release build: a loud warning"
 if [ -x "$OTHER_FLAVOUR" ]; then
 	expect_exit 0 "$OTHER_FLAVOUR" run sys.null --quick --tag san

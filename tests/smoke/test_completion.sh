@@ -80,6 +80,15 @@ SH
 	echo "list sys.n"
 	echo "env "
 	echo "runs --b"
+	echo "help "
+	echo "help co"
+	echo "ab sys.null --a "
+	echo "ab sys.null --a call=getp"
+	echo "ab sys.null --a-sysctl vm.swapp"
+	echo "ab sys.null --b-sysctl kernel.randomize_va"
+	echo "ab sys.null --a-thp khugepaged/def"
+	echo "run pipe.mix mix=fl"
+	echo "run pipe.mix writers=2 mix=la"
 } >"$TMP/cases"
 BIN=$BIN bash "$TMP/comp.bash" <"$TMP/cases" >"$TMP/comp.out" \
 	2>"$TMP/comp.err" ||
@@ -98,7 +107,7 @@ $(grep -F "$_text|" "$TMP/comp.out")"
 
 note "the commands"
 # shellcheck disable=SC2086
-want "" $cmds --help --version
+want "" $cmds help --help --version
 want "r" run runs report restore
 for c in list run runs show compare check export import report push env \
 	restore boot; do
@@ -124,23 +133,48 @@ want "run --kernel=sy" syscall
 want "run --tag " before-x after-y
 want "run --reps "
 want "run --db $TMP/files/o" "$TMP/files/other.db"
-want "check keep --new " last before-x after-y
+want "check keep --new " last before-x after-y 1 2
 want "check keep sys.n" sys.null
 want "boot --kernel $TMP/files/k" "$TMP/files/kernel.img"
 want "boot --accel " auto kvm tcg
 want "boot --accel=t" tcg
 want "boot --side a sys.null -- --re" --reps
 want "boot --side a sys.null -- --kernel " lock sched syscall profile
-want "compare " last before-x after-y
+want "compare " last before-x after-y 1 2
 want "compare a b --ig" --ignore-param
-want "show " last
+want "show " last before-x after-y 1 2
 want "export -o $TMP/files/k" "$TMP/files/kernel.img"
 want "import $TMP/files/o" "$TMP/files/other.db"
-want "report --compare " last before-x after-y
+want "report --compare " last before-x after-y 1 2
 want "push --to $TMP/files/o" "$TMP/files/other.db"
 want "list sys.n" sys.null
 want "env "
 want "runs --b" --by-host
+
+note "help COMMAND; ab's --a/--b KEY=, --a-sysctl and --a-thp keys; mix="
+# shellcheck disable=SC2086
+want "help " $cmds
+want "help co" compare
+want "ab sys.null --a " call= trace= inject_ns=
+want "ab sys.null --a call=getp" getppid
+[ -f /proc/sys/vm/swappiness ] && want "ab sys.null --a-sysctl vm.swapp" \
+	vm.swappiness=
+[ -f /proc/sys/kernel/randomize_va_space ] &&
+	want "ab sys.null --b-sysctl kernel.randomize_va" \
+	kernel.randomize_va_space=
+[ -w /sys/kernel/mm/transparent_hugepage/khugepaged/defrag ] &&
+	want "ab sys.null --a-thp khugepaged/def" khugepaged/defrag=
+want "run pipe.mix mix=fl" fleet
+want "run pipe.mix writers=2 mix=la" large
+
+note "__complete: run ids, presets, an unknown kind"
+expect_exit 0 "$BIN" __complete runs
+[ "$(cat "$OUT")" = "$(printf '1\n2')" ] || fail "__complete runs: $(cat "$OUT")"
+expect_exit 0 "$BIN" __complete mix
+contains "$OUT" "bimodal"
+not_contains "$OUT" "observed:"
+expect_exit 2 "$BIN" __complete nosuch
+contains "$ERR" "no kind 'nosuch'"
 
 note "copyscope __options: one command, or an unknown one"
 expect_exit 0 "$BIN" __options boot

@@ -6,6 +6,17 @@
 note "run sys.null --quick"
 cs 0 run sys.null --quick
 contains_re "$OUT" '^timer: '
+# the noise line names what this machine shows, and only that
+if [ "$(cat /proc/sys/kernel/randomize_va_space 2>/dev/null)" = 0 ]; then
+	not_contains "$OUT" "ASLR on"
+elif [ -r /proc/sys/kernel/randomize_va_space ]; then
+	contains_re "$OUT" '^noise sources: .*ASLR on'
+fi
+if [ "$(cat /sys/devices/system/cpu/smt/active 2>/dev/null)" = 1 ]; then
+	contains_re "$OUT" '^noise sources: .*SMT on'
+else
+	not_contains "$OUT" "SMT on"
+fi
 contains_re "$OUT" '^sys\.null +call=gettid'
 # a time/call row with a value, a unit and n == 3
 contains_re "$OUT" '^ +time/call +[0-9.]+ (ps|ns|us|ms|s) .* 3$'

@@ -1,7 +1,8 @@
 /*
  * test_env.c - unit tests for the environment capture (src/env/env_capture.c):
  * the ordered key/value list, env_read_line, what env_capture records
- * and the layout env_print produces.
+ * and the layout env_print produces; the noise settings of
+ * src/env/env_tuning.c (CPU lists, the IRQ summary, the noise line).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -125,7 +126,11 @@ static const char *const fixed_keys[] = {
 	"kernel.release", "kernel.version", "kernel.cmdline", "cpu.model",
 	"cpu.microcode", "cpu.flags", "cpu.online", "cpu.count", "cpu.smt",
 	"numa.nodes", "cpufreq.governor", "cpufreq.boost",
-	"clocksource.current", "thp.enabled", "fs.pipe_max_size",
+	"clocksource.current", "cpu.isolcpus", "cpu.nohz_full",
+	"cpuidle.driver", "cpuidle.states", "cpuidle.deepest",
+	"irq.on_run_cpus", "irq.balance", "kernel.randomize_va_space",
+	"kernel.perf_event_paranoid", "kernel.numa_balancing",
+	"thp.enabled", "thp.defrag", "fs.pipe_max_size",
 	"fs.pipe_user_pages_soft", "virt.hypervisor", "boot_id", "hostname",
 	"copyscope.version", "copyscope.build_flavour", "copyscope.cflags",
 	"compiler", "libc",
@@ -189,6 +194,97 @@ static void test_capture(void **state)
 	/* no duplicate keys */
 	for (i = 0; i < env.n; i++)
 		assert_int_equal(key_index(&env, env.items[i].key), (long)i);
+	env_free(&env);
+}
+
+static void test_cpu_list(void **state)
+{
+	cpu_set_t set;
+
+	(void)state;
+	assert_int_equal(env_parse_cpu_list("0-3,6", &set), 0);
+	assert_int_equal(CPU_COUNT(&set), 5);
+	assert_true(CPU_ISSET(6, &set) && !CPU_ISSET(4, &set));
+	assert_int_equal(env_parse_cpu_list("5", &set), 0);
+	assert_int_equal(CPU_COUNT(&set), 1);
+	assert_int_equal(env_parse_cpu_list("", &set), 0);
+	assert_int_equal(CPU_COUNT(&set), 0);
+	assert_int_equal(env_parse_cpu_list("3-1", &set), -1);
+	assert_int_equal(env_parse_cpu_list("1-", &set), -1);
+	assert_int_equal(env_parse_cpu_list("a", &set), -1);
+	assert_int_equal(env_parse_cpu_list("1;2", &set), -1);
+}
+
+/* The IRQ summary over CPUs: no CPU takes none, all CPUs take all. */
+static void test_irq_summary(void **state)
+{
+	static const int none[] = { CPU_SETSIZE - 1 };
+	int all[CPU_SETSIZE], i, landing, total, landing0, total0;
+	struct env env = { 0 };
+	const char *v;
+
+	(void)state;
+	if (access("/proc/irq", R_OK) != 0)
+		skip();
+	for (i = 0; i < CPU_SETSIZE; i++)
+		all[i] = i;
+	assert_int_equal(env_add_irq(&env, none, 1), 0);
+	v = env_get(&env, "irq.on_run_cpus");
+	if (strcmp(v, "unavailable") == 0) {
+		env_free(&env);
+		skip();
+	}
+	assert_int_equal(sscanf(v, "%d of %d", &landing0, &total0), 2);
+	assert_int_equal(landing0, 0);
+	assert_non_null(strstr(v, "on CPUs 1023"));
+	assert_int_equal(env_add_irq(&env, all, CPU_SETSIZE), 0);
+	v = env_get(&env, "irq.on_run_cpus");
+	assert_int_equal(sscanf(v, "%d of %d", &landing, &total), 2);
+	assert_int_equal(landing, total);
+	assert_int_equal(total, total0);
+	assert_non_null(strstr(v, "on CPUs 0-1023"));
+	env_free(&env);
+}
+
+/* Only the sources present are named, in a fixed order. */
+static void test_noise_sources(void **state)
+{
+	struct env env = { 0 };
+	char buf[512];
+
+	(void)state;
+	assert_int_equal(env_noise_sources(&env, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	env_set(&env, "cpufreq.governor", "performance");
+	env_set(&env, "cpufreq.boost", "0");
+	env_set(&env, "cpu.smt", "0");
+	env_set(&env, "cpuidle.deepest", "C1 (exit latency 2 us)");
+	env_set(&env, "irq.on_run_cpus", "0 of 19 IRQs may land on CPUs 1");
+	env_set(&env, "irq.balance", "not running");
+	env_set(&env, "kernel.randomize_va_space", "0");
+	env_set(&env, "kernel.numa_balancing", "absent");
+	env_set(&env, "thp.defrag", "madvise");
+	env_set(&env, "virt.hypervisor", "no");
+	assert_int_equal(env_noise_sources(&env, buf, sizeof(buf)), 0);
+	env_set(&env, "cpufreq.governor", "powersave");
+	env_set(&env, "cpufreq.boost", "1");
+	env_set(&env, "cpu.smt", "1");
+	env_set(&env, "cpuidle.deepest", "C6 (exit latency 170 us)");
+	env_set(&env, "irq.on_run_cpus", "3 of 19 IRQs may land on CPUs 2-3");
+	env_set(&env, "irq.balance", "running");
+	env_set(&env, "kernel.randomize_va_space", "2");
+	env_set(&env, "kernel.numa_balancing", "1");
+	env_set(&env, "thp.defrag", "always");
+	env_set(&env, "virt.hypervisor", "yes (dmi product: KVM)");
+	assert_true(env_noise_sources(&env, buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "governor powersave, boost on, SMT on, idle "
+			    "state C6 (170 us exit), 3 IRQs on CPUs 2-3, "
+			    "irqbalance running, ASLR on, NUMA balancing on, "
+			    "THP defrag always, a hypervisor (steal time)");
+	env_set(&env, "cpufreq.governor", "absent");
+	env_set(&env, "cpufreq.boost", "absent");
+	assert_true(env_noise_sources(&env, buf, sizeof(buf)) > 0);
+	assert_true(strncmp(buf, "SMT on, ", 8) == 0);
 	env_free(&env);
 }
 
@@ -277,6 +373,9 @@ int main(void)
 		cmocka_unit_test(test_many_keys),
 		cmocka_unit_test(test_read_line),
 		cmocka_unit_test(test_capture),
+		cmocka_unit_test(test_cpu_list),
+		cmocka_unit_test(test_irq_summary),
+		cmocka_unit_test(test_noise_sources),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_print_no_mid_word),
 	};

@@ -21,6 +21,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "core/param.h"
 
 struct t_opts {
 	bool flag;
@@ -255,8 +256,12 @@ static void test_units(void **state)
 	bad("--time: '5m' is not a time", "--time", "5m", (char *)NULL);
 	bad("--wait_ns: '2s' is not a time in 0ms .. 1s: a number of ns, or "
 	    "with a unit", "--wait_ns", "2s", (char *)NULL);
-	bad("--buf: '4096' is not a size in 1 .. 1048576 bytes: a number "
-	    "with k, M or G (1024-based) or B", "--buf", "4096", (char *)NULL);
+	bad("--buf: '4096' is not a size in 1 .. 1048576 bytes (a bare "
+	    "number needs a B here, 4096B; " PARAM_SIZE_RULE ")", "--buf",
+	    "4096", (char *)NULL);
+	bad("--buf: '64Kb' is not a size in 1 .. 1048576 bytes (a bare "
+	    "number needs a B here, 4096B; " PARAM_SIZE_RULE ")", "--buf",
+	    "64Kb", (char *)NULL);
 	bad("--size-bytes: '4q' is not a size", "--size-bytes", "4q", (char *)NULL);
 }
 

@@ -88,6 +88,7 @@ static void test_size_valid(void **state)
 		{ "1m", MIB }, { "1G", GIB }, { "3g", 3 * GIB },
 		{ "4096", 4096 }, { "0", 0 }, { "64KiB", 64 * KIB },
 		{ "64kB", 64 * KIB }, { "2MiB", 2 * MIB }, { "512B", 512 },
+		{ "64KB", 64 * KIB }, { "1mB", MIB }, { "1miB", MIB },
 		{ "007", 7 },
 		{ "8589934591G", 8589934591LL * GIB },
 		{ "9223372036854775807", INT64_MAX },
@@ -107,7 +108,8 @@ static void test_size_invalid(void **state)
 {
 	static const char *const bad[] = {
 		"", "-1", "1.5k", "12q", "k", " 64", "64 ", "+64", "64kb",
-		"64iB", "64KB2", "0x10", "1kk", "B", "64Ki",
+		"64iB", "64KB2", "0x10", "1kk", "B", "64Ki", "64Kb", "1mb",
+		"1Mb", "512b", "64Kib", "64KIB",
 	};
 	size_t i;
 	int64_t v = 123;
@@ -133,8 +135,16 @@ static void test_size_invalid(void **state)
 
 	assert_int_equal(param_parse_value(&defs[P_SIZE], "5x", &v, err,
 					   sizeof(err)), -1);
-	assert_string_equal(err, "size: '5x' is not a size (a number with "
-			    "optional k, M or G suffix)");
+	assert_string_equal(err, "size: '5x' is not a size (" PARAM_SIZE_RULE
+			    ")");
+	/* the b of bits is refused by the same rule, named in full */
+	assert_int_equal(param_parse_value(&defs[P_SIZE], "64Kb", &v, err,
+					   sizeof(err)), -1);
+	assert_string_equal(err, "size: '64Kb' is not a size (a whole number "
+			    "of bytes, then optionally K, M or G in either "
+			    "case (1024-based) and B or iB: 64k, 64K, 64KB, "
+			    "64KiB, 1M; a lowercase b means bits and is "
+			    "refused)");
 }
 
 static void test_time_valid(void **state)
