@@ -9,5 +9,7 @@
 #define INTERF_FLAG_OTHER 1u	/* other CPU time above the threshold */
 #define INTERF_FLAG_STEAL 2u	/* steal time above the threshold */
 #define INTERF_FLAG_CANARY 4u	/* the canary loop ran slow */
+#define INTERF_FLAG_OFFCPU 8u	/* a worker did not run for part of the
+				   window (preempted, waiting for a CPU) */
 
 #endif

@@ -106,7 +106,7 @@ struct session_result {
 					   database file was removed or
 					   replaced; run holds all of it */
 	/* kept samples and flagged ones, by reason */
-	size_t nsamples, nflagged, n_other, n_steal, n_canary;
+	size_t nsamples, nflagged, n_other, n_steal, n_canary, n_offcpu;
 };
 
 /*
