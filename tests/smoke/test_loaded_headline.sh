@@ -1,0 +1,93 @@
+#!/bin/sh
+# test_loaded_headline.sh - the headline survives a competing load: the
+# test pins sys.null to one CPU, puts two busy loops of its own on that
+# CPU for half of the runs (alternating with runs without them), and
+# checks what holds however loaded the machine already is:
+#   - every sample records the share of its window the worker did not
+#     run and the worker's on-CPU time, no longer than the window;
+#   - a sample is flagged offcpu exactly when that share is over 5%, and
+#     the worker, sharing its CPU with two busy loops, was flagged in
+#     some sample of the loaded runs;
+#   - the headline is arithmetic on the stored fields: the median of the
+#     on-CPU time per op; the wall time per op is at least that;
+#   - the loaded/quiet ratio of the headline is at most 1.10, where the
+#     wall time per op moves far more (printed, not asserted).
+. "$(dirname "$0")/lib.sh"
+need_python
+command -v taskset >/dev/null 2>&1 || skip "taskset is not installed"
+
+CPU=$(taskset -c -p $$ | sed 's/.*: //; s/[,-].*//')
+PIDS=""
+stop_load() {
+	for p in $PIDS; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	PIDS=""
+}
+start_load() {
+	for _i in 1 2; do
+		taskset -c "$CPU" sh -c 'while :; do :; done' &
+		PIDS="$PIDS $!"
+	done
+	sleep 0.2
+}
+run_json() {
+	cs 0 run sys.null --cpus "$CPU" --reps 5 --sample-time 10ms \
+		--warmup 0 --no-store --json
+	cp "$OUT" "$1"
+}
+
+note "sys.null pinned to CPU $CPU: quiet, loaded, loaded, quiet"
+run_json "$TMP/q1"
+start_load; run_json "$TMP/l1"; stop_load
+start_load; run_json "$TMP/l2"; stop_load
+run_json "$TMP/q2"
+
+python3 - "$TMP" <<'EOF' || fail "see above"
+import json, statistics, sys
+tmp = sys.argv[1]
+
+def load(name):
+    d = json.load(open(f"{tmp}/{name}"))
+    r = [x for x in d["results"] if x["metric"] == "time/call"][0]
+    info = r["info"]
+    it = info["interference"]
+    n = len(r["samples"])
+    assert len(info["oncpu_ns"]) == n, info
+    assert len(it["offcpu_pct"]) == n, it
+    for k in range(n):
+        w, c = info["window_ns"][k], info["oncpu_ns"][k]
+        off = it["offcpu_pct"][k]
+        assert 0 < c <= w * (1 + 1e-9), (name, k, c, w)
+        assert abs(off - 100 * (w - c) / w) < 1e-6, (name, k, off, w, c)
+        assert (off > 5.0) == ("offcpu" in it["why"][k]), (name, k, off, it)
+        assert abs(r["samples"][k] - c / info["batch_ops"]) <= \
+            1e-6 * r["samples"][k], (name, k, r["samples"][k], c)
+    oncpu = statistics.median(c / info["batch_ops"] for c in info["oncpu_ns"])
+    assert abs(r["summary"]["median"] - oncpu) <= 1e-6 * oncpu, (name, r)
+    wall = statistics.median(w / info["batch_ops"] for w in info["window_ns"])
+    assert wall >= oncpu * (1 - 1e-9), (name, wall, oncpu)
+    return r["summary"]["median"], wall, sum("offcpu" in w for w in it["why"])
+
+q = [load("q1"), load("q2")]
+l = [load("l1"), load("l2")]
+assert sum(x[2] for x in l) > 0, f"no loaded sample flagged offcpu: {l}"
+hq = statistics.median(x[0] for x in q)
+hl = statistics.median(x[0] for x in l)
+wq = statistics.median(x[1] for x in q)
+wl = statistics.median(x[1] for x in l)
+print(f"headline loaded/quiet {hl / hq:.3f} ({hl:.0f} / {hq:.0f} ns); "
+      f"wall {wl / wq:.3f}")
+assert hl / hq <= 1.10, f"headline moved x{hl / hq:.3f} under the load"
+EOF
+
+note "the run's text says what the figures are and what flagged them"
+start_load
+cs 0 run sys.null --cpus "$CPU" --reps 3 --sample-time 10ms --warmup 0 \
+	--no-store
+stop_load
+contains_flat "$OUT" "worker off its CPU"
+contains_flat "$OUT" "the time figures are the worker's on-CPU time"
+contains_flat "$ERR" "with a worker off its CPU (preempted)"
+exit 0
