@@ -226,7 +226,7 @@ unsigned interference_offcpu(const struct interference_worker *w, int nw,
 
 		if (off < 0)
 			off = 0;
-		if (wait < 0 ||
+		if (wait >= 0 &&
 		    off - wait <= INTERF_OFFCPU_PCT / 100.0 * window_ns) {
 			*oncpu_ns = (double)w[0].cpu_ns < window_ns ?
 				    (double)w[0].cpu_ns : window_ns;

@@ -121,8 +121,11 @@ struct interference_worker {
  *     CPU stolen (where the guest accounts steal), an interrupt (where
  *     the kernel accounts IRQ time).  *oncpu_ns is its CPU time, unless
  *     its run-queue wait says it slept: when wall - CPU exceeds the wait
- *     by more than INTERF_OFFCPU_PCT of the window it blocked, and the
- *     wall window stays (*offcpu_pct from the wait alone).
+ *     by more than INTERF_OFFCPU_PCT of the window it blocked (a file
+ *     read that went to the disk), and the wall window stays
+ *     (*offcpu_pct from the wait alone).  Without the wait (no
+ *     schedstat) sleeping cannot be told from preemption: the wall
+ *     window stays and *offcpu_pct is unknown.
  *   - Several workers: they wait for each other, so only the run-queue
  *     wait counts: the longest of any worker; the wall window stays.
  * Returns the INTERF_FLAG_OFFCPU bit when *offcpu_pct exceeds
