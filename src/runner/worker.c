@@ -131,8 +131,8 @@ static int64_t thread_cpu_ns(void)
  */
 static int64_t thread_wait_ns(int fd)
 {
-	char buf[128];
-	unsigned long long run, wait;
+	char buf[128], *p, *end;
+	unsigned long long wait;
 	ssize_t n;
 
 	if (fd < 0)
@@ -141,7 +141,13 @@ static int64_t thread_wait_ns(int fd)
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
-	if (sscanf(buf, "%llu %llu", &run, &wait) != 2)
+	/* "run_ns wait_ns timeslices": skip the first, read the second */
+	p = strchr(buf, ' ');
+	if (!p)
+		return -1;
+	errno = 0;
+	wait = strtoull(p + 1, &end, 10);
+	if (errno || end == p + 1)
 		return -1;
 	return (int64_t)wait;
 }
