@@ -119,10 +119,9 @@ static void load_note(const struct result_config *c,
 	if (c->load->offcpu_pct)
 		f = known_median(c->load->offcpu_pct, c->nsamples, &fmax);
 	if (!isnan(f))
-		snprintf(off, sizeof(off), "; %s off %s CPU %.0f%% of the "
-			 "window (max %.0f%%)", c->nworkers == 1 ? "worker" :
-			 "a worker", c->nworkers == 1 ? "its" : "their", f,
-			 fmax);
+		snprintf(off, sizeof(off), "; %s %.0f%% of the window (max "
+			 "%.0f%%)", c->nworkers == 1 ? "worker off its CPU" :
+			 "a worker waited for a CPU", f, fmax);
 	snprintf(text, sizeof(text), "outside load: other CPU %.0f%% (max "
 		 "%.0f%%), steal %.1f%% of the machine%s; %zu of %zu samples "
 		 "flagged%s", isnan(o) ? 0.0 : o, isnan(omax) ? 0.0 : omax,
