@@ -231,13 +231,14 @@ static void print_result(const struct ab_cli *c, const struct ab_outcome *o,
 			 const char *path, bool interrupted)
 {
 	const struct ab_spec *s = &c->spec;
-	char a[512], b[512], seed[32];
+	static const char *const role[AB_NROLES] = { "A", "B", "A'" };
+	char a[512], b[512], both[1024], seed[32], why[320] = "";
 	char *as = ab_settings_text(&s->settings, 0);
 	char *bs = ab_settings_text(&s->settings, 1);
 	struct ab_header h = {
 		.workload = s->wl->name,
 		.run_id = o->session.run.info.id,
-		.a = a, .b = b, .a_settings = as ? as : "",
+		.a = a, .b = b, .both = both, .a_settings = as ? as : "",
 		.b_settings = bs ? bs : "",
 		.seed = seed, .looks = s->stats.looks,
 		.alpha = s->stats.alpha, .noise_pct = s->stats.noise_pct,
@@ -248,6 +249,12 @@ static void print_result(const struct ab_cli *c, const struct ab_outcome *o,
 		.interrupted = interrupted,
 	};
 
+	if (o->session.pair_lost >= 0 && o->session.pair_lost < AB_NROLES) {
+		snprintf(why, sizeof(why), "%s failed (%s)",
+			 role[o->session.pair_lost], o->session.pair_lost_why);
+		h.stopped_why = why;
+	}
+	ab_shared_text(s, both, sizeof(both));
 	ab_side_text(s, 0, a, sizeof(a));
 	ab_side_text(s, 1, b, sizeof(b));
 	snprintf(seed, sizeof(seed), "%llu",

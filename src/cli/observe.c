@@ -6,6 +6,7 @@
  * environment (session/observe_session.c), for `show`, the report, export and
  * the replay `pipe.mix mix=observed:ID`.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -207,6 +208,10 @@ int cmd_observe(int argc, char **argv)
 	if (e)
 		return e == OPT_HELP ? EXIT_OK : e;
 	opt_result_free(&res);
+	/* a --pid that is not there would watch nothing for the duration */
+	if (oc.pid && kill(oc.pid, 0) != 0 && errno == ESRCH)
+		return cli_usage("observe", "--pid: no process %d is running "
+				 "(a running process's id)", oc.pid);
 	so.rq = (struct kobserve_request){
 		.what = oc.what, .comm = oc.comm, .pid = oc.pid,
 		.duration_ns = oc.duration_ns, .stop = &stop_flag,
@@ -225,8 +230,11 @@ int cmd_observe(int argc, char **argv)
 			return e;
 		}
 	}
+	/* a dropped ssh session (SIGHUP) ends the observation as Ctrl-C
+	   does: what was seen is stored, as interrupted */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	e = session_observe(&so, &run, &o, err, sizeof(err));
 	if (e == 77) {
 		cli_error("%s:", err);
@@ -234,10 +242,19 @@ int cmd_observe(int argc, char **argv)
 	} else if (e) {
 		cli_error("%s", err);
 	}
-	if (e == 0 || (e == EXIT_FAIL && run.observation))
-		e = print_it(&oc, &run, &o, path) ? EXIT_FAIL : e;
-	else if (e != 77)
+	if (e == OBSERVE_NOT_STORED) {
+		run.info.id = 0;	/* never "stored" for what was not */
+		print_it(&oc, &run, &o, path);
+		cli_error("the observation is not stored in %s (see above)",
+			  path);
+		e = cli_keep_lost_run(so.store, path, &run);
+	} else if (e == 0) {
+		e = print_it(&oc, &run, &o, path);
+		if (!e && stop_flag)
+			e = EXIT_INTERRUPTED;
+	} else if (e != 77) {
 		e = EXIT_FAIL;
+	}
 	observation_free(&o);
 	run_data_free(&run);
 	if (so.store)

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "env/env.h"
+#include "env/env_arm64.h"
 
 #include "util/array.h"
 
@@ -462,8 +463,11 @@ int env_capture(struct env *env)
 		    have_un ? un.release : UNAVAILABLE) ||
 	    env_set(env, "kernel.version",
 		    have_un ? un.version : UNAVAILABLE) ||
+	    env_set(env, "kernel.machine",
+		    have_un ? un.machine : UNAVAILABLE) ||
 	    set_file(env, "kernel.cmdline", "/proc/cmdline") ||
 	    capture_cpu(env, &ci) ||
+	    env_arm64_capture(env) ||
 	    set_file(env, "numa.nodes", "/sys/devices/system/node/online") ||
 	    capture_cpufreq(env) ||
 	    set_file(env, "clocksource.current",

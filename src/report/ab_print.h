@@ -22,6 +22,8 @@ struct ab_header {
 	const char *workload;
 	int64_t run_id;			/* 0: not stored */
 	const char *a, *b;		/* the sides' parameters, "segs=8" */
+	const char *both;		/* the parameters both share;
+					   NULL: unknown (older runs) */
 	const char *a_settings, *b_settings;	/* "vm.x=1 (was 0)" or "" */
 	const char *seed;
 	int looks;			/* > 1: --precision's tests */
@@ -33,6 +35,9 @@ struct ab_header {
 					   --precision); 0: unknown */
 	bool interrupted;		/* stopped by a signal before the
 					   rounds asked */
+	const char *stopped_why;	/* stopped by a failure before the
+					   rounds asked ("B failed: ...");
+					   NULL: it was not */
 };
 
 /* Print the header, the rows and the counts. */

@@ -14,8 +14,10 @@ int fmt_unit_is_bare(const char *unit)
 	/* The metric's name says "per byte" and the run's heading names the
 	   timer, so cycle rates print bare and the rows keep to 80 columns. */
 	return strcmp(unit, "tsc-cycles") == 0 || strcmp(unit, "cycles") == 0 ||
+	       strcmp(unit, "cntvct-ticks") == 0 ||
 	       strcmp(unit, "count") == 0 ||
 	       strcmp(unit, "tsc-cycles/byte") == 0 ||
+	       strcmp(unit, "cntvct-ticks/byte") == 0 ||
 	       strcmp(unit, "cycles/byte") == 0;
 }
 

@@ -33,7 +33,10 @@ static int64_t realtime_ns(void)
 static int store_it(const struct session_observe *so, struct run_data *run,
 		    char *err, size_t errlen)
 {
-	const char *status = "complete";
+	/* stopped by a signal before its duration: what was seen is kept,
+	   as interrupted */
+	const char *status = so->rq.stop && *so->rq.stop ? "interrupted" :
+		"complete";
 	int64_t finished = run->info.finished_ns;
 
 	if (store_begin_run(so->store, &run->info, &run->env, err, errlen))
@@ -50,6 +53,9 @@ static int store_it(const struct session_observe *so, struct run_data *run,
 			     errlen))
 		return 1;
 	snprintf(run->info.status, sizeof(run->info.status), "%s", status);
+	/* as run does: the file still the one opened, the run reads back */
+	if (store_check_stored(so->store, run->info.uuid, 0, err, errlen))
+		return 1;
 	return 0;
 }
 
@@ -85,7 +91,9 @@ int session_observe(const struct session_observe *so, struct run_data *run,
 		snprintf(err, errlen, "observe: %s", strerror(ENOMEM));
 		return 1;
 	}
-	return so->store ? store_it(so, run, err, errlen) : 0;
+	if (!so->store)
+		return 0;
+	return store_it(so, run, err, errlen) ? OBSERVE_NOT_STORED : 0;
 }
 
 int session_observed_mix(struct store *st, const char *spec, char *mix,

@@ -26,9 +26,12 @@ struct session_observe {
  * environment, the observation's JSON text), obs what was seen.  Free
  * both (run_data_free, observation_free) whatever is returned.  Returns
  * 0; 77 when nothing of the request can run here (why in obs->notes and
- * err); 1 on another failure (err; with run->info.id set when the
- * observation is stored but incomplete).
+ * err); OBSERVE_NOT_STORED when the observation was made (run and obs
+ * hold it) but the store did not keep it whole (err): the caller keeps
+ * a copy to import; 1 on another failure (err).  An observation stopped
+ * by *so->rq.stop before its duration is stored as "interrupted".
  */
+#define OBSERVE_NOT_STORED 3
 int session_observe(const struct session_observe *so, struct run_data *run,
 		    struct observation *obs, char *err, size_t errlen);
 

@@ -104,7 +104,9 @@ python3 -c 'import json,sys; h=json.load(open(sys.argv[1]))["histories"];
 assert len(h) == 1 and len(h[0]["series"]) == 6, h' "$OUT" ||
 	fail "history 1,2,3,4,5,6 did not keep 6 points"
 cs 2 history sys.null call=nosuchcall --db "$TMP/step.db"
-contains "$ERR" "no stored complete run has sys.null"
+contains "$ERR" "no stored complete run has sys.null with call=nosuchcall"
+cs 2 history sys.null call=getppid --db "$TMP/step.db"
+contains "$ERR" "no stored complete run has sys.null with call=getppid"
 
 note "usage errors name the parameter"
 cs 2 history --by date --db "$TMP/step.db"
