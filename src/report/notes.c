@@ -101,8 +101,9 @@ static void precision_note(const struct result_config *c, char *text,
 /*
  * The outside load of c: other CPU and steal of the machine, the share
  * of the window its workers did not run (where recorded) and the flagged
- * samples; then, when a sample was flagged offcpu and the window metrics
- * are the worker's on-CPU time, what the wall time per op was.
+ * samples; then, when the window metrics are the worker's on-CPU time
+ * and it was off its CPU for more than SAMPLE_OFFCPU_PCT of a sample,
+ * what the wall time per op was.
  */
 static void load_note(const struct result_config *c,
 		      void (*emit)(void *arg, enum note_kind kind,
@@ -128,8 +129,8 @@ static void load_note(const struct result_config *c,
 		 isnan(st) ? 0.0 : st, off, nf, c->nsamples,
 		 nf ? " (not quiet)" : "");
 	emit(arg, NOTE_LOAD, NULL, text);
-	for (k = 0; k < c->nsamples; k++)
-		noff += (c->load->flags[k] & INTERF_FLAG_OFFCPU) != 0;
+	for (k = 0; c->load->offcpu_pct && k < c->nsamples; k++)
+		noff += c->load->offcpu_pct[k] > SAMPLE_OFFCPU_PCT;
 	if (!noff || !c->oncpu_ns || !c->window_ns || !c->batch_ops)
 		return;
 	per_op = calloc(2 * c->nsamples, sizeof(*per_op));

@@ -236,5 +236,7 @@ unsigned interference_offcpu(const struct interference_worker *w, int nw,
 	if (isnan(*offcpu_pct) && wait >= 0)
 		*offcpu_pct = 100.0 * (wait < window_ns ? wait : window_ns) /
 			      window_ns;
-	return *offcpu_pct > INTERF_OFFCPU_PCT ? INTERF_FLAG_OFFCPU : 0;
+	/* the on-CPU figures do not carry the time: no flag for them */
+	return isnan(*oncpu_ns) && *offcpu_pct > INTERF_OFFCPU_PCT ?
+	       INTERF_FLAG_OFFCPU : 0;
 }

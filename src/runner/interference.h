@@ -24,8 +24,9 @@
  *   - the canary ran more than INTERF_CANARY_SLOW times its calibrated
  *     median (taken when the configuration started), or
  *   - the workers did not run for more than INTERF_OFFCPU_PCT of the
- *     sample's window (interference_offcpu(): the worker's own CPU
- *     clock and run-queue wait, read by each worker around its batch).
+ *     sample's window and its figures come from that window
+ *     (interference_offcpu(): the worker's own CPU clock and run-queue
+ *     wait, read by each worker around its batch).
  */
 #ifndef COPYSCOPE_INTERFERENCE_H
 #define COPYSCOPE_INTERFERENCE_H
@@ -43,7 +44,7 @@
 #define INTERF_CANARY_SLOW 1.5
 /* A sample whose workers did not run for more than this % of its
    window is flagged offcpu (see interference_offcpu()). */
-#define INTERF_OFFCPU_PCT 5.0
+#define INTERF_OFFCPU_PCT SAMPLE_OFFCPU_PCT
 /* Dependent multiply-adds of one canary run (about 4 cycles each). */
 #define CANARY_ITERS 12000
 
@@ -129,7 +130,8 @@ struct interference_worker {
  *   - Several workers: they wait for each other, so only the run-queue
  *     wait counts: the longest of any worker; the wall window stays.
  * Returns the INTERF_FLAG_OFFCPU bit when *offcpu_pct exceeds
- * INTERF_OFFCPU_PCT, else 0.
+ * INTERF_OFFCPU_PCT and the figures stay on the wall window (which then
+ * carries that time), else 0: on-CPU figures do not carry it.
  */
 unsigned interference_offcpu(const struct interference_worker *w, int nw,
 			     double window_ns, double *offcpu_pct,
