@@ -160,11 +160,11 @@ static double metric_value(struct runner *r, size_t mi, uint64_t nops,
  * or for one worker its on-CPU share of it (interference_offcpu());
  * sets res's offcpu_pct[k], oncpu_ns[k] and the flag.
  */
-static double metric_ticks(struct runner *r, struct config_result *res,
-			   size_t k, double ticks)
+/* The workers' clocks over the sample just taken, for interference_offcpu(). */
+static unsigned last_offcpu(const struct runner *r, double wall_ns,
+			    double *offcpu_pct, double *oncpu_ns)
 {
 	struct interference_worker w[WL_MAX_WORKERS];
-	double wall = timer_ticks_to_ns((uint64_t)ticks);
 	int i;
 
 	for (i = 0; i < r->ctx.nworkers; i++) {
@@ -176,9 +176,17 @@ static double metric_ticks(struct runner *r, struct config_result *res,
 			       s->wait1_ns - s->wait0_ns : -1;
 		w[i].timed = !s->idle_end;
 	}
-	res->interf_flags[k] |= interference_offcpu(w, r->ctx.nworkers, wall,
-						    &res->offcpu_pct[k],
-						    &res->oncpu_ns[k]);
+	return interference_offcpu(w, r->ctx.nworkers, wall_ns, offcpu_pct,
+				   oncpu_ns);
+}
+
+static double metric_ticks(struct runner *r, struct config_result *res,
+			   size_t k, double ticks)
+{
+	double wall = timer_ticks_to_ns((uint64_t)ticks);
+
+	res->interf_flags[k] |= last_offcpu(r, wall, &res->offcpu_pct[k],
+					    &res->oncpu_ns[k]);
 	return isnan(res->oncpu_ns[k]) ? ticks :
 	       ticks * res->oncpu_ns[k] / wall;
 }
@@ -239,6 +247,15 @@ enum config_status runner_sample_cmd(struct runner *r, uint64_t nops,
 double runner_last_window_ns(const struct runner *r)
 {
 	return timer_ticks_to_ns((uint64_t)sample_window_ticks(r));
+}
+
+/* What the metrics of the sample just taken come from, ns. */
+double runner_last_metric_ns(const struct runner *r)
+{
+	double wall = runner_last_window_ns(r), pct, oncpu;
+
+	last_offcpu(r, wall, &pct, &oncpu);
+	return isnan(oncpu) ? wall : oncpu;
 }
 
 /* What else ran during kept sample res->nsamples (before record_sample). */
