@@ -14,6 +14,7 @@
 #include "cli/options.h"
 #include "report/ab_print.h"
 #include "report/comparison_print.h"
+#include "report/mail_print.h"
 #include "report/observe_compare_print.h"
 #include "session/history_runs.h"
 #include "util/array.h"
@@ -24,6 +25,7 @@ struct compare_cli {
 	const char *db;
 	const char *caller;		/* observations: --caller PATTERN */
 	bool json, csv;
+	bool mail, markdown;		/* report/mail_print.h */
 	bool ab;			/* the sides were ab runs */
 };
 
@@ -31,6 +33,11 @@ struct compare_cli {
 static const struct opt_row compare_rows[] = {
 	OPT_ROW_JSON(json, "the comparison as JSON"),
 	OPT_ROW_CSV(csv, "one CSV line per row"),
+	OPT_ROW_FLAG("--mail", "only the header, the machine, the "
+	  "parameters and the table in the kernel test robot's layout, "
+	  "within 72 columns: for a mail", mail),
+	OPT_ROW_FLAG("--markdown", "the same as --mail as markdown "
+	  "tables", markdown),
 	OPT_ROW_FLAG("--drop-noisy", "leave out samples flagged "
 	  "as disturbed (outside load, steal, slow canary)",
 	  o.drop_noisy),
@@ -64,8 +71,8 @@ static const struct opt_cmd compare_cmd = {
 	.nrows = ARRAY_SIZE(compare_rows),
 	.help_col = 17, .max_pos = 2, .pos = OPT_C_RUNS,
 	.usage = compare_usage,
-	.synopsis = OPT_SYNOPSIS("BASE NEW [--json|--csv] [--drop-noisy] "
-				 "[--by-sample]\n"
+	.synopsis = OPT_SYNOPSIS("BASE NEW [--json|--csv|--mail|--markdown]\n"
+				 "[--drop-noisy] [--by-sample]\n"
 				 "[--alpha] [--noise] [--target]\n"
 				 "[--allow-emulated] [--ignore-param]\n"
 				 "[--caller] [--db]"),
@@ -123,6 +130,7 @@ static void compare_usage(FILE *out, const struct opt_cmd *c)
 "  copyscope compare baseline patched\n"
 "  copyscope compare 3,4,5 6,7,8 --drop-noisy\n"
 "  copyscope compare smap-on smap-off --csv > smap.csv\n"
+"  copyscope compare baseline patched --mail\n"
 "  copyscope compare 1 2 --ignore-param io\n"
 "  copyscope compare host:lab1+tag:boot host:lab2+tag:boot\n"
 "  copyscope compare 'kernel:6.18.*' 'kernel:6.19.*'\n"
@@ -145,8 +153,9 @@ static int compare_args(int argc, char **argv, struct compare_cli *cc,
 		return cli_usage("compare", "needs BASE and NEW (run ids, tags "
 				 "or comma lists; 'copyscope runs' lists "
 				 "them)");
-	if (cc->json && cc->csv)
-		return cli_usage("compare", "--json or --csv, not both");
+	if (cc->json + cc->csv + cc->mail + cc->markdown > 1)
+		return cli_usage("compare", "one of --json, --csv, --mail and "
+				 "--markdown");
 	return 0;
 }
 
@@ -232,6 +241,10 @@ static int compare_observations(const struct cmp *c,
 	if (cc->csv)
 		return cli_usage("compare", "--csv: not for observations "
 				 "(--json or the table)");
+	if (cc->mail || cc->markdown)
+		return cli_usage("compare", "--mail, --markdown: not for "
+				 "observations (the table or --json; show OBS "
+				 "--mail gives each)");
 	if (!cc->json &&
 	    c->base.nruns + c->new.nruns > OBS_CMP_TEXT_MAX_COLS)
 		return cli_usage("compare", "%zu observations: the table "
@@ -320,6 +333,12 @@ int cmd_compare(int argc, char **argv)
 				      "(--json or the table)");
 			goto out;
 		}
+		if (cc.mail || cc.markdown) {
+			e = cli_usage("compare", "--mail, --markdown: not for "
+				      "ab runs pooled (show RUN --mail gives "
+				      "each)");
+			goto out;
+		}
 		cc.ab = true;
 		e = compare_ab(&c, &cc);
 		goto flush;
@@ -335,6 +354,9 @@ int cmd_compare(int argc, char **argv)
 		e = cmp_print_json(stdout, &c) ? EXIT_FAIL : EXIT_OK;
 	else if (cc.csv)
 		cmp_print_csv(stdout, &c);
+	else if (cc.mail || cc.markdown)
+		e = mail_print_compare(stdout, &c, mail_format_of(cc.mail,
+				       cc.markdown)) ? EXIT_FAIL : EXIT_OK;
 	else
 		cmp_print_text(stdout, &c, NULL, NULL);
 flush:

@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "report/mail_print.h"
 #include "report/observe_print.h"
 #include "session/observe_session.h"
 #include "util/array.h"
@@ -26,6 +27,7 @@ struct observe_cli {
 	const char *comm, *db, *tag, *source;
 	int pid;
 	bool json, no_store;
+	bool mail, markdown;		/* report/mail_print.h */
 };
 
 static const char *const what_words[] = {
@@ -107,6 +109,11 @@ static const struct opt_row observe_rows[] = {
 		    "this tag"),
 	OPT_ROW_JSON(json, "print the observation as JSON "
 		     "(as show --json does)"),
+	OPT_ROW_FLAG("--mail", "only the run, the machine, what was "
+	  "watched and a column of counts within 72 columns, for a mail",
+	  mail),
+	OPT_ROW_FLAG("--markdown", "the same as --mail as markdown tables",
+	  markdown),
 	OPT_ROW_FLAG("--no-store", "do not write to the database",
 	  no_store),
 	OPT_ROW_DB(db, OPT_HELP_DB),
@@ -120,7 +127,8 @@ static const struct opt_cmd observe_cmd = {
 	.nrows = ARRAY_SIZE(observe_rows), .help_col = 22,
 	.max_pos = 0, .usage = observe_usage,
 	.synopsis = OPT_SYNOPSIS("[--duration] [--what] [--comm]\n"
-				 "[--pid] [--pipe-source] [--tag] [--json]\n"
+				 "[--pid] [--pipe-source] [--tag]\n"
+				 "[--json|--mail|--markdown]\n"
 				 "[--no-store] [--db]"),
 };
 
@@ -185,6 +193,11 @@ static int print_it(const struct observe_cli *oc, const struct run_data *run,
 		return report_observation_json(stdout, &run->info, &run->env,
 					       run->observation) ?
 			EXIT_FAIL : EXIT_OK;
+	if (oc->mail || oc->markdown)
+		return mail_print_observation(stdout, run, o,
+					      mail_format_of(oc->mail,
+							     oc->markdown)) ?
+			EXIT_FAIL : EXIT_OK;
 	if (run->info.id)
 		printf("observation %lld stored in %s\n",
 		       (long long)run->info.id, path);
@@ -208,6 +221,9 @@ int cmd_observe(int argc, char **argv)
 	if (e)
 		return e == OPT_HELP ? EXIT_OK : e;
 	opt_result_free(&res);
+	if (oc.json + oc.mail + oc.markdown > 1)
+		return cli_usage("observe", "one of --json, --mail and "
+				 "--markdown");
 	/* a --pid that is not there would watch nothing for the duration */
 	if (oc.pid && kill(oc.pid, 0) != 0 && errno == ESRCH)
 		return cli_usage("observe", "--pid: no process %d is running "

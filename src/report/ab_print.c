@@ -383,3 +383,23 @@ json_t *ab_combined_json(const struct ab_combined *c, const struct ab_opts *o)
 			"noise_pct", num(o->noise_pct), "rows", rows);
 	return doc;
 }
+
+int ab_stored_judge(const struct run_info *run, const struct env *env,
+		    const struct result *res, size_t n, struct ab_stored *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (judge_stored(env, res, n, &s->o, &s->a, s->err,
+			 sizeof(s->err)) != 0) {
+		if (!s->err[0])
+			snprintf(s->err, sizeof(s->err), "out of memory");
+		return -1;
+	}
+	stored_header(run, env, &s->o, s->seed, sizeof(s->seed), &s->h);
+	s->h.workload = n ? res[0].cfg->workload : "?";
+	return 0;
+}
+
+void ab_stored_free(struct ab_stored *s)
+{
+	ab_analysis_free(&s->a);
+}

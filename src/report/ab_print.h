@@ -77,4 +77,25 @@ void ab_print_combined(FILE *out, const struct ab_combined *c,
 /* The same as JSON, or NULL. */
 json_t *ab_combined_json(const struct ab_combined *c, const struct ab_opts *o);
 
+/* A stored ab run judged again: what ab_print_stored() prints. */
+struct ab_stored {
+	struct ab_analysis a;
+	struct ab_opts o;
+	struct ab_header h;		/* its strings point into the run
+					   and into seed */
+	char seed[32];
+	char err[256];			/* why not, on -1 */
+};
+
+/*
+ * Judge the stored ab run (run, env, res[0..n-1]) again with the options
+ * it was judged with, into s.  Returns 0 (free with ab_stored_free()), or
+ * -1 with the reason in s->err.
+ */
+int ab_stored_judge(const struct run_info *run, const struct env *env,
+		    const struct result *res, size_t n, struct ab_stored *s);
+
+/* Free what ab_stored_judge() made. */
+void ab_stored_free(struct ab_stored *s);
+
 #endif

@@ -104,13 +104,10 @@ static void print_heading(FILE *out, const struct block *b)
 		fmt_items_begin(&line, out, c->workload);
 	}
 	for (k = 0; k < c->nparams; k++) {
-		char kv[160];
-
 		if (is_varying(b, c->params[k].name))
 			continue;
-		snprintf(kv, sizeof(kv), "%s=%s", c->params[k].name,
-			 c->params[k].value);
-		fmt_items_add(&line, kv);
+		fmt_items_addf(&line, "%s=%s", c->params[k].name,
+			       c->params[k].value);
 	}
 	fmt_items_end(&line);
 }

@@ -160,7 +160,7 @@ static void params_text(const struct ab_spec *spec, int side, char *buf,
 
 	buf[0] = '\0';
 	for (i = 0; i < wl->nparams && o < len; i++) {
-		char v[64];
+		char v[PARAM_TEXT_MAX];
 		int n;
 
 		if (side < 2 ? !spec->side_set[side][i] :
@@ -189,7 +189,7 @@ void ab_shared_text(const struct ab_spec *spec, char *buf, size_t len)
 
 int ab_env_add(const struct ab_spec *spec, struct env *env, int looks)
 {
-	char buf[1024], *st;
+	char buf[PARAM_MAX * PARAM_TEXT_MAX], *st;
 	int s;
 
 	if (env_set(env, AB_ENV_ROLES, "A B A'"))

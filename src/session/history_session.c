@@ -335,7 +335,7 @@ static int find_changes(struct store *st, struct hist_series *s,
 			const struct hist_opts *o, char *err, size_t errlen)
 {
 	struct ediv_opts eo = { .alpha = o->alpha,
-				.perms = EDIV_DEFAULT_PERMS,
+				.perms = ediv_perms_for(o->alpha),
 				.min_size = EDIV_DEFAULT_MIN_SIZE,
 				.seed = EDIV_DEFAULT_SEED };
 	struct ediv_point *ep = NULL;

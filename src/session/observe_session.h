@@ -39,12 +39,15 @@ int session_observe(const struct session_observe *so, struct run_data *run,
  * The mix text of `pipe.mix mix=observed:SPEC`: SPEC is a stored
  * observation's run id, optionally /COMM for one comm's writes only
  * (observation_mix_text()).  replayed gets what the run records: "ID
- * UUID" or "ID UUID COMM".  Returns 0, 2 when SPEC is wrong (no such
- * run, not an observation, no pipe writes; err says which), 1 on a store
+ * UUID" or "ID UUID COMM"; about (SESSION_REPLAY_ABOUT bytes) what the
+ * run says of it: "ID (HOST, YYYY-MM-DD HH:MM UTC, COMM)", COMM "every
+ * comm" without /COMM.  Returns 0, 2 when SPEC is wrong (no such run,
+ * not an observation, no pipe writes; err says which), 1 on a store
  * error (err).
  */
+#define SESSION_REPLAY_ABOUT 256
 int session_observed_mix(struct store *st, const char *spec, char *mix,
-			 size_t len, char *replayed, size_t rlen, char *err,
-			 size_t errlen);
+			 size_t len, char *replayed, size_t rlen, char *about,
+			 char *err, size_t errlen);
 
 #endif
