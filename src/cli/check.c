@@ -290,7 +290,7 @@ static int measure(const struct check_cli *cc, const struct cmp_side *base,
 	for (run = 0, e = EXIT_OK; run < plan.nruns && e == EXIT_OK; run++) {
 		e = session_run(spec, &sr);
 		report_warn_noisy(sr.nsamples, sr.nflagged, sr.n_other,
-				  sr.n_steal, sr.n_canary);
+				  sr.n_steal, sr.n_canary, sr.n_offcpu);
 		if (e == EXIT_INTERRUPTED)
 			cli_error("interrupted by signal %d (%s): results so "
 				  "far stored with status 'interrupted'",

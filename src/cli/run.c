@@ -246,7 +246,8 @@ static int finish(struct run_cli *rc, const struct session_result *sr,
 		.skipped = sr->skipped, .signal = sr->signal,
 		.nsamples = sr->nsamples, .nflagged = sr->nflagged,
 		.n_other = sr->n_other, .n_steal = sr->n_steal,
-		.n_canary = sr->n_canary, .keep_lost = keep_lost,
+		.n_canary = sr->n_canary, .n_offcpu = sr->n_offcpu,
+		.keep_lost = keep_lost,
 		.keep_arg = rc,
 	};
 

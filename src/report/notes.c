@@ -99,6 +99,59 @@ static void precision_note(const struct result_config *c, char *text,
 }
 
 /*
+ * The outside load of c: other CPU and steal of the machine, the share
+ * of the window its workers did not run (where recorded) and the flagged
+ * samples; then, when the window metrics are the worker's on-CPU time
+ * and it was off its CPU for more than SAMPLE_OFFCPU_PCT of a sample,
+ * what the wall time per op was.
+ */
+static void load_note(const struct result_config *c,
+		      void (*emit)(void *arg, enum note_kind kind,
+				   const struct result *r, const char *text),
+		      void *arg)
+{
+	double omax, smax, fmax = NAN, f = NAN;
+	double o = known_median(c->load->other_cpu_pct, c->nsamples, &omax);
+	double st = known_median(c->load->steal_pct, c->nsamples, &smax);
+	size_t nf = result_config_flagged(c), noff = 0, k;
+	char text[512], off[96] = "", a[32], b[32];
+	double *per_op;
+
+	if (c->load->offcpu_pct)
+		f = known_median(c->load->offcpu_pct, c->nsamples, &fmax);
+	if (!isnan(f))
+		snprintf(off, sizeof(off), "; %s %.0f%% of the window (max "
+			 "%.0f%%)", c->nworkers == 1 ? "worker off its CPU" :
+			 "a worker waited for a CPU", f, fmax);
+	snprintf(text, sizeof(text), "outside load: other CPU %.0f%% (max "
+		 "%.0f%%), steal %.1f%% of the machine%s; %zu of %zu samples "
+		 "flagged%s", isnan(o) ? 0.0 : o, isnan(omax) ? 0.0 : omax,
+		 isnan(st) ? 0.0 : st, off, nf, c->nsamples,
+		 nf ? " (not quiet)" : "");
+	emit(arg, NOTE_LOAD, NULL, text);
+	for (k = 0; c->load->offcpu_pct && k < c->nsamples; k++)
+		noff += c->load->offcpu_pct[k] > SAMPLE_OFFCPU_PCT;
+	if (!noff || !c->oncpu_ns || !c->window_ns || !c->batch_ops)
+		return;
+	per_op = calloc(2 * c->nsamples, sizeof(*per_op));
+	if (!per_op)
+		return;
+	for (k = 0; k < c->nsamples; k++) {
+		per_op[k] = c->window_ns[k] / (double)c->batch_ops;
+		per_op[c->nsamples + k] = c->oncpu_ns[k] / (double)c->batch_ops;
+	}
+	fmt_value(stats_median(per_op, c->nsamples), "ns", a, sizeof(a));
+	fmt_value(stats_median(per_op + c->nsamples, c->nsamples), "ns", b,
+		  sizeof(b));
+	free(per_op);
+	snprintf(text, sizeof(text), "the time figures are the worker's "
+		 "on-CPU time (%s per op; wall %s per op), so the %zu "
+		 "samples it was preempted in count only the time it ran "
+		 "(docs/methodology.md, \"The headline\")", b, a, noff);
+	emit(arg, NOTE_LOAD, NULL, text);
+}
+
+/*
  * "inject delivered 9.97 ns ± 0.41 ns per op (asked 10ns: 34 steps of
  * 0.294 ns), 0.9% ± 0.0% of 1.08 us, measured in place (testing only)".
  */
@@ -171,21 +224,8 @@ void report_notes(const struct result *res, size_t n,
 			 c->nsamples, b, a);
 		emit(arg, NOTE_SHORT, NULL, text);
 	}
-	if (c->load && c->nsamples) {
-		double omax, smax;
-		double o = known_median(c->load->other_cpu_pct, c->nsamples,
-					&omax);
-		double st = known_median(c->load->steal_pct, c->nsamples,
-					 &smax);
-
-		nf = result_config_flagged(c);
-		snprintf(text, sizeof(text), "outside load: other CPU %.0f%% "
-			 "(max %.0f%%), steal %.1f%% of the machine; %zu of "
-			 "%zu samples flagged%s", isnan(o) ? 0.0 : o,
-			 isnan(omax) ? 0.0 : omax, isnan(st) ? 0.0 : st, nf,
-			 c->nsamples, nf ? " (not quiet)" : "");
-		emit(arg, NOTE_LOAD, NULL, text);
-	}
+	if (c->load && c->nsamples)
+		load_note(c, emit, arg);
 	for (i = 0; i < n; i++) {
 		const struct modes *md = &res[i].modes;
 
@@ -205,9 +245,10 @@ void report_notes(const struct result *res, size_t n,
 }
 
 void report_noisy_text(size_t nsamples, size_t nflagged, size_t n_other,
-		       size_t n_steal, size_t n_canary, char *buf, size_t len)
+		       size_t n_steal, size_t n_canary, size_t n_offcpu,
+		       char *buf, size_t len)
 {
-	char why[160];
+	char why[240];
 	size_t used = 0;
 
 	why[0] = '\0';
@@ -220,9 +261,14 @@ void report_noisy_text(size_t nsamples, size_t nflagged, size_t n_other,
 					 "%s%zu with steal time (host load)",
 					 used ? ", " : "", n_steal);
 	if (n_canary && used < sizeof(why))
+		used += (size_t)snprintf(why + used, sizeof(why) - used,
+					 "%s%zu with a slow canary (host load "
+					 "or frequency)", used ? ", " : "",
+					 n_canary);
+	if (n_offcpu && used < sizeof(why))
 		snprintf(why + used, sizeof(why) - used,
-			 "%s%zu with a slow canary (host load or frequency)",
-			 used ? ", " : "", n_canary);
+			 "%s%zu with a worker off its CPU (preempted)",
+			 used ? ", " : "", n_offcpu);
 	snprintf(buf, len, "the machine was not quiet: %zu of %zu samples "
 		 "flagged (%s). Stop other work (top shows it), keep the "
 		 "workers off busy CPUs with --cpus, or rerun; 'copyscope "
@@ -234,7 +280,7 @@ size_t report_noisy_note(const struct result *res, size_t n, char *buf,
 			 size_t len)
 {
 	size_t nsamples = 0, nflagged = 0, n_other = 0, n_steal = 0;
-	size_t n_canary = 0, i, k;
+	size_t n_canary = 0, n_offcpu = 0, i, k;
 
 	buf[0] = '\0';
 	for (i = 0; i < n; i++) {
@@ -251,23 +297,24 @@ size_t report_noisy_note(const struct result *res, size_t n, char *buf,
 			n_other += (f & INTERF_FLAG_OTHER) != 0;
 			n_steal += (f & INTERF_FLAG_STEAL) != 0;
 			n_canary += (f & INTERF_FLAG_CANARY) != 0;
+			n_offcpu += (f & INTERF_FLAG_OFFCPU) != 0;
 		}
 	}
 	if (nflagged)
 		report_noisy_text(nsamples, nflagged, n_other, n_steal,
-				  n_canary, buf, len);
+				  n_canary, n_offcpu, buf, len);
 	return nflagged;
 }
 
 void report_warn_noisy(size_t nsamples, size_t nflagged, size_t n_other,
-		       size_t n_steal, size_t n_canary)
+		       size_t n_steal, size_t n_canary, size_t n_offcpu)
 {
 	char text[512], line[600];
 
 	if (nflagged == 0)
 		return;
 	report_noisy_text(nsamples, nflagged, n_other, n_steal, n_canary,
-			  text, sizeof(text));
+			  n_offcpu, text, sizeof(text));
 	snprintf(line, sizeof(line), "copyscope: %s", text);
 	fmt_wrap(stderr, 0, 2, line);
 }

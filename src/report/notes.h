@@ -45,15 +45,17 @@ void report_notes(const struct result *res, size_t n,
  * samples and flagged ones by reason (a sample may have several).
  */
 void report_noisy_text(size_t nsamples, size_t nflagged, size_t n_other,
-		       size_t n_steal, size_t n_canary, char *buf, size_t len);
+		       size_t n_steal, size_t n_canary, size_t n_offcpu,
+		       char *buf, size_t len);
 
 /*
  * The stderr warning of a run whose machine was not quiet: nflagged of
- * nsamples kept samples flagged, by reason (other CPU, steal, canary),
+ * nsamples kept samples flagged, by reason (other CPU, steal, canary,
+ * a worker off its CPU),
  * wrapped, after "copyscope: ".  Prints nothing when none was flagged.
  */
 void report_warn_noisy(size_t nsamples, size_t nflagged, size_t n_other,
-		       size_t n_steal, size_t n_canary);
+		       size_t n_steal, size_t n_canary, size_t n_offcpu);
 
 /*
  * The run-level note of results res[0..n-1] when samples were flagged:

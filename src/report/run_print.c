@@ -161,7 +161,7 @@ int run_print_end(FILE *out, const struct run_print *p,
 	char err[512];
 
 	report_warn_noisy(end->nsamples, end->nflagged, end->n_other,
-			  end->n_steal, end->n_canary);
+			  end->n_steal, end->n_canary, end->n_offcpu);
 	if (p->explain && !p->json && !p->mail && e == PRINT_OK) {
 		int nb = explain_results(out, run->results.v, run->results.n,
 					 err, sizeof(err));

@@ -65,7 +65,7 @@ struct run_print_end {
 	size_t planned, ran, skipped;	/* configurations */
 	int signal;			/* with exit code 130 */
 	/* kept samples, and those flagged: the noisy-machine warning */
-	size_t nsamples, nflagged, n_other, n_steal, n_canary;
+	size_t nsamples, nflagged, n_other, n_steal, n_canary, n_offcpu;
 	/* with store_lost: keep the run elsewhere and say where (on
 	   stderr), in the place of "stored as"; returns the exit code */
 	int (*keep_lost)(void *arg);

@@ -86,6 +86,9 @@ static json_t *load_json(const struct result_config *c)
 	json_object_set_new(o, "canary_ns", canary);
 	json_object_set_new(o, "canary_ref_ns", json_real(l->canary_ref_ns));
 	json_object_set_new(o, "flagged", flagged);
+	if (l->offcpu_pct)
+		json_object_set_new(o, "offcpu_pct",
+				    doubles_json(l->offcpu_pct, c->nsamples));
 	json_object_set_new(o, "other_cpu_pct", other);
 	json_object_set_new(o, "steal_pct", steal);
 	json_object_set_new(o, "why", why);
@@ -194,6 +197,9 @@ json_t *result_info_json(const struct result *r)
 	if (c->window_ns)
 		json_object_set_new(o, "window_ns",
 				    doubles_json(c->window_ns, c->nsamples));
+	if (c->oncpu_ns)
+		json_object_set_new(o, "oncpu_ns",
+				    doubles_json(c->oncpu_ns, c->nsamples));
 	json_object_set_new(o, "workers", workers_json(c));
 	return o;
 }
@@ -292,6 +298,7 @@ static unsigned flags_of(json_t *flagged, json_t *why)
 		f |= strstr(w, "other") ? INTERF_FLAG_OTHER : 0;
 		f |= strstr(w, "steal") ? INTERF_FLAG_STEAL : 0;
 		f |= strstr(w, "canary") ? INTERF_FLAG_CANARY : 0;
+		f |= strstr(w, "offcpu") ? INTERF_FLAG_OFFCPU : 0;
 	}
 	if (json_is_true(flagged) && !f)
 		f = RESULT_FLAG_UNKNOWN;
@@ -301,6 +308,25 @@ static unsigned flags_of(json_t *flagged, json_t *why)
 double codec_num_or_nan(json_t *v)
 {
 	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/*
+ * A per-sample array of n numbers (null: NAN) into a new *out; nothing
+ * (*out NULL) when a is not an array of n.  0, or -1 on ENOMEM.
+ */
+static int decode_doubles(json_t *a, size_t n, double **out)
+{
+	size_t i;
+
+	*out = NULL;
+	if (!json_is_array(a) || json_array_size(a) != n || n == 0)
+		return 0;
+	*out = calloc(n, sizeof(double));
+	if (!*out)
+		return -1;
+	for (i = 0; i < n; i++)
+		(*out)[i] = codec_num_or_nan(json_array_get(a, i));
+	return 0;
 }
 
 static int load_decode(struct result_config *c, json_t *it)
@@ -336,7 +362,8 @@ static int load_decode(struct result_config *c, json_t *it)
 	}
 	l->canary_ref_ns = codec_num_or_nan(json_object_get(it,
 							    "canary_ref_ns"));
-	return 0;
+	return decode_doubles(json_object_get(it, "offcpu_pct"), n,
+				    &l->offcpu_pct);
 }
 
 static int per_worker_decode(struct result_config *c, json_t *a)
@@ -386,21 +413,17 @@ static int interleave_decode(struct result_config *c, json_t *il)
 	return 0;
 }
 
-/* The kept samples' lengths, when there is one per kept sample. */
-static int decode_windows(struct result_config *c, json_t *a)
+/* The kept samples' lengths and on-CPU times, when there is one per
+   kept sample. */
+static int decode_windows(struct result_config *c, json_t *info)
 {
-	size_t i;
-
-	if (!json_is_array(a) || json_array_size(a) != c->nsamples ||
-	    c->nsamples == 0)
-		return 0;
-	c->window_ns = calloc(c->nsamples, sizeof(double));
-	if (!c->window_ns)
+	if (decode_doubles(json_object_get(info, "window_ns"), c->nsamples,
+			   &c->window_ns))
 		return -1;
-	for (i = 0; i < c->nsamples; i++)
-		c->window_ns[i] = codec_num_or_nan(json_array_get(a, i));
-	return 0;
+	return decode_doubles(json_object_get(info, "oncpu_ns"), c->nsamples,
+			      &c->oncpu_ns);
 }
+
 /* Everything of info that belongs to the configuration. */
 int codec_config_decode(struct result_config *c, json_t *info)
 {
@@ -473,7 +496,7 @@ int codec_config_decode(struct result_config *c, json_t *info)
 		if (!c->precision_metric)
 			return -1;
 	}
-	if (decode_windows(c, json_object_get(info, "window_ns")))
+	if (decode_windows(c, info))
 		return -1;
 	if (json_is_object(v)) {
 		c->verified = true;

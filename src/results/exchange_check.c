@@ -147,9 +147,10 @@ static int per_sample_array(json_t *a, const char *path, bool nonneg,
 int exchange_check_info(json_t *info, char *err, size_t errlen)
 {
 	static const char *const counters[] = { "ctx_switches",
-		"migrations", "faults", "window_ns" };
+		"migrations", "faults", "window_ns", "oncpu_ns" };
 	static const char *const load[] = { "flagged", "why" };
-	static const char *const pct[] = { "other_cpu_pct", "steal_pct" };
+	static const char *const pct[] = { "other_cpu_pct", "steal_pct",
+		"offcpu_pct" };
 	json_t *it = json_object_get(info, "interference");
 	size_t len = SIZE_MAX, i;
 	char path[64];

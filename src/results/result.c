@@ -41,7 +41,9 @@ static void config_free(struct result_config *c)
 	free(c->note);
 	result_kernel_free(c->kernel);
 	free(c->window_ns);
+	free(c->oncpu_ns);
 	if (c->load) {
+		free(c->load->offcpu_pct);
 		free(c->load->other_cpu_pct);
 		free(c->load->steal_pct);
 		free(c->load->canary_ns);
@@ -267,11 +269,28 @@ double result_counter_median(const struct result_config *cfg,
 
 void result_flag_text(unsigned f, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s%s%s%s", f & INTERF_FLAG_OTHER ? "other" : "",
-		 (f & INTERF_FLAG_OTHER) && (f & ~INTERF_FLAG_OTHER) ? "," : "",
-		 f & INTERF_FLAG_STEAL ? "steal" : "",
-		 (f & INTERF_FLAG_STEAL) && (f & INTERF_FLAG_CANARY) ? "," : "",
-		 f & INTERF_FLAG_CANARY ? "canary" : "");
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} names[] = {
+		{ INTERF_FLAG_OTHER, "other" },
+		{ INTERF_FLAG_STEAL, "steal" },
+		{ INTERF_FLAG_CANARY, "canary" },
+		{ INTERF_FLAG_OFFCPU, "offcpu" },
+	};
+	size_t i, at = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		int w;
+
+		if (!(f & names[i].bit) || at >= len)
+			continue;
+		w = snprintf(buf + at, len - at, "%s%s", at ? "," : "",
+			     names[i].name);
+		at += w > 0 ? (size_t)w : 0;
+	}
 }
 
 bool result_window_reading(const struct result *r)

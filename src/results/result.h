@@ -86,6 +86,9 @@ struct result_load {
 	double *canary_ns;		/* [nsamples] */
 	unsigned *flags;		/* [nsamples]; INTERF_FLAG_* bits */
 	double canary_ref_ns;		/* the canary's calibrated median */
+	/* [nsamples]: the share of the window the workers did not run, %
+	   (NAN: unknown); NULL: not recorded (runs before it was) */
+	double *offcpu_pct;
 };
 
 /* One configuration and everything its samples carried beside values. */
@@ -103,6 +106,11 @@ struct result_config {
 					   not recorded */
 	double *window_ns;		/* per kept sample: how long it took
 					   (ns); NULL: not recorded */
+	double *oncpu_ns;		/* per kept sample: the one worker's
+					   on-CPU ns, which its window
+					   metrics are computed from (the
+					   on-CPU estimator); NULL: they
+					   use the wall window */
 	/* testing only (inject_ns > 0): one step of the wait (ns; NAN:
 	   not recorded) and the steps asked (0: not recorded); what they
 	   delivered per op, measured in place, its 95% error and the time

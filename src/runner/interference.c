@@ -206,3 +206,37 @@ void interference_between(const struct interference_mark *a,
 	    out->canary_ns > INTERF_CANARY_SLOW * canary_ref_ns)
 		out->flags |= INTERF_FLAG_CANARY;
 }
+
+unsigned interference_offcpu(const struct interference_worker *w, int nw,
+			     double window_ns, double *offcpu_pct,
+			     double *oncpu_ns)
+{
+	double wait = -1;
+	int i;
+
+	*offcpu_pct = NAN;
+	*oncpu_ns = NAN;
+	if (!(window_ns > 0) || nw <= 0)
+		return 0;
+	for (i = 0; i < nw; i++)
+		if (w[i].wait_ns >= 0 && (double)w[i].wait_ns > wait)
+			wait = (double)w[i].wait_ns;
+	if (nw == 1 && w[0].timed && w[0].cpu_ns > 0) {
+		double off = window_ns - (double)w[0].cpu_ns;
+
+		if (off < 0)
+			off = 0;
+		if (wait >= 0 &&
+		    off - wait <= INTERF_OFFCPU_PCT / 100.0 * window_ns) {
+			*oncpu_ns = (double)w[0].cpu_ns < window_ns ?
+				    (double)w[0].cpu_ns : window_ns;
+			*offcpu_pct = 100.0 * off / window_ns;
+		}
+	}
+	if (isnan(*offcpu_pct) && wait >= 0)
+		*offcpu_pct = 100.0 * (wait < window_ns ? wait : window_ns) /
+			      window_ns;
+	/* the on-CPU figures do not carry the time: no flag for them */
+	return isnan(*oncpu_ns) && *offcpu_pct > INTERF_OFFCPU_PCT ?
+	       INTERF_FLAG_OFFCPU : 0;
+}

@@ -22,7 +22,11 @@
  *     attributes whole ticks, so shorter samples only catch heavy load), or
  *   - steal > INTERF_STEAL_PCT of the machine, or
  *   - the canary ran more than INTERF_CANARY_SLOW times its calibrated
- *     median (taken when the configuration started).
+ *     median (taken when the configuration started), or
+ *   - the workers did not run for more than INTERF_OFFCPU_PCT of the
+ *     sample's window and its figures come from that window
+ *     (interference_offcpu(): the worker's own CPU clock and run-queue
+ *     wait, read by each worker around its batch).
  */
 #ifndef COPYSCOPE_INTERFERENCE_H
 #define COPYSCOPE_INTERFERENCE_H
@@ -38,6 +42,9 @@
 #define INTERF_STEAL_PCT 5.0
 #define INTERF_RES_TICKS 2
 #define INTERF_CANARY_SLOW 1.5
+/* A sample whose workers did not run for more than this % of its
+   window is flagged offcpu (see interference_offcpu()). */
+#define INTERF_OFFCPU_PCT SAMPLE_OFFCPU_PCT
 /* Dependent multiply-adds of one canary run (about 4 cycles each). */
 #define CANARY_ITERS 12000
 
@@ -97,6 +104,38 @@ void interference_between(const struct interference_mark *a,
 			  const struct interference_mark *b,
 			  double canary_ref_ns, double tick_ns,
 			  struct interference_sample *out);
+
+/* One worker's clocks over one batch, ns (a value < 0: not readable). */
+struct interference_worker {
+	int64_t cpu_ns;		/* its own CPU time (user + system) */
+	int64_t wait_ns;	/* its run-queue wait (schedstat) */
+	bool timed;		/* its t1 counts in the window (not idle) */
+};
+
+/*
+ * How much of a sample's window_ns its nw workers w[] did not run, as
+ * % of the window, into *offcpu_pct (NAN when unknown), and the on-CPU
+ * ns the window metrics use into *oncpu_ns (NAN: use the wall window).
+ *   - One worker: it never sleeps in its batch (every workload with one
+ *     worker is a loop of calls that return at once), so wall minus its
+ *     CPU time is time it did not run: preempted, waiting for a CPU, its
+ *     CPU stolen (where the guest accounts steal), an interrupt (where
+ *     the kernel accounts IRQ time).  *oncpu_ns is its CPU time, unless
+ *     its run-queue wait says it slept: when wall - CPU exceeds the wait
+ *     by more than INTERF_OFFCPU_PCT of the window it blocked (a file
+ *     read that went to the disk), and the wall window stays
+ *     (*offcpu_pct from the wait alone).  Without the wait (no
+ *     schedstat) sleeping cannot be told from preemption: the wall
+ *     window stays and *offcpu_pct is unknown.
+ *   - Several workers: they wait for each other, so only the run-queue
+ *     wait counts: the longest of any worker; the wall window stays.
+ * Returns the INTERF_FLAG_OFFCPU bit when *offcpu_pct exceeds
+ * INTERF_OFFCPU_PCT and the figures stay on the wall window (which then
+ * carries that time), else 0: on-CPU figures do not carry it.
+ */
+unsigned interference_offcpu(const struct interference_worker *w, int nw,
+			     double window_ns, double *offcpu_pct,
+			     double *oncpu_ns);
 
 /* The length of one /proc/stat tick in ns (USER_HZ). */
 double interference_tick_ns(void);

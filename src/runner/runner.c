@@ -155,15 +155,52 @@ static double metric_value(struct runner *r, size_t mi, uint64_t nops,
 	return 0;
 }
 
+/*
+ * The window's ticks the metrics of kept sample k use: the wall window,
+ * or for one worker its on-CPU share of it (interference_offcpu());
+ * sets res's offcpu_pct[k], oncpu_ns[k] and the flag.
+ */
+/* The workers' clocks over the sample just taken, for interference_offcpu(). */
+static unsigned last_offcpu(const struct runner *r, double wall_ns,
+			    double *offcpu_pct, double *oncpu_ns)
+{
+	struct interference_worker w[WL_MAX_WORKERS];
+	int i;
+
+	for (i = 0; i < r->ctx.nworkers; i++) {
+		const struct worker_slot *s = &r->ws.ctl->slot[i];
+
+		w[i].cpu_ns = s->cpu0_ns >= 0 && s->cpu1_ns >= s->cpu0_ns ?
+			      s->cpu1_ns - s->cpu0_ns : -1;
+		w[i].wait_ns = s->wait0_ns >= 0 && s->wait1_ns >= s->wait0_ns ?
+			       s->wait1_ns - s->wait0_ns : -1;
+		w[i].timed = !s->idle_end;
+	}
+	return interference_offcpu(w, r->ctx.nworkers, wall_ns, offcpu_pct,
+				   oncpu_ns);
+}
+
+static double metric_ticks(struct runner *r, struct config_result *res,
+			   size_t k, double ticks)
+{
+	double wall = timer_ticks_to_ns((uint64_t)ticks);
+
+	res->interf_flags[k] |= last_offcpu(r, wall, &res->offcpu_pct[k],
+					    &res->oncpu_ns[k]);
+	return isnan(res->oncpu_ns[k]) ? ticks :
+	       ticks * res->oncpu_ns[k] / wall;
+}
+
 static void record_sample(struct runner *r, struct config_result *res,
 			  uint64_t nops)
 {
 	double ticks = sample_window_ticks(r);
+	double mticks = metric_ticks(r, res, res->nsamples, ticks);
 	size_t k = res->nsamples;
 	size_t m;
 
 	for (m = 0; m < r->wl->nmetrics; m++)
-		res->values[m][k] = metric_value(r, m, nops, ticks);
+		res->values[m][k] = metric_value(r, m, nops, mticks);
 	res->window_ns[k] = timer_ticks_to_ns((uint64_t)ticks);
 	res->ctx_switches[k] = sum_counter(r, 0);
 	res->migrations[k] = sum_counter(r, 1);
@@ -210,6 +247,15 @@ enum config_status runner_sample_cmd(struct runner *r, uint64_t nops,
 double runner_last_window_ns(const struct runner *r)
 {
 	return timer_ticks_to_ns((uint64_t)sample_window_ticks(r));
+}
+
+/* What the metrics of the sample just taken come from, ns. */
+double runner_last_metric_ns(const struct runner *r)
+{
+	double wall = runner_last_window_ns(r), pct, oncpu;
+
+	last_offcpu(r, wall, &pct, &oncpu);
+	return isnan(oncpu) ? wall : oncpu;
 }
 
 /* What else ran during kept sample res->nsamples (before record_sample). */
@@ -390,8 +436,11 @@ static int alloc_result(struct config_result *res, size_t nmetrics, int reps,
 	res->canary_ns = calloc((size_t)reps, sizeof(double));
 	res->interf_flags = calloc((size_t)reps, sizeof(unsigned));
 	res->window_ns = calloc((size_t)reps, sizeof(double));
+	res->offcpu_pct = calloc((size_t)reps, sizeof(double));
+	res->oncpu_ns = calloc((size_t)reps, sizeof(double));
 	if (!res->other_cpu_pct || !res->steal_pct || !res->canary_ns ||
-	    !res->interf_flags || !res->window_ns)
+	    !res->interf_flags || !res->window_ns || !res->offcpu_pct ||
+	    !res->oncpu_ns)
 		return -1;
 	res->cpus_seen = calloc((size_t)(nworkers > 0 ? nworkers : 1),
 				sizeof(cpu_set_t));
@@ -680,6 +729,8 @@ void config_result_free(struct config_result *res)
 	free(res->steal_pct);
 	free(res->canary_ns);
 	free(res->window_ns);
+	free(res->offcpu_pct);
+	free(res->oncpu_ns);
 	free(res->interf_flags);
 	free(res->cpus_seen);
 	hist_free(res->hist);

@@ -109,6 +109,15 @@ struct config_result {
 	double *other_cpu_pct, *steal_pct, *canary_ns;
 	unsigned *interf_flags;
 	double canary_ref_ns;
+	/*
+	 * per kept sample: the share of the window the workers did not
+	 * run (one worker: wall minus its own CPU time; several: the
+	 * longest run-queue wait of any), % (NAN unknown); and, for a
+	 * configuration of one worker, its on-CPU ns over the batch, which
+	 * the window metrics are computed from (NAN: unknown, they use the
+	 * wall window; see docs/methodology.md, "The headline")
+	 */
+	double *offcpu_pct, *oncpu_ns;
 
 	struct histogram *hist;		/* per-op ns of hist_worker, or NULL */
 	int hist_worker;

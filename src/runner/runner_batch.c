@@ -173,7 +173,8 @@ enum config_status runner_inject_measure(struct runner *r,
 					       sizeof(res->msg));
 			if (st != CONFIG_OK)
 				return st;
-			t[on] = runner_last_window_ns(r) / (double)r->nops;
+			/* on the metrics' own basis: what it adds to them */
+			t[on] = runner_last_metric_ns(r) / (double)r->nops;
 		}
 		off[k] = t[0];
 		diff[k] = t[1] - t[0];

@@ -41,6 +41,13 @@ enum config_status runner_sample_cmd(struct runner *r, uint64_t nops,
 double runner_last_window_ns(const struct runner *r);
 
 /*
+ * The time the metrics of the sample just taken come from, ns: the one
+ * worker's on-CPU time where interference_offcpu() gives it, else the
+ * window (docs/methodology.md, "The headline").
+ */
+double runner_last_metric_ns(const struct runner *r);
+
+/*
  * Size the batch (grow it until one sample lasts the target time, the
  * median of three confirming it), then warm up for the warm-up time at
  * that size, growing it again if the machine got faster; sets r->nops and

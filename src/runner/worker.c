@@ -7,6 +7,7 @@
 #include "runner/worker.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <sched.h>
 #include <signal.h>
@@ -112,8 +113,48 @@ static void report_done(struct control *ctl)
 		futex_wake_all(&ctl->done);
 }
 
+/* This thread's CPU time (user + system), ns; -1 when unreadable. */
+static int64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return -1;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * This thread's run-queue wait so far, ns: the second field of
+ * /proc/thread-self/schedstat (time runnable but not running,
+ * CONFIG_SCHED_INFO), read through fd (opened once by the worker);
+ * -1 when fd < 0 or the file cannot be read.
+ */
+static int64_t thread_wait_ns(int fd)
+{
+	char buf[128], *p, *end;
+	unsigned long long wait;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* "run_ns wait_ns timeslices": skip the first, read the second */
+	p = strchr(buf, ' ');
+	if (!p)
+		return -1;
+	errno = 0;
+	wait = strtoull(p + 1, &end, 10);
+	if (errno || end == p + 1)
+		return -1;
+	return (int64_t)wait;
+}
+
 static void worker_run_cmd(struct workers *ws, struct wl_worker *w,
-			   struct swcount *sc, uint32_t cmd, uint64_t nops)
+			   struct swcount *sc, uint32_t cmd, uint64_t nops,
+			   int sched_fd)
 {
 	const struct workload *wl = ws->ctx->wl;
 	struct worker_slot *s = &ws->ctl->slot[w->idx];
@@ -122,6 +163,8 @@ static void worker_run_cmd(struct workers *ws, struct wl_worker *w,
 	case CMD_RUN:
 		s->cpu_start = current_cpu();
 		swcount_read(sc, &s->sw0);
+		s->wait0_ns = thread_wait_ns(sched_fd);
+		s->cpu0_ns = thread_cpu_ns();
 		if (ws->ctl->mono_marks) {
 			kview_mark_batch(1);
 			s->mono0 = timer_mono_raw_ns();
@@ -137,6 +180,8 @@ static void worker_run_cmd(struct workers *ws, struct wl_worker *w,
 			s->mono1 = timer_mono_raw_ns();
 			kview_mark_batch(0);
 		}
+		s->cpu1_ns = thread_cpu_ns();
+		s->wait1_ns = thread_wait_ns(sched_fd);
 		s->idle_end = s->rc == WL_IDLE_END;
 		if (s->idle_end)
 			s->rc = 0;
@@ -166,6 +211,7 @@ static void worker_main(struct workers *ws, int idx)
 	};
 	struct swcount sc;
 	uint32_t seen = 0;
+	int sched_fd;
 
 	s->tid = gettid();
 	s->rc = pin_to(ws->ctx->worker_cpu[idx], s->err);
@@ -175,6 +221,7 @@ static void worker_main(struct workers *ws, int idx)
 		s->rc = -1;
 	}
 	swcount_open(&sc);
+	sched_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 	if (s->rc == 0 && wl->worker_init)
 		s->rc = wl->worker_init(&w);
 	s->cpu_start = current_cpu();
@@ -192,12 +239,14 @@ static void worker_main(struct workers *ws, int idx)
 		if (cmd == CMD_EXIT)
 			break;
 		barrier_wait(ctl, seen);
-		worker_run_cmd(ws, &w, &sc, cmd, ctl->nops);
+		worker_run_cmd(ws, &w, &sc, cmd, ctl->nops, sched_fd);
 		report_done(ctl);
 	}
 	if (wl->worker_fini)
 		wl->worker_fini(&w);
 out:
+	if (sched_fd >= 0)
+		close(sched_fd);
 	swcount_close(&sc);
 }
 

@@ -42,6 +42,10 @@ struct worker_slot {
 	   control block's mono_marks is set (--kernel's traced samples:
 	   the tracer's clock) */
 	uint64_t mono0, mono1;
+	/* the worker's own CPU clock (CLOCK_THREAD_CPUTIME_ID) and its
+	   run-queue wait (/proc/thread-self/schedstat's run_delay; -1:
+	   not readable), ns, just outside t0 and t1 */
+	int64_t cpu0_ns, cpu1_ns, wait0_ns, wait1_ns;
 	int rc;
 	bool idle_end;			/* run_batch returned WL_IDLE_END */
 	struct swcount_values sw0, sw1;

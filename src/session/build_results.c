@@ -124,6 +124,11 @@ static int set_load(struct result_config *c, const struct config_result *cr)
 		return -1;
 	memcpy(l->flags, cr->interf_flags, n * sizeof(*l->flags));
 	l->canary_ref_ns = cr->canary_ref_ns;
+	if (cr->offcpu_pct) {
+		l->offcpu_pct = dup_doubles(cr->offcpu_pct, n);
+		if (!l->offcpu_pct)
+			return -1;
+	}
 	return 0;
 }
 
@@ -207,6 +212,11 @@ static int build_config(struct result_config *c,
 	if (cr->window_ns && cr->nsamples) {
 		c->window_ns = dup_doubles(cr->window_ns, cr->nsamples);
 		if (!c->window_ns)
+			return -1;
+	}
+	if (cr->oncpu_ns && cr->nsamples && !isnan(cr->oncpu_ns[0])) {
+		c->oncpu_ns = dup_doubles(cr->oncpu_ns, cr->nsamples);
+		if (!c->oncpu_ns)
 			return -1;
 	}
 	free(c->note);

@@ -211,6 +211,7 @@ static void finish_config(struct session *s, size_t job,
 		out->n_other += (f & INTERF_FLAG_OTHER) != 0;
 		out->n_steal += (f & INTERF_FLAG_STEAL) != 0;
 		out->n_canary += (f & INTERF_FLAG_CANARY) != 0;
+		out->n_offcpu += (f & INTERF_FLAG_OFFCPU) != 0;
 	}
 	if (results_build(cr, (int)job, s->spec->ro.hist, il, set) != 0) {
 		msg_error("out of memory");

@@ -117,7 +117,7 @@ struct session_result {
 	int pair_lost;
 	char pair_lost_why[256];
 	/* kept samples and flagged ones, by reason */
-	size_t nsamples, nflagged, n_other, n_steal, n_canary;
+	size_t nsamples, nflagged, n_other, n_steal, n_canary, n_offcpu;
 };
 
 /*

@@ -39,8 +39,10 @@ import json
 import random
 import sys
 
-PER_SAMPLE = ("ctx_switches", "migrations", "faults", "window_ns")
-LOAD = ("other_cpu_pct", "steal_pct", "canary_ns", "flagged", "why")
+PER_SAMPLE = ("ctx_switches", "migrations", "faults", "window_ns",
+              "oncpu_ns")
+LOAD = ("other_cpu_pct", "steal_pct", "canary_ns", "offcpu_pct", "flagged",
+        "why")
 
 
 def gauss(seed, median, count):

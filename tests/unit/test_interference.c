@@ -1,6 +1,7 @@
 /*
  * test_interference.c - unit tests of the interference accounting
- * (runner/interference.c): /proc/stat parsing, the flag rules, the canary.
+ * (runner/interference.c): /proc/stat parsing, the flag rules, the canary,
+ * the share of a window the workers did not run.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -152,6 +153,74 @@ static void test_live_mark_and_canary(void **state)
 	assert_true(interference_tick_ns() > 0);
 }
 
+/* One worker preempted for 40% of a 10 ms window: its CPU time counts,
+   and the figures from it carry no flag. */
+static void test_offcpu_one_worker(void **state)
+{
+	struct interference_worker w = { .cpu_ns = 6000000,
+		.wait_ns = 3900000, .timed = true };
+	double pct, oncpu;
+
+	(void)state;
+	assert_int_equal(interference_offcpu(&w, 1, 1e7, &pct, &oncpu), 0);
+	assert_float_equal(pct, 40.0, 1e-9);
+	assert_float_equal(oncpu, 6e6, 0);
+	/* quiet: on-CPU is the window within 1%, not flagged */
+	w.cpu_ns = 9950000;
+	w.wait_ns = 10000;
+	assert_int_equal(interference_offcpu(&w, 1, 1e7, &pct, &oncpu), 0);
+	assert_float_equal(pct, 0.5, 1e-9);
+	assert_float_equal(oncpu, 9.95e6, 0);
+	/* a CPU clock a hair past the window is clamped to it */
+	w.cpu_ns = 10000100;
+	interference_offcpu(&w, 1, 1e7, &pct, &oncpu);
+	assert_float_equal(pct, 0.0, 0);
+	assert_float_equal(oncpu, 1e7, 0);
+}
+
+/* A worker that slept (wall - CPU far over its run-queue wait) keeps the
+   wall window; without schedstat nothing is known. */
+static void test_offcpu_sleeper_and_unknown(void **state)
+{
+	struct interference_worker w = { .cpu_ns = 2000000, .wait_ns = 100000,
+		.timed = true };
+	double pct, oncpu;
+
+	(void)state;
+	assert_int_equal(interference_offcpu(&w, 1, 1e7, &pct, &oncpu), 0);
+	assert_true(isnan(oncpu));
+	assert_float_equal(pct, 1.0, 1e-9);
+	w.wait_ns = 700000;
+	assert_int_equal(interference_offcpu(&w, 1, 1e7, &pct, &oncpu),
+			 INTERF_FLAG_OFFCPU);
+	assert_true(isnan(oncpu));
+	assert_float_equal(pct, 7.0, 1e-9);
+	w.wait_ns = -1;
+	assert_int_equal(interference_offcpu(&w, 1, 1e7, &pct, &oncpu), 0);
+	assert_true(isnan(oncpu) && isnan(pct));
+	assert_int_equal(interference_offcpu(&w, 1, 0, &pct, &oncpu), 0);
+	assert_true(isnan(oncpu) && isnan(pct));
+}
+
+/* Several workers: the longest run-queue wait, the wall window stays. */
+static void test_offcpu_workers(void **state)
+{
+	struct interference_worker w[2] = {
+		{ .cpu_ns = 3000000, .wait_ns = 200000, .timed = true },
+		{ .cpu_ns = 3000000, .wait_ns = 800000, .timed = true },
+	};
+	double pct, oncpu;
+
+	(void)state;
+	assert_int_equal(interference_offcpu(w, 2, 1e7, &pct, &oncpu),
+			 INTERF_FLAG_OFFCPU);
+	assert_true(isnan(oncpu));
+	assert_float_equal(pct, 8.0, 1e-9);
+	w[1].wait_ns = 300000;
+	assert_int_equal(interference_offcpu(w, 2, 1e7, &pct, &oncpu), 0);
+	assert_float_equal(pct, 3.0, 1e-9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +229,9 @@ int main(void)
 		cmocka_unit_test(test_between_flags),
 		cmocka_unit_test(test_between_unknown),
 		cmocka_unit_test(test_live_mark_and_canary),
+		cmocka_unit_test(test_offcpu_one_worker),
+		cmocka_unit_test(test_offcpu_sleeper_and_unknown),
+		cmocka_unit_test(test_offcpu_workers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

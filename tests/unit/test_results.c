@@ -92,6 +92,16 @@ static void fake_config(struct config_result *cr, bool with_hist)
 	cr->canary_ref_ns = 20000;
 	for (k = 0; k < NS; k++)
 		cr->canary_ns[k] = 20000 + (double)k;
+	/* the share of the window the workers did not run; on-CPU ns */
+	cr->offcpu_pct = calloc(NS, sizeof(double));
+	cr->oncpu_ns = calloc(NS, sizeof(double));
+	for (k = 0; k < NS; k++) {
+		cr->offcpu_pct[k] = k == 3 ? 40.0 : 1.0;
+		cr->oncpu_ns[k] = cr->window_ns[k] *
+				  (1 - cr->offcpu_pct[k] / 100);
+	}
+	cr->offcpu_pct[1] = NAN;
+	cr->interf_flags[3] = INTERF_FLAG_OFFCPU;
 	if (with_hist) {
 		cr->hist = hist_new(1000000);
 		for (k = 1; k <= 100; k++)
@@ -145,7 +155,7 @@ static void test_build(void **state)
 	assert_null(c->faults);		/* a sample without the counter */
 	assert_true(c->interleaved && c->interleave_seed == 42);
 	assert_int_equal(c->ninterleave_order, NS);
-	assert_int_equal(result_config_flagged(c), 1);
+	assert_int_equal(result_config_flagged(c), 2);
 	{
 		double shortest;
 
@@ -269,6 +279,13 @@ static void test_codec_round_trip(void **state)
 	assert_float_equal(b.v[0].cfg->window_ns[1], 7e6, 1e-6);
 	/* unknown values stay unknown */
 	assert_true(isnan(b.v[0].cfg->load->other_cpu_pct[1]));
+	/* the off-CPU share, the on-CPU time and the offcpu flag */
+	assert_non_null(b.v[0].cfg->load->offcpu_pct);
+	assert_float_equal(b.v[0].cfg->load->offcpu_pct[3], 40.0, 1e-9);
+	assert_true(isnan(b.v[0].cfg->load->offcpu_pct[1]));
+	assert_non_null(b.v[0].cfg->oncpu_ns);
+	assert_float_equal(b.v[0].cfg->oncpu_ns[3], 6.3e6, 1e-3);
+	assert_int_equal(b.v[0].cfg->load->flags[3], INTERF_FLAG_OFFCPU);
 	assert_int_equal(b.v[0].cfg->load->flags[2],
 			 INTERF_FLAG_OTHER | INTERF_FLAG_CANARY);
 	assert_null(b.v[0].cfg->faults);

@@ -150,7 +150,17 @@ static void test_samples(void **state)
 		double win = res.window_ns[k], ops = (double)res.batch_ops;
 
 		assert_true(win > 0);
-		/* ns/op x ops is the window; the rates are its inverse */
+		/* one worker: its on-CPU time, when known, is what the
+		   metrics use, never more than the window */
+		if (!isnan(res.oncpu_ns[k])) {
+			assert_true(res.oncpu_ns[k] > 0 &&
+				    res.oncpu_ns[k] <= win);
+			assert_true(fabs(res.offcpu_pct[k] -
+					 100 * (1 - res.oncpu_ns[k] / win)) <
+				    1e-9);
+			win = res.oncpu_ns[k];
+		}
+		/* ns/op x ops is that time; the rates are its inverse */
 		assert_true(fabs(res.values[0][k] * ops / win - 1) < 1e-6);
 		assert_true(fabs(res.values[1][k] * win / 1e9 / (64 * ops) -
 				 1) < 1e-6);

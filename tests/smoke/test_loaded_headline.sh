@@ -1,0 +1,115 @@
+#!/bin/sh
+# test_loaded_headline.sh - the headline survives a competing load: the
+# test pins sys.null to one CPU, puts two busy loops of its own on that
+# CPU for half of the runs (alternating with runs without them), and
+# checks what holds however loaded the machine already is:
+#   - every sample records the share of its window the worker did not
+#     run and the worker's on-CPU time, no longer than the window;
+#   - the worker, sharing its CPU with two busy loops, was off its CPU
+#     for more than 5% of some sample of the loaded runs, and since its
+#     figures leave that time out, no sample is flagged offcpu for it;
+#   - the headline is arithmetic on the stored fields: the median of the
+#     on-CPU time per op; the wall time per op is at least that;
+#   - the median over four pairs of the loaded/quiet ratio of the
+#     headline is at most 1.10, where the wall time per op moves far
+#     more (printed, not asserted).
+. "$(dirname "$0")/lib.sh"
+need_python
+command -v taskset >/dev/null 2>&1 || skip "taskset is not installed"
+
+CPU=$(taskset -c -p $$ | sed 's/.*: //; s/[,-].*//')
+PIDS=""
+stop_load() {
+	for p in $PIDS; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	PIDS=""
+}
+start_load() {
+	for _i in 1 2; do
+		taskset -c "$CPU" sh -c 'while :; do :; done' &
+		PIDS="$PIDS $!"
+	done
+	sleep 0.2
+}
+run_json() {
+	cs 0 run sys.null --cpus "$CPU" --reps 5 --sample-time 10ms \
+		--warmup 0 --no-store --json
+	cp "$OUT" "$1"
+}
+
+# the machine's own load moves run medians 10-20% between runs seconds
+# apart (the host's load, which a guest cannot see, is in the on-CPU
+# time too): four pairs in ABBA order, the median of the pairs' ratios
+note "sys.null pinned to CPU $CPU: four quiet/loaded pairs, ABBA"
+for i in 1 2 3 4; do
+	if [ $((i % 2)) -eq 1 ]; then
+		run_json "$TMP/q$i"
+		start_load; run_json "$TMP/l$i"; stop_load
+	else
+		start_load; run_json "$TMP/l$i"; stop_load
+		run_json "$TMP/q$i"
+	fi
+done
+
+python3 - "$TMP" <<'EOF' || fail "see above"
+import json, statistics, sys
+tmp = sys.argv[1]
+
+def load(name):
+    d = json.load(open(f"{tmp}/{name}"))
+    r = [x for x in d["results"] if x["metric"] == "time/call"][0]
+    info = r["info"]
+    it = info["interference"]
+    n = len(r["samples"])
+    assert len(info["oncpu_ns"]) == n, info
+    assert len(it["offcpu_pct"]) == n, it
+    for k in range(n):
+        w, c = info["window_ns"][k], info["oncpu_ns"][k]
+        off = it["offcpu_pct"][k]
+        assert 0 < c <= w * (1 + 1e-9), (name, k, c, w)
+        assert abs(off - 100 * (w - c) / w) < 1e-6, (name, k, off, w, c)
+        assert "offcpu" not in it["why"][k], (name, k, off, it)
+        assert abs(r["samples"][k] - c / info["batch_ops"]) <= \
+            1e-6 * r["samples"][k], (name, k, r["samples"][k], c)
+    oncpu = statistics.median(c / info["batch_ops"] for c in info["oncpu_ns"])
+    assert abs(r["summary"]["median"] - oncpu) <= 1e-6 * oncpu, (name, r)
+    wall = statistics.median(w / info["batch_ops"] for w in info["window_ns"])
+    assert wall >= oncpu * (1 - 1e-9), (name, wall, oncpu)
+    return r["summary"]["median"], wall, sum(o > 5 for o in it["offcpu_pct"])
+
+q = [load(f"q{i}") for i in range(1, 5)]
+l = [load(f"l{i}") for i in range(1, 5)]
+assert sum(x[2] for x in l) > 0, f"no loaded sample lost 5% to the load: {l}"
+ratio = statistics.median(b[0] / a[0] for a, b in zip(q, l))
+wall = statistics.median(b[1] / a[1] for a, b in zip(q, l))
+print(f"headline loaded/quiet {ratio:.3f} (pairs: "
+      + ", ".join(f"{b[0] / a[0]:.3f}" for a, b in zip(q, l))
+      + f"); wall time per op {wall:.3f}")
+assert ratio <= 1.10, f"headline moved x{ratio:.3f} under the load"
+EOF
+
+note "the run's text says what the figures are and what flagged them"
+start_load
+cs 0 run sys.null --cpus "$CPU" --reps 3 --sample-time 10ms --warmup 0 \
+	--no-store
+stop_load
+contains_flat "$OUT" "worker off its CPU"
+contains_flat "$OUT" "the time figures are the worker's on-CPU time"
+
+note "pipe.lat, two workers on the loaded CPU: the wall figure is flagged"
+start_load
+cs 0 run pipe.lat --cpus "$CPU" --reps 3 --sample-time 10ms --warmup 0 \
+	--no-store --json
+stop_load
+python3 - "$OUT" <<'EOF' || fail "see above"
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+it = r["info"]["interference"]
+assert "oncpu_ns" not in r["info"], r["info"]
+for off, why in zip(it["offcpu_pct"], it["why"]):
+    assert (off > 5.0) == ("offcpu" in why), it
+assert any("offcpu" in w for w in it["why"]), it
+EOF
+exit 0
