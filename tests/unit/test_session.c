@@ -26,10 +26,11 @@ struct calls {
 };
 
 static void on_begin(void *arg, const struct run_info *run,
-		     const struct timer_info *ti)
+		     const struct env *env, const struct timer_info *ti)
 {
 	struct calls *c = arg;
 
+	(void)env;
 	assert_non_null(ti->unit);
 	assert_int_equal(c->jobs, 0);
 	c->begin++;
