@@ -5,6 +5,8 @@
 #                   into the default database and print the results
 #   make test       unit tests (also under ASan+UBSan) and smoke tests
 #   make bench      harness-overhead benchmark (bench/)
+#   make bench-inject  inject_ns asked against delivered on sys.null, by
+#                   ab pairs (bench/inject_accuracy.sh)
 #   make fuzz       libFuzzer harnesses (tests/fuzz/), FUZZ_TIME s each
 #   make lint       the layering and size rules of docs/architecture.md
 #   make man        man/copyscope.1's OPTIONS from the option tables
@@ -107,7 +109,7 @@ UNIT_BINS      := $(patsubst tests/unit/%.c,$(BUILD)/release/unit/%,$(UNIT_SRCS)
 UNIT_BINS_SAN  := $(patsubst tests/unit/%.c,$(BUILD)/sanitize/unit/%,$(UNIT_SRCS))
 BENCH_BINS     := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
-.PHONY: all static aarch64 static-aarch64 test-aarch64 test-boot run test unit unit-sanitize smoke bench lint install uninstall \
+.PHONY: all static aarch64 static-aarch64 test-aarch64 test-boot run test unit unit-sanitize smoke bench bench-inject lint install uninstall \
 	clean deps fuzz fuzz-build web-deps man
 
 all: $(BIN)
@@ -304,6 +306,10 @@ run: deps
 bench: deps
 	$(Q)$(MAKE) --no-print-directory $(BIN) $(BENCH_BINS)
 	$(Q)bench/run-bench.sh
+
+bench-inject: deps
+	$(Q)$(MAKE) --no-print-directory $(BIN)
+	$(Q)bench/inject_accuracy.sh
 
 # The man page's OPTIONS section, written from the option tables (commit
 # the result; tests/smoke/test_help.sh fails while it is not current).

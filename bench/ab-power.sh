@@ -11,12 +11,11 @@
 #   aa      sys.null gettid against itself (false verdicts)
 #   iov     sys.iov preadv of /dev/zero, segs 8 against 9 (a real change
 #           of about +10% on the development VM)
-#   inj1 inj2 inj3 inj5   sys.null, both sides injected: A 1 ns, B 1 ns
-#           plus 1, 2, 3, 5% of the calibrated time per call, so that both
-#           take the same injection path and differ by the wait alone
-#           (A without any injection skips that path, which itself costs
-#           about 2% of a gettid here); the median %change ab measured is
-#           printed beside
+#   inj1 inj2 inj3 inj5   sys.null, A inject_ns=0, B injected with 1,
+#           2, 3, 5% of the calibrated time per call: both sides run the
+#           same loop (inject_ns=0 is the same wait with zero steps,
+#           runner/inject.h) and differ by the wait alone; the median
+#           %change ab measured is printed beside
 #   injNp   injN with --precision 0.25% --noise 0.5% --max-time 60s (a
 #           change under the default 1% noise band needs a narrower band)
 #   pipe    pipe.bw (split) size 64k against 60k (time/write)
@@ -72,10 +71,10 @@ for c in cases:
             base_ns = calibrate()
         prec = c.endswith("p")
         pct = int(c[3:-1] if prec else c[3:])
-        ns = 1 + max(1, round(base_ns * pct / 100))
+        ns = max(1, round(base_ns * pct / 100))
         extra = ["--precision", "0.25%", "--noise", "0.5%", "--max-time",
                  "60s"] if prec else []
-        specs[c] = (["sys.null", "--a", "inject_ns=1", "--b",
+        specs[c] = (["sys.null", "--a", "inject_ns=0", "--b",
                      "inject_ns=%d" % ns] + extra, "time/call", "worse")
     elif c == "pipe":
         specs[c] = (["pipe.bw", "place=split", "--a", "size=64k", "--b",

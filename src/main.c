@@ -149,8 +149,10 @@ static int dispatch(int argc, char **argv)
 	k = cli_command_find(argv[1]);
 	if (k) {
 		/* kernel settings that an ab which died (kill -9) left
-		   changed come back first, and it is said */
-		ab_settings_recover();
+		   changed come back first, and it is said (restore does
+		   only that, and says how many) */
+		if (k->fn != cmd_restore)
+			ab_settings_recover();
 		return k->fn(argc - 1, argv + 1);
 	}
 	{

@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "report/ab_print.h"
+#include "report/mail_print.h"
 #include "session/ab_session.h"
 #include "util/array.h"
 #include "session/run_plan.h"
@@ -26,6 +27,7 @@
 struct ab_cli {
 	struct ab_spec spec;
 	bool json, no_store;
+	bool mail, markdown;		/* report/mail_print.h */
 	const char *db, *tag;
 	const char *side[2][AB_MAX_SIDE_ARGS];
 	size_t nside[2];
@@ -76,6 +78,11 @@ static const struct opt_row ab_rows[] = {
 	OPT_ROW_FLAG("--drop-noisy", "leave out rounds with a "
 	  "sample flagged as disturbed", spec.stats.drop_noisy),
 	OPT_ROW_JSON(json, "the result as JSON"),
+	OPT_ROW_FLAG("--mail", "only the header, the machine, the "
+	  "parameters and the table of A, %change and B in the kernel test "
+	  "robot's layout within 72 columns, for a mail", mail),
+	OPT_ROW_FLAG("--markdown", "the same as --mail as markdown tables",
+	  markdown),
 	OPT_ROW_TAG(tag, "tag of the stored run"),
 	OPT_ROW_FLAG("--no-store", "do not store the run",
 	  no_store),
@@ -201,7 +208,9 @@ static int parse_args(struct ab_cli *c, int argc, char **argv)
 		return e;
 	c->spec.rounds_given = opt_given(&ab_cmd, &res, "--rounds");
 	c->spec.session.seed_set = opt_given(&ab_cmd, &res, "--seed");
-	if (opt_given(&ab_cmd, &res, "--max-time") &&
+	if (c->json + c->mail + c->markdown > 1)
+		e = cli_usage("ab", "one of --json, --mail and --markdown");
+	if (!e && opt_given(&ab_cmd, &res, "--max-time") &&
 	    !(c->spec.precision_pct > 0))
 		e = cli_usage("ab", "--max-time: only with --precision");
 	for (s = 0; s < 2 && !e; s++)
@@ -231,13 +240,14 @@ static void print_result(const struct ab_cli *c, const struct ab_outcome *o,
 			 const char *path, bool interrupted)
 {
 	const struct ab_spec *s = &c->spec;
-	char a[512], b[512], seed[32];
+	static const char *const role[AB_NROLES] = { "A", "B", "A'" };
+	char a[512], b[512], both[1024], seed[32], why[320] = "";
 	char *as = ab_settings_text(&s->settings, 0);
 	char *bs = ab_settings_text(&s->settings, 1);
 	struct ab_header h = {
 		.workload = s->wl->name,
 		.run_id = o->session.run.info.id,
-		.a = a, .b = b, .a_settings = as ? as : "",
+		.a = a, .b = b, .both = both, .a_settings = as ? as : "",
 		.b_settings = bs ? bs : "",
 		.seed = seed, .looks = s->stats.looks,
 		.alpha = s->stats.alpha, .noise_pct = s->stats.noise_pct,
@@ -248,11 +258,21 @@ static void print_result(const struct ab_cli *c, const struct ab_outcome *o,
 		.interrupted = interrupted,
 	};
 
+	if (o->session.pair_lost >= 0 && o->session.pair_lost < AB_NROLES) {
+		snprintf(why, sizeof(why), "%s failed (%s)",
+			 role[o->session.pair_lost], o->session.pair_lost_why);
+		h.stopped_why = why;
+	}
+	ab_shared_text(s, both, sizeof(both));
 	ab_side_text(s, 0, a, sizeof(a));
 	ab_side_text(s, 1, b, sizeof(b));
 	snprintf(seed, sizeof(seed), "%llu",
 		 (unsigned long long)o->session.run.info.opts.interleave_seed);
-	if (c->json) {
+	if (c->mail || c->markdown) {
+		if (mail_print_ab(stdout, &h, &o->analysis, &o->session.run,
+				  mail_format_of(c->mail, c->markdown)) != 0)
+			cli_error("out of memory");
+	} else if (c->json) {
 		json_t *j = ab_json(&h, &o->analysis);
 
 		if (j) {

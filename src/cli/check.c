@@ -9,9 +9,9 @@
  * time, warm-up, CPUs and interleaving as stored with it (the plan:
  * session/check_plan.c), and is stored tagged "check" (or --tag).
  *
- * `copyscope check --history`: no measurement; the newest stored runs of
- * each series of the lab's history (cli/history.c loads it) judged by
- * session/history_check.c and printed by report/history_text.c.
+ * `copyscope check --history`: the newest stored runs of each series (loaded
+ * by cli/history.c) judged by session/history_check.c, printed by
+ * report/history_text.c; no measurement.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -120,12 +120,12 @@ static void check_usage(FILE *out, const struct opt_cmd *c)
 "check to those workloads.  A side of a single run is judged against 5 or\n"
 "more earlier runs of its configuration on its host when the store has\n"
 "them (history-based, as for compare).\n"
-"With --history: judges the newest runs of each series that 'copyscope\n"
-"history' would show (SELECTOR, WORKLOAD and KEY=VALUE as there): exit 3\n"
-"when the last change point is for the worse (by the metric's direction)\n"
-"and at least --min-change, 0 when the newest runs lie within the\n"
-"history, 4 (cannot tell) when a series has fewer than %d points.\n"
-"Nothing is measured.\n"
+"With --history: judges the newest runs of each series of 'copyscope\n"
+"history' (SELECTOR, WORKLOAD, KEY=VALUE as there): exit 3 when the last\n"
+"change point, or the newest 1-3 runs against the earlier runs' spread\n"
+"(t on log medians, p x windows x series < --alpha), are worse by at\n"
+"least --min-change; 0 when they lie within the history; 4 (cannot tell,\n"
+"saying how many more runs decide) below %d points.  Nothing is measured.\n"
 "\n"
 "options:\n", HIST_CHECK_MIN_POINTS);
 	opt_print_options(out, c);
@@ -214,30 +214,31 @@ static int check_history(const struct check_cli *cc,
 	struct hist_request rq;
 	struct history h;
 	struct hist_check v;
+	struct hist_check_opts ho;
 	char dbpath[4096];
 	size_t i, worse = 0, unsure = 0;
 	int e;
 
-	rq.o = (struct hist_opts){ .metric = cc->ho.metric,
-				   .ignore = cc->ig.keys, .nignore = cc->ig.n,
-				   .by_kernel = HISTORY_BY_KERNEL(&cc->ho),
-				   .alpha = cc->alpha,
-				   .min_change_pct = cc->ho.min_change_pct,
-				   .want_ci = history_check_wants_ci };
+	rq.o = (struct hist_opts){ .metric = cc->ho.metric, .alpha = cc->alpha,
+		.ignore = cc->ig.keys, .nignore = cc->ig.n,
+		.by_kernel = HISTORY_BY_KERNEL(&cc->ho),
+		.min_change_pct = cc->ho.min_change_pct,
+		.want_ci = history_check_wants_ci };
 	e = cli_history_load("check", cc->db, res->pos, res->npos, &rq, &h,
 			     dbpath, sizeof(dbpath));
 	if (e)
 		return e;
-	for (i = 0; i < h.n; i++) {
-		history_check(&h.s[i], &v);
+	ho = (struct hist_check_opts){ .alpha = cc->alpha, .nseries = h.n,
+				       .min_change_pct = cc->ho.min_change_pct };
+	for (i = 0; i < h.n && !(e = history_check(&h.s[i], &ho, &v)); i++) {
 		history_print_check(stdout, &h.s[i], &v);
 		worse += v.verdict == HIST_WORSE;
-		unsure += v.verdict == HIST_TOO_SHORT ||
-			  v.verdict == HIST_NO_LOG;
+		unsure += v.verdict == HIST_TOO_SHORT || v.verdict == HIST_NO_LOG;
 	}
 	history_free(&h);
-	if (fflush(stdout) != 0) {
-		cli_error("cannot write the output: %s", strerror(errno));
+	if (e || fflush(stdout) != 0) {
+		cli_error("check: %s%s", e ? "out of memory" : "cannot write "
+			  "the output: ", e ? "" : strerror(errno));
 		return EXIT_FAIL;
 	}
 	return worse ? EXIT_REGRESSION : unsure ? EXIT_CANNOT_TELL : EXIT_OK;

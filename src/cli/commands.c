@@ -41,6 +41,8 @@ const struct cli_command cli_commands[] = {
 	  "lock waits, wake-ups (BPF)", { cli_observe_options } },
 	{ "env", cmd_env, "the environment as it would be stored",
 	  { cli_env_options } },
+	{ "restore", cmd_restore, "write back kernel settings an ab that "
+	  "died left changed", { cli_restore_options } },
 #ifndef COPYSCOPE_STATIC
 	/* not in the static build, which is what boot puts into a guest */
 	{ "boot", cmd_boot, "A/B across boots: boot a kernel in qemu per "

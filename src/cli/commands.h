@@ -50,6 +50,7 @@ const struct opt_cmd *cli_report_options(void);
 const struct opt_cmd *cli_push_options(void);
 const struct opt_cmd *cli_observe_options(void);
 const struct opt_cmd *cli_env_options(void);
+const struct opt_cmd *cli_restore_options(void);
 const struct opt_cmd *cli_boot_options(void);
 /* run's: cli_run_options() (cli/cli.h), which boot also reads */
 

@@ -14,6 +14,8 @@
 #include "cli/options.h"
 #include "report/ab_print.h"
 #include "report/comparison_print.h"
+#include "report/mail_print.h"
+#include "report/observe_compare_print.h"
 #include "session/history_runs.h"
 #include "util/array.h"
 
@@ -21,7 +23,9 @@ struct compare_cli {
 	struct cmp_opts o;
 	struct cmp_ignore ig;
 	const char *db;
+	const char *caller;		/* observations: --caller PATTERN */
 	bool json, csv;
+	bool mail, markdown;		/* report/mail_print.h */
 	bool ab;			/* the sides were ab runs */
 };
 
@@ -29,6 +33,11 @@ struct compare_cli {
 static const struct opt_row compare_rows[] = {
 	OPT_ROW_JSON(json, "the comparison as JSON"),
 	OPT_ROW_CSV(csv, "one CSV line per row"),
+	OPT_ROW_FLAG("--mail", "only the header, the machine, the "
+	  "parameters and the table in the kernel test robot's layout, "
+	  "within 72 columns: for a mail", mail),
+	OPT_ROW_FLAG("--markdown", "the same as --mail as markdown "
+	  "tables", markdown),
 	OPT_ROW_FLAG("--drop-noisy", "leave out samples flagged "
 	  "as disturbed (outside load, steal, slow canary)",
 	  o.drop_noisy),
@@ -49,6 +58,8 @@ static const struct opt_row compare_rows[] = {
 	OPT_ROW_IGNORE_PARAM(ig, "leave these parameters "
 			     "out of the matching, to compare e.g. io=write "
 			     "on one side with io=vmsplice on the other"),
+	OPT_ROW_STR("--caller", "PATTERN", "observations: only the lock "
+	  "callers that match this glob (e.g. 'anon_pipe_*')", caller),
 	OPT_ROW_DB(db, OPT_HELP_DB),
 };
 #undef OPT_BASE
@@ -60,11 +71,11 @@ static const struct opt_cmd compare_cmd = {
 	.nrows = ARRAY_SIZE(compare_rows),
 	.help_col = 17, .max_pos = 2, .pos = OPT_C_RUNS,
 	.usage = compare_usage,
-	.synopsis = OPT_SYNOPSIS("BASE NEW [--json|--csv] [--drop-noisy] "
-				 "[--by-sample]\n"
+	.synopsis = OPT_SYNOPSIS("BASE NEW [--json|--csv|--mail|--markdown]\n"
+				 "[--drop-noisy] [--by-sample]\n"
 				 "[--alpha] [--noise] [--target]\n"
 				 "[--allow-emulated] [--ignore-param]\n"
-				 "[--db]"),
+				 "[--caller] [--db]"),
 };
 
 const struct opt_cmd *cli_compare_options(void)
@@ -103,6 +114,12 @@ static void compare_usage(FILE *out, const struct opt_cmd *c)
 "run of the same A/B (several boots or hosts), their rounds are pooled:\n"
 "the median paired change, a CI from a bootstrap of runs and of rounds\n"
 "within them, and each run's own estimate.\n"
+"When every run of both sides is an observation (copyscope observe), they\n"
+"are printed side by side, one column per observation (a comma list gives\n"
+"several): the pipe writes' size classes, the lock table's total wait by\n"
+"caller (--caller PATTERN keeps the matching ones), the pipe mutex-wait\n"
+"histogram and the wake-ups, with the change from A where there are two;\n"
+"no CI, as each column is one observation.\n"
 "When BASE and NEW have no (workload, parameters, metric) in common it\n"
 "says what each side has and which parameters differ, and exits 2.\n"
 "\n"
@@ -113,9 +130,11 @@ static void compare_usage(FILE *out, const struct opt_cmd *c)
 "  copyscope compare baseline patched\n"
 "  copyscope compare 3,4,5 6,7,8 --drop-noisy\n"
 "  copyscope compare smap-on smap-off --csv > smap.csv\n"
+"  copyscope compare baseline patched --mail\n"
 "  copyscope compare 1 2 --ignore-param io\n"
 "  copyscope compare host:lab1+tag:boot host:lab2+tag:boot\n"
-"  copyscope compare 'kernel:6.18.*' 'kernel:6.19.*'\n");
+"  copyscope compare 'kernel:6.18.*' 'kernel:6.19.*'\n"
+"  copyscope compare grace-a grace-b,bergamo --caller 'anon_pipe_*'\n");
 }
 
 /* Returns 0, -1 after --help, or the usage exit code. */
@@ -134,8 +153,9 @@ static int compare_args(int argc, char **argv, struct compare_cli *cc,
 		return cli_usage("compare", "needs BASE and NEW (run ids, tags "
 				 "or comma lists; 'copyscope runs' lists "
 				 "them)");
-	if (cc->json && cc->csv)
-		return cli_usage("compare", "--json or --csv, not both");
+	if (cc->json + cc->csv + cc->mail + cc->markdown > 1)
+		return cli_usage("compare", "one of --json, --csv, --mail and "
+				 "--markdown");
 	return 0;
 }
 
@@ -203,6 +223,52 @@ static int compare_ab(const struct cmp *c, const struct compare_cli *cc)
 	return e;
 }
 
+/*
+ * compare of observations: side by side, one column per observation.
+ * Runs and observations do not mix (exit 2).
+ */
+static int compare_observations(const struct cmp *c,
+				const struct compare_cli *cc)
+{
+	struct obs_cmp oc;
+	char err[512];
+	int e = EXIT_OK;
+
+	if (!obs_cmp_all_observations(&c->base, &c->new))
+		return cli_usage("compare", "observations (copyscope observe) "
+				 "compare only with observations: a side "
+				 "holds a run with results");
+	if (cc->csv)
+		return cli_usage("compare", "--csv: not for observations "
+				 "(--json or the table)");
+	if (cc->mail || cc->markdown)
+		return cli_usage("compare", "--mail, --markdown: not for "
+				 "observations (the table or --json; show OBS "
+				 "--mail gives each)");
+	if (!cc->json &&
+	    c->base.nruns + c->new.nruns > OBS_CMP_TEXT_MAX_COLS)
+		return cli_usage("compare", "%zu observations: the table "
+				 "holds at most %d side by side in 80 "
+				 "columns (--json takes any number)",
+				 c->base.nruns + c->new.nruns,
+				 OBS_CMP_TEXT_MAX_COLS);
+	if (obs_cmp_build(&oc, &c->base, &c->new, cc->caller, err,
+			  sizeof(err)) != 0) {
+		cli_error("%s", err);
+		e = EXIT_FAIL;
+	} else if (cc->json ? report_observation_compare_json(stdout, &oc) :
+		   report_observation_compare(stdout, &oc)) {
+		cli_error("cannot write the comparison: %s", strerror(errno));
+		e = EXIT_FAIL;
+	}
+	obs_cmp_free(&oc);
+	if (fflush(stdout) != 0 && !e) {
+		cli_error("cannot write the output: %s", strerror(errno));
+		e = EXIT_FAIL;
+	}
+	return e;
+}
+
 int cli_cmp_build(const char *db, struct cmp *c, const struct cmp_opts *o)
 {
 	struct store *st;
@@ -252,10 +318,25 @@ int cmd_compare(int argc, char **argv)
 		e = cmp_ignore_check("compare", &cc.ig, &c.base, &c.new);
 	if (e)
 		goto out;
+	if (obs_cmp_any_observation(&c.base, &c.new)) {
+		e = compare_observations(&c, &cc);
+		goto out;
+	}
+	if (cc.caller) {
+		e = cli_usage("compare", "--caller: for observations only "
+			      "(copyscope observe); these are runs");
+		goto out;
+	}
 	if (all_ab(&c.base, &c.new)) {
 		if (cc.csv) {
 			e = cli_usage("compare", "--csv: not for ab runs "
 				      "(--json or the table)");
+			goto out;
+		}
+		if (cc.mail || cc.markdown) {
+			e = cli_usage("compare", "--mail, --markdown: not for "
+				      "ab runs pooled (show RUN --mail gives "
+				      "each)");
 			goto out;
 		}
 		cc.ab = true;
@@ -273,6 +354,9 @@ int cmd_compare(int argc, char **argv)
 		e = cmp_print_json(stdout, &c) ? EXIT_FAIL : EXIT_OK;
 	else if (cc.csv)
 		cmp_print_csv(stdout, &c);
+	else if (cc.mail || cc.markdown)
+		e = mail_print_compare(stdout, &c, mail_format_of(cc.mail,
+				       cc.markdown)) ? EXIT_FAIL : EXIT_OK;
 	else
 		cmp_print_text(stdout, &c, NULL, NULL);
 flush:

@@ -15,6 +15,8 @@
 #include "cli/history.h"
 #include "cli/options.h"
 #include "report/history_print.h"
+#include "report/mail_print.h"
+#include "session/history_newest.h"
 #include "util/array.h"
 
 const char *const history_by_words[] = { "time", "kernel", NULL };
@@ -25,12 +27,18 @@ struct history_cli {
 	struct cmp_ignore ig;
 	double alpha;
 	bool json, csv;
+	bool mail, markdown;		/* report/mail_print.h */
 };
 
 #define OPT_BASE struct history_cli
 static const struct opt_row history_rows[] = {
 	OPT_ROW_JSON(json, "the series and change points as JSON"),
 	OPT_ROW_CSV(csv, "one CSV line per point"),
+	OPT_ROW_FLAG("--mail", "one line per series in the kernel test "
+	  "robot's layout within 72 columns (either side of the last change "
+	  "point, else the first and newest points), for a mail", mail),
+	OPT_ROW_FLAG("--markdown", "the same as --mail as markdown tables",
+	  markdown),
 	OPT_ROWS_HISTORY(ho),
 	OPT_ROW_IGNORE_PARAM(ig, "leave these "
 			     "parameters out of the grouping into series"),
@@ -47,7 +55,8 @@ static const struct opt_cmd history_cmd = {
 	.nrows = ARRAY_SIZE(history_rows), .help_col = 26,
 	.max_pos = -1, .pos = OPT_C_RUNS, .usage = history_usage,
 	.synopsis = OPT_SYNOPSIS("[SELECTOR ...] [WORKLOAD [KEY=VALUE ...]]\n"
-				 "[--metric] [--by] [--json|--csv]\n"
+				 "[--metric] [--by]\n"
+				 "[--json|--csv|--mail|--markdown]\n"
 				 "[--ignore-param] [--alpha]\n"
 				 "[--min-change] [--db]"),
 };
@@ -106,6 +115,31 @@ int cli_history_load(const char *cmd, const char *db, char **pos, int npos,
 	return 0;
 }
 
+/* history --mail: the series, with the newest run's machine. */
+static int history_mail(const struct history_cli *hc, const struct history *h)
+{
+	struct run_data run;
+	struct store *st;
+	char path[4096], err[512];
+	int e, le;
+
+	e = cli_open_existing_store(hc->db, &st, path, sizeof(path), NULL);
+	if (e)
+		return e;
+	le = history_load_newest(st, h, &run, err, sizeof(err));
+	store_close(st);
+	if (le < 0) {
+		cli_error("%s", err);
+		return EXIT_FAIL;
+	}
+	e = mail_print_history(stdout, h, le ? NULL : &run, hc->alpha,
+			       mail_format_of(hc->mail, hc->markdown)) ?
+		EXIT_FAIL : EXIT_OK;
+	if (!le)
+		run_data_free(&run);
+	return e;
+}
+
 int cmd_history(int argc, char **argv)
 {
 	struct history_cli hc;
@@ -120,8 +154,9 @@ int cmd_history(int argc, char **argv)
 	e = opt_parse(&history_cmd, argc, argv, &hc, &res);
 	if (e)
 		return e < 0 ? EXIT_OK : e;
-	if (hc.json && hc.csv) {
-		e = cli_usage("history", "--json or --csv, not both");
+	if (hc.json + hc.csv + hc.mail + hc.markdown > 1) {
+		e = cli_usage("history", "one of --json, --csv, --mail and "
+			      "--markdown");
 		goto out;
 	}
 	rq.o = (struct hist_opts){ .metric = hc.ho.metric,
@@ -139,6 +174,8 @@ int cmd_history(int argc, char **argv)
 		e = history_print_json(stdout, &h) ? EXIT_FAIL : EXIT_OK;
 	else if (hc.csv)
 		history_print_csv(stdout, &h);
+	else if (hc.mail || hc.markdown)
+		e = history_mail(&hc, &h);
 	else
 		history_print_text(stdout, &h);
 	if (!e && fflush(stdout) != 0) {

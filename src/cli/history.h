@@ -25,7 +25,11 @@ struct history_cli_opts {
 
 extern const char *const history_by_words[];
 
-/* The rows of struct history_cli_opts, in OPT_BASE's member field. */
+/*
+ * The rows of struct history_cli_opts, in OPT_BASE's member field (a
+ * member designator for offsetof, so it cannot be parenthesised).
+ */
+/* NOLINTBEGIN(bugprone-macro-parentheses) */
 #define OPT_ROWS_HISTORY(field)						\
 	OPT_ROW_STR("--metric", "M", "only this metric (e.g. "		\
 	  "bandwidth, time/call; default: every metric)", field.metric), \
@@ -41,6 +45,7 @@ extern const char *const history_by_words[];
 	OPT_ROW_NUM("--alpha", "A", "significance level of a change "	\
 	  "point's permutation test (default 0.01)", field, .lo = 0,	\
 	  .hi = 1, .flags = OPT_LO_OPEN | OPT_HI_OPEN)
+/* NOLINTEND(bugprone-macro-parentheses) */
 
 /*
  * The history that command cmd asks for: the positional arguments

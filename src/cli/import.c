@@ -13,14 +13,10 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "report/import_print.h"
 #include "results/exchange.h"
+#include "session/import_session.h"
 #include "util/array.h"
-
-/*
- * Runs added per transaction: the commit is most of what adding a run
- * costs; a batch that fails is rolled back whole.
- */
-#define IMPORT_BATCH 200
 
 struct import_cli {
 	const char *db;
@@ -86,9 +82,8 @@ int cmd_import(int argc, char **argv)
 	struct run_data *runs = NULL;
 	struct store *st = NULL;
 	char dbpath[4096], err[1024], name[4096 * 4 + 1];
-	size_t n = 0, i, added = 0, there = 0;
-	int64_t first = 0, last = 0;
-	int *status = NULL;
+	struct import_outcome io = { 0 };
+	size_t n = 0, i;
 	FILE *in;
 	int e, rc;
 
@@ -141,60 +136,24 @@ int cmd_import(int argc, char **argv)
 	e = cli_open_store(ic.db, &st, dbpath, sizeof(dbpath));
 	if (e)
 		goto out;
-	status = calloc(n ? n : 1, sizeof(*status));
-	if (!status) {
-		cli_error("out of memory");
+	rc = session_import(st, runs, n, &io, err, sizeof(err));
+	report_import_runs(stdout, runs, n, io.status, ic.verbose, err);
+	if (io.stopped) {
+		e = import_stopped(io.added, io.there, n);
+	} else if (rc < 0) {
+		if (!io.failed)
+			cli_error("%s", err);
 		e = EXIT_FAIL;
-		goto out;
+	} else {
+		cli_clean_text(dbpath, err, sizeof(err));
+		report_import_summary(stdout, io.added, io.first_id,
+				      io.last_id, io.there, name, err);
+		e = EXIT_OK;
 	}
-	for (i = 0; i < n; i += IMPORT_BATCH) {
-		size_t m = n - i < IMPORT_BATCH ? n - i : IMPORT_BATCH, k;
-
-		if (cli_stop_signal()) {
-			e = import_stopped(added, there, n);
-			goto out;
-		}
-		rc = store_add_runs(st, runs + i, m, status + i, err,
-				    sizeof(err));
-		for (k = i; k < i + m; k++) {
-			const struct run_info *ri = &runs[k].info;
-
-			if (status[k] == -1)
-				cli_error("run %s: %s; %zu of %zu runs "
-					  "imported before it (importing the "
-					  "file again adds the rest)",
-					  ri->uuid, err, added, n);
-			if (status[k] < 0)
-				continue;
-			if (status[k] == 0 && (!first || ri->id < first))
-				first = ri->id;
-			if (status[k] == 0 && ri->id > last)
-				last = ri->id;
-			added += status[k] == 0;
-			there += status[k] == 1;
-			if (ic.verbose && status[k] == 1)
-				printf("run %lld already there (%s)\n",
-				       (long long)ri->id, ri->uuid);
-			else if (ic.verbose)
-				printf("imported as run %lld (%s, %zu "
-				       "results)\n", (long long)ri->id,
-				       ri->uuid, runs[k].results.n);
-		}
-		if (rc < 0) {
-			e = EXIT_FAIL;
-			goto out;
-		}
-	}
-	cli_clean_text(dbpath, err, sizeof(err));
-	printf("imported %zu run%s", added, added == 1 ? "" : "s");
-	if (added)
-		printf(" (ids %lld-%lld)", (long long)first, (long long)last);
-	printf(" from %s into %s; %zu already there\n", name, err, there);
-	e = EXIT_OK;
 out:
 	if (st)
 		store_close(st);
 	exchange_free(runs, n);
-	free(status);
+	import_outcome_free(&io);
 	return e;
 }

@@ -6,6 +6,7 @@
  * environment (session/observe_session.c), for `show`, the report, export and
  * the replay `pipe.mix mix=observed:ID`.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "report/mail_print.h"
 #include "report/observe_print.h"
 #include "session/observe_session.h"
 #include "util/array.h"
@@ -25,6 +27,7 @@ struct observe_cli {
 	const char *comm, *db, *tag, *source;
 	int pid;
 	bool json, no_store;
+	bool mail, markdown;		/* report/mail_print.h */
 };
 
 static const char *const what_words[] = {
@@ -106,6 +109,11 @@ static const struct opt_row observe_rows[] = {
 		    "this tag"),
 	OPT_ROW_JSON(json, "print the observation as JSON "
 		     "(as show --json does)"),
+	OPT_ROW_FLAG("--mail", "only the run, the machine, what was "
+	  "watched and a column of counts within 72 columns, for a mail",
+	  mail),
+	OPT_ROW_FLAG("--markdown", "the same as --mail as markdown tables",
+	  markdown),
 	OPT_ROW_FLAG("--no-store", "do not write to the database",
 	  no_store),
 	OPT_ROW_DB(db, OPT_HELP_DB),
@@ -119,7 +127,8 @@ static const struct opt_cmd observe_cmd = {
 	.nrows = ARRAY_SIZE(observe_rows), .help_col = 22,
 	.max_pos = 0, .usage = observe_usage,
 	.synopsis = OPT_SYNOPSIS("[--duration] [--what] [--comm]\n"
-				 "[--pid] [--pipe-source] [--tag] [--json]\n"
+				 "[--pid] [--pipe-source] [--tag]\n"
+				 "[--json|--mail|--markdown]\n"
 				 "[--no-store] [--db]"),
 };
 
@@ -184,6 +193,11 @@ static int print_it(const struct observe_cli *oc, const struct run_data *run,
 		return report_observation_json(stdout, &run->info, &run->env,
 					       run->observation) ?
 			EXIT_FAIL : EXIT_OK;
+	if (oc->mail || oc->markdown)
+		return mail_print_observation(stdout, run, o,
+					      mail_format_of(oc->mail,
+							     oc->markdown)) ?
+			EXIT_FAIL : EXIT_OK;
 	if (run->info.id)
 		printf("observation %lld stored in %s\n",
 		       (long long)run->info.id, path);
@@ -207,6 +221,13 @@ int cmd_observe(int argc, char **argv)
 	if (e)
 		return e == OPT_HELP ? EXIT_OK : e;
 	opt_result_free(&res);
+	if (oc.json + oc.mail + oc.markdown > 1)
+		return cli_usage("observe", "one of --json, --mail and "
+				 "--markdown");
+	/* a --pid that is not there would watch nothing for the duration */
+	if (oc.pid && kill(oc.pid, 0) != 0 && errno == ESRCH)
+		return cli_usage("observe", "--pid: no process %d is running "
+				 "(a running process's id)", oc.pid);
 	so.rq = (struct kobserve_request){
 		.what = oc.what, .comm = oc.comm, .pid = oc.pid,
 		.duration_ns = oc.duration_ns, .stop = &stop_flag,
@@ -225,8 +246,11 @@ int cmd_observe(int argc, char **argv)
 			return e;
 		}
 	}
+	/* a dropped ssh session (SIGHUP) ends the observation as Ctrl-C
+	   does: what was seen is stored, as interrupted */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	e = session_observe(&so, &run, &o, err, sizeof(err));
 	if (e == 77) {
 		cli_error("%s:", err);
@@ -234,10 +258,19 @@ int cmd_observe(int argc, char **argv)
 	} else if (e) {
 		cli_error("%s", err);
 	}
-	if (e == 0 || (e == EXIT_FAIL && run.observation))
-		e = print_it(&oc, &run, &o, path) ? EXIT_FAIL : e;
-	else if (e != 77)
+	if (e == OBSERVE_NOT_STORED) {
+		run.info.id = 0;	/* never "stored" for what was not */
+		print_it(&oc, &run, &o, path);
+		cli_error("the observation is not stored in %s (see above)",
+			  path);
+		e = cli_keep_lost_run(so.store, path, &run);
+	} else if (e == 0) {
+		e = print_it(&oc, &run, &o, path);
+		if (!e && stop_flag)
+			e = EXIT_INTERRUPTED;
+	} else if (e != 77) {
 		e = EXIT_FAIL;
+	}
 	observation_free(&o);
 	run_data_free(&run);
 	if (so.store)

@@ -99,18 +99,19 @@ static void range_text(const struct opt_row *r, const char *sfx, char *buf,
 		       size_t len)
 {
 	bool lo_open = r->flags & OPT_LO_OPEN, hi_open = r->flags & OPT_HI_OPEN;
+	char lo[40], hi[40];
 
+	/* %.15g: 4194304, not 4.1943e+06 */
+	snprintf(lo, sizeof(lo), "%.15g%s", r->lo, sfx);
+	snprintf(hi, sizeof(hi), "%.15g%s", r->hi, sfx);
 	if (lo_open && hi_open)
-		snprintf(buf, len, "between %g%s and %g%s", r->lo, sfx, r->hi,
-			 sfx);
+		snprintf(buf, len, "between %s and %s", lo, hi);
 	else if (lo_open)
-		snprintf(buf, len, "above %g%s, up to %g%s", r->lo, sfx, r->hi,
-			 sfx);
+		snprintf(buf, len, "above %s, up to %s", lo, hi);
 	else if (hi_open)
-		snprintf(buf, len, "from %g%s, below %g%s", r->lo, sfx, r->hi,
-			 sfx);
+		snprintf(buf, len, "from %s, below %s", lo, hi);
 	else
-		snprintf(buf, len, "in %g%s .. %g%s", r->lo, sfx, r->hi, sfx);
+		snprintf(buf, len, "in %s .. %s", lo, hi);
 }
 
 static bool in_range(const struct opt_row *r, double x)

@@ -170,12 +170,17 @@ static int check_out(const struct report_cli *rc)
 /* The report of the runs, each suite's summary first. */
 static int runs_report(FILE *f, const struct cmp_side *runs)
 {
-	struct html_suite *suites = calloc(runs->nruns + 1, sizeof(*suites));
-	struct summary_line *lines = calloc((runs->nruns + 1) * 256,
-					    sizeof(*lines));
+	struct html_suite *suites;
+	struct summary_line *lines;
 	size_t i;
 	int plots = -1;
 
+	if (!runs) {
+		errno = EINVAL;
+		return -1;
+	}
+	suites = calloc(runs->nruns + 1, sizeof(*suites));
+	lines = calloc((runs->nruns + 1) * 256, sizeof(*lines));
 	if (suites && lines) {
 		for (i = 0; i < runs->nruns; i++) {
 			suites[i].lines = lines + i * 256;

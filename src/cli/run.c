@@ -15,6 +15,7 @@
 #include "cli/run_group.h"
 #include "cli/run_kernel.h"
 #include "cli/run_priv.h"
+#include "report/mail_print.h"
 #include "report/run_print.h"
 #include "results/kernel_records.h"
 #include "session/session.h"
@@ -113,6 +114,11 @@ static const struct opt_row run_rows[] = {
 	  "configuration and its summary); with --runs, every run in full",
 	  verbose, .short_name = "-v"),
 	OPT_ROW_JSON(json, "print the run as JSON on stdout"),
+	OPT_ROW_FLAG("--mail", "print only the run's header, machine, "
+	  "parameters and table of medians and %stddev within 72 columns, "
+	  "for a mail", mail),
+	OPT_ROW_FLAG("--markdown", "the same as --mail as markdown tables",
+	  markdown),
 	OPT_ROW_FLAG("--no-store", "do not write to the database",
 	  no_store),
 	OPT_ROW_DB(db, OPT_HELP_DB),
@@ -304,7 +310,9 @@ int cmd_run(int argc, char **argv)
 			goto out;
 	}
 	rc->out = (struct run_print) {
-		.json = rc->json, .precision_pct = rc->ro.precision_pct,
+		.json = rc->json,
+		.mail = (int)mail_format_of(rc->mail, rc->markdown),
+		.precision_pct = rc->ro.precision_pct,
 		.max_time_ns = rc->ro.max_time_ns, .explain = rc->explain,
 		.from = rc->plan.from, .njobs = rc->plan.njobs,
 		.any_suite = rc->plan.any_suite, .db = rc->db,
@@ -312,6 +320,7 @@ int cmd_run(int argc, char **argv)
 		   -v (or --hist, --kernel, whose detail was asked for);
 		   `show RUN` prints the tables */
 		.brief = rc->plan.any_suite && !rc->verbose && !rc->json &&
+			 !rc->mail && !rc->markdown &&
 			 !rc->ro.hist && !rc->ro.kviews,
 	};
 	session_run(&spec, &sr);

@@ -46,6 +46,12 @@ static int check_options(struct run_cli *rc)
 	if (rc->runs > 1 && rc->no_store)
 		return cli_usage("run", "--runs: the runs are stored to be "
 				 "compared; not with --no-store");
+	if (rc->json + rc->mail + rc->markdown > 1)
+		return cli_usage("run", "one of --json, --mail and --markdown");
+	if (rc->runs > 1 && (rc->mail || rc->markdown))
+		return cli_usage("run", "--mail, --markdown: one run; for a "
+				 "group, compare its tag with another's "
+				 "--mail");
 	if (rc->runs > 1 && rc->group)
 		return cli_usage("run", "--group is set by --runs, not with "
 				 "it");

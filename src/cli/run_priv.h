@@ -24,6 +24,7 @@ struct run_cli {
 	const char *tag;
 	const char *db;
 	bool json, no_store, verify, explain, perf_counters;
+	bool mail, markdown;		/* report/mail_print.h */
 	bool verbose;			/* -v: every table, also of suites */
 	struct run_plan plan;		/* the jobs, and their suite lines */
 	const char *assign[256];

@@ -19,7 +19,7 @@ int cli_run_replay(const char *db, const char **assign, size_t n, char *buf,
 {
 	static const char key[] = "mix=observed:";
 	struct store *st;
-	char path[4096], err[512];
+	char path[4096], err[512], about[SESSION_REPLAY_ABOUT];
 	size_t i;
 	int e;
 
@@ -34,7 +34,8 @@ int cli_run_replay(const char *db, const char **assign, size_t n, char *buf,
 		return e;
 	snprintf(buf, len, "mix=");
 	e = session_observed_mix(st, assign[i] + sizeof(key) - 1, buf + 4,
-				 len - 4, replayed, rlen, err, sizeof(err));
+				 len - 4, replayed, rlen, about, err,
+				 sizeof(err));
 	store_close(st);
 	if (e == 2)
 		return cli_usage("run", "%s ('copyscope runs' lists the "
@@ -45,5 +46,6 @@ int cli_run_replay(const char *db, const char **assign, size_t n, char *buf,
 		return EXIT_FAIL;
 	}
 	assign[i] = buf;
+	fprintf(stderr, "copyscope: replaying observation %s\n", about);
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include "cli/options.h"
 #include "report/observe_print.h"
 #include "report/report.h"
+#include "report/mail_print.h"
 #include "report/show_print.h"
 #include "session/run_plan.h"
 #include "util/array.h"
@@ -21,6 +22,7 @@
 struct show_cli {
 	const char *db;
 	bool json, csv, no_env;
+	bool mail, markdown;		/* report/mail_print.h */
 };
 
 #define OPT_BASE struct show_cli
@@ -29,6 +31,10 @@ static const struct opt_row show_rows[] = {
 		     "schema as run --json)"),
 	OPT_ROW_CSV(csv, "one CSV line per result row, with a "
 		    "header line"),
+	OPT_ROW_FLAG("--mail", "only the header, the machine, the "
+	  "parameters and the table within 72 columns, for a mail", mail),
+	OPT_ROW_FLAG("--markdown", "the same as --mail as markdown tables",
+	  markdown),
 	OPT_ROW_FLAG("--no-env", "leave the environment out",
 	  no_env),
 	OPT_ROW_DB(db, OPT_HELP_DB),
@@ -41,7 +47,8 @@ static const struct opt_cmd show_cmd = {
 	.name = "show", .rows = show_rows,
 	.nrows = ARRAY_SIZE(show_rows), .help_col = 13,
 	.max_pos = 1, .pos = OPT_C_LAST, .usage = show_usage,
-	.synopsis = OPT_SYNOPSIS("RUN [--json|--csv] [--no-env] [--db]"),
+	.synopsis = OPT_SYNOPSIS("RUN [--json|--csv|--mail|--markdown]\n"
+				 "[--no-env] [--db]"),
 };
 
 const struct opt_cmd *cli_show_options(void)
@@ -114,8 +121,9 @@ int cmd_show(int argc, char **argv)
 		return e < 0 ? EXIT_OK : e;
 	which = res.npos ? res.pos[0] : NULL;
 	opt_result_free(&res);
-	if (sc.json && sc.csv)
-		return cli_usage("show", "--json or --csv, not both");
+	if (sc.json + sc.csv + sc.mail + sc.markdown > 1)
+		return cli_usage("show", "one of --json, --csv, --mail and "
+				 "--markdown");
 	if (!which)
 		return cli_usage("show", "which run? (an id from 'copyscope "
 				 "runs', or 'last')");
@@ -144,7 +152,10 @@ int cmd_show(int argc, char **argv)
 		store_close(st);
 		return rc > 0 ? EXIT_USAGE : EXIT_FAIL;
 	}
-	if (sc.csv) {
+	if (sc.mail || sc.markdown) {
+		e = mail_print_run(stdout, &run, mail_format_of(sc.mail,
+				   sc.markdown)) ? EXIT_FAIL : EXIT_OK;
+	} else if (sc.csv) {
 		e = report_csv(stdout, &run.info, run.results.v,
 			       run.results.n) ? EXIT_FAIL : EXIT_OK;
 	} else if (sc.json && run.observation) {

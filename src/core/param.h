@@ -26,6 +26,9 @@
 #include <stdint.h>
 
 #define PARAM_MAX 16		/* parameters per workload */
+/* Room for any value param_format_value() writes: the longest string
+   value (pipe.mix's mix, 1024 bytes) and its NUL, so none is cut. */
+#define PARAM_TEXT_MAX 1040
 #define PARAM_MAX_LIST 64	/* values in one comma list */
 #define PARAM_MAX_SWEEP 4096	/* configurations in one sweep */
 

@@ -10,8 +10,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-/* Longest single value (between commas) param_request_apply accepts. */
-#define PARAM_VALUE_MAX 256
+/* Longest single value (between commas) param_request_apply accepts:
+   room for pipe.mix's longest mix text (MIX_MAX_TEXT, 1024). */
+#define PARAM_VALUE_MAX 1040
 
 /* A bounded message under construction; never overruns, always ends. */
 struct msg {

@@ -71,7 +71,7 @@ char *param_set_json(const struct param_def *defs, size_t ndefs,
 {
 	size_t order[PARAM_MAX] = { 0 };
 	struct sbuf b = { NULL, 0, 0 };
-	char val[320];
+	char val[PARAM_TEXT_MAX];
 	size_t i, j;
 
 	if (ndefs > PARAM_MAX) {

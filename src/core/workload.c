@@ -7,7 +7,9 @@
 #include "core/workload.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/common_params.h"
@@ -464,4 +466,41 @@ int workload_table_validate(const struct workload *const *table, size_t n,
 					table[i]->name);
 	}
 	return problems;
+}
+
+int wl_text_add(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strnlen(buf, len), total, keep, cut, m;
+	char mark[48];
+	va_list ap;
+	char *add;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&add, fmt, ap);
+	va_end(ap);
+	if (n < 0 || len == 0)
+		return -1;
+	total = used + (size_t)n;
+	if (total < len) {
+		memcpy(buf + used, add, (size_t)n + 1);
+		free(add);
+		return 0;
+	}
+	/* the most that fits with the mark after it; its N is what is cut */
+	cut = total - (len - 1);
+	for (;;) {
+		m = (size_t)snprintf(mark, sizeof(mark),
+				     " [cut: %zu more chars]", cut);
+		keep = len - 1 > m ? len - 1 - m : 0;
+		if (total - keep <= cut)
+			break;
+		cut = total - keep;
+	}
+	if (keep > used)
+		memcpy(buf + used, add, keep - used);
+	buf[keep] = '\0';
+	snprintf(buf + keep, len - keep, "%s", mark);
+	free(add);
+	return -1;
 }

@@ -37,6 +37,10 @@
 #define WL_MAX_METRICS 24
 #define WL_MAX_CLASSES 8
 #define WL_ERR_LEN 256
+/* Room for a configuration's note (wl_ctx.note): the longest a workload
+   writes (pipe.mix's mix shares, pipe capacity and placement) is a few
+   hundred bytes; wl_note_add() says "[cut: N more chars]" past this. */
+#define WL_NOTE_LEN 2048
 /* Largest parameter struct a workload may declare (params_size). */
 #define WL_PARAMS_MAX_BYTES 256
 
@@ -163,17 +167,17 @@ struct wl_ctx {
 	bool placed;
 	/* provided by the core: */
 	void *shared;			/* shared_bytes, zeroed, before fork */
-	/* WL_CAP_INJECT: the calibrated busy-wait iterations after each op
-	   (0: no injection), and the iterations the workers wait now (0:
-	   off), in memory shared with worker processes, so that the core
-	   can change them after the fork (runner/inject.h) */
+	/* WL_CAP_INJECT: the calibrated steps of the wait after each op
+	   for inject_ns (0 for inject_ns=0), and the steps the workers
+	   wait now, in memory shared with worker processes, so that the
+	   core can change them after the fork (runner/inject.h) */
 	uint64_t inject_iters;
 	_Atomic uint64_t *inject_on;
 	const int *cpus;		/* CPUs the user allows (--cpus) */
 	int ncpus;			/* at least 1 */
 	void *priv;			/* the workload's coordinator state */
 	char err[WL_ERR_LEN];
-	char note[WL_ERR_LEN];		/* placement/fallback note to print */
+	char note[WL_NOTE_LEN];		/* placement/fallback note to print */
 	/* storage behind params */
 	_Alignas(max_align_t) unsigned char params_buf[WL_PARAMS_MAX_BYTES];
 };
@@ -338,5 +342,13 @@ void wl_place_workers(struct wl_ctx *ctx, enum wl_place place);
 
 /* For hooks: true once SIGINT or SIGTERM asked the run to stop. */
 bool wl_interrupted(void);
+
+/*
+ * Append printf text to the NUL-terminated text in buf (len bytes).  What
+ * does not fit is not dropped silently: buf then ends in "[cut: N more
+ * chars]", N the characters left out.  Returns 0, or -1 when it cut.
+ */
+int wl_text_add(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "env/env.h"
+#include "env/env_arm64.h"
 
 #include "util/array.h"
 
@@ -409,6 +410,20 @@ static int capture_virt(struct env *env, const char *flags)
 	return env_set(env, "virt.hypervisor", val);
 }
 
+/* mem.total: the machine's memory in bytes (for the mail's machine line). */
+static int capture_mem(struct env *env)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	char buf[32];
+
+	if (pages > 0 && size > 0)
+		snprintf(buf, sizeof(buf), "%llu",
+			 (unsigned long long)pages * (unsigned long long)size);
+	else
+		snprintf(buf, sizeof(buf), "%s", UNAVAILABLE);
+	return env_set(env, "mem.total", buf);
+}
+
 static int capture_cpu(struct env *env, struct cpuinfo *ci)
 {
 	char buf[512];
@@ -444,7 +459,7 @@ static int capture_cpu(struct env *env, struct cpuinfo *ci)
 	if (env_set(env, "cpu.count", buf) ||
 	    set_file(env, "cpu.smt", SYS_CPU "/smt/active"))
 		return -1;
-	return 0;
+	return capture_mem(env);
 }
 
 int env_capture(struct env *env)
@@ -462,8 +477,11 @@ int env_capture(struct env *env)
 		    have_un ? un.release : UNAVAILABLE) ||
 	    env_set(env, "kernel.version",
 		    have_un ? un.version : UNAVAILABLE) ||
+	    env_set(env, "kernel.machine",
+		    have_un ? un.machine : UNAVAILABLE) ||
 	    set_file(env, "kernel.cmdline", "/proc/cmdline") ||
 	    capture_cpu(env, &ci) ||
+	    env_arm64_capture(env) ||
 	    set_file(env, "numa.nodes", "/sys/devices/system/node/online") ||
 	    capture_cpufreq(env) ||
 	    set_file(env, "clocksource.current",

@@ -33,8 +33,10 @@ int kobserve_run(const struct kobserve_request *rq, struct observation *out,
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <linux/membarrier.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -377,6 +379,25 @@ static void wait_for(const struct kobserve_request *rq)
 	}
 }
 
+/*
+ * Stop every program before the maps are read, so that what is read is
+ * one snapshot: each total equals the sum of its rows (read while the
+ * programs run, a write counted between the read of the totals and that
+ * of the comms shows in one and not the other).  Detaching stops new
+ * runs; a run already under way holds the RCU read lock, so a grace
+ * period (membarrier's global command waits for one) lets it finish.
+ * Where membarrier cannot (nohz_full CPUs), 20 ms is far longer than any
+ * of these programs takes.
+ */
+static void quiesce(struct observe *skel)
+{
+	struct timespec t = { 0, 20000000L };
+
+	observe__detach(skel);
+	if (syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) != 0)
+		nanosleep(&t, NULL);
+}
+
 static const char *source_label(int source, const char *fn)
 {
 	static char buf[64];
@@ -436,6 +457,7 @@ int kobserve_run(const struct kobserve_request *rq, struct observation *out,
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	out->duration_ns = (t1.tv_sec - t0.tv_sec) * 1000000000LL +
 			   (t1.tv_nsec - t0.tv_nsec);
+	quiesce(a.skel);
 	rc = kobserve_read(a.skel, a.ks, out, err, errlen);
 out:
 	if (a.skel)

@@ -63,7 +63,15 @@ void ab_print_text(FILE *out, const struct ab_header *h,
 	fprintf(out, "copyscope ab %s", h->workload);
 	if (h->run_id > 0)
 		fprintf(out, " (run %lld)", (long long)h->run_id);
-	if (h->interrupted)
+	if (h->stopped_why) {
+		char line[400];
+
+		fprintf(out, ": stopped after %zu of %d rounds of A, B and "
+			"A', each in a new order\n", rounds, h->rounds_asked);
+		snprintf(line, sizeof(line), "stopped: %s; the others cannot "
+			 "be paired without it", h->stopped_why);
+		fmt_wrap(out, 2, 4, line);
+	} else if (h->interrupted)
 		fprintf(out, ": interrupted after %zu of %d rounds of A, B "
 			"and A', each in a new order\n", rounds,
 			h->rounds_asked);
@@ -71,6 +79,13 @@ void ab_print_text(FILE *out, const struct ab_header *h,
 		fprintf(out, ": %zu rounds of A, B and A', each in a new "
 			"order\n", rounds);
 	fprintf(out, "  seed %s\n", h->seed ? h->seed : "?");
+	if (h->both && *h->both) {
+		char line[1100];
+
+		snprintf(line, sizeof(line), "both: %s %s", h->workload,
+			 h->both);
+		fmt_wrap(out, 2, 8, line);
+	}
 	fprintf(out, "  A:  %s\n", h->a && *h->a ? h->a : "(defaults)");
 	if (h->a_settings && *h->a_settings)
 		fmt_wrap(out, 6, 6, h->a_settings);
@@ -172,10 +187,11 @@ json_t *ab_json(const struct ab_header *h, const struct ab_analysis *a)
 		return NULL;
 	for (i = 0; i < a->n; i++)
 		json_array_append_new(rows, row_json(&a->rows[i]));
-	o = json_pack("{s:s,s:I,s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:i,s:o,s:o,"
-		      "s:I,s:i,s:b,s:{s:I,s:I,s:I,s:I},s:o}",
+	o = json_pack("{s:s,s:I,s:s,s:s,s:o,s:s,s:s,s:s,s:o,s:o,s:i,s:o,s:o,"
+		      "s:I,s:i,s:b,s:o,s:{s:I,s:I,s:I,s:I},s:o}",
 		"workload", h->workload, "run", (json_int_t)h->run_id,
 		"a", h->a ? h->a : "", "b", h->b ? h->b : "",
+		"both", h->both ? json_string(h->both) : json_null(),
 		"a_settings", h->a_settings ? h->a_settings : "",
 		"b_settings", h->b_settings ? h->b_settings : "",
 		"seed", h->seed ? h->seed : "",
@@ -187,6 +203,8 @@ json_t *ab_json(const struct ab_header *h, const struct ab_analysis *a)
 				       a->rows[0].dropped : 0),
 		"rounds_asked", h->rounds_asked,
 		"interrupted", h->interrupted,
+		"stopped", h->stopped_why ? json_string(h->stopped_why) :
+			   json_null(),
 		"counts", "worse", (json_int_t)a->worse,
 			  "better", (json_int_t)a->better,
 			  "same", (json_int_t)a->same,
@@ -207,6 +225,7 @@ static void stored_header(const struct run_info *run, const struct env *env,
 		 (unsigned long long)run->opts.interleave_seed);
 	h->run_id = run->id;
 	h->a = env_get(env, "ab.a");
+	h->both = env_get(env, "ab.both");
 	h->b = env_get(env, "ab.b");
 	h->a_settings = env_get(env, "ab.a_settings");
 	h->b_settings = env_get(env, "ab.b_settings");
@@ -219,6 +238,8 @@ static void stored_header(const struct run_info *run, const struct env *env,
 	h->elapsed_s = NAN;
 	h->rounds_asked = run->opts.reps;
 	h->interrupted = strcmp(run->status, "interrupted") == 0;
+	if (strcmp(run->status, "failed") == 0)
+		h->stopped_why = "the run failed";
 }
 
 /* Judge a stored ab run; 0, or -1 with a message in err. */
@@ -361,4 +382,24 @@ json_t *ab_combined_json(const struct ab_combined *c, const struct ab_opts *o)
 			"runs", (json_int_t)c->nruns, "alpha", num(o->alpha),
 			"noise_pct", num(o->noise_pct), "rows", rows);
 	return doc;
+}
+
+int ab_stored_judge(const struct run_info *run, const struct env *env,
+		    const struct result *res, size_t n, struct ab_stored *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (judge_stored(env, res, n, &s->o, &s->a, s->err,
+			 sizeof(s->err)) != 0) {
+		if (!s->err[0])
+			snprintf(s->err, sizeof(s->err), "out of memory");
+		return -1;
+	}
+	stored_header(run, env, &s->o, s->seed, sizeof(s->seed), &s->h);
+	s->h.workload = n ? res[0].cfg->workload : "?";
+	return 0;
+}
+
+void ab_stored_free(struct ab_stored *s)
+{
+	ab_analysis_free(&s->a);
 }

@@ -22,6 +22,8 @@ struct ab_header {
 	const char *workload;
 	int64_t run_id;			/* 0: not stored */
 	const char *a, *b;		/* the sides' parameters, "segs=8" */
+	const char *both;		/* the parameters both share;
+					   NULL: unknown (older runs) */
 	const char *a_settings, *b_settings;	/* "vm.x=1 (was 0)" or "" */
 	const char *seed;
 	int looks;			/* > 1: --precision's tests */
@@ -33,6 +35,9 @@ struct ab_header {
 					   --precision); 0: unknown */
 	bool interrupted;		/* stopped by a signal before the
 					   rounds asked */
+	const char *stopped_why;	/* stopped by a failure before the
+					   rounds asked ("B failed: ...");
+					   NULL: it was not */
 };
 
 /* Print the header, the rows and the counts. */
@@ -71,5 +76,26 @@ void ab_print_combined(FILE *out, const struct ab_combined *c,
 
 /* The same as JSON, or NULL. */
 json_t *ab_combined_json(const struct ab_combined *c, const struct ab_opts *o);
+
+/* A stored ab run judged again: what ab_print_stored() prints. */
+struct ab_stored {
+	struct ab_analysis a;
+	struct ab_opts o;
+	struct ab_header h;		/* its strings point into the run
+					   and into seed */
+	char seed[32];
+	char err[256];			/* why not, on -1 */
+};
+
+/*
+ * Judge the stored ab run (run, env, res[0..n-1]) again with the options
+ * it was judged with, into s.  Returns 0 (free with ab_stored_free()), or
+ * -1 with the reason in s->err.
+ */
+int ab_stored_judge(const struct run_info *run, const struct env *env,
+		    const struct result *res, size_t n, struct ab_stored *s);
+
+/* Free what ab_stored_judge() made. */
+void ab_stored_free(struct ab_stored *s);
 
 #endif

@@ -130,13 +130,10 @@ static void print_heading(FILE *out, const struct result *r,
 	for (k = 0; p && k < c->nparams; k++) {
 		const char *a = p[k]->value;
 		const char *b = rn ? result_param(rn->cfg, p[k]->name) : NULL;
-		char kv[200];
-
 		if (b && strcmp(a, b) != 0)
-			snprintf(kv, sizeof(kv), "%s=%s->%s", p[k]->name, a, b);
+			fmt_items_addf(&line, "%s=%s->%s", p[k]->name, a, b);
 		else
-			snprintf(kv, sizeof(kv), "%s=%s", p[k]->name, a);
-		fmt_items_add(&line, kv);
+			fmt_items_addf(&line, "%s=%s", p[k]->name, a);
 	}
 	fmt_items_end(&line);
 	free(p);

@@ -4,6 +4,8 @@
 #include "report/format.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +16,10 @@ int fmt_unit_is_bare(const char *unit)
 	/* The metric's name says "per byte" and the run's heading names the
 	   timer, so cycle rates print bare and the rows keep to 80 columns. */
 	return strcmp(unit, "tsc-cycles") == 0 || strcmp(unit, "cycles") == 0 ||
+	       strcmp(unit, "cntvct-ticks") == 0 ||
 	       strcmp(unit, "count") == 0 ||
 	       strcmp(unit, "tsc-cycles/byte") == 0 ||
+	       strcmp(unit, "cntvct-ticks/byte") == 0 ||
 	       strcmp(unit, "cycles/byte") == 0;
 }
 
@@ -148,6 +152,61 @@ void fmt_bytes(double bytes, char *buf, size_t len)
 	snprintf(buf, len, "%s %s", num, label);
 }
 
+/*
+ * How much of a word w characters long to print in room columns: the
+ * longest head that fits and ends after a '+' or ',' (the separators of
+ * a mix or a list), else all of it (a path or a number is never cut).
+ */
+static size_t fmt_break(const char *p, size_t w, size_t room)
+{
+	size_t k;
+
+	if (w <= room)
+		return w;
+	for (k = room; k > 0; k--)
+		if (p[k - 1] == '+' || p[k - 1] == ',')
+			return k;
+	return w;
+}
+
+/* Whether the head of a word that fits in room ends at a separator. */
+static bool fmt_breaks_well(const char *p, size_t w, size_t room)
+{
+	size_t k = fmt_break(p, w, room);
+
+	return room >= 16 && k < w;
+}
+
+/* Print w characters of p, FMT_NBSP as a space. */
+static void fmt_put(FILE *out, const char *p, size_t w)
+{
+	for (size_t k = 0; k < w; k++)
+		fputc(p[k] == FMT_NBSP ? ' ' : p[k], out);
+}
+
+/*
+ * Print the word p[0 .. w) from column col, wider than a line: in pieces
+ * (fmt_break), each further piece on a line of its own indented by
+ * indent.  Returns the column after it.
+ */
+static size_t fmt_put_long(FILE *out, size_t col, size_t indent,
+			   const char *p, size_t w)
+{
+	while (col + w > 80) {
+		size_t k = fmt_break(p, w, col < 80 ? 80 - col : 0);
+
+		if (k == w)
+			break;
+		fmt_put(out, p, k);
+		p += k;
+		w -= k;
+		fprintf(out, "\n%*s", (int)indent, "");
+		col = indent;
+	}
+	fmt_put(out, p, w);
+	return col + w;
+}
+
 void fmt_wrap(FILE *out, size_t first_indent, size_t next_indent,
 	      const char *text)
 {
@@ -161,16 +220,16 @@ void fmt_wrap(FILE *out, size_t first_indent, size_t next_indent,
 		if (col == 0) {
 			fprintf(out, "%*s", (int)first_indent, "");
 			col = first_indent;
-		} else if (col + 1 + w > 80) {
+		} else if (col + 1 + w > 80 &&
+			   (w <= 80 - next_indent ||
+			    !fmt_breaks_well(p, w, 80 - col - 1))) {
 			fprintf(out, "\n%*s", (int)next_indent, "");
 			col = next_indent;
 		} else {
 			fputc(' ', out);
 			col++;
 		}
-		for (size_t k = 0; k < w; k++)
-			fputc(p[k] == FMT_NBSP ? ' ' : p[k], out);
-		col += w;
+		col = fmt_put_long(out, col, next_indent, p, w);
 		p += w;
 		while (*p == ' ')
 			p++;
@@ -190,12 +249,32 @@ void fmt_items_add(struct fmt_items *l, const char *item)
 {
 	size_t len = strlen(item);
 
-	if (l->col + 2 + len > 80) {
+	if (l->col + 2 + len > 80 &&
+	    (len <= 78 || !fmt_breaks_well(item, len, 80 - l->col - 2))) {
 		fputs("\n ", l->out);
 		l->col = 1;
 	}
-	fprintf(l->out, "%s%s", l->col == 1 ? " " : "  ", item);
-	l->col += 2 + len;
+	fputs(l->col == 1 ? " " : "  ", l->out);
+	/* an item wider than a line (a long mix) goes on in lines of its
+	   own, indented under its value */
+	l->col = fmt_put_long(l->out, l->col + 2, 4, item, len);
+}
+
+void fmt_items_addf(struct fmt_items *l, const char *fmt, ...)
+{
+	va_list ap;
+	char *item;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&item, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		fmt_items_add(l, "[out of memory]");
+		return;
+	}
+	fmt_items_add(l, item);
+	free(item);
 }
 
 void fmt_items_end(struct fmt_items *l)

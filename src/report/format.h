@@ -73,6 +73,9 @@ struct fmt_items {
 };
 void fmt_items_begin(struct fmt_items *l, FILE *out, const char *first);
 void fmt_items_add(struct fmt_items *l, const char *item);
+/* fmt_items_add() of a printf text of any length (a whole mix). */
+void fmt_items_addf(struct fmt_items *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 void fmt_items_end(struct fmt_items *l);
 
 #endif

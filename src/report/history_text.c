@@ -188,39 +188,76 @@ void history_print_text(FILE *out, const struct history *h)
 	}
 }
 
+/* The test of the newest points (struct hist_check) as text into buf. */
+static void newest_text(const struct hist_series *s,
+			const struct hist_check *v, char *buf, size_t len)
+{
+	char chg[32], lo[32], hi[32], p[16];
+
+	fmt_change(v->change_pct, chg, sizeof(chg));
+	fmt_change(v->lo_pct, lo, sizeof(lo));
+	fmt_change(v->hi_pct, hi, sizeof(hi));
+	fmt_p(v->p, p, sizeof(p));
+	snprintf(buf, len, "the newest %zu of %zu points %s against the %zu "
+		 "before them (points %zu..%zu, runs %lld..%lld), whose spread "
+		 "allows %s..%s; p %s (Bonferroni x%zu: %zu window%s, %zu "
+		 "series)",
+		 v->newest, s->n, chg, v->to - v->from, v->from + 1, v->to,
+		 (long long)s->pts[v->from].first_run_id,
+		 (long long)s->pts[v->to - 1].run_id, lo, hi, p,
+		 v->windows * v->nseries, v->windows,
+		 v->windows == 1 ? "" : "s", v->nseries);
+}
+
+/* What the verdict v on s rests on, into buf. */
+static void check_reason(const struct hist_series *s,
+			 const struct hist_check *v, char *buf, size_t len)
+{
+	const struct hist_change *cp = v->cp;
+	char chg[32], ci[48], p[16], t[400];
+	size_t more = v->needed > s->n ? v->needed - s->n : 0;
+
+	t[0] = '\0';
+	if (v->tested)
+		newest_text(s, v, t, sizeof(t));
+	if (v->verdict == HIST_TOO_SHORT) {
+		snprintf(buf, len, "%zu point%s, %zu needed (%zu more run%s): "
+			 "the newest is read against the spread of %zu earlier "
+			 "ones", s->n, s->n == 1 ? "" : "s", v->needed, more,
+			 more == 1 ? "" : "s", v->min_earlier);
+	} else if (v->verdict == HIST_NO_LOG) {
+		snprintf(buf, len, "a median is <= 0");
+	} else if (v->verdict == HIST_WORSE && cp && cp->worse) {
+		fmt_change(cp->change_pct, chg, sizeof(chg));
+		fmt_ci(cp->ci_lo, cp->ci_hi, ci, sizeof(ci));
+		fmt_p(cp->p, p, sizeof(p));
+		snprintf(buf, len, "%s [%s%%] p %s from point %zu of %zu (run "
+			 "%lld)", chg, ci, p, cp->index, s->n,
+			 (long long)cp->after_run);
+	} else if (v->verdict == HIST_WORSE || v->verdict == HIST_BETTER) {
+		snprintf(buf, len, "%s", t);
+	} else {
+		snprintf(buf, len, "within the history%s: %s", cp ?
+			 " (after its last change point)" : "", t);
+	}
+}
+
 void history_print_check(FILE *out, const struct hist_series *s,
 			 const struct hist_check *v)
 {
-	char host[128], params[512], chg[32], ci[48], p[16], line[1024];
-	const struct hist_change *cp = v->cp;
+	char host[128], params[512], line[1400];
 	size_t used;
 
 	clean_text(s->host[0] ? s->host : "?", host, sizeof(host));
 	params_text(s, params, sizeof(params));
-	if (cp) {
-		fmt_change(cp->change_pct, chg, sizeof(chg));
-		fmt_ci(cp->ci_lo, cp->ci_hi, ci, sizeof(ci));
-		fmt_p(cp->p, p, sizeof(p));
-	}
 	used = (size_t)snprintf(line, sizeof(line), "%s: host %s  %s %s  "
 				"%s: ", v->verdict == HIST_WORSE ? "worse" :
+				v->verdict == HIST_BETTER ? "better" :
 				v->verdict == HIST_SAME ? "same" :
 				"cannot tell", host, s->workload, params,
 				s->metric);
 	if (used >= sizeof(line))
 		used = sizeof(line) - 1;
-	if (v->verdict == HIST_TOO_SHORT)
-		snprintf(line + used, sizeof(line) - used, "%zu point%s, %zu "
-			 "needed", s->n, s->n == 1 ? "" : "s", v->needed);
-	else if (v->verdict == HIST_NO_LOG)
-		snprintf(line + used, sizeof(line) - used, "a median is <= 0");
-	else if (v->verdict == HIST_WORSE && cp)
-		snprintf(line + used, sizeof(line) - used, "%s [%s%%] p %s "
-			 "from point %zu of %zu (run %lld)", chg, ci, p,
-			 cp->index, s->n, (long long)cp->after_run);
-	else
-		snprintf(line + used, sizeof(line) - used, "the newest of %zu "
-			 "points lie within the history%s", s->n,
-			 cp ? " (after its last change point)" : "");
+	check_reason(s, v, line + used, sizeof(line) - used);
 	fmt_wrap(out, 0, 2, line);
 }

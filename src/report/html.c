@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "comparison/ab_verdict.h"
 #include "report/bundle.h"
 #include "report/format.h"
 #include "report/headline.h"
@@ -198,7 +199,7 @@ static void config_label(FILE *f, const struct result *res, size_t n,
  * heading's id is "run-RUN-job-JOB" (anchor, else no id).
  */
 static void block_table(FILE *f, const struct result *res, size_t n,
-			const char *anchor)
+			const char *anchor, const char *label)
 {
 	const struct result_config *c0 = res[0].cfg;
 	bool several = false;
@@ -206,6 +207,10 @@ static void block_table(FILE *f, const struct result *res, size_t n,
 
 	fprintf(f, "<h3%s%s%s>", anchor ? " id=\"" : "", anchor ? anchor : "",
 		anchor ? "\"" : "");
+	if (label) {
+		html_text(f, label);
+		fprintf(f, ": ");
+	}
 	html_text(f, c0->workload);
 	for (k = 0; k < c0->nparams; k++) {
 		if (varies(res, n, c0->params[k].name))
@@ -347,6 +352,7 @@ static int run_body(FILE *f, const struct run_data *run)
 {
 	const struct result *res = run->results.v;
 	size_t n = run->results.n, i, e;
+	bool ab = ab_env_is_ab(&run->env);
 	char noisy[512];
 	int plots = 0;
 
@@ -360,13 +366,19 @@ static int run_body(FILE *f, const struct run_data *run)
 		report_observation_html(f, run->observation);
 	else if (!n)
 		fprintf(f, "<p>(no results)</p>\n");
+	/* an ab run: its verdicts first, on the first screen */
+	if (n && ab)
+		html_ab_summary(f, &run->env, res, n);
 	for (i = 0; i < n; i = e) {
+		static const char *const roles[] = { "A", "B", "A' (A again)" };
+		int job = res[i].cfg->job;
 		char anchor[64];
 
 		e = result_block_end(res, n, i);
-		job_anchor(&run->info, res[i].cfg->job, anchor, sizeof(anchor));
+		job_anchor(&run->info, job, anchor, sizeof(anchor));
 		block_table(f, res + i, e - i,
-			    first_of_job(res, i) ? anchor : NULL);
+			    first_of_job(res, i) ? anchor : NULL,
+			    ab && job >= 0 && job < 3 ? roles[job] : NULL);
 		plots += html_block_plots(f, res + i, e - i);
 	}
 	if (n)

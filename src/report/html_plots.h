@@ -72,6 +72,14 @@ int html_history_plots(FILE *f, const struct history *h, bool by_kernel);
  * against A with the estimate and its CI, and its table.  Returns the
  * number of figures (0 for a run that is not an ab run).
  */
+/*
+ * An ab run's verdict table, for the top of its section: the sides (A,
+ * B, the parameters both share, A' the control) and per metric A's
+ * median, the %change, A x (1 + %change), the CI, p and the verdict.
+ */
+void html_ab_summary(FILE *f, const struct env *env,
+		     const struct result *res, size_t n);
+
 int html_ab_plot(FILE *f, const struct env *env, const struct result *res,
 		 size_t n);
 

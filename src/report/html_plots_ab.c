@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "comparison/ab_verdict.h"
+#include "env/env.h"
 #include "report/format.h"
 #include "report/html_plots.h"
 #include "report/html_plots_priv.h"
@@ -77,6 +78,81 @@ static void row_table(FILE *f, const struct ab_row *r)
 	}
 }
 
+/* "A: segs=8" and the like, from the run's ab.* keys. */
+static void side_line(FILE *f, const char *label, const struct env *env,
+		      const char *params_key, const char *settings_key)
+{
+	const char *p = env_get(env, params_key);
+	const char *s = settings_key ? env_get(env, settings_key) : NULL;
+
+	fprintf(f, "<li><b>");
+	html_text(f, label);
+	fprintf(f, "</b>: ");
+	html_text(f, p && *p ? p : "(defaults)");
+	if (s && *s) {
+		fprintf(f, "; ");
+		html_text(f, s);
+	}
+	fprintf(f, "</li>\n");
+}
+
+void html_ab_summary(FILE *f, const struct env *env,
+		     const struct result *res, size_t n)
+{
+	struct ab_analysis a;
+	struct ab_opts o;
+	char err[256], v[64];
+	size_t i;
+
+	if (!env || !ab_env_is_ab(env))
+		return;
+	ab_opts_from_env(env, &o);
+	if (ab_analyze(res, n, &o, &a, err, sizeof(err)) != 0)
+		return;		/* html_ab_plot says why */
+	fprintf(f, "<h3>ab: B against A, paired by round</h3>\n<ul>\n");
+	if (env_get(env, "ab.both"))
+		side_line(f, "both", env, "ab.both", NULL);
+	side_line(f, "A", env, "ab.a", "ab.a_settings");
+	side_line(f, "B", env, "ab.b", "ab.b_settings");
+	fprintf(f, "<li><b>A'</b>: A again, the control</li>\n</ul>\n"
+		"<table class=\"ab\"><tr>");
+	html_th(f, "metric");
+	html_th(f, "A");
+	html_th(f, "%change");
+	html_th(f, "A\u00d7(1+%)");
+	html_th(f, "95% CI");
+	html_th(f, "p");
+	html_th(f, "verdict");
+	fprintf(f, "</tr>\n");
+	for (i = 0; i < a.n; i++) {
+		const struct ab_row *r = &a.rows[i];
+
+		fprintf(f, "<tr>");
+		html_td(f, r->metric);
+		fmt_value(r->median[AB_ROLE_A], r->unit, v, sizeof(v));
+		html_tdn(f, v);
+		snprintf(v, sizeof(v), "%+.2f%%", r->change_pct);
+		html_tdn(f, isfinite(r->change_pct) ? v : "-");
+		fmt_value(r->median[AB_ROLE_A] * (1 + r->change_pct / 100),
+			  r->unit, v, sizeof(v));
+		html_tdn(f, isfinite(r->change_pct) ? v : "-");
+		snprintf(v, sizeof(v), "%+.2f..%+.2f", r->ci_lo_pct,
+			 r->ci_hi_pct);
+		html_tdn(f, isfinite(r->ci_lo_pct) ? v : "-");
+		fmt_p(r->p, v, sizeof(v));
+		html_tdn(f, v);
+		html_td(f, r->same_reading_as ? "counted once" :
+			r->verdict == VERDICT_INFO ? "info" :
+			stats_verdict_name(r->verdict));
+		fprintf(f, "</tr>\n");
+	}
+	fprintf(f, "</table>\n<p>A: the median of A's samples; %%change: "
+		"B against the A and A' of its own round (Hodges-Lehmann over "
+		"the rounds, its 95%% CI, Wilcoxon's p); A\u00d7(1+%%): the B "
+		"that change implies. Per-round plots below.</p>\n");
+	ab_analysis_free(&a);
+}
+
 int html_ab_plot(FILE *f, const struct env *env, const struct result *res,
 		 size_t n)
 {
@@ -114,9 +190,8 @@ int html_ab_plot(FILE *f, const struct env *env, const struct result *res,
 			"hi", num_or_null(r->ci_hi_pct),
 			"ctl_estimate", num_or_null(r->ctl_change_pct),
 			"rounds", json_integer((json_int_t)r->rounds),
-			"verdict", r->verdict == VERDICT_BETTER ? "better" :
-				   r->verdict == VERDICT_WORSE ? "worse" :
-				   "same"));
+			"verdict", r->verdict == VERDICT_INFO ? "info" :
+				   stats_verdict_name(r->verdict)));
 		row_table(f, r);
 		html_end_figure(f);
 		plots++;

@@ -103,6 +103,35 @@ static void precision_note(const struct result_config *c, char *text,
 	emit(arg, NOTE_PRECISION, NULL, text);
 }
 
+/*
+ * "inject delivered 9.97 ns ± 0.41 ns per op (asked 10ns: 34 steps of
+ * 0.294 ns), 0.9% ± 0.0% of 1.08 us, measured in place (testing only)".
+ */
+static void inject_note(const struct result_config *c, char *text,
+			size_t len,
+			void (*emit)(void *arg, enum note_kind kind,
+				     const struct result *r, const char *t),
+			void *arg)
+{
+	const char *asked = result_param(c, "inject_ns");
+	char added[32], err[32], base[32], steps[64] = "";
+
+	fmt_value(c->inject_added_ns, "ns", added, sizeof(added));
+	fmt_value(c->inject_err_ns, "ns", err, sizeof(err));
+	fmt_value(c->inject_base_ns, "ns", base, sizeof(base));
+	/* runs stored before the step sled have no steps */
+	if (c->inject_steps && isfinite(c->inject_step_ns))
+		snprintf(steps, sizeof(steps), ": %llu steps of %.3f ns",
+			 (unsigned long long)c->inject_steps,
+			 c->inject_step_ns);
+	snprintf(text, len, "inject delivered %s ± %s per op (asked %s%s), "
+		 "%.1f%% ± %.1f%% of %s, measured in place (testing only)",
+		 added, err, asked ? asked : "?", steps,
+		 100.0 * c->inject_added_ns / c->inject_base_ns,
+		 100.0 * c->inject_err_ns / c->inject_base_ns, base);
+	emit(arg, NOTE_INJECT, NULL, text);
+}
+
 void report_notes(const struct result *res, size_t n,
 		  void (*emit)(void *arg, enum note_kind kind,
 			       const struct result *r, const char *text),
@@ -117,21 +146,8 @@ void report_notes(const struct result *res, size_t n,
 		return;
 	if (c->note && *c->note)
 		emit(arg, NOTE_WORKLOAD, NULL, c->note);
-	if (c->inject_ns > 0) {
-		const char *asked = result_param(c, "inject_ns");
-		char added[32], err[32], base[32];
-
-		/* the asked delay as the row's canonical text */
-		fmt_value(c->inject_added_ns, "ns", added, sizeof(added));
-		fmt_value(c->inject_err_ns, "ns", err, sizeof(err));
-		fmt_value(c->inject_base_ns, "ns", base, sizeof(base));
-		snprintf(text, sizeof(text), "inject_ns=%s (testing only): adds "
-			 "%s ± %s per op, %.1f%% ± %.1f%% of %s, measured in "
-			 "place", asked ? asked : "?", added, err,
-			 100.0 * c->inject_added_ns / c->inject_base_ns,
-			 100.0 * c->inject_err_ns / c->inject_base_ns, base);
-		emit(arg, NOTE_INJECT, NULL, text);
-	}
+	if (c->inject_ns > 0)
+		inject_note(c, text, sizeof(text), emit, arg);
 	if (c->precision_asked_pct > 0)
 		precision_note(c, text, sizeof(text), emit, arg);
 	if (c->verified) {

@@ -5,11 +5,26 @@
 
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/format.h"
 #include "report/report.h"
 #include "results/codec.h"
+
+/*
+ * Host-provided text (a comm, a caller's name) as it may reach a
+ * terminal: any local user can name a process with an escape sequence,
+ * so control characters and bytes that are not UTF-8 are printed as
+ * \xNN (codec_clean_text).
+ */
+static void clean(const char *s, char *buf, size_t len)
+{
+	char *c = codec_clean_text(s ? s : "", true);
+
+	snprintf(buf, len, "%s", c ? c : "?");
+	free(c);
+}
 
 static void bucket_label(size_t b, const char *unit, char *buf, size_t len)
 {
@@ -58,7 +73,7 @@ static double pct(uint64_t a, uint64_t b)
 
 static void print_pipe(FILE *out, const struct observation *o)
 {
-	char b[32];
+	char b[32], name[4 * 32 + 1];
 	size_t c, i;
 
 	fmt_bytes((double)o->pipe_bytes, b, sizeof(b));
@@ -82,8 +97,9 @@ static void print_pipe(FILE *out, const struct observation *o)
 		for (c = 2; c < OBSERVATION_NCLASSES; c++)
 			big += m->cls[c];
 		fmt_bytes((double)m->bytes, b, sizeof(b));
+		clean(m->comm, name, sizeof(name));
 		fprintf(out, "    %-16s %12" PRIu64 " %10s %7.2f%% %7.2f%%\n",
-			m->comm, m->writes, b, pct(m->cls[0], m->writes),
+			name, m->writes, b, pct(m->cls[0], m->writes),
 			pct(big, m->writes));
 	}
 }
@@ -91,13 +107,15 @@ static void print_pipe(FILE *out, const struct observation *o)
 static void lock_row(FILE *out, uint64_t n, uint64_t total, uint64_t max,
 		     const char *type, const char *who)
 {
-	char t[32], m[32], a[32];
+	char t[32], m[32], a[32], ty[4 * 32 + 1], w[4 * 128 + 1];
 
 	fmt_value((double)total, "ns", t, sizeof(t));
 	fmt_value((double)max, "ns", m, sizeof(m));
 	fmt_value(n ? (double)total / (double)n : 0, "ns", a, sizeof(a));
+	clean(type, ty, sizeof(ty));
+	clean(who, w, sizeof(w));
 	fprintf(out, "    %10" PRIu64 " %12s %12s %12s %12s  %s\n", n, t, m,
-		a, type, who);
+		a, ty, w);
 }
 
 /* Before: whether a's waits come before b's (most first, then name). */
@@ -194,14 +212,24 @@ void report_observation(FILE *out, const struct observation *o)
 	uint64_t dropped = 0;
 
 	fmt_value((double)o->duration_ns, "ns", d, sizeof(d));
-	fprintf(out, "observed %s system-wide: ", d);
+	/* what was watched: the whole host, or only what the filters let
+	   through */
+	if (*o->comm_filter || o->pid_filter) {
+		char c[4 * 32 + 1];
+
+		clean(o->comm_filter, c, sizeof(c));
+		fprintf(out, "observed %s, only", d);
+		if (*o->comm_filter)
+			fprintf(out, " comm %s", c);
+		if (o->pid_filter)
+			fprintf(out, "%s pid %lld", *o->comm_filter ? "," : "",
+				(long long)o->pid_filter);
+		fputs(": ", out);
+	} else {
+		fprintf(out, "observed %s system-wide: ", d);
+	}
 	print_what(out, o->ran);
-	fprintf(out, "; comm %s, pid ", *o->comm_filter ? o->comm_filter :
-		"any");
-	if (o->pid_filter)
-		fprintf(out, "%lld\n", (long long)o->pid_filter);
-	else
-		fputs("any\n", out);
+	fputc('\n', out);
 	if (o->ran & OBSERVE_PIPE_WRITES)
 		print_pipe(out, o);
 	if (o->ran & OBSERVE_LOCK)

@@ -29,6 +29,13 @@
 void report_results(FILE *out, const struct result *res, size_t n);
 
 /*
+ * The same with each job's heading labelled labels[job] ("A: sys.iov
+ * ..."), for the jobs below nlabels: an ab run's A, B and A'.
+ */
+void report_results_labelled(FILE *out, const struct result *res, size_t n,
+			     const char *const *labels, size_t nlabels);
+
+/*
  * The indent of every log2 histogram of the text report (--hist's per-op
  * times and the kernel views' waits and wake-ups alike): one style, the
  * labels in human units ([512ns, 1us)), stats/histogram.h's bars.

@@ -15,6 +15,7 @@
 #include "report/report.h"
 #include "report/run_brief.h"
 #include "report/run_print.h"
+#include "report/mail_print.h"
 #include "results/codec.h"
 #include "util/msg.h"
 
@@ -29,7 +30,7 @@ void run_print_preamble(FILE *out, const struct run_print *p,
 {
 	const struct run_options *o = &run->opts;
 
-	if (p->json)
+	if (p->json || p->mail)
 		return;
 	if (run->id > 0)
 		fprintf(out, "copyscope run %lld", (long long)run->id);
@@ -68,7 +69,7 @@ void run_print_job(FILE *out, struct run_print *p, const struct result *res,
 {
 	int job = n ? res[0].cfg->job : 0;
 
-	if (p->json)
+	if (p->json || p->mail)
 		return;
 	if (p->brief) {
 		if (!p->brief_started)
@@ -148,7 +149,7 @@ int run_print_end(FILE *out, const struct run_print *p,
 
 	report_warn_noisy(end->nsamples, end->nflagged, end->n_other,
 			  end->n_steal, end->n_canary);
-	if (p->explain && !p->json && e == PRINT_OK) {
+	if (p->explain && !p->json && !p->mail && e == PRINT_OK) {
 		int nb = explain_results(out, run->results.v, run->results.n,
 					 err, sizeof(err));
 
@@ -162,7 +163,10 @@ int run_print_end(FILE *out, const struct run_print *p,
 		msg_error("out of memory");
 		return PRINT_FAIL;
 	}
-	if (p->json) {
+	if (p->mail) {
+		if (mail_print_run(out, run, (enum mail_format)p->mail) != 0)
+			e = PRINT_FAIL;
+	} else if (p->json) {
 		if (report_json_summary(out, &run->info, &run->env,
 					run->results.v, run->results.n, lines,
 					summary_lines(p, lines)) != 0) {
@@ -172,7 +176,7 @@ int run_print_end(FILE *out, const struct run_print *p,
 	} else if (run->info.id > 0) {
 		e = print_stored(out, end, e);
 	}
-	if (p->any_suite && !p->json) {
+	if (p->any_suite && !p->json && !p->mail) {
 		fprintf(out, "\n");
 		summary_print(out, &run->info, p->db, lines,
 			      summary_lines(p, lines), run->results.v,

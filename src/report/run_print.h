@@ -28,6 +28,8 @@ struct run_print_clock {
 /* How one run prints, and where it is. */
 struct run_print {
 	bool json;			/* nothing but the document at the end */
+	int mail;			/* enum mail_format (report/mail_print.h):
+					   nothing but the mail at the end */
 	bool brief;			/* one line per configuration */
 	double precision_pct;		/* --precision, 0: none */
 	int64_t max_time_ns;		/* its --max-time */

@@ -18,6 +18,7 @@
 #include "results/codec.h"
 #include "results/kernel_records.h"
 #include "results/observation.h"
+#include "util/array.h"
 
 /* Text from outside (a tag, a host, a command line), control bytes and
    bytes that are not UTF-8 escaped (s NULL: ""). */
@@ -42,6 +43,9 @@ static void print_options(FILE *out, const struct run_info *run)
 	       o->perf_counters ? "; --perf-counters" : "");
 	if (strcmp(run->status, "interrupted") == 0)
 		fprintf(out, " asked (interrupted: fewer were taken)");
+	else if (strcmp(run->status, "failed") == 0)
+		fprintf(out, " asked (the run failed: fewer may have been "
+			"taken)");
 	if (o->interleave)
 		fprintf(out, "; interleaved, seed %llu",
 		       (unsigned long long)o->interleave_seed);
@@ -98,8 +102,14 @@ void report_show_run(FILE *out, const struct run_data *run, const char *db,
 			      run->results.n);
 		fprintf(out, "\n");
 	}
-	if (run->results.n)
+	if (run->results.n && ab_env_is_ab(&run->env)) {
+		static const char *const roles[] = { "A", "B", "A' (A again)" };
+
+		report_results_labelled(out, run->results.v, run->results.n,
+					roles, ARRAY_SIZE(roles));
+	} else if (run->results.n) {
 		report_results(out, run->results.v, run->results.n);
+	}
 	else if (!run->observation)
 		fprintf(out, "(no results)\n");
 	else

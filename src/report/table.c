@@ -33,6 +33,7 @@ struct block {
 	const char *vary[MAX_COLS];	/* parameter names that vary */
 	size_t nvary;
 	size_t width[MAX_COLS];
+	const char *label;		/* "A", "B", "A'" of an ab run; NULL */
 };
 
 static const char *param_str(const struct result *r, const char *key)
@@ -90,15 +91,20 @@ static void print_heading(FILE *out, const struct block *b)
 	struct fmt_items line;
 	size_t k;
 
-	fmt_items_begin(&line, out, c->workload);
-	for (k = 0; k < c->nparams; k++) {
-		char kv[160];
+	if (b->label) {
+		char first[200];
 
+		snprintf(first, sizeof(first), "%s: %s", b->label,
+			 c->workload);
+		fmt_items_begin(&line, out, first);
+	} else {
+		fmt_items_begin(&line, out, c->workload);
+	}
+	for (k = 0; k < c->nparams; k++) {
 		if (is_varying(b, c->params[k].name))
 			continue;
-		snprintf(kv, sizeof(kv), "%s=%s", c->params[k].name,
-			 c->params[k].value);
-		fmt_items_add(&line, kv);
+		fmt_items_addf(&line, "%s=%s", c->params[k].name,
+			       c->params[k].value);
 	}
 	fmt_items_end(&line);
 }
@@ -354,11 +360,20 @@ static void print_block(FILE *out, struct block *b)
 
 void report_results(FILE *out, const struct result *res, size_t n)
 {
+	report_results_labelled(out, res, n, NULL, 0);
+}
+
+void report_results_labelled(FILE *out, const struct result *res, size_t n,
+			     const char *const *labels, size_t nlabels)
+{
 	size_t i = 0;
 
 	while (i < n) {
 		struct block b = { .res = res, .first = i };
 		const struct result_config *c = res[i].cfg;
+
+		if (c->job >= 0 && (size_t)c->job < nlabels)
+			b.label = labels[c->job];
 
 		b.last = i + 1;
 		while (b.last < n &&

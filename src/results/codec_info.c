@@ -148,11 +148,13 @@ json_t *result_info_json(const struct result *r)
 			"ops", (json_int_t)r->hist->ops));
 	if (c->inject_ns > 0)
 		json_object_set_new(o, "inject", json_pack(
-			"{s:o, s:I, s:o, s:o}",
+			"{s:o, s:I, s:o, s:o, s:o, s:I}",
 			"added_ns", codec_num_or_null(c->inject_added_ns),
 			"asked_ns", (json_int_t)c->inject_ns,
 			"base_ns", codec_num_or_null(c->inject_base_ns),
-			"err_ns", codec_num_or_null(c->inject_err_ns)));
+			"err_ns", codec_num_or_null(c->inject_err_ns),
+			"step_ns", codec_num_or_null(c->inject_step_ns),
+			"steps", (json_int_t)c->inject_steps));
 	if (c->load && c->nsamples)
 		json_object_set_new(o, "interference", load_json(c));
 	if (c->interleaved)
@@ -450,6 +452,11 @@ int codec_config_decode(struct result_config *c, json_t *info)
 			in, "err_ns"));
 		c->inject_base_ns = codec_num_or_nan(json_object_get(in,
 							       "base_ns"));
+		/* absent from runs stored before the step sled */
+		c->inject_step_ns = codec_num_or_nan(json_object_get(in,
+							       "step_ns"));
+		c->inject_steps = (uint64_t)json_integer_value(
+			json_object_get(in, "steps"));
 	}
 	if (json_is_object(json_object_get(info, "precision"))) {
 		json_t *pr = json_object_get(info, "precision");

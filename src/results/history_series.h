@@ -58,7 +58,10 @@ struct history {
 /* check --history's verdict on one series. */
 enum hist_verdict {
 	HIST_SAME,		/* the newest points lie within the history */
-	HIST_WORSE,		/* the last change point is for the worse */
+	HIST_WORSE,		/* the last change point, or the newest
+				   points against the earlier ones' spread,
+				   for the worse */
+	HIST_BETTER,		/* the newest points moved, for the better */
 	HIST_TOO_SHORT,		/* fewer points than a verdict needs */
 	HIST_NO_LOG,		/* a median <= 0: not judged */
 };
@@ -68,8 +71,23 @@ struct hist_check {
 	enum hist_verdict verdict;
 	size_t needed;			/* HIST_TOO_SHORT: the points a
 					   verdict needs */
+	size_t min_earlier;		/* the fewest earlier points the
+					   newest are read against */
 	const struct hist_change *cp;	/* the series' last change point,
 					   or NULL */
+	/*
+	 * The test of the newest points against the earlier ones' spread
+	 * (tested false when the series is too short or a median <= 0):
+	 * the window of the newest points with the smallest p, the earlier
+	 * points it was read against (indexes [from, to)), the change of
+	 * the window's geometric mean from theirs, the interval (change %)
+	 * that window may lie in at alpha, and p Bonferroni-adjusted over
+	 * the windows tried and the series judged (at most 1).
+	 */
+	bool tested;
+	bool moved;			/* p < alpha and beyond min-change */
+	size_t newest, from, to, windows, nseries;
+	double change_pct, lo_pct, hi_pct, p;
 };
 
 #endif

@@ -275,7 +275,15 @@ static uint64_t get_u64(struct rd *r, const json_t *o, const char *key)
 	const json_t *v = member(r, o, key, JSON_INTEGER);
 	json_int_t i = v ? json_integer_value(v) : 0;
 
-	return i > 0 ? (uint64_t)i : 0;
+	if (i < 0) {
+		if (!r->bad)
+			snprintf(r->err, r->errlen, "observation: '%s' is %lld "
+				 "(a count or duration, >= 0)", key,
+				 (long long)i);
+		r->bad = 1;
+		return 0;
+	}
+	return (uint64_t)i;
 }
 
 static void get_text(struct rd *r, const json_t *o, const char *key,
@@ -286,37 +294,73 @@ static void get_text(struct rd *r, const json_t *o, const char *key,
 	snprintf(buf, len, "%s", v ? json_string_value(v) : "");
 }
 
+/*
+ * A sparse log2 histogram: [[bucket, count], ...], each bucket once, in
+ * 0..max_bucket (the largest a value can reach: a pipe write is at most
+ * MAX_RW_COUNT bytes, under 2^31), each count an integer >= 0.
+ */
 static void get_sparse(struct rd *r, const json_t *o, const char *key,
-		       uint64_t *v, size_t n)
+		       uint64_t *v, size_t n, size_t max_bucket)
 {
 	const json_t *a = member(r, o, key, JSON_ARRAY), *e;
+	unsigned char seen[OBSERVATION_NLOG2] = { 0 };
 	size_t i;
 
 	json_array_foreach(a, i, e) {
-		json_int_t b = json_integer_value(json_array_get(e, 0));
-		json_int_t c = json_integer_value(json_array_get(e, 1));
+		const json_t *jb = json_array_get(e, 0);
+		const json_t *jc = json_array_get(e, 1);
+		json_int_t b = json_integer_value(jb);
+		json_int_t c = json_integer_value(jc);
 
-		if (b < 0 || (size_t)b >= n || c < 0) {
+		if (!json_is_array(e) || json_array_size(e) != 2 ||
+		    !json_is_integer(jb) || !json_is_integer(jc) || b < 0 ||
+		    (size_t)b > max_bucket || (size_t)b >= n || c < 0) {
 			snprintf(r->err, r->errlen, "observation: '%s': "
-				 "bucket %zu is not [0..%zu, count]", key, i,
-				 n - 1);
+				 "bucket %zu is not [0..%zu, count] (two "
+				 "integers, the count >= 0)", key, i,
+				 max_bucket < n ? max_bucket : n - 1);
 			r->bad = 1;
 			return;
 		}
+		if (seen[b]) {
+			snprintf(r->err, r->errlen, "observation: '%s': "
+				 "bucket %lld appears twice (entry %zu)", key,
+				 (long long)b, i);
+			r->bad = 1;
+			return;
+		}
+		seen[b] = 1;
 		v[b] = (uint64_t)c;
 	}
 }
 
+/* A dense class array: exactly n integer counts >= 0. */
 static void get_dense(struct rd *r, const json_t *o, const char *key,
 		      uint64_t *v, size_t n)
 {
 	const json_t *a = member(r, o, key, JSON_ARRAY);
 	size_t i;
 
-	for (i = 0; a && i < n && i < json_array_size(a); i++) {
-		json_int_t c = json_integer_value(json_array_get(a, i));
+	if (!a)
+		return;
+	if (json_array_size(a) != n) {
+		snprintf(r->err, r->errlen, "observation: '%s' has %zu "
+			 "entries (one count per size class: %zu)", key,
+			 json_array_size(a), n);
+		r->bad = 1;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		const json_t *e = json_array_get(a, i);
 
-		v[i] = c > 0 ? (uint64_t)c : 0;
+		if (!json_is_integer(e) || json_integer_value(e) < 0) {
+			snprintf(r->err, r->errlen, "observation: '%s': "
+				 "class %zu is not a count (an integer >= 0)",
+				 key, i);
+			r->bad = 1;
+			return;
+		}
+		v[i] = (uint64_t)json_integer_value(e);
 	}
 }
 
@@ -368,7 +412,8 @@ static void get_comms(struct rd *r, const json_t *j, struct observation *o)
 		c->writes = get_u64(r, e, "writes");
 		c->bytes = get_u64(r, e, "bytes");
 		get_dense(r, e, "classes", c->cls, OBSERVATION_NCLASSES);
-		get_sparse(r, e, "log2", c->log2, OBSERVATION_NLOG2);
+		get_sparse(r, e, "log2", c->log2, OBSERVATION_NLOG2,
+			   OBSERVATION_WRITE_MAX_LOG2);
 		c->contentions = get_u64(r, e, "contentions");
 		c->wait_ns = get_u64(r, e, "wait_ns");
 		c->max_wait_ns = get_u64(r, e, "max_wait_ns");
@@ -388,7 +433,7 @@ static void get_lock(struct rd *r, const json_t *j, struct observation *o)
 	o->pipe_mutex_count = pm ? get_u64(r, pm, "count") : 0;
 	if (pm)
 		get_sparse(r, pm, "log2", o->pipe_mutex_log2,
-			   OBSERVATION_NLOG2);
+			   OBSERVATION_NLOG2, OBSERVATION_NLOG2 - 1);
 	a = member(r, l, "callers", JSON_ARRAY);
 	o->locks = rows(r, a, sizeof(*o->locks), &o->nlocks);
 	for (i = 0; i < o->nlocks; i++) {
@@ -422,7 +467,8 @@ static void get_rest(struct rd *r, const json_t *j, struct observation *o)
 	w = member(r, j, "wakeup", JSON_OBJECT);
 	if (w) {
 		o->wake_count = get_u64(r, w, "count");
-		get_sparse(r, w, "log2", o->wake_log2, OBSERVATION_NLOG2);
+		get_sparse(r, w, "log2", o->wake_log2, OBSERVATION_NLOG2,
+			   OBSERVATION_NLOG2 - 1);
 	}
 	d = member(r, j, "drops", JSON_OBJECT);
 	for (i = 0; d && i < OBSERVATION_NDROPS; i++)
@@ -462,7 +508,8 @@ int observation_from_json(const json_t *j, struct observation *o,
 		o->pipe_bytes = get_u64(&r, p, "bytes");
 		get_dense(&r, p, "classes", o->pipe_cls,
 			  OBSERVATION_NCLASSES);
-		get_sparse(&r, p, "log2", o->pipe_log2, OBSERVATION_NLOG2);
+		get_sparse(&r, p, "log2", o->pipe_log2, OBSERVATION_NLOG2,
+			   OBSERVATION_WRITE_MAX_LOG2);
 	}
 	get_comms(&r, j, o);
 	get_lock(&r, j, o);

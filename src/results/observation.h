@@ -15,6 +15,12 @@
 #include <stdint.h>
 
 #define OBSERVATION_NLOG2 64		/* bucket b: [2^b, 2^(b+1)); 0: 0..1 */
+/*
+ * The largest bucket a write size can reach: observe records the bytes a
+ * write returned, at most MAX_RW_COUNT (INT_MAX rounded down to a page,
+ * under 2^31).  Import refuses larger ones.
+ */
+#define OBSERVATION_WRITE_MAX_LOG2 30
 #define OBSERVATION_NCLASSES 8
 #define OBSERVATION_NDROPS 6
 

@@ -103,9 +103,13 @@ struct result_config {
 					   not recorded */
 	double *window_ns;		/* per kept sample: how long it took
 					   (ns); NULL: not recorded */
-	/* testing only (inject_ns > 0): what the injection added per op,
-	   measured in place, its 95% error and the time per op without */
+	/* testing only (inject_ns > 0): one step of the wait (ns; NAN:
+	   not recorded) and the steps asked (0: not recorded); what they
+	   delivered per op, measured in place, its 95% error and the time
+	   per op with zero steps */
 	int64_t inject_ns;
+	double inject_step_ns;
+	uint64_t inject_steps;
 	double inject_added_ns, inject_err_ns, inject_base_ns;
 	/*
 	 * run --precision (precision_asked_pct > 0): the precision reached

@@ -30,7 +30,7 @@ static int64_t role_value(const struct workload *wl,
 
 void wl_place_workers(struct wl_ctx *ctx, enum wl_place place)
 {
-	char own[WL_ERR_LEN], note[WL_ERR_LEN];
+	char own[WL_NOTE_LEN], note[WL_ERR_LEN];
 	int i;
 
 	for (i = 0; i < ctx->nworkers; i++) {
@@ -53,13 +53,14 @@ void wl_place_workers(struct wl_ctx *ctx, enum wl_place place)
 	snprintf(note, sizeof(note), "place=split: %d workers on %d allowed "
 		 "CPU%s, some share a CPU", ctx->nworkers, ctx->ncpus,
 		 ctx->ncpus == 1 ? "" : "s");
-	snprintf(own, sizeof(own), "%s", ctx->note);
+	memcpy(own, ctx->note, sizeof(own));
+	ctx->note[0] = '\0';
 	if (!own[0])
-		snprintf(ctx->note, sizeof(ctx->note), "%s", note);
+		wl_text_add(ctx->note, sizeof(ctx->note), "%s", note);
 	else if (ctx->note_first)
-		snprintf(ctx->note, sizeof(ctx->note), "%s; %s", own, note);
+		wl_text_add(ctx->note, sizeof(ctx->note), "%s; %s", own, note);
 	else
-		snprintf(ctx->note, sizeof(ctx->note), "%s; %s", note, own);
+		wl_text_add(ctx->note, sizeof(ctx->note), "%s; %s", note, own);
 }
 
 int wl_ctx_setup(struct wl_ctx *ctx, const struct workload *wl,

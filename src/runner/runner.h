@@ -66,7 +66,7 @@ struct config_result {
 	struct param_set ps;
 	enum config_status status;
 	char msg[512];			/* error, or reason unsupported */
-	char note[512];			/* placement or fallback notes */
+	char note[WL_NOTE_LEN];		/* placement or fallback notes */
 
 	size_t nsamples;		/* kept samples actually taken */
 	double *values[WL_MAX_METRICS];	/* [metric][sample] */
@@ -75,11 +75,13 @@ struct config_result {
 	double *window_ns;		/* per kept sample: its window, ns */
 	int64_t target_ns;		/* the sample time asked for */
 	/*
-	 * inject_ns > 0 (runner/inject.h): what the injection added per op,
-	 * measured in place (median, 95% error), and the time per op
-	 * without it, ns.
+	 * inject_ns > 0 (runner/inject.h): the time of one step of the wait
+	 * and the steps asked; what they delivered per op, measured in place
+	 * (median, 95% error), and the time per op with zero steps, ns.
 	 */
 	int64_t inject_ns;
+	double inject_step_ns;
+	uint64_t inject_steps;
 	double inject_added_ns, inject_err_ns, inject_base_ns;
 	/*
 	 * --precision: what was asked, the precision reached (the worst

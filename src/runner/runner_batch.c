@@ -1,8 +1,8 @@
 /*
  * runner_batch.c - before a configuration's kept samples (see
  * runner_priv.h): sizing the batch so that one sample lasts the target
- * time, the warm-up, and the calibrated injection's iterations and what
- * it really adds.
+ * time, the warm-up, and the calibrated injection's steps and what they
+ * deliver.
  */
 #include "runner/runner_priv.h"
 
@@ -118,40 +118,49 @@ enum config_status runner_warm_up(struct runner *r, struct config_result *res)
 	return CONFIG_OK;
 }
 
-/* WL_CAP_INJECT with inject_ns > 0: the busy-wait's iterations. */
+/*
+ * WL_CAP_INJECT: the steps for inject_ns at the step time measured now
+ * (0 for inject_ns=0, which runs the same wait with no added steps).
+ */
 void runner_inject_calibrate(struct runner *r, struct config_result *res)
 {
 	int row = param_find_role(r->wl->params, r->wl->nparams,
 				  PARAM_ROLE_INJECT);
 
+	r->ctx.inject_iters = 0;
 	if (row < 0 || r->ctx.ps.v[row] <= 0)
 		return;
 	res->inject_ns = r->ctx.ps.v[row];
-	r->ctx.inject_iters = (uint64_t)((double)res->inject_ns *
-					 inject_iters_per_ns() + 0.5);
-	if (!r->ctx.inject_iters)
-		r->ctx.inject_iters = 1;
+	res->inject_step_ns = inject_step_ns();
+	r->ctx.inject_iters = inject_steps_for((double)res->inject_ns,
+					       res->inject_step_ns);
+	res->inject_steps = r->ctx.inject_iters;
 }
 
-#define INJECT_PAIRS 7
-/* The fit's two points: iterations for at least this long, and twice. */
-#define INJECT_FIT_MIN_NS 100.0
+/* Pairs of samples that measure what the injection delivers. */
+#define INJECT_PAIRS 15
+/* t(0.975, INJECT_PAIRS - 1) */
+#define INJECT_T95 2.145
 
 /*
- * What iters iterations of the injection add per op, measured in place:
- * pairs of samples at the run's batch size, one without and one with
- * it, in alternating order; the median difference per op, a 95% error
- * from the pairs' spread, and the median time per op without it.
+ * What the asked steps deliver per op, measured in place: pairs of
+ * samples at the run's batch size, one with zero steps and one with the
+ * asked steps, in alternating order (both through the same wait); the
+ * median difference per op, a 95% error of the mean difference from the
+ * pairs' spread, and the median time per op with zero steps.  The asked
+ * steps then stay on for the kept samples.
  */
-static enum config_status added_in_place(struct runner *r,
-					 struct config_result *res,
-					 uint64_t iters, double *added,
-					 double *err, double *base)
+enum config_status runner_inject_measure(struct runner *r,
+					 struct config_result *res)
 {
 	double off[INJECT_PAIRS], diff[INJECT_PAIRS], m = 0, ss = 0;
+	uint64_t steps = r->ctx.inject_iters;
 	enum config_status st;
 	int k, half;
 
+	if (!steps)
+		return CONFIG_OK;
+	runner_progress(r, "measuring the injection");
 	for (k = 0; k < INJECT_PAIRS; k++) {
 		double t[2];
 
@@ -159,9 +168,9 @@ static enum config_status added_in_place(struct runner *r,
 			int on = (half + k) % 2;
 
 			/* shared memory: worker processes see it too */
-			atomic_store(&r->ws.ctl->inject_on, on ? iters : 0);
+			atomic_store(&r->ws.ctl->inject_on, on ? steps : 0);
 			st = runner_sample_cmd(r, r->nops, res->msg,
-					sizeof(res->msg));
+					       sizeof(res->msg));
 			if (st != CONFIG_OK)
 				return st;
 			t[on] = runner_last_window_ns(r) / (double)r->nops;
@@ -173,68 +182,10 @@ static enum config_status added_in_place(struct runner *r,
 	m /= INJECT_PAIRS;
 	for (k = 0; k < INJECT_PAIRS; k++)
 		ss += (diff[k] - m) * (diff[k] - m);
-	*added = stats_median(diff, INJECT_PAIRS);
-	/* t(0.975, 6) = 2.447 */
-	*err = 2.447 * sqrt(ss / (INJECT_PAIRS - 1)) / sqrt((double)INJECT_PAIRS);
-	*base = stats_median(off, INJECT_PAIRS);
-	return CONFIG_OK;
-}
-
-/*
- * The busy wait does not add what it takes when run alone: its chain of
- * multiply-adds depends on nothing the op did, so an out-of-order core
- * runs part of it in the shadow of the op's own tail and of the next
- * op's start (asked +3% of a gettid, it added +1.3%).  So the iterations
- * are fitted in place: what i1 and i2 = 2 i1 iterations add (both at
- * least INJECT_FIT_MIN_NS, where the added time grows linearly), a line
- * through the two, the iterations where it crosses inject_ns, and one
- * secant step from what those add.  What the last iterations add is
- * stored: a test that asks for 3% knows what it got, with its error.
- * The injection stays on for the kept samples.
- */
-/* The iterations where the line through (x0, y0) and (x1, y1) is want. */
-static uint64_t secant(double x0, double y0, double x1, double y1,
-		       double want, uint64_t fallback)
-{
-	double slope = (y1 - y0) / (x1 - x0), x;
-
-	if (!(slope > 0) || !isfinite(slope))
-		return fallback;
-	x = x1 + (want - y1) / slope;
-	return x < 1 ? 1 : (uint64_t)(x + 0.5);
-}
-
-enum config_status runner_inject_measure(struct runner *r,
-					 struct config_result *res)
-{
-	double rate = inject_iters_per_ns(), a1 = 0, a2 = 0, a3 = 0, e, b;
-	double want = (double)res->inject_ns;
-	uint64_t i1, i2, i3, i4;
-	enum config_status st;
-
-	if (!r->ctx.inject_iters)
-		return CONFIG_OK;
-	runner_progress(r, "measuring the injection");
-	i1 = (uint64_t)(fmax(want, INJECT_FIT_MIN_NS) * rate + 0.5);
-	if (i1 < 1)
-		i1 = 1;
-	i2 = 2 * i1;
-	st = added_in_place(r, res, i1, &a1, &e, &b);
-	if (st == CONFIG_OK)
-		st = added_in_place(r, res, i2, &a2, &e, &b);
-	/* the line through the two, then one secant step from where it
-	   led, since the overlap makes short waits add less than the
-	   line says */
-	i3 = secant((double)i1, a1, (double)i2, a2, want,
-		    (uint64_t)(want * rate + 0.5));
-	if (st == CONFIG_OK)
-		st = added_in_place(r, res, i3, &a3, &e, &b);
-	i4 = i3 == i1 ? i3 : secant((double)i1, a1, (double)i3, a3, want, i3);
-	if (st == CONFIG_OK)
-		st = added_in_place(r, res, i4, &res->inject_added_ns,
-				    &res->inject_err_ns, &res->inject_base_ns);
-	if (st != CONFIG_OK)
-		return st;
-	atomic_store(&r->ws.ctl->inject_on, i4);
+	res->inject_added_ns = stats_median(diff, INJECT_PAIRS);
+	res->inject_err_ns = INJECT_T95 * sqrt(ss / (INJECT_PAIRS - 1)) /
+			     sqrt((double)INJECT_PAIRS);
+	res->inject_base_ns = stats_median(off, INJECT_PAIRS);
+	atomic_store(&r->ws.ctl->inject_on, steps);
 	return CONFIG_OK;
 }

@@ -49,16 +49,17 @@ double runner_last_window_ns(const struct runner *r);
 enum config_status runner_warm_up(struct runner *r, struct config_result *res);
 
 /*
- * WL_CAP_INJECT with inject_ns > 0: the busy-wait's iterations for it
- * (r->ctx.inject_iters) and res->inject_ns; nothing otherwise.
+ * WL_CAP_INJECT: the wait's steps for inject_ns (r->ctx.inject_iters, 0
+ * for inject_ns=0) and, for inject_ns > 0, res->inject_ns, _step_ns and
+ * _steps.
  */
 void runner_inject_calibrate(struct runner *r, struct config_result *res);
 
 /*
- * What the injection adds, measured in place: pairs of samples without
- * and with it into res->inject_added_ns, _err_ns and _base_ns; the
- * injection then stays on.  CONFIG_OK (also without an injection), or
- * another status with res->msg.
+ * What the injection delivers, measured in place: pairs of samples with
+ * zero steps and with the asked ones into res->inject_added_ns, _err_ns
+ * and _base_ns; the asked steps then stay on.  CONFIG_OK (also without
+ * an injection), or another status with res->msg.
  */
 enum config_status runner_inject_measure(struct runner *r,
 					 struct config_result *res);

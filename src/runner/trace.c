@@ -35,7 +35,7 @@ enum config_status trace_run(const struct workload *wl,
 	int row = param_find_role(wl->params, wl->nparams, PARAM_ROLE_TRACE);
 	int64_t n = row >= 0 ? ps->v[row] : 0;
 	char *argv[PARAM_MAX + 6];
-	char vals[PARAM_MAX][320], nbuf[32];
+	char vals[PARAM_MAX][PARAM_TEXT_MAX + 64], nbuf[32];
 	int pfd[2], st, argc = 0;
 	size_t i, got = 0;
 	FILE *in;
@@ -48,7 +48,7 @@ enum config_status trace_run(const struct workload *wl,
 	snprintf(nbuf, sizeof(nbuf), "%lld", (long long)n);
 	argv[argc++] = nbuf;
 	for (i = 0; i < wl->nparams; i++) {
-		char v[300];
+		char v[PARAM_TEXT_MAX];
 
 		param_format_value(&wl->params[i], ps->v[i], v, sizeof(v));
 		snprintf(vals[i], sizeof(vals[i]), "%s=%s",

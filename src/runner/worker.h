@@ -57,8 +57,8 @@ struct control {
 	uint32_t cmd;
 	uint32_t nworkers;
 	uint64_t nops;
-	_Atomic uint64_t inject_on;	/* the injected wait's iterations
-					   now, 0: off (inject.h) */
+	_Atomic uint64_t inject_on;	/* the injected wait's steps now
+					   (inject.h) */
 	uint32_t mono_marks;		/* take slot mono0/mono1 */
 	struct worker_slot slot[WL_MAX_WORKERS];
 };

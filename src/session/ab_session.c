@@ -150,20 +150,23 @@ int ab_setting_add(struct ab_spec *spec, enum ab_setting_kind kind, int side,
 			       errlen);
 }
 
-void ab_side_text(const struct ab_spec *spec, int side, char *buf,
-		  size_t len)
+/* side 0, 1: the parameters that side sets; 2: those neither sets. */
+static void params_text(const struct ab_spec *spec, int side, char *buf,
+			size_t len)
 {
 	const struct workload *wl = spec->wl;
+	int from = side < 2 ? side : 0;	/* the shared values: A's */
 	size_t i, o = 0;
 
 	buf[0] = '\0';
 	for (i = 0; i < wl->nparams && o < len; i++) {
-		char v[64];
+		char v[PARAM_TEXT_MAX];
 		int n;
 
-		if (!spec->side_set[side][i])
+		if (side < 2 ? !spec->side_set[side][i] :
+		    spec->side_set[0][i] || spec->side_set[1][i])
 			continue;
-		param_format_value(&wl->params[i], spec->req[side].vals[i][0],
+		param_format_value(&wl->params[i], spec->req[from].vals[i][0],
 				   v, sizeof(v));
 		n = snprintf(buf + o, len - o, "%s%s=%s", o ? " " : "",
 			     wl->params[i].name, v);
@@ -173,9 +176,20 @@ void ab_side_text(const struct ab_spec *spec, int side, char *buf,
 	}
 }
 
+void ab_side_text(const struct ab_spec *spec, int side, char *buf,
+		  size_t len)
+{
+	params_text(spec, side, buf, len);
+}
+
+void ab_shared_text(const struct ab_spec *spec, char *buf, size_t len)
+{
+	params_text(spec, 2, buf, len);
+}
+
 int ab_env_add(const struct ab_spec *spec, struct env *env, int looks)
 {
-	char buf[1024], *st;
+	char buf[PARAM_MAX * PARAM_TEXT_MAX], *st;
 	int s;
 
 	if (env_set(env, AB_ENV_ROLES, "A B A'"))
@@ -192,6 +206,9 @@ int ab_env_add(const struct ab_spec *spec, struct env *env, int looks)
 		}
 		free(st);
 	}
+	ab_shared_text(spec, buf, sizeof(buf));
+	if (env_set(env, "ab.both", buf))
+		return -1;
 	snprintf(buf, sizeof(buf), "%g", spec->stats.alpha);
 	if (env_set(env, "ab.alpha", buf))
 		return -1;
@@ -315,6 +332,7 @@ int ab_run(struct ab_spec *spec, struct ab_outcome *out, char *err,
 	ss->jobs = jobs;
 	ss->njobs = AB_NROLES;
 	ss->interleave = true;
+	ss->pair_all = true;
 	ss->before_config = hook_before;
 	ss->add_env = hook_env;
 	ss->hook_arg = &h;

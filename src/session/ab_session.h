@@ -90,6 +90,12 @@ int ab_spec_apply(struct ab_spec *spec, int side, const char *text,
 int ab_setting_add(struct ab_spec *spec, enum ab_setting_kind kind, int side,
 		   const char *text, char *err, size_t errlen);
 
+/*
+ * The parameters both sides share (neither --a nor --b sets them), with
+ * their values: "call=preadv target=zero trace=0 inject_ns=0".
+ */
+void ab_shared_text(const struct ab_spec *spec, char *buf, size_t len);
+
 /* A side's parameters that differ from the other's, "segs=9", into buf. */
 void ab_side_text(const struct ab_spec *spec, int side, char *buf,
 		  size_t len);

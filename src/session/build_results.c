@@ -66,7 +66,7 @@ static int set_params(struct result_config *c, const struct config_result *cr)
 	if (!c->params_json || !c->params)
 		return -1;
 	for (i = 0; i < wl->nparams; i++) {
-		char v[320];
+		char v[PARAM_TEXT_MAX];
 
 		param_format_value(&wl->params[i], cr->ps.v[i], v, sizeof(v));
 		c->params[i].name = strdup(wl->params[i].name);
@@ -190,6 +190,8 @@ static int build_config(struct result_config *c,
 	c->nsamples = cr->nsamples;
 	c->target_ns = cr->target_ns;
 	c->inject_ns = cr->inject_ns;
+	c->inject_step_ns = cr->inject_step_ns;
+	c->inject_steps = cr->inject_steps;
 	c->inject_added_ns = cr->inject_added_ns;
 	c->inject_err_ns = cr->inject_err_ns;
 	c->inject_base_ns = cr->inject_base_ns;

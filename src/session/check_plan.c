@@ -43,7 +43,7 @@ static int job_of(const struct result_config *c, struct session_job *out,
 			       len) != 0)
 		return -1;
 	for (k = 0; k < c->nparams; k++) {
-		char as[400];
+		char as[PARAM_TEXT_MAX + 64];
 
 		snprintf(as, sizeof(as), "%s=%s", c->params[k].name,
 			 c->params[k].value);

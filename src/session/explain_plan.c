@@ -54,7 +54,7 @@ static int copy_values(const struct session_job *from,
 {
 	int fi = param_find(from->wl->params, from->wl->nparams, name);
 	int ti = param_find(to->wl->params, to->wl->nparams, name);
-	char text[64], why[256];
+	char text[PARAM_TEXT_MAX], why[256];
 	size_t k;
 
 	if (fi < 0 || ti < 0) {

@@ -335,7 +335,7 @@ static int find_changes(struct store *st, struct hist_series *s,
 			const struct hist_opts *o, char *err, size_t errlen)
 {
 	struct ediv_opts eo = { .alpha = o->alpha,
-				.perms = EDIV_DEFAULT_PERMS,
+				.perms = ediv_perms_for(o->alpha),
 				.min_size = EDIV_DEFAULT_MIN_SIZE,
 				.seed = EDIV_DEFAULT_SEED };
 	struct ediv_point *ep = NULL;
@@ -609,9 +609,18 @@ int history_load(struct store *st, const struct hist_request *rq,
 				  errlen);
 	free(ids);
 	if (!e && out->n == 0) {
-		snprintf(err, errlen, "no stored complete run has %s%s%s",
-			 a.workload ? a.workload : "results",
-			 o.metric ? " with the metric " : "",
+		char with[512] = "";
+		size_t i, w = 0;
+
+		/* name what was asked: "sys.null with call=getppid" */
+		for (i = 0; i < a.nfilters && w < sizeof(with); i++)
+			w += (size_t)snprintf(with + w, sizeof(with) - w,
+					      "%s%s", i ? " " : " with ",
+					      a.filters[i]);
+		snprintf(err, errlen, "no stored complete run has %s%s%s%s",
+			 a.workload ? a.workload : "results", with,
+			 !o.metric ? "" : a.nfilters ? " and the metric " :
+			 " with the metric ",
 			 o.metric ? o.metric : "");
 		history_free(out);
 		return 1;

@@ -33,7 +33,10 @@ static int64_t realtime_ns(void)
 static int store_it(const struct session_observe *so, struct run_data *run,
 		    char *err, size_t errlen)
 {
-	const char *status = "complete";
+	/* stopped by a signal before its duration: what was seen is kept,
+	   as interrupted */
+	const char *status = so->rq.stop && *so->rq.stop ? "interrupted" :
+		"complete";
 	int64_t finished = run->info.finished_ns;
 
 	if (store_begin_run(so->store, &run->info, &run->env, err, errlen))
@@ -50,6 +53,9 @@ static int store_it(const struct session_observe *so, struct run_data *run,
 			     errlen))
 		return 1;
 	snprintf(run->info.status, sizeof(run->info.status), "%s", status);
+	/* as run does: the file still the one opened, the run reads back */
+	if (store_check_stored(so->store, run->info.uuid, 0, err, errlen))
+		return 1;
 	return 0;
 }
 
@@ -85,12 +91,29 @@ int session_observe(const struct session_observe *so, struct run_data *run,
 		snprintf(err, errlen, "observe: %s", strerror(ENOMEM));
 		return 1;
 	}
-	return so->store ? store_it(so, run, err, errlen) : 0;
+	if (!so->store)
+		return 0;
+	return store_it(so, run, err, errlen) ? OBSERVE_NOT_STORED : 0;
+}
+
+/* "ID (HOST, YYYY-MM-DD HH:MM UTC, COMM)" of the observation replayed. */
+static void about_replay(const struct run_info *ri, const char *comm,
+			 char *about)
+{
+	time_t t = (time_t)(ri->started_ns / 1000000000LL);
+	char when[32] = "an unknown date";
+	struct tm tm;
+
+	if (ri->started_ns > 0 && gmtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
+	snprintf(about, SESSION_REPLAY_ABOUT, "%lld (%s, %s, %s%s)",
+		 (long long)ri->id, ri->host[0] ? ri->host : "unknown host",
+		 when, comm ? "comm " : "every comm", comm ? comm : "");
 }
 
 int session_observed_mix(struct store *st, const char *spec, char *mix,
-			 size_t len, char *replayed, size_t rlen, char *err,
-			 size_t errlen)
+			 size_t len, char *replayed, size_t rlen, char *about,
+			 char *err, size_t errlen)
 {
 	struct run_data run;
 	struct observation o;
@@ -126,10 +149,11 @@ int session_observed_mix(struct store *st, const char *spec, char *mix,
 	if (rc == 0)
 		rc = observation_mix_text(&o, comm, mix, len, why,
 					  sizeof(why));
-	if (rc == 0)
+	if (rc == 0) {
 		snprintf(replayed, rlen, "%lld %s%s%s", id, run.info.uuid,
 			 comm ? " " : "", comm ? comm : "");
-	else
+		about_replay(&run.info, comm, about);
+	} else
 		snprintf(err, errlen, "mix=observed:%s: %s", spec, why);
 	observation_free(&o);
 	run_data_free(&run);

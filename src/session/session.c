@@ -229,7 +229,13 @@ static void finish_config(struct session *s, size_t job,
 		}
 	}
 	if (cs == CONFIG_INTERRUPTED) {
-		out->exit_code = SESSION_INTERRUPTED;
+		/* 130 only after a signal: a configuration stopped because
+		   the store or another configuration failed keeps the run's
+		   failure */
+		if (runner_interrupted)
+			out->exit_code = SESSION_INTERRUPTED;
+		else if (out->exit_code == SESSION_OK)
+			out->exit_code = SESSION_FAIL;
 		s->stop = true;
 	} else if (cs == CONFIG_USAGE) {
 		msg_error("%s", cr->msg);
@@ -325,6 +331,15 @@ static bool before_config(struct session *s, size_t config)
 	s->out->exit_code = SESSION_FAIL;
 	s->stop = true;
 	return false;
+}
+
+/* pair_all: configuration `config` failed; the others stop with it. */
+static void lose_pair(struct session *s, const struct slot *x, size_t config)
+{
+	s->stop = true;
+	s->out->pair_lost = (int)config;
+	snprintf(s->out->pair_lost_why, sizeof(s->out->pair_lost_why), "%s",
+		 x->cr.msg[0] ? x->cr.msg : "it failed");
 }
 
 /* The caller's hook after a round: true when no more rounds are wanted. */
@@ -430,6 +445,8 @@ static void run_interleaved(struct session *s)
 			x->order[x->norder++] = seq++;
 			if (x->cs == CONFIG_INTERRUPTED)
 				s->stop = true;
+			else if (x->cs != CONFIG_OK && spec->pair_all)
+				lose_pair(s, x, perm[i]);
 		}
 		if (!s->stop && round_done(s, sl, n, round + 1))
 			break;
@@ -528,6 +545,7 @@ int session_run(const struct session_spec *spec, struct session_result *out)
 	char err[512];
 
 	memset(out, 0, sizeof(*out));
+	out->pair_lost = -1;
 	result_set_init(&out->run.results);
 	out->planned = total_configs(spec);
 	runner_install_signals();

@@ -86,6 +86,12 @@ struct session_spec {
 	bool (*round_done)(void *arg, int rounds,
 			   const struct config_result *const *cr, size_t n);
 	void *hook_arg;
+	/*
+	 * Interleaved runs whose configurations are judged in pairs (ab):
+	 * a configuration that fails stops the others at once, since they
+	 * cannot be paired without it (session_result.pair_lost).
+	 */
+	bool pair_all;
 };
 
 /* What a session produced. */
@@ -105,6 +111,10 @@ struct session_result {
 					   end (store_check_stored): the
 					   database file was removed or
 					   replaced; run holds all of it */
+	/* pair_all: the configuration (0-based) whose failure stopped the
+	   run, -1 when none did, and the reason it gave */
+	int pair_lost;
+	char pair_lost_why[256];
 	/* kept samples and flagged ones, by reason */
 	size_t nsamples, nflagged, n_other, n_steal, n_canary;
 };

@@ -246,6 +246,18 @@ static int cmp_point(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+unsigned ediv_perms_for(double alpha)
+{
+	double want;
+
+	if (!(alpha > 0))
+		return EDIV_MAX_PERMS;
+	want = ceil(10 / alpha) - 1;
+	if (want < EDIV_DEFAULT_PERMS)
+		return EDIV_DEFAULT_PERMS;
+	return want > EDIV_MAX_PERMS ? EDIV_MAX_PERMS : (unsigned)want;
+}
+
 int ediv_find(const double *x, size_t n, const struct ediv_opts *o,
 	      struct ediv_point **out, size_t *nout)
 {

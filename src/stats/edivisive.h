@@ -52,6 +52,17 @@ struct ediv_opts {
 #define EDIV_DEFAULT_MIN_SIZE 3
 #define EDIV_DEFAULT_SEED 0xc0ffee5eedULL
 
+/* The most permutations ediv_perms_for() asks. */
+#define EDIV_MAX_PERMS 9999
+
+/*
+ * The permutations a test at level alpha needs so that the smallest p it
+ * can give, 1 / (1 + perms), lies at alpha / 10 or below (and the
+ * estimate of a p near alpha is not one or two hits): EDIV_DEFAULT_PERMS
+ * or more, at most EDIV_MAX_PERMS.  999 at history's alpha of 0.01.
+ */
+unsigned ediv_perms_for(double alpha);
+
 struct ediv_point {
 	size_t index;		/* the first point after the change */
 	double q;		/* its statistic Q */

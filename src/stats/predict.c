@@ -11,11 +11,23 @@
 int stats_predict_log(const double *x, size_t n, double value, double alpha,
 		      struct pred_interval *out)
 {
-	double sum = 0, ss = 0, m, s, half, scale, y;
+	return stats_predict_log_mean(x, n, &value, 1, alpha, out);
+}
+
+int stats_predict_log_mean(const double *x, size_t n, const double *v,
+			   size_t k, double alpha, struct pred_interval *out)
+{
+	double sum = 0, ss = 0, m, s, half, scale, y = 0;
 	size_t i;
 
-	if (n < 2 || !(value > 0) || !(alpha > 0 && alpha < 1))
+	if (n < 2 || k < 1 || !(alpha > 0 && alpha < 1))
 		return -1;
+	for (i = 0; i < k; i++) {
+		if (!(v[i] > 0))
+			return -1;
+		y += log(v[i]);
+	}
+	y /= (double)k;
 	for (i = 0; i < n; i++) {
 		if (!(x[i] > 0))
 			return -1;
@@ -25,8 +37,7 @@ int stats_predict_log(const double *x, size_t n, double value, double alpha,
 	for (i = 0; i < n; i++)
 		ss += (log(x[i]) - m) * (log(x[i]) - m);
 	s = sqrt(ss / (double)(n - 1));
-	scale = s * sqrt(1 + 1 / (double)n);
-	y = log(value);
+	scale = s * sqrt(1 / (double)k + 1 / (double)n);
 	out->n = n;
 	out->mean_log = m;
 	out->sd_log = s;

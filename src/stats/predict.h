@@ -12,6 +12,8 @@
  *
  * with probability 1 - alpha; (y - m) / (s * sqrt(1 + 1/n)) follows
  * Student's t with n - 1 degrees of freedom, which gives a two-sided p.
+ * For the mean of k new runs' log medians, sqrt(1 + 1/n) becomes
+ * sqrt(1/k + 1/n) (check --history's test of the newest runs).
  */
 #ifndef COPYSCOPE_STATS_PREDICT_H
 #define COPYSCOPE_STATS_PREDICT_H
@@ -37,5 +39,15 @@ struct pred_interval {
  */
 int stats_predict_log(const double *x, size_t n, double value, double alpha,
 		      struct pred_interval *out);
+
+/*
+ * The same for the geometric mean of k new runs v[0 .. k) (every v > 0,
+ * k >= 1): on the mean y of their logs, the interval is
+ * m +- t(1 - alpha/2, n - 1) * s * sqrt(1/k + 1/n), and lo, hi,
+ * change_pct, t and p are those of y (the new runs' geometric mean).
+ * k = 1 is stats_predict_log().  Returns 0, or -1 on bad input.
+ */
+int stats_predict_log_mean(const double *x, size_t n, const double *v,
+			   size_t k, double alpha, struct pred_interval *out);
 
 #endif

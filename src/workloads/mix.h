@@ -23,7 +23,9 @@
 
 #define MIX_MAX_ENTRIES 16
 #define MIX_MAX_SIZE (1u << 20)	/* largest write of a mix: 1 MiB */
-#define MIX_MAX_TEXT 512	/* longest mix text accepted */
+#define MIX_MAX_TEXT 1024	/* longest mix text accepted: 16 entries
+				   of counts up to 13 digits, an
+				   observation's replayed */
 
 struct mix_entry {
 	uint32_t lo_bytes, hi_bytes;	/* inclusive; lo == hi: one size */

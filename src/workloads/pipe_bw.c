@@ -257,13 +257,15 @@ static int pipe_bw_run_batch(struct wl_worker *w, uint64_t nops)
 {
 	struct pipe_bw *p = w->ctx->priv;
 	struct pipe_bw_worker *s = w->priv;
-	uint64_t i, left;
+	uint64_t i, left, x = 0;
 
 	if (w->idx == WRITER) {
+		/* the injection's wait after every write, zero steps
+		   without one (runner/inject.h) */
 		for (i = 0; i < nops; i++) {
-			if (write_msg(w, s->buf, p->size) != 0)
+			if (write_msg(w, s->buf, p->size + inject_zero(x)) != 0)
 				return WL_EFAIL;
-			wl_inject(w);
+			x = wl_inject(w, x);
 		}
 		return 0;
 	}

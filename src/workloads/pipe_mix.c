@@ -226,40 +226,34 @@ static void describe_mix(struct wl_ctx *ctx, const struct pipe_mix *p,
 			 const char *name)
 {
 	const struct pipe_mix_params *pp = ctx->params;
-	char text[WL_ERR_LEN], empty[96] = "";
-	size_t used, e = 0;
+	char *t = ctx->note, empty[96] = "";
+	size_t len = sizeof(ctx->note), e = 0;
+	const char *sep = "";
 	int c;
 
-	used = (size_t)snprintf(text, sizeof(text), "mix %s:", name);
+	t[0] = '\0';
+	wl_text_add(t, len, "mix %s:", name);
 	for (c = 0; c < MIX_NCLASSES; c++) {
 		double share = mix_class_share(&p->mix, c) * 100.0;
 
-		if (share > 0 && used < sizeof(text))
-			used += (size_t)snprintf(text + used,
-						 sizeof(text) - used,
-						 " %.3g%% %s,", share,
-						 mix_class_names[c]);
-		else if (share <= 0 && e < sizeof(empty))
+		if (share > 0) {
+			wl_text_add(t, len, "%s %.3g%% %s", sep, share,
+				    mix_class_names[c]);
+			sep = ",";
+		} else if (e < sizeof(empty)) {
 			e += (size_t)snprintf(empty + e, sizeof(empty) - e,
 					      "%s%s", e ? ", " : "",
 					      mix_class_names[c]);
+		}
 	}
-	if (used < sizeof(text) && text[used - 1] == ',')
-		text[--used] = '\0';
-	if (e && used < sizeof(text))
-		used += (size_t)snprintf(text + used, sizeof(text) - used,
-					 " (no writes in %s: no rows for "
-					 "them)", empty);
-	if (p->nbig && used < sizeof(text))
-		used += (size_t)snprintf(text + used, sizeof(text) - used,
-					 "; %d big writer%s of %zu bytes",
-					 p->nbig, p->nbig == 1 ? "" : "s",
-					 p->big_size);
-	if (used < sizeof(text))
-		snprintf(text + used, sizeof(text) - used, "; pipe capacity "
-			 "%ld bytes%s", p->pipe_bytes,
-			 pp->pipe_size ? "" : " (kernel default)");
-	snprintf(ctx->note, sizeof(ctx->note), "%s", text);
+	if (e)
+		wl_text_add(t, len, " (no writes in %s: no rows for them)",
+			    empty);
+	if (p->nbig)
+		wl_text_add(t, len, "; %d big writer%s of %zu bytes", p->nbig,
+			    p->nbig == 1 ? "" : "s", p->big_size);
+	wl_text_add(t, len, "; pipe capacity %ld bytes%s", p->pipe_bytes,
+		    pp->pipe_size ? "" : " (kernel default)");
 	ctx->note_first = true;
 }
 

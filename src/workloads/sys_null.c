@@ -11,10 +11,12 @@
  * against the steady state.
  *
  * inject_ns=N is for testing the comparison statistics only: the core's
- * calibrated injection (runner/inject.h) adds a busy wait of about N ns
- * after each call, and measures and stores what it really added, a known
- * slowdown that `copyscope compare` must detect.  Never use it to measure
- * anything.
+ * calibrated injection (runner/inject.h) adds N ns of dependent steps
+ * after each call, and measures and stores what they delivered, a known
+ * slowdown that `copyscope compare` must detect.  Every call, inject_ns=0
+ * included, runs the injection's wait (with zero steps: two fences and a
+ * jump, a few ns), so that both sides of a comparison run the same code.
+ * Never use inject_ns to measure anything.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -79,16 +81,14 @@ static int sys_null_setup(struct wl_ctx *ctx)
 static int sys_null_run_batch(struct wl_worker *w, uint64_t nops)
 {
 	const struct sys_null_state *s = w->ctx->priv;
-	uint64_t i;
+	uint64_t i, x = 0;
 
-	if (!w->ctx->inject_iters) {
-		for (i = 0; i < nops; i++)
-			syscall(s->nr);
-		return 0;
-	}
+	/* every call waits on its result and hands the wait's end, masked
+	   to zero, to the next call (runner/inject.h), with or without an
+	   injection: inject_ns=0 runs this same loop */
 	for (i = 0; i < nops; i++) {
-		syscall(s->nr);
-		wl_inject(w);
+		x = (uint64_t)syscall(s->nr + (long)inject_zero(x));
+		x = wl_inject(w, x);
 	}
 	return 0;
 }
@@ -103,7 +103,8 @@ const struct workload wl_sys_null = {
 	.name = "sys.null",
 	.summary = "cost of a null system call (gettid, getppid)",
 	.op = "one raw syscall(2) of the chosen call",
-	.not_measured = "vDSO paths; the loop's compare-and-branch is not "
+	.not_measured = "vDSO paths; the loop's compare-and-branch and the "
+			"injection's empty wait (a few ns) are not "
 			"subtracted",
 	.params = sys_null_param_defs,
 	.nparams = ARRAY_SIZE(sys_null_param_defs),

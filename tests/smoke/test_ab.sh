@@ -163,9 +163,52 @@ rc=$?
 grep -q "interrupted after [0-9]* of 2000 rounds" "$TMP/int.out" ||
 	fail "an interrupted ab did not say 'interrupted after N of 2000 rounds'"
 
+note "a worker that dies stops ab at once: stored as failed, exit 1 (#34 item 4)"
+"$BIN" ab pipe.bw --a size=4k --b size=8k --rounds 2000 $q \
+	--db "$TMP/wd.db" >"$TMP/wd.out" 2>"$TMP/wd.err" &
+abpid=$!
+wait_for 60 pgrep -P $abpid
+sleep 1
+kill -9 "$(pgrep -P $abpid | head -1)"
+t0=$(date +%s)
+wait $abpid
+rc=$?
+[ "$rc" -eq 1 ] || fail "ab with a dead worker exited $rc, not 1"
+# it stops at once: not the remaining rounds (2000 rounds take minutes)
+[ $(( $(date +%s) - t0 )) -lt 30 ] ||
+	fail "ab went on after its worker died"
+grep -q "stopped after [0-9]* of 2000 rounds" "$TMP/wd.out" ||
+	fail "ab with a dead worker did not say 'stopped after N of 2000 rounds'"
+contains_flat "$TMP/wd.out" "killed by signal 9"
+contains_flat "$TMP/wd.out" "the others cannot be paired without it"
+COPYSCOPE_DB="$TMP/wd.db" cs 0 show last
+contains "$OUT" " failed "
+contains "$OUT" "asked (the run failed"
+# show labels the three configurations (#30 item 3)
+contains_re "$OUT" "^A: pipe.bw  size=4k "
+contains_re "$OUT" "^B: pipe.bw  size=8k "
+contains_re "$OUT" "^A' \(A again\): pipe.bw  size=4k "
+# the HTML report: the verdict table first, the sides named, the blocks
+# labelled, and no verdict called "same"
+COPYSCOPE_DB="$TMP/wd.db" cs 0 report last -o "$TMP/wd.html"
+python3 - "$TMP/wd.html" <<'PY' || fail "the ab report's layout is wrong"
+import re, sys
+h = open(sys.argv[1]).read()
+summary = h.index("<h3>ab: B against A, paired by round</h3>")
+first_block = h.index('<h3 id="run-1-job-0">A: pipe.bw')
+assert summary < first_block, "the verdict table is not first"
+assert "<li><b>A</b>: size=4k</li>" in h
+assert "<li><b>B</b>: size=8k</li>" in h
+assert '<h3 id="run-1-job-1">B: pipe.bw' in h
+assert "A&#39; (A again): pipe.bw" in h
+assert '"verdict":"same"' not in h.replace(" ", "")
+PY
+
 note "the B column is A x (1 + %change): the arithmetic on screen checks"
 cs 0 ab sys.null --a inject_ns=0 --b inject_ns=2000 --rounds 12 $q --no-store
 contains "$OUT" "A*(1+%)"
+# the parameters both sides share are named (#30 item 3)
+contains "$OUT" "both: sys.null call=gettid trace=0"
 awk '$1 == "time/call" { a = $2; c = $3; b = $4; sub(/%/, "", c);
 	e = a * (1 + c / 100); d = (b - e) / e; if (d < 0) d = -d;
 	if (d > 0.01) { print "B " b " is not " a " x (1 + " c "%)"; exit 1 } }' \

@@ -121,7 +121,8 @@ contains "$OUT" '"inject_ns": "100ns"'
 contains "$OUT" '"asked_ns": 100'
 cs 0 run sys.null inject_ns=100 --quick --no-store
 contains "$OUT" "inject_ns=100ns"
-contains_flat "$OUT" 'inject_ns=100ns (testing only): adds'
+contains_flat "$OUT" 'inject delivered '
+contains_flat "$OUT" '(asked 100ns: '
 note "--warmup 0 needs no unit"
 cs 0 run sys.null --warmup 0 --quick --no-store
 

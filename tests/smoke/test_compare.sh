@@ -65,7 +65,8 @@ AA_NEW=aa-b
 note "A/B: 10% slower is 'worse' with p < 0.05, the reverse 'better'"
 measured ab-a 3 100
 measured ab-b 4 110 inject_ns=30ns
-contains_flat "$OUT" "inject_ns=30ns (testing only): adds"
+contains_flat "$OUT" "inject delivered "
+contains_flat "$OUT" "(asked 30ns: "
 cs 0 compare ab-a ab-b --ignore-param inject_ns --csv --by-sample
 verdicts "$OUT" >"$TMP/v"
 python3 - "$TMP/v" <<'PY' || fail "A/B not detected: $(cat "$TMP/v")"

@@ -99,9 +99,9 @@ $(grep -F "$_text|" "$TMP/comp.out")"
 note "the commands"
 # shellcheck disable=SC2086
 want "" $cmds --help --version
-want "r" run runs report
+want "r" run runs report restore
 for c in list run runs show compare check export import report push env \
-	boot; do
+	restore boot; do
 	echo "$cmds" | grep -qx "$c" || fail "copyscope --help lacks $c"
 done
 

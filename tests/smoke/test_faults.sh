@@ -211,6 +211,13 @@ if mount -t tmpfs -o size=600k tmpfs "$mnt" 2>/dev/null; then
 	[ $LAST_RC -eq 1 ] || fail "a full disk: exit $LAST_RC, not 1"
 	contains "$ERR" "database or disk is full"
 	not_contains "$OUT" "stored as run"
+	note "a full disk under ab: exit 1 (not 130: no signal came), never 'stored'"
+	LAST_CMD="ab sys.rw ... --db $db"
+	"$BIN" ab sys.rw --a size=64k --b size=256k --rounds 8 \
+		--sample-time 2ms --warmup 10ms --db "$db" >"$OUT" 2>"$ERR"
+	LAST_RC=$?
+	[ $LAST_RC -eq 1 ] || fail "ab on a full disk: exit $LAST_RC, not 1"
+	not_contains "$OUT" "stored as run"
 	rm -f "$mnt/fill"
 	[ "$(sqlite3 "$db" 'PRAGMA integrity_check')" = ok ] || fail "$db is damaged"
 	cs 0 show 1 --db "$db" --no-env

@@ -30,7 +30,7 @@ contains "$ERR" "no command 'nosuch'"
 note "--db: every command that touches the store, and only those"
 for c in $("$BIN" __options | awk '$1 == "command" { print $2 }'); do
 	case $c in
-	list | env)
+	list | env | restore)
 		grep -qx "$c --db" "$TMP/opts" && fail "$c takes --db" ;;
 	*)
 		grep -qx "$c --db" "$TMP/opts" || fail "$c lacks --db" ;;

@@ -104,7 +104,9 @@ python3 -c 'import json,sys; h=json.load(open(sys.argv[1]))["histories"];
 assert len(h) == 1 and len(h[0]["series"]) == 6, h' "$OUT" ||
 	fail "history 1,2,3,4,5,6 did not keep 6 points"
 cs 2 history sys.null call=nosuchcall --db "$TMP/step.db"
-contains "$ERR" "no stored complete run has sys.null"
+contains "$ERR" "no stored complete run has sys.null with call=nosuchcall"
+cs 2 history sys.null call=getppid --db "$TMP/step.db"
+contains "$ERR" "no stored complete run has sys.null with call=getppid"
 
 note "usage errors name the parameter"
 cs 2 history --by date --db "$TMP/step.db"
@@ -156,6 +158,36 @@ cs 4 check --history 1,2,3 sys.null --metric time/call --db "$TMP/flat.db"
 contains "$OUT" "6 needed"
 cs 0 check --history --help
 contains "$OUT" "check --history"
+
+note "check --history on short series (issue 30): the newest points read"
+note "against the earlier points' spread decide where E-divisive cannot"
+# made 3% noise per sample; STEPs are 1 + x: 2.0 is 3x
+short_db() { # NAME COPIES STEP STEP_FROM SEED
+	python3 "$GEN" "$TMP/real.jsonl" "$TMP/$1.jsonl" --copies "$2" \
+		--noise 0.03 --step "$3" --step-from "$4" --seed "$5" \
+		--uuid-prefix "7$5" || fail "history_series.py failed"
+	cs 0 import "$TMP/$1.jsonl" --db "$TMP/$1.db"
+}
+short_db s3x 10 2.0 8 3
+short_db s30 8 0.3 6 4
+short_db s10 10 0 0 5
+short_db s3 3 0 0 6
+cs 3 check --history sys.null --metric time/call --db "$TMP/s3x.db"
+contains_flat "$OUT" "worse: host"
+contains_flat "$OUT" "the newest 3 of 10 points"
+cs 3 check --history sys.null --metric time/call --db "$TMP/s30.db"
+contains_flat "$OUT" "the newest 3 of 8 points"
+cs 3 check --history sys.null --db "$TMP/s30.db"
+contains_flat "$OUT" "Bonferroni x6: 3 windows, 2 series"
+cs 0 check --history sys.null --metric time/call --db "$TMP/s10.db"
+contains_flat "$OUT" "same: host"
+cs 0 check --history sys.null --db "$TMP/s10.db"
+cs 4 check --history sys.null --metric time/call --db "$TMP/s3.db"
+contains_flat "$OUT" "3 points, 6 needed (3 more runs)"
+not_contains "$OUT" "same:"
+note "the +30% step below --min-change is not worse"
+cs 0 check --history sys.null --metric time/call --min-change 50 \
+	--db "$TMP/s30.db"
 
 note "report --history: the chart holds the JSON's series"
 cs 0 report --history sys.null --metric time/call -o "$TMP/h.html" \

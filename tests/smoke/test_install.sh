@@ -61,7 +61,7 @@ SH
 	BIN=$BIN bash "$TMP/comp.bash" >"$TMP/comp.out" 2>"$TMP/comp.err" ||
 		fail "the completion script failed: $(cat "$TMP/comp.err")"
 	[ -s "$TMP/comp.err" ] && fail "completion stderr: $(cat "$TMP/comp.err")"
-	for want in "r|run|runs|report|" \
+	for want in "r|run|runs|report|restore|" \
 		"run pipe.|pipe.bw|pipe.matrix|pipe.lat|pipe.mix|" \
 		"run pipe.bw si|size=|" "run pipe.bw mode=|thread|proc|" \
 		"run pipe.bw mode=pr|proc|" \

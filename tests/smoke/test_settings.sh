@@ -45,6 +45,15 @@ cs 0 list
 contains "$ERR" "restored vm.swappiness"
 contains "$ERR" "restored thp:enabled"
 back "kill -9"
+note "copyscope restore does the same, and says when nothing was left"
+start
+kill -9 $pid; wait $pid
+cs 0 restore
+contains "$ERR" "restored vm.swappiness"
+contains "$OUT" "restored 2 settings left changed by an ab that died"
+back "restore"
+cs 0 restore
+contains "$OUT" "nothing to restore"
 for s in QUIT USR1 USR2 ALRM XCPU VTALRM PROF XFSZ HUP TERM INT; do
 	note "SIG$s restores"
 	start

@@ -238,6 +238,21 @@ static void test_edges(void **state)
 	assert_int_equal(ediv_find(x, 5, &o, &p, &np), -1);
 }
 
+/*
+ * The permutations a level needs: the smallest p, 1 / (1 + perms), at
+ * alpha / 10 or below, never under the default nor over the cap.
+ */
+static void test_perms_for(void **state)
+{
+	(void)state;
+	assert_int_equal(ediv_perms_for(0.01), 999);
+	assert_true(1.0 / (1 + ediv_perms_for(0.01)) <= 0.01 / 10);
+	assert_int_equal(ediv_perms_for(0.05), EDIV_DEFAULT_PERMS);
+	assert_int_equal(ediv_perms_for(0.5), EDIV_DEFAULT_PERMS);
+	assert_int_equal(ediv_perms_for(0.001), EDIV_MAX_PERMS);
+	assert_int_equal(ediv_perms_for(1e-6), EDIV_MAX_PERMS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_flat),
 		cmocka_unit_test(test_two_steps),
 		cmocka_unit_test(test_edges),
+		cmocka_unit_test(test_perms_for),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

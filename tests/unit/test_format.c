@@ -376,6 +376,59 @@ static void test_wrap_nbsp(void **state)
 	free(text);
 }
 
+/* The text with every newline and run of spaces removed. */
+static void squeeze(const char *in, char *out)
+{
+	for (; *in; in++)
+		if (*in != ' ' && *in != '\n')
+			*out++ = *in;
+	*out = '\0';
+}
+
+/*
+ * A word wider than a line (a replayed mix) is broken after a '+', every
+ * line within 80 columns, and nothing of it lost; a heading item of the
+ * same width likewise; a word without separators (a path) stays whole.
+ */
+static void test_wrap_long_word(void **state)
+{
+	char mix[600], in[700], got[1400], want[700], *text = NULL;
+	char *line, *save = NULL;
+	size_t len = 0, used = 0;
+	struct fmt_items items;
+	int i;
+	FILE *f;
+
+	(void)state;
+	for (i = 0; i < 16; i++)
+		used += (size_t)snprintf(mix + used, sizeof(mix) - used,
+					 "%s%d-%d:%d", i ? "+" : "", 1 << i,
+					 (2 << i) - 1, 123456789 + i);
+	snprintf(in, sizeof(in), "mix %s: 98%% <128B", mix);
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	fmt_wrap(f, 4, 6, in);
+	fmt_items_begin(&items, f, "pipe.mix");
+	fmt_items_add(&items, "writers=4");
+	fmt_items_addf(&items, "mix=%s", mix);
+	fmt_items_add(&items, "seed=1");
+	fmt_items_end(&items);
+	fmt_wrap(f, 0, 2, "/a/very/long/path/without/any/separator/in/it/that/"
+		 "is/wider/than/a/line/of/eighty/columns/x");
+	assert_int_equal(fclose(f), 0);
+	squeeze(text, got);
+	snprintf(want, sizeof(want), "mix%s:98%%<128Bpipe.mixwriters=4mix=%s"
+		 "seed=1", mix, mix);
+	assert_non_null(strstr(got, want));
+	assert_non_null(strstr(text, "\n/a/very/long/path/without/any/"
+			       "separator/in/it/that/is/wider/than/a/line/of/"
+			       "eighty/columns/x\n"));
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		assert_true(strlen(line) <= 80 || !strchr(line, '+'));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -393,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_number_truncates),
 		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_wrap_long_word),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

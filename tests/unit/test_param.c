@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "core/param.h"
+#include "core/workload.h"
 
 #define KIB ((int64_t)1024)
 #define MIB (KIB * 1024)
@@ -963,9 +964,41 @@ static void test_bind(void **state)
 	assert_int_equal(b.untouched, 42);
 }
 
+/*
+ * wl_text_add: a note that fits is appended whole; one that does not ends
+ * in "[cut: N more chars]" with N exactly the characters left out, and
+ * the buffer is never overrun.
+ */
+static void test_text_add_cut(void **state)
+{
+	char buf[48] = "", big[WL_NOTE_LEN] = "";
+	const char *tail = "0123456789012345678901234567890123456789";
+	size_t keep;
+
+	(void)state;
+	assert_int_equal(wl_text_add(buf, sizeof(buf), "mix %s:", "fleet"), 0);
+	assert_int_equal(wl_text_add(buf, sizeof(buf), " %d%%", 98), 0);
+	assert_string_equal(buf, "mix fleet: 98%");
+	assert_int_equal(wl_text_add(buf, sizeof(buf), "%s", tail), -1);
+	assert_true(strlen(buf) < sizeof(buf));
+	keep = strlen(buf) - strlen(" [cut: 28 more chars]");
+	assert_string_equal(buf + keep, " [cut: 28 more chars]");
+	/* what was kept plus N is the whole text: 14 + 40 = 26 + 28 */
+	assert_int_equal(keep + 28, strlen("mix fleet: 98%") + strlen(tail));
+	assert_int_equal(memcmp(buf, "mix fleet: 98%0123456789", 24), 0);
+	/* a pipe.mix note of 16 entries and a placement note fits whole */
+	for (int i = 0; i < 16; i++)
+		wl_text_add(big, sizeof(big), "%s524288-1048576:%d",
+			    i ? "+" : "mix ", 987654321);
+	assert_int_equal(wl_text_add(big, sizeof(big), "; place=split: 5 "
+				     "workers on 2 allowed CPUs"), 0);
+	assert_null(strstr(big, "[cut:"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_add_cut),
 		cmocka_unit_test(test_string_values),
 		cmocka_unit_test(test_list_default),
 		cmocka_unit_test(test_size_valid),

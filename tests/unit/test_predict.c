@@ -74,10 +74,36 @@ static void test_edges(void **state)
 	assert_int_equal(stats_predict_log(same, 3, 5, 1.5, &pi), -1);
 }
 
+/*
+ * The mean of k = 2 new runs, log medians 3 and 5 (mean 4), against the
+ * same 1, 2, 3: the scale is sqrt(1/2 + 1/3) = 0.912871, so the half
+ * width is 4.302653 * 0.912871 = 3.927767, t = 2 / 0.912871 = 2.190890,
+ * P(T > t) = 1/2 - t / (2 sqrt(t^2 + 2)) = 1/2 - 2.190890 / (2 *
+ * 2.607681) = 0.079916, p = 0.159832.  k = 1 gives stats_predict_log().
+ */
+static void test_mean_of_new_runs(void **state)
+{
+	const double x[] = { M_E, M_E * M_E, M_E * M_E * M_E };
+	const double v[] = { exp(3), exp(5) }, one[] = { exp(4) };
+	struct pred_interval pi, p1;
+
+	(void)state;
+	assert_int_equal(stats_predict_log_mean(x, 3, v, 2, 0.05, &pi), 0);
+	assert_true(fabs(log(pi.hi) - (2 + 3.927767)) < 1e-6);
+	assert_true(fabs(pi.t - 2.190890) < 1e-6);
+	assert_true(fabs(pi.p - 0.159832) < 1e-6);
+	assert_true(fabs(pi.change_pct - 638.9056) < 1e-4);
+	assert_int_equal(stats_predict_log_mean(x, 3, one, 1, 0.05, &pi), 0);
+	assert_int_equal(stats_predict_log(x, 3, exp(4), 0.05, &p1), 0);
+	assert_true(pi.p == p1.p && pi.hi == p1.hi && pi.t == p1.t);
+	assert_int_equal(stats_predict_log_mean(x, 3, v, 0, 0.05, &pi), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_known_interval),
+		cmocka_unit_test(test_mean_of_new_runs),
 		cmocka_unit_test(test_outside_and_below),
 		cmocka_unit_test(test_edges),
 	};

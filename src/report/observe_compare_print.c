@@ -1,0 +1,430 @@
+/*
+ * observe_compare_print.c - observations side by side as text (80
+ * columns, one column per observation, the change from the first where
+ * there are two) and as JSON (report/observe_compare_print.h).
+ */
+#include "report/observe_compare_print.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/format.h"
+#include "results/codec.h"
+
+#define LABEL_W 22
+#define CELL_W 13
+#define CHANGE_W 10
+
+/* Host text for a terminal (control bytes as \xNN). */
+static void clean(const char *s, char *buf, size_t len)
+{
+	char *c = codec_clean_text(s ? s : "", true);
+
+	snprintf(buf, len, "%s", c ? c : "?");
+	free(c);
+}
+
+static bool ran(const struct obs_cmp *c, size_t k, unsigned what)
+{
+	return (c->cols[k].o.ran & what) != 0;
+}
+
+/* The row's label: on its own line when it is wider than the column. */
+static void label(FILE *out, const char *text)
+{
+	char t[4 * 128 + 1];
+
+	clean(text, t, sizeof(t));
+	if (strlen(t) > LABEL_W - 2)
+		fprintf(out, "  %s\n%-*s", t, LABEL_W, "");
+	else
+		fprintf(out, "  %-*s", LABEL_W - 2, t);
+}
+
+static void change_pct(FILE *out, uint64_t a, uint64_t b)
+{
+	char ch[32];
+
+	if (!a)		/* from none: no ratio ("" when none to none) */
+		fprintf(out, " %*s", CHANGE_W - 1, b ? "new" : "");
+	else {
+		fmt_change(100.0 * ((double)b - (double)a) / (double)a, ch,
+			   sizeof(ch));
+		fprintf(out, " %*s", CHANGE_W - 1, ch);
+	}
+}
+
+/* A row of counts, what (OBSERVE_*) telling which columns have it. */
+static void count_row(FILE *out, const struct obs_cmp *c, const char *name,
+		      unsigned what, const uint64_t *v, bool as_time)
+{
+	char cell[32];
+	size_t k;
+
+	label(out, name);
+	for (k = 0; k < c->ncols; k++) {
+		if (!ran(c, k, what))
+			snprintf(cell, sizeof(cell), "-");
+		else if (as_time)
+			fmt_value((double)v[k], "ns", cell, sizeof(cell));
+		else
+			snprintf(cell, sizeof(cell), "%" PRIu64, v[k]);
+		fprintf(out, " %*s", CELL_W - 1, cell);
+	}
+	if (c->ncols == 2 && ran(c, 0, what) && ran(c, 1, what))
+		change_pct(out, v[0], v[1]);
+	fputc('\n', out);
+}
+
+/* A row of shares (part of whole per column) and the point difference. */
+static void share_row(FILE *out, const struct obs_cmp *c, const char *name,
+		      unsigned what, const uint64_t *part,
+		      const uint64_t *whole)
+{
+	char cell[32];
+	size_t k;
+
+	label(out, name);
+	for (k = 0; k < c->ncols; k++) {
+		if (ran(c, k, what) && !whole[k])
+			snprintf(cell, sizeof(cell), "n/a");
+		else if (ran(c, k, what))
+			snprintf(cell, sizeof(cell), "%.2f%%",
+				 obs_cmp_share_pct(part[k], whole[k]));
+		else
+			snprintf(cell, sizeof(cell), "-");
+		fprintf(out, " %*s", CELL_W - 1, cell);
+	}
+	if (c->ncols == 2 && ran(c, 0, what) && ran(c, 1, what) &&
+	    whole[0] && whole[1]) {
+		snprintf(cell, sizeof(cell), "%+.2f pp",
+			 obs_cmp_share_pct(part[1], whole[1]) -
+			 obs_cmp_share_pct(part[0], whole[0]));
+		fprintf(out, " %*s", CHANGE_W - 1, cell);
+	}
+	fputc('\n', out);
+}
+
+static void heading(FILE *out, const struct obs_cmp *c, const char *title)
+{
+	size_t k;
+
+	fprintf(out, "\n%-*s", LABEL_W, title);
+	for (k = 0; k < c->ncols; k++)
+		fprintf(out, " %*c", CELL_W - 1, (int)('A' + k));
+	if (c->ncols == 2)
+		fprintf(out, " %*s", CHANGE_W - 1, "B vs A");
+	fputc('\n', out);
+}
+
+static void legend(FILE *out, const struct obs_cmp *c)
+{
+	size_t k;
+
+	fprintf(out, "copyscope compare: %zu observations side by side\n",
+		c->ncols);
+	for (k = 0; k < c->ncols; k++) {
+		const struct run_info *r = &c->cols[k].run->info;
+		const struct observation *o = &c->cols[k].o;
+		char t[32], d[32], tag[4 * 100 + 1], host[4 * 64 + 1];
+		char line[1024], filt[4 * 32 + 64];
+
+		fmt_utc_time(r->started_ns, t, sizeof(t));
+		fmt_value((double)o->duration_ns, "ns", d, sizeof(d));
+		clean(r->tag[0] ? r->tag : "-", tag, sizeof(tag));
+		clean(r->host, host, sizeof(host));
+		if (*o->comm_filter || o->pid_filter) {
+			char cf[4 * 32 + 1];
+
+			clean(o->comm_filter, cf, sizeof(cf));
+			snprintf(filt, sizeof(filt), "only%s%s%s%.0lld",
+				 *cf ? " comm " : "", cf,
+				 o->pid_filter ? " pid " : "",
+				 (long long)o->pid_filter);
+		} else {
+			snprintf(filt, sizeof(filt), "system-wide");
+		}
+		snprintf(line, sizeof(line), "%c: run %lld, tag %s, host %s, "
+			 "%s UTC, %s, %s%s", (int)('A' + k),
+			 (long long)r->id, tag, host, t, d, filt,
+			 strcmp(r->status, "complete") == 0 ? "" :
+			 " (interrupted)");
+		fmt_wrap(out, 2, 5, line);
+	}
+}
+
+static void pipe_table(FILE *out, const struct obs_cmp *c, uint64_t *v,
+		       uint64_t *w)
+{
+	size_t k, cl;
+
+	heading(out, c, "pipe writes");
+	for (k = 0; k < c->ncols; k++)
+		v[k] = c->cols[k].o.pipe_writes;
+	count_row(out, c, "writes", OBSERVE_PIPE_WRITES, v, false);
+	for (cl = 0; cl < OBSERVATION_NCLASSES; cl++) {
+		for (k = 0; k < c->ncols; k++) {
+			v[k] = c->cols[k].o.pipe_cls[cl];
+			w[k] = c->cols[k].o.pipe_writes;
+		}
+		share_row(out, c, observation_class_names[cl],
+			  OBSERVE_PIPE_WRITES, v, w);
+	}
+}
+
+static void lock_table(FILE *out, const struct obs_cmp *c, uint64_t *v)
+{
+	size_t k, i;
+	char name[200];
+
+	heading(out, c, "lock contention");
+	for (k = 0; k < c->ncols; k++)
+		v[k] = c->cols[k].o.lock_count;
+	count_row(out, c, "waits", OBSERVE_LOCK, v, false);
+	for (k = 0; k < c->ncols; k++)
+		v[k] = c->cols[k].o.lock_wait_ns;
+	count_row(out, c, "total wait", OBSERVE_LOCK, v, true);
+	fprintf(out, "  total wait by caller%s%s%s (most first):\n",
+		c->caller_pattern ? " matching '" : "",
+		c->caller_pattern ? c->caller_pattern : "",
+		c->caller_pattern ? "'" : "");
+	for (i = 0; i < c->ncallers; i++) {
+		snprintf(name, sizeof(name), "%s (%s)", c->callers[i].caller,
+			 c->callers[i].type);
+		count_row(out, c, name, OBSERVE_LOCK, c->callers[i].wait_ns,
+			  true);
+	}
+	if (!c->ncallers)
+		fprintf(out, "  (no caller waited)\n");
+	if (c->callers_left_out)
+		fprintf(out, "  (%zu more callers with less wait: --json has "
+			"the %d most)\n", c->callers_left_out,
+			OBS_CMP_MAX_CALLERS);
+}
+
+static void mutex_hist(FILE *out, const struct obs_cmp *c, uint64_t *v,
+		       uint64_t *w)
+{
+	size_t k, b;
+	char lo[32], hi[32], name[80];
+
+	heading(out, c, "pipe mutex wait");
+	for (k = 0; k < c->ncols; k++)
+		v[k] = c->cols[k].o.pipe_mutex_count;
+	count_row(out, c, "waits", OBSERVE_LOCK, v, false);
+	for (b = 0; b < OBSERVATION_NLOG2; b++) {
+		bool any = false;
+
+		for (k = 0; k < c->ncols; k++) {
+			v[k] = c->cols[k].o.pipe_mutex_log2[b];
+			w[k] = c->cols[k].o.pipe_mutex_count;
+			any |= v[k] != 0;
+		}
+		if (!any)
+			continue;
+		fmt_value(b ? (double)(1ull << b) : 0, "ns", lo, sizeof(lo));
+		fmt_value((double)(2ull << b), "ns", hi, sizeof(hi));
+		snprintf(name, sizeof(name), "[%s, %s)", lo, hi);
+		share_row(out, c, name, OBSERVE_LOCK, v, w);
+	}
+}
+
+int report_observation_compare(FILE *out, const struct obs_cmp *c)
+{
+	uint64_t *v = calloc(c->ncols + 1, sizeof(*v));
+	uint64_t *w = calloc(c->ncols + 1, sizeof(*w));
+	size_t k;
+
+	if (!v || !w) {
+		free(v);
+		free(w);
+		return -1;
+	}
+	legend(out, c);
+	pipe_table(out, c, v, w);
+	lock_table(out, c, v);
+	mutex_hist(out, c, v, w);
+	heading(out, c, "wake-ups");
+	for (k = 0; k < c->ncols; k++)
+		v[k] = c->cols[k].o.wake_count;
+	count_row(out, c, "sched_waking", OBSERVE_WAKEUP, v, false);
+	fputc('\n', out);
+	fmt_wrap(out, 0, 1, "(each column is one observation, what was seen "
+		 "in it; '-': not observed there; n/a: a share of nothing. No CI is given for a "
+		 "change: the writes and waits of one observation come in "
+		 "bursts from a few threads and are not independent samples. "
+		 "pp: percentage points)");
+	free(v);
+	free(w);
+	return 0;
+}
+
+/* ---- JSON ---- */
+
+static json_t *u64s(const struct obs_cmp *c, unsigned what,
+		    uint64_t (*get)(const struct observation *, size_t),
+		    size_t arg)
+{
+	json_t *a = json_array();
+	size_t k;
+
+	for (k = 0; a && k < c->ncols; k++)
+		json_array_append_new(a, ran(c, k, what) ?
+			json_integer((json_int_t)get(&c->cols[k].o, arg)) :
+			json_null());
+	return a;
+}
+
+static uint64_t g_writes(const struct observation *o, size_t i)
+{
+	(void)i;
+	return o->pipe_writes;
+}
+
+static uint64_t g_bytes(const struct observation *o, size_t i)
+{
+	(void)i;
+	return o->pipe_bytes;
+}
+
+static uint64_t g_cls(const struct observation *o, size_t i)
+{
+	return o->pipe_cls[i];
+}
+
+static uint64_t g_lock(const struct observation *o, size_t i)
+{
+	(void)i;
+	return o->lock_count;
+}
+
+static uint64_t g_lock_wait(const struct observation *o, size_t i)
+{
+	(void)i;
+	return o->lock_wait_ns;
+}
+
+static uint64_t g_mutex(const struct observation *o, size_t i)
+{
+	(void)i;
+	return o->pipe_mutex_count;
+}
+
+static uint64_t g_mutex_b(const struct observation *o, size_t i)
+{
+	return o->pipe_mutex_log2[i];
+}
+
+static uint64_t g_wake(const struct observation *o, size_t i)
+{
+	(void)i;
+	return o->wake_count;
+}
+
+static json_t *columns_json(const struct obs_cmp *c)
+{
+	json_t *a = json_array();
+	size_t k;
+
+	for (k = 0; a && k < c->ncols; k++) {
+		const struct run_info *r = &c->cols[k].run->info;
+		const struct observation *o = &c->cols[k].o;
+
+		json_array_append_new(a, json_pack(
+			"{s:s%,s:I,s:o,s:o,s:o,s:I,s:I,s:o,s:I}",
+			"column", &"ABCDEFGHIJKLMNOPQRSTUVWXYZ"[k % 26], 1,
+			"run", (json_int_t)r->id,
+			"tag", codec_json_text(r->tag),
+			"host", codec_json_text(r->host),
+			"status", codec_json_text(r->status),
+			"started_ns", (json_int_t)r->started_ns,
+			"duration_ns", (json_int_t)o->duration_ns,
+			"comm_filter", codec_json_text(o->comm_filter),
+			"pid_filter", (json_int_t)o->pid_filter));
+	}
+	return a;
+}
+
+static json_t *classes_json(const struct obs_cmp *c)
+{
+	json_t *a = json_array();
+	size_t cl;
+
+	for (cl = 0; a && cl < OBSERVATION_NCLASSES; cl++)
+		json_array_append_new(a, json_pack("{s:s,s:o}", "class",
+			observation_class_names[cl], "count",
+			u64s(c, OBSERVE_PIPE_WRITES, g_cls, cl)));
+	return a;
+}
+
+static json_t *callers_json(const struct obs_cmp *c)
+{
+	json_t *a = json_array();
+	size_t i, k;
+
+	for (i = 0; a && i < c->ncallers; i++) {
+		json_t *n = json_array(), *w = json_array();
+
+		for (k = 0; n && w && k < c->ncols; k++) {
+			json_array_append_new(n, json_integer(
+				(json_int_t)c->callers[i].count[k]));
+			json_array_append_new(w, json_integer(
+				(json_int_t)c->callers[i].wait_ns[k]));
+		}
+		json_array_append_new(a, json_pack("{s:o,s:o,s:o,s:o}",
+			"caller", codec_json_text(c->callers[i].caller),
+			"type", codec_json_text(c->callers[i].type),
+			"contentions", n, "wait_ns", w));
+	}
+	return a;
+}
+
+static json_t *mutex_json(const struct obs_cmp *c)
+{
+	json_t *a = json_array();
+	size_t b, k;
+
+	for (b = 0; a && b < OBSERVATION_NLOG2; b++) {
+		bool any = false;
+
+		for (k = 0; k < c->ncols; k++)
+			any |= c->cols[k].o.pipe_mutex_log2[b] != 0;
+		if (any)
+			json_array_append_new(a, json_pack("{s:I,s:o}",
+				"bucket", (json_int_t)b, "count",
+				u64s(c, OBSERVE_LOCK, g_mutex_b, b)));
+	}
+	return a;
+}
+
+int report_observation_compare_json(FILE *out, const struct obs_cmp *c)
+{
+	json_t *doc = json_pack(
+		"{s:s,s:o,s:{s:o,s:o,s:o},s:{s:o,s:o,s:o,s:o,s:I},"
+		"s:{s:o,s:o},s:{s:o}}",
+		"kind", "observation_compare",
+		"columns", columns_json(c),
+		"pipe_writes", "count", u64s(c, OBSERVE_PIPE_WRITES,
+					     g_writes, 0),
+		"bytes", u64s(c, OBSERVE_PIPE_WRITES, g_bytes, 0),
+		"classes", classes_json(c),
+		"lock", "contentions", u64s(c, OBSERVE_LOCK, g_lock, 0),
+		"wait_ns", u64s(c, OBSERVE_LOCK, g_lock_wait, 0),
+		"caller_pattern", c->caller_pattern ?
+			json_string(c->caller_pattern) : json_null(),
+		"callers", callers_json(c),
+		"callers_left_out", (json_int_t)c->callers_left_out,
+		"pipe_mutex", "count", u64s(c, OBSERVE_LOCK, g_mutex, 0),
+		"log2", mutex_json(c),
+		"wakeup", "count", u64s(c, OBSERVE_WAKEUP, g_wake, 0));
+	int rc = -1;
+
+	if (doc && json_dumpf(doc, out, JSON_INDENT(2) |
+			      JSON_PRESERVE_ORDER) == 0 &&
+	    fputc('\n', out) != EOF)
+		rc = 0;
+	json_decref(doc);
+	return rc;
+}

@@ -1,0 +1,123 @@
+#!/bin/sh
+# test_compare_observations.sh - `compare` of observations (#32 item 3):
+# three crafted observations of known counts (imported, so the answers
+# are known) side by side: the size classes' shares and their point
+# differences, the lock table's total wait by caller with its change,
+# --caller keeping the matching callers only, the mutex-wait histogram,
+# three columns from a comma list, every line within 80 columns, the
+# JSON's numbers; an observation against a run, --csv, and more columns
+# than the table holds are usage errors (exit 2).
+. "$(dirname "$0")/lib.sh"
+need_python
+
+cs 0 run sys.null --quick --tag plain
+cs 0 export last -o "$TMP/run.jsonl"
+
+# obs TAG WRITES CLASSES WAITS_NS: an export of one observation
+obs() {
+	python3 - "$TMP/run.jsonl" "$TMP/$1.jsonl" "$@" <<'PY' ||
+import json, sys, uuid
+src, dst, tag, writes, classes, waits = sys.argv[1:7]
+lines = [json.loads(l) for l in open(src)]
+hdr, run = lines[0], lines[1]
+run["run"]["uuid"] = uuid.uuid4().hex
+run["run"]["tag"] = tag
+run["run"]["options"] = None
+run["results"] = 0
+cls = [int(x) for x in classes.split(",")]
+w = [int(x) for x in waits.split(",")]
+run["observation"] = {
+    "asked": ["pipe-writes", "lock", "wakeup"],
+    "ran": ["pipe-writes", "lock", "wakeup"],
+    "comm_filter": "", "pid_filter": 0, "duration_ns": 3000000000,
+    "pipe_source": "crafted", "notes": [], "comms": [], "syscalls": [],
+    "drops": {k: 0 for k in ("comm_full", "lock_full", "no_stack",
+                             "pending_full", "syscall_nr", "wakeup_full")},
+    "pipe_writes": {"count": int(writes), "bytes": 100 * int(writes),
+                    "classes": cls, "log2": [[6, int(writes)]]},
+    "lock": {"contentions": 30, "wait_ns": sum(w),
+             "callers": [
+                 {"caller": "anon_pipe_write+0x2f", "type": "mutex",
+                  "contentions": 20, "wait_ns": w[0], "max_wait_ns": w[0]},
+                 {"caller": "anon_pipe_read+0x51", "type": "mutex",
+                  "contentions": 8, "wait_ns": w[1], "max_wait_ns": w[1]},
+                 {"caller": "do_epoll_wait+0x3c", "type": "spinlock",
+                  "contentions": 2, "wait_ns": w[2], "max_wait_ns": w[2]}],
+             "pipe_mutex": {"count": 28, "log2": [[10, 8], [12, 20]]}},
+    "wakeup": {"count": 100, "log2": [[13, 100]]},
+}
+out = [hdr, run, {"type": "end", "runs": 1, "results": 0}]
+with open(dst, "w") as f:
+    for o in out:
+        f.write(json.dumps(o) + "\n")
+PY
+		fail "crafting $1 failed"
+	cs 0 import "$TMP/$1.jsonl"
+}
+
+obs grace-a 1000 700,300,0,0,0,0,0,0 1000000,500000,30000
+obs grace-b 2000 800,1200,0,0,0,0,0,0 2000000,500000,60000
+obs bergamo 500 500,0,0,0,0,0,0,0 100000,100000,10000
+
+note "two observations: shares, point differences, the change of the waits"
+cs 0 compare grace-a grace-b
+contains "$OUT" "copyscope compare: 2 observations side by side"
+contains_re "$OUT" "^  A: run [0-9]+, tag grace-a, host .*, 3.00 s, system-wide$"
+contains_re "$OUT" "^  writes +1000 +2000 +\+100\.0%$"
+contains_re "$OUT" "^  <128 B +70\.00% +40\.00% +-30\.00 pp$"
+contains_re "$OUT" "^  128 B-4 KiB +30\.00% +60\.00% +\+30\.00 pp$"
+contains_re "$OUT" "^  anon_pipe_write\+0x2f \(mutex\)$"
+contains_re "$OUT" "^ +1\.00 ms +2\.00 ms +\+100\.0%$"
+contains_re "$OUT" "^  \[1\.02 us, 2\.05 us\) +28\.57% +28\.57% +\+0\.00 pp$"
+contains "$OUT" "No CI is given for a change"
+awk 'length($0) > 80 { print; bad = 1 } END { exit bad }' "$OUT" ||
+	fail "compare of observations is wider than 80 columns"
+# the callers by total wait over the columns: write, read, epoll
+python3 - "$OUT" <<'PY' || fail "the lock table is not by total wait"
+import sys
+t = open(sys.argv[1]).read()
+a, b, c = (t.index(x) for x in ("anon_pipe_write", "anon_pipe_read",
+                                "do_epoll_wait"))
+assert a < b < c, (a, b, c)
+PY
+
+note "--caller keeps the matching callers"
+cs 0 compare grace-a grace-b --caller 'anon_pipe_*'
+contains "$OUT" "anon_pipe_read+0x51"
+not_contains "$OUT" "do_epoll_wait"
+contains "$OUT" "matching 'anon_pipe_*'"
+
+note "three columns from a comma list, no change column"
+cs 0 compare grace-a grace-b,bergamo
+contains "$OUT" "3 observations side by side"
+contains_re "$OUT" "^  <128 B +70\.00% +40\.00% +100\.00%$"
+not_contains "$OUT" "B vs A"
+
+note "the JSON holds the same numbers"
+cs 0 compare grace-a grace-b,bergamo --json
+python3 - "$OUT" <<'PY' || fail "compare --json of observations is wrong"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["kind"] == "observation_compare"
+assert [c["tag"] for c in d["columns"]] == ["grace-a", "grace-b", "bergamo"]
+assert d["pipe_writes"]["count"] == [1000, 2000, 500]
+assert d["pipe_writes"]["classes"][0]["count"] == [700, 800, 500]
+w = {c["caller"]: c["wait_ns"] for c in d["lock"]["callers"]}
+assert w["anon_pipe_write+0x2f"] == [1000000, 2000000, 100000], w
+assert d["pipe_mutex"]["log2"] == [{"bucket": 10, "count": [8, 8, 8]},
+                                   {"bucket": 12, "count": [20, 20, 20]}]
+PY
+
+note "what does not fit is refused, naming why"
+cs 2 compare grace-a plain
+contains "$ERR" "observations (copyscope observe) compare only with observations"
+cs 2 compare grace-a grace-b --csv
+contains "$ERR" "--csv: not for observations"
+obs more1 10 10,0,0,0,0,0,0,0 1,1,1
+obs more2 10 10,0,0,0,0,0,0,0 1,1,1
+cs 2 compare grace-a grace-b,bergamo,more1,more2
+contains "$ERR" "at most 4 side by side"
+cs 0 compare grace-a grace-b,bergamo,more1,more2 --json
+cs 2 compare plain plain --caller 'x*'
+contains "$ERR" "--caller: for observations only"
+exit 0
