@@ -4,6 +4,7 @@
  * one CSV line per point.
  */
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "report/history_print.h"
@@ -18,6 +19,12 @@ static bool is_change(const struct hist_series *s, size_t i)
 	return false;
 }
 
+/* v, or null where it is not finite (a point without a CI). */
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
 static json_t *points_json(const struct hist_series *s)
 {
 	json_t *pts = json_array();
@@ -27,13 +34,13 @@ static json_t *points_json(const struct hist_series *s)
 		const struct hist_point *p = &s->pts[i];
 
 		json_array_append_new(pts, json_pack(
-			"{s:I, s:I, s:s, s:I, s:s, s:s, s:I, s:f, s:[f, f]}",
+			"{s:I, s:I, s:s, s:I, s:s, s:s, s:I, s:f, s:[o, o]}",
 			"run_id", (json_int_t)p->run_id, "first_run_id",
 			(json_int_t)p->first_run_id, "uuid", p->uuid,
 			"started_ns", (json_int_t)p->started_ns, "kernel",
 			p->kernel, "boot_id", p->boot_id, "runs",
 			(json_int_t)p->nruns, "median", p->median, "ci",
-			p->ci_lo, p->ci_hi));
+			num_or_null(p->ci_lo), num_or_null(p->ci_hi)));
 	}
 	return pts;
 }
@@ -96,6 +103,15 @@ static void csv_text(FILE *out, const char *s)
 	fputs("\",", out);
 }
 
+/* ",v", or "," alone where v is not finite. */
+static void csv_num(FILE *out, double v)
+{
+	if (isfinite(v))
+		fprintf(out, ",%.10g", v);
+	else
+		fputc(',', out);
+}
+
 void history_print_csv(FILE *out, const struct history *h)
 {
 	size_t i, k;
@@ -119,9 +135,11 @@ void history_print_csv(FILE *out, const struct history *h)
 			fprintf(out, "%lld,", (long long)p->started_ns);
 			csv_text(out, p->kernel);
 			csv_text(out, p->boot_id);
-			fprintf(out, "%zu,%.10g,%.10g,%.10g,%d\n", p->nruns,
-				p->median, p->ci_lo, p->ci_hi,
-				is_change(s, k) ? 1 : 0);
+			/* a point without a CI: empty fields */
+			fprintf(out, "%zu,%.10g", p->nruns, p->median);
+			csv_num(out, p->ci_lo);
+			csv_num(out, p->ci_hi);
+			fprintf(out, ",%d\n", is_change(s, k) ? 1 : 0);
 		}
 	}
 }

@@ -263,6 +263,9 @@ static void block_table(FILE *f, const struct result *res, size_t n,
 		fmt_value(s->ci_lo, r->unit, a, sizeof(a));
 		fmt_value(s->ci_hi, r->unit, b, sizeof(b));
 		snprintf(t, sizeof(t), "%s .. %s", a, b);
+		if (isnan(s->ci_lo) || isnan(s->ci_hi))	/* no CI exists */
+			snprintf(t, sizeof(t), "none: %s",
+				 summary_ci_reason(s->n));
 		fprintf(f, "<td class=\"num\">");
 		html_text(f, t);
 		fprintf(f, "</td><td class=\"num\">%zu</td><td class=\"num%s\">"

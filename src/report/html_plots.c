@@ -98,6 +98,11 @@ void html_end_figure(FILE *f)
 	fprintf(f, "</div>\n</div>\n");
 }
 
+json_t *html_num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
 static void cell(FILE *f, const char *tag, const char *cls, const char *s)
 {
 	fprintf(f, "<%s%s%s%s>", tag, cls ? " class=\"" : "", cls ? cls : "",
@@ -244,11 +249,13 @@ static void sweep_series(json_t *series, const struct result *const *pts,
 			}
 			if (best == np)
 				break;
+			/* a point without a CI has a null band: none drawn */
 			json_array_append_new(points, json_pack(
-				"{s:f, s:f, s:f, s:f}", "x", xs[best],
+				"{s:f, s:f, s:o, s:o}", "x", xs[best],
 				"y", pts[best]->summary.median / div,
-				"lo", pts[best]->summary.ci_lo / div,
-				"hi", pts[best]->summary.ci_hi / div));
+				"lo", html_num_or_null(pts[best]->summary.ci_lo / div),
+				"hi", html_num_or_null(pts[best]->summary.ci_hi /
+						 div)));
 		}
 		json_array_append_new(series, json_pack("{s:s, s:o}", "name",
 			*group[i] ? group[i] : metric, "points", points));
@@ -333,6 +340,9 @@ static int plot_sweep(FILE *f, const struct result *res, size_t n,
 		fmt_number(s->ci_lo / div, a, sizeof(a));
 		fmt_number(s->ci_hi / div, b, sizeof(b));
 		snprintf(c, sizeof(c), "%s .. %s", a, b);
+		if (isnan(s->ci_lo) || isnan(s->ci_hi))	/* no CI exists */
+			snprintf(c, sizeof(c), "none: %s",
+				 summary_ci_reason(s->n));
 		html_tdn(f, c);
 		snprintf(c, sizeof(c), "%.1f%%", s->cv * 100);
 		html_tdn(f, s->n > 1 ? c : "-");

@@ -7,6 +7,7 @@
  * where it changes; beside it the numbers as a table.
  */
 #include <jansson.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -58,9 +59,11 @@ static json_t *history_spec(const struct hist_series *s, double div,
 		const struct hist_point *p = &s->pts[i];
 
 		json_array_append_new(pts, json_pack(
-			"{s:I, s:f, s:f, s:f, s:I, s:s}", "x", (json_int_t)i,
-			"y", p->median / div, "lo", p->ci_lo / div, "hi",
-			p->ci_hi / div, "run", (json_int_t)p->run_id,
+			"{s:I, s:f, s:o, s:o, s:I, s:s}", "x", (json_int_t)i,
+			"y", p->median / div, "lo",
+			html_num_or_null(p->ci_lo / div), "hi",
+			html_num_or_null(p->ci_hi / div), "run",
+			(json_int_t)p->run_id,
 			"kernel", p->kernel));
 		if (i == 0 || strcmp(p->kernel, s->pts[i - 1].kernel) != 0)
 			json_array_append_new(ks, json_pack("{s:I, s:s}", "x",
@@ -110,7 +113,7 @@ static void history_table(FILE *f, const struct hist_series *s, double div,
 		fmt_number(p->ci_hi / div, b, sizeof(b));
 		strncat(a, "..", sizeof(a) - strlen(a) - 1);
 		strncat(a, b, sizeof(a) - strlen(a) - 1);
-		html_tdn(f, a);
+		html_tdn(f, isnan(p->ci_lo) || isnan(p->ci_hi) ? "-" : a);
 		if (cp)
 			snprintf(a, sizeof(a), "%+.1f%% (p %.3g)",
 				 cp->change_pct, cp->p);

@@ -30,6 +30,10 @@ void html_figure(FILE *f, const char *kind, const char *title, int height,
 /* Close the figure html_figure() opened. */
 void html_end_figure(FILE *f);
 
+/* v as a JSON number, or null where it is NAN or infinite (a CI that
+   does not exist: the chart draws no band there). */
+json_t *html_num_or_null(double v);
+
 /* A header cell, a cell and a numeric cell holding s as HTML text. */
 void html_th(FILE *f, const char *s);
 void html_td(FILE *f, const char *s);

@@ -12,7 +12,8 @@
  *   "results": [ { "workload", "params": {..}, "metric", "unit",
  *                  "direction": "higher"|"lower"|"info",
  *                  "summary": { n, median, mean, min, max, stddev, mad,
- *                               cv, ci95_lo, ci95_hi },
+ *                               cv, ci95_lo, ci95_hi (null below 6
+ *                               samples, with ci95_reason saying so) },
  *                  "samples": [..], "info": {..},
  *                  "histogram": { "buckets": [[lo, hi, count], ..],
  *                                 "overflow": n },
@@ -132,7 +133,7 @@ static json_t *result_json(const struct result *r)
 	for (i = 0; samples && i < r->nsamples; i++)
 		json_array_append_new(samples, json_real(r->samples[i]));
 	o = json_pack("{s:o, s:o, s:o, s:o, s:s, s:{s:I, s:f, s:f, s:f, s:f, "
-		      "s:f, s:f, s:f, s:f, s:f}, s:o, s:o}",
+		      "s:f, s:f, s:f, s:o, s:o}, s:o, s:o}",
 		      "workload", codec_json_text(r->cfg->workload),
 		      "params", report_params_json(r->cfg),
 		      "metric", codec_json_text(r->metric),
@@ -141,9 +142,14 @@ static json_t *result_json(const struct result *r)
 		      "summary", "n", (json_int_t)s->n, "median", s->median,
 		      "mean", s->mean, "min", s->min, "max", s->max,
 		      "stddev", s->stddev, "mad", s->mad, "cv", s->cv,
-		      "ci95_lo", s->ci_lo, "ci95_hi", s->ci_hi,
+		      "ci95_lo", num(s->ci_lo), "ci95_hi", num(s->ci_hi),
 		      "samples", samples,
 		      "info", result_info_json(r));
+	/* a null CI says why: the stats layer decided there is none */
+	if (o && summary_ci_reason(s->n))
+		json_object_set_new(json_object_get(o, "summary"),
+				    "ci95_reason",
+				    json_string(summary_ci_reason(s->n)));
 	if (o && r->hist && r->hist->nbuckets)
 		json_object_set_new(o, "histogram", hist_json(r->hist));
 	if (o)

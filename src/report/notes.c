@@ -74,7 +74,12 @@ static void precision_note(const struct result_config *c, char *text,
 	double more;
 
 	fmt_value((double)c->precision_time_ns, "ns", t, sizeof(t));
-	if (isnan(c->precision_pct)) {
+	if (summary_ci_reason(c->nsamples)) {
+		snprintf(text, len, "precision: no 95%% CI of a median (%s; "
+			 "±%g%% asked); %zu samples in %s",
+			 summary_ci_reason(c->nsamples),
+			 c->precision_asked_pct, c->nsamples, t);
+	} else if (isnan(c->precision_pct)) {
 		snprintf(text, len, "precision: no metric has a non-zero "
 			 "median, so none has a relative precision (±%g%% "
 			 "asked); %zu samples in %s", c->precision_asked_pct,

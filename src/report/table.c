@@ -26,9 +26,6 @@
 #include "stats/histogram.h"
 
 #define MAX_COLS 16
-/* The fewest samples whose min .. max covers the median 95% of the time. */
-#define TABLE_MIN_CI_N 6
-
 /* One block: results [first, last) of one job. */
 struct block {
 	const struct result *res;
@@ -149,13 +146,9 @@ static void print_metric_row(FILE *out, const struct result *r)
 		 label);
 	if (strlen(ci) > 20)	/* the column: the median names the unit */
 		snprintf(ci, sizeof(ci), "%s .. %s", lo, hi);
-	/*
-	 * Below TABLE_MIN_CI_N samples no interval of the median reaches 95%:
-	 * the widest, min .. max, covers 1 - 2 / 2^n of the time (n = 5:
-	 * 93.8%; n = 6: 96.9%), so a "95% CI" there would be min .. max
-	 * under a false name.
-	 */
-	if (s->n < TABLE_MIN_CI_N)
+	/* the stats layer decided (summary_ci_reason()): below 6 samples no
+	   interval of the median reaches 95%, and there is none to print */
+	if (isnan(s->ci_lo) || isnan(s->ci_hi))
 		snprintf(ci, sizeof(ci), "n too small for a CI");
 	if (s->n > 1)
 		snprintf(sd, sizeof(sd), "%.1f%%", s->cv * 100.0);

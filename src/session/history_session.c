@@ -400,7 +400,8 @@ static int point_cis(const struct store_history *h,
 	for (q = 0; q < s->n; q++) {
 		const struct store_hist_result *r = &h->r[it[q].idx];
 
-		if (!o->want_ci(s, q))
+		/* as summary_compute(): no CI below SUMMARY_MIN_CI_N */
+		if (!o->want_ci(s, q) || summary_ci_reason(r->nsamples))
 			continue;
 		if (stats_bootstrap_median_ci(r->samples, r->nsamples,
 					      SUMMARY_BOOTSTRAP_ITERS,

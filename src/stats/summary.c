@@ -234,6 +234,11 @@ out:
 	return ret;
 }
 
+const char *summary_ci_reason(size_t n)
+{
+	return n < SUMMARY_MIN_CI_N ? "fewer than 6 samples" : NULL;
+}
+
 int summary_compute(const double *x, size_t n, struct summary *out)
 {
 	double *s, sum = 0.0, dev = 0.0, sq = 0.0, mean, k;
@@ -241,6 +246,7 @@ int summary_compute(const double *x, size_t n, struct summary *out)
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	out->ci_lo = out->ci_hi = NAN;
 	if (n == 0)
 		return 0;
 	s = sorted_copy(x, n);
@@ -287,6 +293,8 @@ int summary_compute(const double *x, size_t n, struct summary *out)
 	out->mad = stats_quantile_sorted(s, n, 0.5);
 	free(s);
 
+	if (summary_ci_reason(n))
+		return 0;
 	ret = stats_bootstrap_median_ci(x, n, SUMMARY_BOOTSTRAP_ITERS,
 					SUMMARY_BOOTSTRAP_SEED, 0.95,
 					&out->ci_lo, &out->ci_hi);
@@ -300,7 +308,7 @@ int stats_median_precision_pct(const double *x, size_t n, double *pct)
 	double med, lo, hi;
 
 	*pct = NAN;
-	if (n == 0)
+	if (summary_ci_reason(n))
 		return 0;
 	med = stats_median(x, n);
 	if (med == 0.0)

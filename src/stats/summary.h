@@ -5,6 +5,9 @@
  * stddev (sample, n-1), MAD (median absolute deviation, unscaled), CV
  * (stddev / mean), and a 95% percentile-bootstrap confidence interval of the
  * median, seeded so that the same samples always give the same interval.
+ * Below SUMMARY_MIN_CI_N samples there is no such interval, and the CI is
+ * NAN: the one place that decides whether a result has a CI, so that the
+ * renderers print only what exists.
  */
 #ifndef COPYSCOPE_SUMMARY_H
 #define COPYSCOPE_SUMMARY_H
@@ -18,8 +21,21 @@ struct summary {
 	double stddev;		/* sample standard deviation (n-1); 0 if n<2 */
 	double mad;		/* median of |x - median| */
 	double cv;		/* stddev / |mean|; 0 if mean == 0 */
-	double ci_lo, ci_hi;	/* 95% bootstrap CI of the median */
+	double ci_lo, ci_hi;	/* 95% bootstrap CI of the median; NAN
+				   below SUMMARY_MIN_CI_N samples */
 };
+
+/*
+ * The fewest samples with a 95% CI of the median.  Below it no interval
+ * of the median reaches 95%: the widest, min .. max, covers the median
+ * 1 - 2 / 2^n of the time (n = 5: 93.8%; n = 6: 96.9%), so a "95% CI"
+ * there would be min .. max under a false name.
+ */
+#define SUMMARY_MIN_CI_N 6
+
+/* Why a summary of n samples has no 95% CI of its median ("fewer than 6
+   samples"), or NULL when it has one. */
+const char *summary_ci_reason(size_t n);
 
 /* Number of bootstrap resamples used by summary_compute(). */
 #define SUMMARY_BOOTSTRAP_ITERS 2000
@@ -28,7 +44,8 @@ struct summary {
 
 /*
  * Compute the summary of x[0..n-1] (not modified).  n == 0 gives all
- * zeros.  Returns 0, or -1 on allocation failure.
+ * zeros but a NAN CI; below SUMMARY_MIN_CI_N samples the CI is NAN.
+ * Returns 0, or -1 on allocation failure.
  */
 int summary_compute(const double *x, size_t n, struct summary *out);
 
@@ -71,8 +88,9 @@ int stats_bootstrap_median_ci(const double *x, size_t n, unsigned iters,
  * How precisely x[0..n-1] pins its median: the larger distance from the
  * median to either end of the summary's 95% CI (the same bootstrap, seed
  * and resamples as summary_compute(), so it matches the printed CI), as %
- * of |median|.  NAN when the median is 0 (no relative precision) or n is
- * 0.  Returns 0, or -1 on allocation failure.
+ * of |median|.  NAN when the median is 0 (no relative precision) or there
+ * are fewer than SUMMARY_MIN_CI_N samples (no CI).  Returns 0, or -1 on
+ * allocation failure.
  */
 int stats_median_precision_pct(const double *x, size_t n, double *pct);
 
