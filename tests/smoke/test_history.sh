@@ -13,8 +13,8 @@
 
 need_python
 
-note "one real short run, exported"
-cs 0 run sys.null --reps 5 --sample-time 20ms --db "$TMP/real.db"
+note "one real short run (6 samples: a CI of the median), exported"
+cs 0 run sys.null --reps 6 --sample-time 20ms --db "$TMP/real.db"
 cs 0 export last -o "$TMP/real.jsonl" --db "$TMP/real.db"
 GEN=tests/smoke/history_series.py
 python3 "$GEN" "$TMP/real.jsonl" "$TMP/step.jsonl" --copies 24 \

@@ -131,4 +131,18 @@ note "show last --json is run 1"
 cs 0 show last --json
 python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(0 if d["run"]["id"] == 1 else "id %r" % d["run"]["id"])' <"$OUT" ||
 	fail "show last --json is not run 1"
+note "below 6 samples no CI: null with the reason; from 6 a CI (#30 item 4)"
+cs 0 run sys.null --reps 3 --sample-time 2ms --json --no-store
+python3 - "$OUT" <<'PY' || fail "a 3-sample result carries a CI"
+import json, sys
+s = json.load(open(sys.argv[1]))["results"][0]["summary"]
+assert s["ci95_lo"] is None and s["ci95_hi"] is None, s
+assert s["ci95_reason"] == "fewer than 6 samples", s
+PY
+cs 0 run sys.null --reps 6 --sample-time 2ms --json --no-store
+python3 - "$OUT" <<'PY' || fail "a 6-sample result has no CI"
+import json, sys
+s = json.load(open(sys.argv[1]))["results"][0]["summary"]
+assert s["ci95_lo"] <= s["median"] <= s["ci95_hi"], s
+PY
 exit 0

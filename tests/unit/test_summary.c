@@ -53,7 +53,22 @@ static void test_summary_known(void **state)
 	/* |x - 3| = 2 1 0 1 97 -> median 1 */
 	assert_float_equal(s.mad, 1.0, EPS);
 	assert_float_equal(s.cv, 43.617656975128774 / 22.0, 1e-12);
+	/* 5 samples: no CI of the median (a min..max is not one) */
+	assert_true(isnan(s.ci_lo) && isnan(s.ci_hi));
+	assert_string_equal(summary_ci_reason(5), "fewer than 6 samples");
+}
+
+/* From SUMMARY_MIN_CI_N samples on there is a CI, around the median. */
+static void test_summary_ci_from_six(void **state)
+{
+	double x[] = { 1, 2, 3, 4, 5, 100 };
+	struct summary s;
+
+	(void)state;
+	assert_int_equal(summary_compute(x, 6, &s), 0);
+	assert_false(isnan(s.ci_lo));
 	assert_true(s.ci_lo <= s.median && s.median <= s.ci_hi);
+	assert_null(summary_ci_reason(6));
 }
 
 static void test_summary_unsorted_input_untouched(void **state)
@@ -372,6 +387,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rng_reference),
 		cmocka_unit_test(test_summary_known),
+		cmocka_unit_test(test_summary_ci_from_six),
 		cmocka_unit_test(test_summary_unsorted_input_untouched),
 		cmocka_unit_test(test_summary_even_and_negative_mean),
 		cmocka_unit_test(test_summary_empty_and_single),
