@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -255,12 +256,12 @@ static void add_irq_source(const struct env *env, char *buf, size_t len,
 {
 	const char *v = env_get(env, "irq.on_run_cpus");
 	const char *on = v ? strstr(v, " on CPUs ") : NULL;
-	char what[160];
-	int landing;
+	char what[160], *end;
+	long landing = on ? strtol(v, &end, 10) : 0;
 
-	if (!on || sscanf(v, "%d", &landing) != 1 || landing <= 0)
+	if (!on || end == v || landing <= 0 || landing > INT_MAX)
 		return;
-	snprintf(what, sizeof(what), "%d IRQs on CPUs %s", landing, on + 9);
+	snprintf(what, sizeof(what), "%ld IRQs on CPUs %s", landing, on + 9);
 	add_source(buf, len, off, what);
 }
 
@@ -270,13 +271,13 @@ static void add_idle_source(const struct env *env, char *buf, size_t len,
 {
 	const char *v = env_get(env, "cpuidle.deepest");
 	const char *lat = v ? strstr(v, "(exit latency ") : NULL;
-	char what[160], name[64];
-	int us;
+	char what[160], name[64], *end;
+	long us = lat ? strtol(lat + strlen("(exit latency "), &end, 10) : 0;
 
-	if (!lat || sscanf(lat, "(exit latency %d", &us) != 1 ||
+	if (!lat || end == lat + strlen("(exit latency ") ||
 	    us < DEEP_IDLE_US || sscanf(v, "%63s", name) != 1)
 		return;
-	snprintf(what, sizeof(what), "idle state %s (%d us exit)", name, us);
+	snprintf(what, sizeof(what), "idle state %s (%ld us exit)", name, us);
 	add_source(buf, len, off, what);
 }
 
@@ -288,8 +289,8 @@ size_t env_noise_sources(const struct env *env, char *buf, size_t len)
 	size_t off = 0;
 
 	buf[0] = '\0';
-	if (gov && strcmp(gov, "performance") && strcmp(gov, ABSENT) &&
-	    strcmp(gov, UNAVAILABLE)) {
+	if (gov && strcmp(gov, "performance") != 0 &&
+	    strcmp(gov, ABSENT) != 0 && strcmp(gov, UNAVAILABLE) != 0) {
 		snprintf(what, sizeof(what), "governor %s", gov);
 		add_source(buf, len, &off, what);
 	}

@@ -263,7 +263,7 @@ static int add_folded(struct kprof *kp, const char *frames, uint64_t count)
 	if ((kp->nstacks + 1) * 2 > kp->nslot && grow_slots(kp) != 0)
 		return -1;
 	h = hash_text(frames) & (kp->nslot - 1);
-	while (kp->slot[h].frames && strcmp(kp->slot[h].frames, frames))
+	while (kp->slot[h].frames && strcmp(kp->slot[h].frames, frames) != 0)
 		h = (h + 1) & (kp->nslot - 1);
 	if (!kp->slot[h].frames) {
 		kp->slot[h].frames = strdup(frames);

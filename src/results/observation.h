@@ -140,4 +140,12 @@ const struct observation_comm *observation_find_comm(
 int observation_mix_text(const struct observation *o, const char *comm,
 			 char *buf, size_t len, char *err, size_t errlen);
 
+/*
+ * How many of o's pipe writes (comm's only when not NULL) were 1 MiB or
+ * more: observation_mix_text() puts them into its last range, as pipe.mix
+ * writes at most OBSERVATION_MIX_MAX_BYTES.
+ */
+uint64_t observation_mix_clamped(const struct observation *o,
+				 const char *comm);
+
 #endif

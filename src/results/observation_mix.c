@@ -56,6 +56,26 @@ static size_t merge(struct range *r, size_t n)
 	return n;
 }
 
+uint64_t observation_mix_clamped(const struct observation *o,
+				 const char *comm)
+{
+	const uint64_t *h = o->pipe_log2;
+	uint64_t n = 0;
+	size_t b;
+
+	if (comm) {
+		const struct observation_comm *c =
+			observation_find_comm(o, comm);
+
+		if (!c)
+			return 0;
+		h = c->log2;
+	}
+	for (b = 20; b < OBSERVATION_NLOG2; b++)	/* [2^20, ...) */
+		n += h[b];
+	return n;
+}
+
 int observation_mix_text(const struct observation *o, const char *comm,
 			 char *buf, size_t len, char *err, size_t errlen)
 {

@@ -94,11 +94,13 @@ static int add_stack(struct ftab *t, const struct kv_prof_stack *st)
 		size_t l = strcspn(p, ";");
 
 		f = func_of(t, p, l);
-		if (f < 0)
+		if (f < 0 || !t->v)
 			return -1;
 		for (k = 0; k < nseen && seen[k] != f; k++)
 			;
 		if (k == nseen) {
+			/* func_of made t->v[f], its counts zeroed */
+			/* NOLINTNEXTLINE(clang-analyzer-core.uninitialized.Assign) */
 			t->v[f].total += st->count;
 			if (nseen < PROF_MAX_DEPTH)
 				seen[nseen++] = f;

@@ -152,7 +152,16 @@ int session_observed_mix(struct store *st, const char *spec, char *mix,
 	if (rc == 0) {
 		snprintf(replayed, rlen, "%lld %s%s%s", id, run.info.uuid,
 			 comm ? " " : "", comm ? comm : "");
+		uint64_t big = observation_mix_clamped(&o, comm);
+
 		about_replay(&run.info, comm, about);
+		/* writes the replay cannot make as large are said */
+		if (big)
+			snprintf(about + strlen(about),
+				 SESSION_REPLAY_ABOUT - strlen(about),
+				 "; %llu writes of 1 MiB or more replayed as "
+				 "512 KiB..1 MiB, pipe.mix's largest",
+				 (unsigned long long)big);
 	} else
 		snprintf(err, errlen, "mix=observed:%s: %s", spec, why);
 	observation_free(&o);

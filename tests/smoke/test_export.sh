@@ -132,5 +132,5 @@ contains "$ERR" "which file?"
 cs 2 import "$TMP/nosuch.jsonl"
 contains "$ERR" "cannot open"
 cs 2 show 1 --json --csv
-contains "$ERR" "--json or --csv, not both"
+contains "$ERR" "one of --json, --csv, --mail and --markdown"
 exit 0

@@ -67,7 +67,7 @@ SH
 		"run pipe.bw mode=pr|proc|" \
 		"run pipe.bw place=split,s|split,split|split,same|" \
 		"run de|default|" "run --hi|--hist|" \
-		"run --tag |before-x|after-y|" "compare |last|before-x|after-y|" \
+		"run --tag |before-x|after-y|" "compare |last|before-x|after-y|1|2|" \
 		"report --com|--compare|" "list sys.n|sys.null|" \
 		"bo|boot|" "boot --acc|--accel|" "boot --accel |auto|kvm|tcg|" \
 		"boot --kernel k --side a sys.n|sys.null|" \

@@ -104,3 +104,22 @@ COPYSCOPE_DB=$TMP/other.db cs 0 show 1 --json
 contains_flat "$OUT" "524288-1048576:987654321012"
 contains_flat "$OUT" "place=split"
 note "pass"
+
+note "writes of 1 MiB or more: the replay says it writes them as its largest"
+python3 - "$TMP/obs.jsonl" "$TMP/big.jsonl" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+lines[1]["run"]["uuid"] = "5eed0b5e0000000000000000000000b2"
+o = lines[1]["observation"]
+for h in (o["pipe_writes"], o["comms"][0]):
+    h["log2"].append([21, 7])
+with open(sys.argv[2], "w") as f:
+    for l in lines:
+        f.write(json.dumps(l) + "\n")
+PY
+cs 0 import -v "$TMP/big.jsonl"
+BIG=$(sed -n 's/^imported as run \([0-9]*\) .*/\1/p' "$OUT" "$ERR")
+cs 0 run pipe.mix mix=observed:$BIG writers=2 --reps 2 \
+	--sample-time 5ms --warmup 0 --no-store
+contains_flat "$ERR" "7 writes of 1 MiB or more replayed as 512 KiB..1 MiB, pipe.mix's largest"
+exit 0
