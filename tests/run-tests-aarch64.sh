@@ -28,20 +28,27 @@ command -v "$QEMU" >/dev/null 2>&1 || {
 # What qemu-user cannot do, by test: the reason printed when skipped.
 skip_reason() {
 	case $1 in
+	test_kernel_profile)
+		echo "perf_event_open sampling of kernel stacks through" \
+			"qemu-user: the host kernel's x86 stacks, not the guest's" ;;
 	test_kernel_bpf|test_kernel_views|test_observe)
 		echo "BPF and tracefs through qemu-user: the bpf() system call" \
 			"is not translated (and this build has no BPF)" ;;
 	test_boot_cli|test_lab|test_install)
 		echo "needs a native build (boot, make install, the lab's" \
 			"builds) rather than a binary under qemu-user" ;;
+	test_loaded_headline)
+		echo "on-CPU time against competing loops: under qemu-user the" \
+			"translator's work is the worker's CPU time" ;;
 	test_stop_signals|test_interrupt)
 		echo "signal timing through qemu-user's signal emulation" \
 			"is not what the test measures" ;;
 	test_help|test_completion|test_examples)
 		echo "checks the x86 build's docs and man page byte for byte" ;;
-	test_store_scale|test_pg_secrets|test_pg_timeout|test_consistency)
+	test_store_scale|test_pg_secrets|test_pg_timeout|test_consistency|\
+	test_compare|test_report|test_bad_inputs|test_mail)
 		echo "too slow under TCG emulation for the suite's time" \
-			"budget" ;;
+			"budget (CI's 25 minutes; the x86 suite runs it)" ;;
 	test_ab|test_check|test_compare_rows|test_faults|test_file_paths|\
 	test_file_rw|test_formatting|test_hostile_import|test_mem_copy|\
 	test_pipe_matrix|test_reliability|test_run_output|test_run_sys_null|\
