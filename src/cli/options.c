@@ -13,8 +13,6 @@
 #include "session/session.h"
 #include "core/param.h"
 
-#define OPT_HELP_WIDTH 78
-
 /* The row that argument a (up to a '=') names, or NULL. */
 static const struct opt_row *find_row(const struct opt_cmd *c, const char *a,
 				      size_t *ri)
@@ -393,57 +391,6 @@ bool opt_given(const struct opt_cmd *c, const struct opt_result *res,
 }
 
 /* Columns of the first len bytes of UTF-8 text s. */
-static size_t text_width(const char *s, size_t len)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < len; i++)
-		n += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return n;
-}
-
-void opt_print_options(FILE *out, const struct opt_cmd *c)
-{
-	size_t i;
-
-	for (i = 0; i < c->nrows; i++) {
-		const struct opt_row *r = &c->rows[i];
-		const char *p;
-		int col;
-
-		if (!r->help)
-			continue;
-		col = fprintf(out, "  %s%s%s%s%s", r->name,
-			      r->short_name ? ", " : "",
-			      r->short_name ? r->short_name : "",
-			      r->arg ? " " : "", r->arg ? r->arg : "");
-		if (col >= (int)c->help_col) {
-			fputc('\n', out);
-			col = 0;
-		}
-		col += fprintf(out, "%*s", (int)c->help_col - col, "");
-		/* the help, word by word, wrapped at OPT_HELP_WIDTH */
-		for (p = r->help; *p;) {
-			size_t sp = strspn(p, " "), w = strcspn(p + sp, " ");
-			bool first = col == (int)c->help_col;
-
-			if (!first && col + (int)(sp + text_width(p + sp, w)) >
-			    OPT_HELP_WIDTH) {
-				col = fprintf(out, "\n%*s", (int)c->help_col,
-					      "") - 1;
-				first = true;
-			}
-			if (first)
-				p += sp;
-			col += fprintf(out, "%.*s", (int)(first ? w : sp + w),
-				       p) - (int)(w - text_width(p + (first ?
-				       0 : sp), w));
-			p += first ? w : sp + w;
-		}
-		fputc('\n', out);
-	}
-}
-
 int opt_strip(const struct opt_cmd *c, int argc, char **argv,
 	      const char *const *drop, char **out)
 {
@@ -475,33 +422,4 @@ int opt_strip(const struct opt_cmd *c, int argc, char **argv,
 	}
 	out[n] = NULL;
 	return n;
-}
-
-int opt_check_tag(const char *cmd, const struct opt_row *r, const char *v,
-		  void *dest)
-{
-	int e = cli_check_tag(cmd, v);
-
-	(void)r;
-	if (!e)
-		*(const char **)dest = v;
-	return e;
-}
-
-int opt_check_cpus(const char *cmd, const struct opt_row *r, const char *v,
-		   void *dest)
-{
-	char err[256];
-
-	(void)r;
-	if (session_parse_cpus(v, dest, err, sizeof(err)) != 0)
-		return cli_usage(cmd, "%s", err);
-	return 0;
-}
-
-int opt_check_ignore(const char *cmd, const struct opt_row *r,
-		     const char *v, void *dest)
-{
-	(void)r;
-	return cmp_ignore_add(cmd, dest, v);
 }
