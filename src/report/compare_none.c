@@ -9,21 +9,13 @@
 #include <string.h>
 
 #include "report/comparison_print.h"
+#include "report/format.h"
 #include "results/codec.h"
 #include "results/result.h"
 #include "util/msg.h"
 
 /* The most configurations listed per side. */
 #define NONE_MAX_LISTED 4
-
-/* Text from outside (a parameter's value) with control bytes escaped. */
-static void clean_text(const char *s, char *buf, size_t len)
-{
-	char *c = codec_clean_text(s, true);
-
-	snprintf(buf, len, "%s", c ? c : "?");
-	free(c);
-}
 
 /* Has side a row (present there) of workload wl? */
 static bool side_has_workload(const struct cmp *c, bool base, const char *wl)
@@ -139,7 +131,7 @@ static void list_side(FILE *out, const struct cmp *c, bool base)
 						 sizeof(line) - used, " %s=%s",
 						 res->cfg->params[k].name,
 						 res->cfg->params[k].value);
-		clean_text(line, clean, sizeof(clean));
+		fmt_clean_text(line, clean, sizeof(clean));
 		fprintf(out, "  %s %s\n", base ? "base:" : "new: ", clean);
 		shown++;
 	}

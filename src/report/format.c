@@ -11,6 +11,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "results/codec.h"
+
 int fmt_unit_is_bare(const char *unit)
 {
 	/* The metric's name says "per byte" and the run's heading names the
@@ -336,4 +338,12 @@ void fmt_utc_time(int64_t ns, char *buf, size_t len)
 		return;
 	}
 	strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
+}
+
+void fmt_clean_text(const char *s, char *buf, size_t len)
+{
+	char *c = codec_clean_text(s ? s : "", true);
+
+	snprintf(buf, len, "%s", c ? c : "?");
+	free(c);
 }

@@ -42,6 +42,13 @@ void fmt_ci(double lo, double hi, char *buf, size_t len);
  */
 void fmt_perf_time(double ns, char *buf, size_t len);
 
+/*
+ * Text from outside (a tag, a host, a comm, a command line) made safe to
+ * print: control characters and bytes that are not UTF-8 as \xNN
+ * (codec_clean_text), into buf ("?" on ENOMEM).
+ */
+void fmt_clean_text(const char *s, char *buf, size_t len);
+
 /* A CLOCK_REALTIME ns stamp as "YYYY-MM-DD HH:MM:SS" UTC ("-" if 0). */
 void fmt_utc_time(int64_t ns, char *buf, size_t len);
 

@@ -20,15 +20,6 @@
 #define HIST_TAIL 10
 #define HIST_SPARK_WIDTH 70
 
-/* s made safe to print (codec_clean_text) into buf. */
-static void clean_text(const char *s, char *buf, size_t len)
-{
-	char *clean = codec_clean_text(s ? s : "", true);
-
-	snprintf(buf, len, "%s", clean ? clean : "?");
-	free(clean);
-}
-
 /* A time in ns since the epoch as "YYYY-MM-DD HH:MM:SS" (UTC), or "-". */
 static void format_time(int64_t ns, char *buf, size_t len)
 {
@@ -88,7 +79,7 @@ static void print_point(FILE *out, const struct hist_series *s, size_t i)
 	char when[32], kernel[64], med[32], ci[48], runs[24];
 
 	format_time(p->started_ns, when, sizeof(when));
-	clean_text(p->kernel[0] ? p->kernel : "?", kernel, sizeof(kernel));
+	fmt_clean_text(p->kernel[0] ? p->kernel : "?", kernel, sizeof(kernel));
 	fmt_value(p->median, s->unit, med, sizeof(med));
 	fmt_ci(100 * (p->ci_lo / p->median - 1),
 	       100 * (p->ci_hi / p->median - 1), ci, sizeof(ci));
@@ -134,7 +125,7 @@ static void params_text(const struct hist_series *s, char *buf, size_t len)
 	size_t used = 0, i;
 
 	if (!s->nparam && strcmp(s->params, "{}") != 0) {
-		clean_text(s->params, buf, len);
+		fmt_clean_text(s->params, buf, len);
 		return;
 	}
 	raw[0] = '\0';
@@ -142,7 +133,7 @@ static void params_text(const struct hist_series *s, char *buf, size_t len)
 		used += (size_t)snprintf(raw + used, sizeof(raw) - used,
 					 "%s%s=%s", used ? " " : "",
 					 s->param[i].name, s->param[i].value);
-	clean_text(raw, buf, len);
+	fmt_clean_text(raw, buf, len);
 }
 
 static void print_series(FILE *out, const struct hist_series *s)
@@ -150,7 +141,7 @@ static void print_series(FILE *out, const struct hist_series *s)
 	char host[128], params[512], head[1024];
 	size_t i, last = 0;
 
-	clean_text(s->host[0] ? s->host : "?", host, sizeof(host));
+	fmt_clean_text(s->host[0] ? s->host : "?", host, sizeof(host));
 	params_text(s, params, sizeof(params));
 	snprintf(head, sizeof(head), "host %s  %s %s  %s (%s), %zu point%s",
 		 host, s->workload, params, s->metric, s->unit, s->n,
@@ -248,7 +239,7 @@ void history_print_check(FILE *out, const struct hist_series *s,
 	char host[128], params[512], line[1400];
 	size_t used;
 
-	clean_text(s->host[0] ? s->host : "?", host, sizeof(host));
+	fmt_clean_text(s->host[0] ? s->host : "?", host, sizeof(host));
 	params_text(s, params, sizeof(params));
 	used = (size_t)snprintf(line, sizeof(line), "%s: host %s  %s %s  "
 				"%s: ", v->verdict == HIST_WORSE ? "worse" :

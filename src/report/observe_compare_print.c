@@ -17,15 +17,6 @@
 #define CELL_W 13
 #define CHANGE_W 10
 
-/* Host text for a terminal (control bytes as \xNN). */
-static void clean(const char *s, char *buf, size_t len)
-{
-	char *c = codec_clean_text(s ? s : "", true);
-
-	snprintf(buf, len, "%s", c ? c : "?");
-	free(c);
-}
-
 static bool ran(const struct obs_cmp *c, size_t k, unsigned what)
 {
 	return (c->cols[k].o.ran & what) != 0;
@@ -36,7 +27,7 @@ static void label(FILE *out, const char *text)
 {
 	char t[4 * 128 + 1];
 
-	clean(text, t, sizeof(t));
+	fmt_clean_text(text, t, sizeof(t));
 	if (strlen(t) > LABEL_W - 2)
 		fprintf(out, "  %s\n%-*s", t, LABEL_W, "");
 	else
@@ -133,12 +124,12 @@ static void legend(FILE *out, const struct obs_cmp *c)
 
 		fmt_utc_time(r->started_ns, t, sizeof(t));
 		fmt_value((double)o->duration_ns, "ns", d, sizeof(d));
-		clean(r->tag[0] ? r->tag : "-", tag, sizeof(tag));
-		clean(r->host, host, sizeof(host));
+		fmt_clean_text(r->tag[0] ? r->tag : "-", tag, sizeof(tag));
+		fmt_clean_text(r->host, host, sizeof(host));
 		if (*o->comm_filter || o->pid_filter) {
 			char cf[4 * 32 + 1];
 
-			clean(o->comm_filter, cf, sizeof(cf));
+			fmt_clean_text(o->comm_filter, cf, sizeof(cf));
 			snprintf(filt, sizeof(filt), "only%s%s%s%.0lld",
 				 *cf ? " comm " : "", cf,
 				 o->pid_filter ? " pid " : "",

@@ -12,20 +12,6 @@
 #include "report/report.h"
 #include "results/codec.h"
 
-/*
- * Host-provided text (a comm, a caller's name) as it may reach a
- * terminal: any local user can name a process with an escape sequence,
- * so control characters and bytes that are not UTF-8 are printed as
- * \xNN (codec_clean_text).
- */
-static void clean(const char *s, char *buf, size_t len)
-{
-	char *c = codec_clean_text(s ? s : "", true);
-
-	snprintf(buf, len, "%s", c ? c : "?");
-	free(c);
-}
-
 static void bucket_label(size_t b, const char *unit, char *buf, size_t len)
 {
 	char lo[32], hi[32];
@@ -97,7 +83,7 @@ static void print_pipe(FILE *out, const struct observation *o)
 		for (c = 2; c < OBSERVATION_NCLASSES; c++)
 			big += m->cls[c];
 		fmt_bytes((double)m->bytes, b, sizeof(b));
-		clean(m->comm, name, sizeof(name));
+		fmt_clean_text(m->comm, name, sizeof(name));
 		fprintf(out, "    %-16s %12" PRIu64 " %10s %7.2f%% %7.2f%%\n",
 			name, m->writes, b, pct(m->cls[0], m->writes),
 			pct(big, m->writes));
@@ -112,8 +98,8 @@ static void lock_row(FILE *out, uint64_t n, uint64_t total, uint64_t max,
 	fmt_value((double)total, "ns", t, sizeof(t));
 	fmt_value((double)max, "ns", m, sizeof(m));
 	fmt_value(n ? (double)total / (double)n : 0, "ns", a, sizeof(a));
-	clean(type, ty, sizeof(ty));
-	clean(who, w, sizeof(w));
+	fmt_clean_text(type, ty, sizeof(ty));
+	fmt_clean_text(who, w, sizeof(w));
 	fprintf(out, "    %10" PRIu64 " %12s %12s %12s %12s  %s\n", n, t, m,
 		a, ty, w);
 }
@@ -217,7 +203,7 @@ void report_observation(FILE *out, const struct observation *o)
 	if (*o->comm_filter || o->pid_filter) {
 		char c[4 * 32 + 1];
 
-		clean(o->comm_filter, c, sizeof(c));
+		fmt_clean_text(o->comm_filter, c, sizeof(c));
 		fprintf(out, "observed %s, only", d);
 		if (*o->comm_filter)
 			fprintf(out, " comm %s", c);

@@ -21,15 +21,6 @@
 #define STATE_W 16		/* "100/100 flagged", bimodal may pass */
 #define LABEL_W (LINE - 2 - 1 - VALUE_W - 1 - SD_W - 1 - STATE_W)
 
-/* Text from outside (a parameter's value) with control bytes escaped. */
-static void clean_text(const char *s, char *buf, size_t len)
-{
-	char *c = codec_clean_text(s, true);
-
-	snprintf(buf, len, "%s", c ? c : "?");
-	free(c);
-}
-
 /* Does any configuration of res[0..n-1] give param name another value? */
 static bool param_varies(const struct result *res, size_t n,
 			 const struct result_param *p)
@@ -129,7 +120,7 @@ void run_brief_job(FILE *out, const struct result *res, size_t n,
 		snprintf(label, sizeof(label), "%-*s %s", (int)wlw,
 			 last ? "" : cfg->workload, params);
 		last = cfg;
-		clean_text(label, clean, sizeof(clean));
+		fmt_clean_text(label, clean, sizeof(clean));
 		if (r && r->nsamples) {
 			fmt_value(r->summary.median, r->unit, value,
 				  sizeof(value));
@@ -238,7 +229,7 @@ void run_brief_group(FILE *out, const struct run_data *runs, size_t nruns)
 					sizeof(head) - used, "  %s=%s",
 					r->cfg->params[k].name,
 					r->cfg->params[k].value);
-			clean_text(head, clean, sizeof(clean));
+			fmt_clean_text(head, clean, sizeof(clean));
 			fputc('\n', out);
 			fmt_wrap(out, 0, 2, clean);
 			fprintf(out, "  %-16s %-23s %-24s %3s\n", "metric",

@@ -20,16 +20,6 @@
 #include "results/observation.h"
 #include "util/array.h"
 
-/* Text from outside (a tag, a host, a command line), control bytes and
-   bytes that are not UTF-8 escaped (s NULL: ""). */
-static void clean_text(const char *s, char *buf, size_t len)
-{
-	char *c = codec_clean_text(s ? s : "", true);
-
-	snprintf(buf, len, "%s", c ? c : "?");
-	free(c);
-}
-
 /* "options: 10 samples of >= 100ms after 200ms warm-up; cpus 0-1" */
 static void print_options(FILE *out, const struct run_info *run)
 {
@@ -81,8 +71,8 @@ void report_show_run(FILE *out, const struct run_data *run, const char *db,
 
 	fmt_utc_time(run->info.started_ns, t0, sizeof(t0));
 	fmt_utc_time(run->info.finished_ns, t1, sizeof(t1));
-	clean_text(run->info.tag[0] ? run->info.tag : "-", tag, sizeof(tag));
-	clean_text(run->info.host, host, sizeof(host));
+	fmt_clean_text(run->info.tag[0] ? run->info.tag : "-", tag, sizeof(tag));
+	fmt_clean_text(run->info.host, host, sizeof(host));
 	fprintf(out, "run %lld  %s  tag %s  host %s  boot %s\n",
 		(long long)run->info.id, run->info.status, tag, host,
 		run->info.boot_id);
@@ -92,7 +82,7 @@ void report_show_run(FILE *out, const struct run_data *run, const char *db,
 	cmd = calloc(1, (run->info.cmdline ? strlen(run->info.cmdline)
 			 : 0) * 4 + 1);
 	if (cmd)
-		clean_text(run->info.cmdline, cmd,
+		fmt_clean_text(run->info.cmdline, cmd,
 			   (run->info.cmdline ? strlen(run->info.cmdline) :
 			    0) * 4 + 1);
 	fprintf(out, "%s\n\n", cmd ? cmd : "?");
