@@ -28,6 +28,15 @@
 #                   $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall
 #   make clean
 #   V=1             show the commands
+#   JOBS=N          build with N jobs (default: every CPU); the tests
+#                   themselves run one at a time whatever JOBS is
+
+# Every CPU builds unless JOBS says otherwise; set at the top level only,
+# so that the recursive makes share its jobserver.
+JOBS    ?= $(shell nproc 2>/dev/null || echo 1)
+ifeq ($(MAKELEVEL),0)
+MAKEFLAGS += -j$(JOBS)
+endif
 
 CC      ?= gcc
 PREFIX  ?= /usr/local

@@ -66,8 +66,9 @@ struct cmp_val {
 };
 
 /*
- * When either side of a row is bimodal: both sides cut at one split (the
- * bimodal side's; the base's when both are), the share of each side's
+ * When either side of a row is bimodal: two mode centres (the cluster
+ * medians of the best split of both sides' samples pooled), every sample of either side in the mode of the
+ * nearer centre, the share of each side's
  * samples in the high mode, each mode's median per side, and a test of
  * the share: over the runs' shares (Welch's t) with CMP_MIN_RUNS runs a
  * side, else Fisher's exact test over the samples.  A median of a mixture
@@ -75,7 +76,9 @@ struct cmp_val {
  */
 struct cmp_modes {
 	bool shown;			/* either side bimodal */
-	double split;
+	double centre_lo, centre_hi;	/* the modes' centres */
+	double split;			/* midway: each sample goes to
+					   the nearer centre */
 	size_t n_hi_b, n_hi_n;		/* samples above the split */
 	double share_hi_b, share_hi_n;	/* of each side's samples, 0..1 */
 	double med_lo_b, med_hi_b, med_lo_n, med_hi_n;	/* NAN: empty */

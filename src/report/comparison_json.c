@@ -115,8 +115,10 @@ static const char *dir_name(int d)
 /* A row's modes when a side is bimodal (comparison.h: struct cmp_modes). */
 static json_t *modes_json(const struct cmp_modes *m)
 {
-	return json_pack("{s:o, s:f, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-			 "s:s, s:b}",
+	return json_pack("{s:o, s:o, s:o, s:f, s:f, s:o, s:o, s:o, s:o, s:o, "
+			 "s:o, s:o, s:s, s:b}",
+		"centre_low", jnum(m->centre_lo),
+		"centre_high", jnum(m->centre_hi),
 		"split", jnum(m->split),
 		"share_high_base", m->share_hi_b,
 		"share_high_new", m->share_hi_n,

@@ -286,8 +286,7 @@ static void fmt_mode_change(double pct, char *buf, size_t len)
 static void print_modes_note(FILE *out, const struct cmp_row *r, double noise)
 {
 	const struct cmp_modes *m = &r->modes;
-	double lo = !isnan(m->med_lo_b) ? m->med_lo_b : m->med_lo_n;
-	double hi = !isnan(m->med_hi_b) ? m->med_hi_b : m->med_hi_n;
+	double lo = m->centre_lo, hi = m->centre_hi;
 	char a[32], b[32], sp[32], cl[32], ch[32], text[1024], p[16];
 	size_t used;
 

@@ -142,11 +142,12 @@ in_sleep() {
 
 # locked_run DB: a run into DB whose first result finds the write lock
 # held: the run is begun (stored 'running'), then another process takes
-# the lock while the run warms up for 3 s; returns once the run's result
+# the lock while the run warms up for 6 s (3 s were too few for that
+# process to start on a machine other jobs load); returns once the run's result
 # waits for the lock (within the 5 s a writer waits: the caller acts,
 # then calls release_lock).
 locked_run() {
-	"$BIN" run sys.null --reps 2 --sample-time 10ms --warmup 3s \
+	"$BIN" run sys.null --reps 2 --sample-time 10ms --warmup 6s \
 		--db "$1" >"$OUT" 2>"$ERR" &
 	pid=$!
 	LAST_CMD="run sys.null --db $1 (pid $pid)"

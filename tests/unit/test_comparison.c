@@ -523,6 +523,67 @@ static void test_mode_shares(void **state)
 }
 
 /*
+ * Modes found over both sides pooled, each sample in the mode of the
+ * nearer centre: a base all near 119 and a new side bimodal near 288 and
+ * 410 once made the new side's 288s "the mode near 119" (its own split
+ * lay between 288 and 410) and printed a +142% change within that mode.
+ * Now no sample sits in a mode whose centre is farther from it than the
+ * other's, and each side's share is the count of its samples above the
+ * split.
+ */
+static void test_mode_pooled_nearest(void **state)
+{
+	struct side_fx b = { .n = 0 }, n = { .n = 0 };
+	const struct cmp_row *r;
+	const struct cmp_val *sides[2];
+	struct cmp c;
+	uint64_t k;
+	size_t i, s;
+
+	(void)state;
+	for (k = 0; k < 3; k++) {
+		double x[NS];
+
+		draw(x, 119, 0.01, 70 + k);
+		add_run_x(&b, "boot-1", x, 0, P0);
+		add_bimodal_run(&n, 288, 410, 4, 80 + k);
+	}
+	build(&c, &b, &n, &defaults);
+	r = row(&c, "time/call");
+	assert_false(r->b.md.bimodal);
+	assert_true(r->n.md.bimodal);
+	assert_true(r->modes.shown);
+	/* the pool's modes: the base's 119 and the new side's 288/410 */
+	assert_true(fabs(r->modes.centre_lo - 119) < 3);
+	assert_true(r->modes.centre_hi > 285 && r->modes.centre_hi < 410);
+	assert_float_equal(r->modes.split,
+			   (r->modes.centre_lo + r->modes.centre_hi) / 2, 1e-9);
+	sides[0] = &r->b;
+	sides[1] = &r->n;
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < sides[s]->n; i++) {
+			double x = sides[s]->x[i];
+			bool hi = x > r->modes.split;
+
+			assert_true(fabs(x - (hi ? r->modes.centre_hi :
+					      r->modes.centre_lo)) <=
+				    fabs(x - (hi ? r->modes.centre_lo :
+					      r->modes.centre_hi)));
+		}
+	assert_float_equal(r->modes.share_hi_b, 0.0, 1e-9);
+	assert_float_equal(r->modes.share_hi_n, 1.0, 1e-9);
+	assert_true(r->modes.share_changed);
+	/* neither mode holds both sides: no change "within" a mode */
+	assert_true(isnan(r->modes.lo_change_pct));
+	assert_true(isnan(r->modes.hi_change_pct));
+	assert_true(isnan(r->modes.med_lo_n));
+	assert_true(isnan(r->modes.med_hi_b));
+	cmp_free(&c);
+	free_side(&b);
+	free_side(&n);
+}
+
+/*
  * Emulated runs (virt.emulated, copyscope boot under TCG): a 10%
  * slowdown keeps its numbers but gets VERDICT_WITHHELD, and is judged
  * with allow_emulated; a run without results (a failed boot) is no boot
@@ -715,6 +776,7 @@ int main(void)
 		cmocka_unit_test(test_env_and_options),
 		cmocka_unit_test(test_env_many_runs),
 		cmocka_unit_test(test_mode_shares),
+		cmocka_unit_test(test_mode_pooled_nearest),
 		cmocka_unit_test(test_emulated_and_failed_boot),
 		cmocka_unit_test(test_single_run_cannot_tell),
 		cmocka_unit_test(test_too_few_samples),
