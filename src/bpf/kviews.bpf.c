@@ -31,11 +31,19 @@ __u32 enabled;		/* set by user space around a traced sample */
 __u32 gen;		/* the sample's number */
 __u64 dropped;		/* updates a full map refused */
 /*
- * The workers mark their batches (marks set): just outside it, each makes
- * the system call mark_nr (prctl) with KVB_MARK_OPTION and 1 before, 0
- * after it; the marks are not counted.  marks 0: every event counts.
+ * The workers mark their batches (marks set): just outside it, each
+ * stores 1 before and 0 after it in its own word of user memory, at
+ * mark_addr + idx * mark_stride (the control block all workers share, at
+ * one address in every worker).  The program reads a worker's word only
+ * in that worker's own context (bpf_probe_read_user: the current task's
+ * memory), and keeps the last value read in its kvb_task: a worker off
+ * its CPU cannot change its mark, so a wake-up of a sleeping worker is
+ * judged by the mark read when it was switched out.  No system call and
+ * no hook on system calls.  marks 0: every event counts.
  */
-__u32 marks, mark_nr;
+__u32 marks;
+__u64 mark_addr;
+__u32 mark_stride;
 __u32 sys_view;		/* the syscall view is recorded */
 
 struct {
@@ -135,10 +143,27 @@ static __always_inline struct kvb_task *worker(__u32 tid)
 	return t;
 }
 
-/* Whether worker t is inside its batch (as its last mark said). */
+/* Whether worker t is inside its batch, as its last mark read said. */
 static __always_inline __u32 in_batch(const struct kvb_task *t)
 {
 	return !marks || t->in_batch;
+}
+
+/*
+ * Worker t, the current task: read its mark now (the last one read when
+ * the word cannot be read), and whether it is inside its batch.
+ */
+static __always_inline __u32 in_batch_now(struct kvb_task *t)
+{
+	__u32 v;
+
+	if (!marks)
+		return 1;
+	if (t->idx < KVB_MAX_TIDS &&
+	    bpf_probe_read_user(&v, sizeof(v), (const void *)(mark_addr +
+				(__u64)t->idx * mark_stride)) == 0)
+		t->in_batch = v != 0;
+	return t->in_batch;
 }
 
 static __always_inline __u32 current_tid(void)
@@ -172,7 +197,7 @@ int BPF_PROG(kv_lock_begin, void *lock, unsigned int flags)
 	if (t) {
 		long id;
 
-		if (!in_batch(t)) {
+		if (!in_batch_now(t)) {
 			if (st)
 				st->pending = 0;
 			return 0;
@@ -276,7 +301,7 @@ int BPF_PROG(kv_switch, bool preempt, struct task_struct *prev,
 	if (t) {
 		t->on_cpu = 0;
 		/* runnable: preempted, or switched out in TASK_RUNNING */
-		if ((preempt || !(prev_state & 0xff)) && in_batch(t)) {
+		if (in_batch_now(t) && (preempt || !(prev_state & 0xff))) {
 			__u32 zero = 0;
 			struct kvb_sched *s =
 				bpf_map_lookup_elem(&sched_sums, &zero);
@@ -293,26 +318,18 @@ int BPF_PROG(kv_switch, bool preempt, struct task_struct *prev,
 	return 0;
 }
 
-/* Attached whenever the workers mark their batches, whatever the views. */
+/* The syscall view only. */
 SEC("raw_tp/sys_enter")
 int BPF_PROG(kv_sys_enter, struct pt_regs *regs, long id)
 {
 	struct kvb_task *t;
 
-	if (!enabled || (!sys_view && id != mark_nr))
+	if (!enabled || !sys_view)
 		return 0;
 	t = worker(current_tid());
 	if (!t)
 		return 0;
-	if (id == mark_nr &&
-	    PT_REGS_PARM1_CORE_SYSCALL(regs) == KVB_MARK_OPTION) {
-		t->in_batch = PT_REGS_PARM2_CORE_SYSCALL(regs) != 0;
-		t->sys_pending = 0;
-		return 0;
-	}
-	if (!sys_view)
-		return 0;
-	t->sys_pending = in_batch(t);
+	t->sys_pending = in_batch_now(t);
 	t->sys_nr = id;
 	t->sys_ts = bpf_ktime_get_ns();
 	return 0;

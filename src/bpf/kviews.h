@@ -27,13 +27,6 @@
 #define KVB_HIST_WAKE 1u		/* wake-up latency, id 0 */
 #define KVB_HIST_SYS 2u			/* a system call's time, id = nr */
 
-/*
- * The option of the prctl(2) a worker makes just before its batch (arg
- * 1) and just after it (arg 0), when its batches are marked: no option
- * of Linux ("CSKV"), so the call fails with EINVAL and does nothing.
- */
-#define KVB_MARK_OPTION 0x43534b56
-
 /* contention_begin's flags (include/trace/events/lock.h). */
 #define KVB_LCB_F_SPIN 0x1u
 
@@ -42,7 +35,7 @@ struct kvb_task {
 	__u32 idx;			/* its slot: where its batch mark is */
 	__u32 gen;
 	__u32 on_cpu, wake_pending, runnable, sys_pending;
-	__u32 in_batch;			/* as its last mark said */
+	__u32 in_batch;			/* its mark as last read */
 	__u32 pad;
 	__s64 sys_nr;
 	__u64 wake_ts, runnable_ts, sys_ts;

@@ -75,24 +75,24 @@ const char *kview_backend_name(enum kview_backend b);
 
 /*
  * The workers to record: their task ids, and whether each marks its
- * batch with kview_mark_batch() (the bpf backend then counts only the
- * batch; else every event while recording counts).
+ * batch (the bpf backend then counts only the batch; else every event
+ * while recording counts).  A worker marks its batch by storing 1 just
+ * before it and 0 just after it in its own 32-bit word at mark0 +
+ * idx * mark_stride bytes (idx: its place in tids), which must lie at the
+ * same address in every worker (memory all of them share, mapped before
+ * they were forked, or a thread's): the bpf backend's program reads the
+ * word in the worker's own context, with no system call.  The tracefs
+ * backend leaves the marks out: it cuts the batch by its clock.
  */
 struct kview_workers {
 	const pid_t *tids;
 	int ntids;
 	bool marks;
+	const volatile uint32_t *mark0;	/* worker 0's word */
+	size_t mark_stride;		/* bytes from one word to the next */
 	unsigned profile_hz;		/* the profile view's frequency
 					   (0: KPROF_DEFAULT_HZ) */
 };
-
-/*
- * Called by a worker just before its batch (in 1) and just after it (in
- * 0) in a traced sample: one failing prctl(2) the bpf backend's program
- * sees (kernel/kview_bpf.h), outside the timed window; the tracefs
- * backend leaves it out as it is outside the batch.
- */
-void kview_mark_batch(int in);
 
 /*
  * The same with a recorder: backend BPF loads the views' BPF program,

@@ -12,8 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "bpf/kviews.h"
@@ -23,12 +21,6 @@
 #include "kernel/kview.h"
 #include "kernel/kview_priv.h"
 #include "stats/histogram.h"
-
-void kview_mark_batch(int in)
-{
-	/* EINVAL: no such option; the program reads its arguments */
-	prctl(KVB_MARK_OPTION, (unsigned long)(in != 0), 0UL, 0UL, 0UL);
-}
 
 static bool has_prefix(const char *s, const char *p)
 {
@@ -228,10 +220,8 @@ static struct kviews *load(unsigned views, char *why, size_t len)
 				 kbpf_message());
 		return NULL;
 	}
-	/* sys_enter always: it reads the workers' batch marks */
 	for (kind = 0; kind < KEV_NKINDS; kind++)
-		if (prog_of(s, kind) && kind != KEV_SYS_ENTER &&
-		    !(kview_kinds(views) & (1u << kind)))
+		if (prog_of(s, kind) && !(kview_kinds(views) & (1u << kind)))
 			bpf_program__set_autoload(prog_of(s, kind), false);
 	e = kviews__load(s);
 	if (e) {
@@ -278,9 +268,6 @@ static unsigned attach(struct kviews *s, struct bpf_link **links,
 	unsigned ok = 0;
 	size_t b;
 
-	if (!(views & KVIEW_SYSCALL) &&
-	    attach_kind(s, links, KEV_SYS_ENTER, why, len) != 0)
-		return 0;
 	for (b = 0; b < sizeof(bits) / sizeof(bits[0]); b++) {
 		unsigned kinds = kview_kinds(bits[b]);
 		bool all = true;
@@ -359,8 +346,9 @@ struct kview_bpf *kview_bpf_open(unsigned views,
 	kb->skel = load(views, err, errlen);
 	if (!kb->skel)
 		goto fail;
-	kb->skel->bss->marks = w->marks;
-	kb->skel->bss->mark_nr = SYS_prctl;
+	kb->skel->bss->marks = w->marks && w->mark0;
+	kb->skel->bss->mark_addr = (uint64_t)(uintptr_t)w->mark0;
+	kb->skel->bss->mark_stride = (uint32_t)w->mark_stride;
 	kb->skel->bss->sys_view = (views & KVIEW_SYSCALL) != 0;
 	memset(&zt, 0, sizeof(zt));
 	for (i = 0; i < w->ntids && i < KVB_MAX_TIDS; i++) {

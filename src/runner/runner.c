@@ -324,6 +324,8 @@ static enum config_status kview_start(struct runner *r,
 	pid_t tids[WL_MAX_WORKERS];
 	struct kview_workers w = {
 		.tids = tids, .ntids = r->ctx.nworkers, .marks = true,
+		.mark0 = &r->ws.ctl->slot[0].in_batch,
+		.mark_stride = sizeof(r->ws.ctl->slot[0]),
 		.profile_hz = (unsigned)r->opts->profile_hz,
 	};
 	char err[400];

@@ -20,7 +20,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kernel/kview.h"
 #include "runner/timer.h"
 
 /* Iterations a worker spins at the barrier before sleeping in futex. */
@@ -152,6 +151,18 @@ static int64_t thread_wait_ns(int fd)
 	return (int64_t)wait;
 }
 
+/*
+ * The batch mark the kernel views' BPF program reads (kernel/kview.h:
+ * struct kview_workers): a plain store into the worker's slot of the
+ * shared control block, ordered against the batch only by the compiler
+ * (the program reads it on this task's own CPU, in its own context).
+ */
+static void batch_mark(struct worker_slot *s, uint32_t in)
+{
+	__atomic_store_n(&s->in_batch, in, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
 static void worker_run_cmd(struct workers *ws, struct wl_worker *w,
 			   struct swcount *sc, uint32_t cmd, uint64_t nops,
 			   int sched_fd)
@@ -166,7 +177,7 @@ static void worker_run_cmd(struct workers *ws, struct wl_worker *w,
 		s->wait0_ns = thread_wait_ns(sched_fd);
 		s->cpu0_ns = thread_cpu_ns();
 		if (ws->ctl->mono_marks) {
-			kview_mark_batch(1);
+			batch_mark(s, 1);
 			s->mono0 = timer_mono_raw_ns();
 		}
 		if (ws->ctx->op_timed[w->idx]) {
@@ -178,7 +189,7 @@ static void worker_run_cmd(struct workers *ws, struct wl_worker *w,
 		}
 		if (ws->ctl->mono_marks) {
 			s->mono1 = timer_mono_raw_ns();
-			kview_mark_batch(0);
+			batch_mark(s, 0);
 		}
 		s->cpu1_ns = thread_cpu_ns();
 		s->wait1_ns = thread_wait_ns(sched_fd);

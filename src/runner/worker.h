@@ -42,6 +42,9 @@ struct worker_slot {
 	   control block's mono_marks is set (--kernel's traced samples:
 	   the tracer's clock) */
 	uint64_t mono0, mono1;
+	/* 1 inside the batch of a traced sample, else 0: the batch mark
+	   the kernel views' BPF program reads (kernel/kview.h) */
+	uint32_t in_batch;
 	/* the worker's own CPU clock (CLOCK_THREAD_CPUTIME_ID) and its
 	   run-queue wait (/proc/thread-self/schedstat's run_delay; -1:
 	   not readable), ns, just outside t0 and t1 */

@@ -4,7 +4,8 @@
 # --kernel-backend is a usage error naming the allowed values; the bpf
 # lock view sees the pipe mutex's contention under pipe.matrix writers=5
 # and no wait of sys.null's own thread; the sched and syscall views
-# count sys.null's calls; the backend and why are said on stderr and
+# count sys.null's calls; lock,sched load no system-call program (the
+# batch marks are read from the workers' memory); the backend and why are said on stderr and
 # stored with the run; a forced --kernel-backend tracefs works with
 # tracefs unmounted first (copyscope mounts it, says so once and records
 # it); user nobody is refused with why (exit 77).  Needs root; skipped
@@ -54,6 +55,38 @@ contains_re "$OUT" "^      gettid +1 "
 not_contains "$OUT" "futex"
 not_contains "$OUT" "getrusage"
 not_contains "$OUT" "prctl"
+
+note "lock,sched: no program on system calls; the batch marks are read from"
+note "the workers' memory (what the hook cost: docs/kernel-views.md)"
+if command -v bpftool >/dev/null 2>&1; then
+	"$BIN" run pipe.matrix writers=2 --kernel lock,sched \
+		--kernel-backend bpf --reps 4 --sample-time 300ms --no-store \
+		>"$OUT" 2>"$ERR" &
+	pid=$!
+	progs=""
+	i=0
+	while [ $i -lt 100 ] && kill -0 "$pid" 2>/dev/null; do
+		# the programs this run holds open (other runs hold their own)
+		progs=$(python3 "$(dirname "$0")/bpf_progs_of.py" "$pid")
+		case " $progs " in *" kv_lock_begin "*) break ;; esac
+		sleep 0.1
+		i=$((i + 1))
+	done
+	wait "$pid" || fail "run --kernel lock,sched: exit $?"
+	case " $progs " in
+	*" kv_lock_begin "*) ;;
+	*) fail "the run's BPF programs were never seen (last: '$progs')" ;;
+	esac
+	case " $progs " in
+	*" kv_sys_enter "*|*" kv_sys_exit "*)
+		fail "lock,sched loaded a system-call program: $progs" ;;
+	esac
+	contains "$OUT" "kernel views (lock,sched): 4 traced samples"
+	contains_re "$OUT" "^  contended/op +[0-9.]*[1-9]"
+	contains_re "$OUT" "sched: [1-9][0-9]* wake-ups of the workers"
+else
+	skip_case "bpftool is not installed: the loaded programs unchecked"
+fi
 
 note "forced fallback: --kernel-backend tracefs, tracefs unmounted first"
 unmounted=0
