@@ -32,6 +32,13 @@ const char *const observation_drop_names[OBSERVATION_NDROPS] = {
 	"syscall_nr", "wakeup_full",
 };
 
+bool observation_is_pipe_mutex(const struct observation_lock *l)
+{
+	return strcmp(l->type, "mutex") == 0 &&
+	       (strncmp(l->caller, "pipe_", 5) == 0 ||
+		strncmp(l->caller, "anon_pipe_", 10) == 0);
+}
+
 int observation_class_of(uint64_t bytes)
 {
 	int c = 0;
@@ -163,14 +170,21 @@ static json_t *locks_json(const struct observation *o)
 
 	for (i = 0; a && i < o->nlocks; i++) {
 		const struct observation_lock *l = &o->locks[i];
-
-		if (json_array_append_new(a, json_pack(
-			"{s:o, s:o, s:o, s:o, s:o}",
+		json_t *e = json_pack("{s:o, s:o, s:o, s:o, s:o}",
 			"caller", codec_json_text(l->caller),
 			"type", codec_json_text(l->type),
 			"contentions", u64_json(l->count),
 			"wait_ns", u64_json(l->wait_ns),
-			"max_wait_ns", u64_json(l->max_wait_ns)))) {
+			"max_wait_ns", u64_json(l->max_wait_ns));
+
+		/* a record read without histograms is written without */
+		if (e && o->lock_hists &&
+		    json_object_set_new(e, "log2", sparse_json(l->log2,
+						OBSERVATION_NLOG2))) {
+			json_decref(e);
+			e = NULL;
+		}
+		if (json_array_append_new(a, e)) {
 			json_decref(a);
 			return NULL;
 		}
@@ -436,6 +450,7 @@ static void get_lock(struct rd *r, const json_t *j, struct observation *o)
 			   OBSERVATION_NLOG2, OBSERVATION_NLOG2 - 1);
 	a = member(r, l, "callers", JSON_ARRAY);
 	o->locks = rows(r, a, sizeof(*o->locks), &o->nlocks);
+	o->lock_hists = true;
 	for (i = 0; i < o->nlocks; i++) {
 		struct observation_lock *k = &o->locks[i];
 
@@ -445,6 +460,12 @@ static void get_lock(struct rd *r, const json_t *j, struct observation *o)
 		k->count = get_u64(r, e, "contentions");
 		k->wait_ns = get_u64(r, e, "wait_ns");
 		k->max_wait_ns = get_u64(r, e, "max_wait_ns");
+		/* optional: records from before per-caller histograms */
+		if (json_object_get(e, "log2"))
+			get_sparse(r, e, "log2", k->log2, OBSERVATION_NLOG2,
+				   OBSERVATION_NLOG2 - 1);
+		else
+			o->lock_hists = false;
 	}
 }
 
