@@ -54,11 +54,14 @@ static void print_row(FILE *out, int indent, const struct lock_table_row *r)
 	fmt_clean_text(r->caller ? r->caller : "", who, sizeof(who));
 	w = snprintf(nums, sizeof(nums), ROW_FMT, n, tot, mx, avg,
 		     *ty ? ty : "-");
-	if (indent + w + (int)strlen(who) <= LINE_COLS)
+	if (indent + w + (int)strlen(who) <= LINE_COLS) {
 		fprintf(out, "%*s%s%s\n", indent, "", nums, who);
-	else	/* the caller on its own line, under the row */
-		fprintf(out, "%*s%s\n%*s%s\n", indent, "", nums, indent + 4,
-			"", who);
+		return;
+	}
+	/* the caller on its own line, under the row */
+	while (w > 0 && nums[w - 1] == ' ')
+		nums[--w] = '\0';
+	fprintf(out, "%*s%s\n%*s%s\n", indent, "", nums, indent + 4, "", who);
 }
 
 void lock_table_print(FILE *out, int indent, const char *who,
@@ -71,6 +74,8 @@ void lock_table_print(FILE *out, int indent, const char *who,
 		"total wait", "max wait", "avg wait", "type", who);
 	for (i = 0; i < shown; i++)
 		print_row(out, indent, &rows[i]);
+	if (!n)
+		fprintf(out, "%*s(none)\n", indent, "");
 	if (shown < n)
 		fprintf(out, "%*s(%zu more with less wait; --json has them "
 			"all)\n", indent, "", n - shown);
