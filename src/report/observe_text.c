@@ -116,18 +116,6 @@ static size_t comm_rows(const struct observation *o,
 	return n;
 }
 
-static int by_wait(const void *a, const void *b)
-{
-	const struct observation_lock *x = *(const struct observation_lock *
-					     const *)a;
-	const struct observation_lock *y = *(const struct observation_lock *
-					     const *)b;
-
-	if (x->wait_ns != y->wait_ns)
-		return x->wait_ns > y->wait_ns ? -1 : 1;
-	return strcmp(x->caller, y->caller);
-}
-
 /*
  * The mutex waits of the pipe's callers: one histogram per caller, the
  * read and write sides apart, most total wait first; a record stored
@@ -135,8 +123,8 @@ static int by_wait(const void *a, const void *b)
  */
 static void print_pipe_mutex(FILE *out, const struct observation *o)
 {
-	const struct observation_lock **pipe;
-	size_t i, n = 0;
+	const struct observation_lock *pipe[PIPE_HIST_CALLERS];
+	size_t i, n;
 
 	fprintf(out, "  mutex wait in pipe callers (pipe_*, anon_pipe_*): "
 		"%" PRIu64 " waits\n", o->pipe_mutex_count);
@@ -148,16 +136,7 @@ static void print_pipe_mutex(FILE *out, const struct observation *o)
 				   OBSERVATION_NLOG2);
 		return;
 	}
-	pipe = calloc(o->nlocks + 1, sizeof(*pipe));
-	if (!pipe) {
-		fprintf(out, "    (out of memory: no histogram printed)\n");
-		return;
-	}
-	for (i = 0; i < o->nlocks; i++)
-		if (observation_is_pipe_mutex(&o->locks[i]))
-			pipe[n++] = &o->locks[i];
-	if (n > 1)
-		qsort(pipe, n, sizeof(*pipe), by_wait);
+	n = observation_top_locks(o, true, pipe, PIPE_HIST_CALLERS);
 	for (i = 0; i < n && i < PIPE_HIST_CALLERS; i++)
 		lock_table_hist(out, 4, pipe[i]->caller, pipe[i]->type,
 				pipe[i]->count, pipe[i]->log2,
@@ -166,7 +145,6 @@ static void print_pipe_mutex(FILE *out, const struct observation *o)
 		fprintf(out, "    (%zu more pipe callers with less wait; "
 			"--json has each one's histogram)\n",
 			n - PIPE_HIST_CALLERS);
-	free(pipe);
 }
 
 static void print_lock(FILE *out, const struct observation *o)

@@ -39,6 +39,39 @@ bool observation_is_pipe_mutex(const struct observation_lock *l)
 		strncmp(l->caller, "anon_pipe_", 10) == 0);
 }
 
+/* Whether a waited longer than b (then: by name). */
+static bool waited_more(const struct observation_lock *a,
+			const struct observation_lock *b)
+{
+	if (a->wait_ns != b->wait_ns)
+		return a->wait_ns > b->wait_ns;
+	return strcmp(a->caller, b->caller) < 0;
+}
+
+size_t observation_top_locks(const struct observation *o, bool pipe_only,
+			     const struct observation_lock **out, size_t max)
+{
+	size_t i, j, n = 0, kept = 0;
+
+	/* insertion into the max kept: max is small (a table's rows) */
+	for (i = 0; i < o->nlocks; i++) {
+		const struct observation_lock *l = &o->locks[i];
+
+		if (pipe_only && !observation_is_pipe_mutex(l))
+			continue;
+		n++;
+		if (!max)
+			continue;
+		if (kept == max && !waited_more(l, out[max - 1]))
+			continue;
+		j = kept < max ? kept++ : max - 1;
+		for (; j > 0 && waited_more(l, out[j - 1]); j--)
+			out[j] = out[j - 1];
+		out[j] = l;
+	}
+	return n;
+}
+
 int observation_class_of(uint64_t bytes)
 {
 	int c = 0;

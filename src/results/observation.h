@@ -106,6 +106,14 @@ struct observation {
  */
 bool observation_is_pipe_mutex(const struct observation_lock *l);
 
+/*
+ * o's lock callers (only the pipe mutex's when pipe_only) by total wait,
+ * most first (ties: the name), into out[0..max); returns how many there
+ * are in all (more than max: the rest left out).
+ */
+size_t observation_top_locks(const struct observation *o, bool pipe_only,
+			     const struct observation_lock **out, size_t max);
+
 /* The class of a write of bytes (0 .. OBSERVATION_NCLASSES - 1). */
 int observation_class_of(uint64_t bytes);
 

@@ -6,7 +6,8 @@
 # --caller keeping the matching callers only, the mutex-wait histograms
 # per pipe function (read and write sides apart; one merged, said so, when
 # a column was stored before per-caller histograms),
-# three columns from a comma list, every line within 80 columns, the
+# show --mail with each pipe caller's waits, three columns from a comma
+# list, every line within 80 columns, the
 # JSON's numbers; an observation against a run, --csv, and more columns
 # than the table holds are usage errors (exit 2).
 . "$(dirname "$0")/lib.sh"
@@ -117,6 +118,13 @@ d = json.load(open(sys.argv[1]))
 assert d["pipe_mutex"]["by_function"] is None
 assert d["pipe_mutex"]["count"] == [28, 28]
 PY
+
+note "one observation as a mail: the callers by wait, each pipe caller's waits"
+cs 0 show grace-b --mail
+contains_re "$OUT" "^ +2(\.00)? +wait anon_pipe_write\+0x2f \(mutex\) \(ms\)$"
+contains_re "$OUT" "^ +28 +pipe mutex waits$"
+contains_re "$OUT" "^ +20 +of anon_pipe_write\+0x2f$"
+contains_re "$OUT" "^ +8 +of anon_pipe_read\+0x51$"
 
 note "three columns from a comma list, no change column"
 cs 0 compare grace-a grace-b,bergamo
