@@ -214,6 +214,8 @@ pipe = [c for c in o["callers"] if c["type"] == "mutex" and
                                       "anon_pipe_read", "anon_pipe_write")]
 assert sum(c["contentions"] for c in pipe) == o["pipe_mutex"]["count"], o
 PY
+cs 0 report last -o "$TMP/lock.html"
+contains_re "$TMP/lock.html" "<th>mutex wait of (anon_)?pipe_write\+0x[0-9a-f]+</th>"
 
 note "perf recording the same tracepoint beside observe still gets every event"
 if command -v perf >/dev/null 2>&1; then
