@@ -226,7 +226,7 @@ static void mutex_hist(FILE *out, const struct obs_cmp *c, uint64_t *v,
 {
 	uint64_t *h = calloc(c->ncols * OBSERVATION_NLOG2 + 1, sizeof(*h));
 	uint64_t *all = calloc(c->ncols + 1, sizeof(*all));
-	char name[160];
+	char name[4 * 64 + 160];
 	size_t k, i;
 
 	heading(out, c, "pipe mutex wait");
@@ -246,11 +246,15 @@ static void mutex_hist(FILE *out, const struct obs_cmp *c, uint64_t *v,
 			       sizeof(c->cols[k].o.pipe_mutex_log2));
 		bucket_rows(out, c, v, w, all, h, OBSERVATION_NLOG2, "");
 	} else {
-		fprintf(out, "  waits by pipe function%s%s%s (its call sites "
-			"summed), then their\n  shares by wait:\n",
-			c->caller_pattern ? ", callers matching '" : "",
-			c->caller_pattern ? c->caller_pattern : "",
-			c->caller_pattern ? "'" : "");
+		char pat[4 * 64 + 1];
+
+		fmt_clean_text(c->caller_pattern ? c->caller_pattern : "",
+			       pat, sizeof(pat));
+		snprintf(name, sizeof(name), "waits by pipe function%s%s%s "
+			 "(its call sites summed), then their shares by wait:",
+			 *pat ? ", callers matching '" : "", pat,
+			 *pat ? "'" : "");
+		fmt_wrap(out, 2, 2, name);
 		for (i = 0; i < c->nsides; i++) {
 			snprintf(name, sizeof(name), "%s", c->sides[i].func);
 			count_row(out, c, name, OBSERVE_LOCK,

@@ -80,7 +80,7 @@ contains_re "$OUT" "^  anon_pipe_write\+0x2f \(mutex\)$"
 contains_re "$OUT" "^ +1\.00 ms +2\.00 ms +\+100\.0%$"
 # the pipe mutex by function, the read and write sides apart, labelled as
 # every histogram of the text report
-contains "$OUT" "waits by pipe function (its call sites summed), then their"
+contains_re "$OUT" "^  waits by pipe function \(its call sites summed\), then their shares by wait:$"
 contains_re "$OUT" "^  anon_pipe_write +20 +20 +\+0\.0%$"
 contains_re "$OUT" "^    \[4us, 8us\) +100\.00% +100\.00% +\+0\.00 pp$"
 contains_re "$OUT" "^  anon_pipe_read +8 +8 +\+0\.0%$"
@@ -104,6 +104,9 @@ cs 0 compare grace-a grace-b --caller 'anon_pipe_*'
 contains "$OUT" "anon_pipe_read+0x51"
 not_contains "$OUT" "do_epoll_wait"
 contains "$OUT" "matching 'anon_pipe_*'"
+contains "$OUT" "waits by pipe function, callers matching 'anon_pipe_*' (its"
+awk 'length($0) > 80 { print; bad = 1 } END { exit bad }' "$OUT" ||
+	fail "compare --caller of observations is wider than 80 columns"
 
 note "a column stored before per-caller histograms: the merged one, said"
 obs grace-old 1000 700,300,0,0,0,0,0,0 1000000,500000,30000 old
