@@ -66,12 +66,13 @@ static double pct(uint64_t a, uint64_t b)
 
 static void print_pipe(FILE *out, const struct observation *o)
 {
-	char b[32], name[4 * 32 + 1], line[256];
+	char b[32], name[4 * 64 + 1], line[4 * 64 + 128];
 	size_t c, i;
 
 	fmt_bytes((double)o->pipe_bytes, b, sizeof(b));
+	fmt_clean_text(o->pipe_source, name, sizeof(name));
 	snprintf(line, sizeof(line), "pipe writes: %" PRIu64 " (%s), from %s",
-		 o->pipe_writes, b, o->pipe_source);
+		 o->pipe_writes, b, name);
 	fputc('\n', out);
 	fmt_wrap(out, 0, 2, line);
 	fprintf(out, "    %-14s %12s %8s\n", "size", "writes", "share");
