@@ -1,7 +1,9 @@
 /*
  * observation_compare.c - observations side by side
  * (observation_compare.h): each column decoded from its stored JSON, and
- * the lock table's callers merged over the columns.
+ * the lock table's callers merged over the columns, and the pipe mutex
+ * waits per pipe function (its call sites summed: offsets differ between
+ * kernels).
  */
 #include "comparison/observation_compare.h"
 
@@ -140,6 +142,98 @@ static int merge_callers(struct obs_cmp *c)
 	return 0;
 }
 
+/* The row of pipe function func, added when new; NULL on ENOMEM. */
+static struct obs_cmp_side *side_row(struct obs_cmp *c, size_t *cap,
+				     const char *func, size_t flen)
+{
+	struct obs_cmp_side *r;
+	size_t i;
+
+	for (i = 0; i < c->nsides; i++)
+		if (strlen(c->sides[i].func) == flen &&
+		    strncmp(c->sides[i].func, func, flen) == 0)
+			return &c->sides[i];
+	if (c->nsides == *cap) {
+		size_t n = *cap ? *cap * 2 : 4;
+
+		r = realloc(c->sides, n * sizeof(*r));
+		if (!r)
+			return NULL;
+		c->sides = r;
+		*cap = n;
+	}
+	r = &c->sides[c->nsides];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->func, sizeof(r->func), "%.*s", (int)flen, func);
+	r->count = calloc(c->ncols, sizeof(*r->count));
+	r->log2 = calloc(c->ncols * OBSERVATION_NLOG2, sizeof(*r->log2));
+	if (!r->count || !r->log2) {
+		free(r->count);
+		free(r->log2);
+		return NULL;
+	}
+	c->nsides++;
+	return r;
+}
+
+static uint64_t side_waits(const struct obs_cmp *c,
+			   const struct obs_cmp_side *r)
+{
+	uint64_t t = 0;
+	size_t k;
+
+	for (k = 0; k < c->ncols; k++)
+		t += r->count[k];
+	return t;
+}
+
+static int by_waits(const void *a, const void *b)
+{
+	const struct obs_cmp_side *x = a, *y = b;
+	uint64_t tx = side_waits(sort_ctx, x), ty = side_waits(sort_ctx, y);
+
+	if (tx != ty)
+		return tx > ty ? -1 : 1;
+	return strcmp(x->func, y->func);
+}
+
+/* The pipe mutex callers of every column by function: read, write. */
+static int merge_sides(struct obs_cmp *c)
+{
+	size_t k, i, b, cap = 0;
+
+	for (k = 0; k < c->ncols; k++)
+		if ((c->cols[k].o.ran & OBSERVE_LOCK) &&
+		    !c->cols[k].o.lock_hists)
+			c->sides_missing = true;
+	for (k = 0; !c->sides_missing && k < c->ncols; k++) {
+		const struct observation *o = &c->cols[k].o;
+
+		for (i = 0; i < o->nlocks; i++) {
+			const struct observation_lock *l = &o->locks[i];
+			struct obs_cmp_side *r;
+
+			if (!observation_is_pipe_mutex(l) ||
+			    (c->caller_pattern &&
+			     fnmatch(c->caller_pattern, l->caller, 0) != 0))
+				continue;
+			r = side_row(c, &cap, l->caller,
+				     strcspn(l->caller, "+"));
+			if (!r)
+				return -1;
+			r->count[k] += l->count;
+			for (b = 0; b < OBSERVATION_NLOG2; b++)
+				r->log2[k * OBSERVATION_NLOG2 + b] +=
+					l->log2[b];
+		}
+	}
+	sort_ctx = c;
+	if (c->nsides > 1)
+		qsort(c->sides, c->nsides, sizeof(*c->sides), by_waits);
+	sort_ctx = NULL;
+	return 0;
+}
+
 static int add_side(struct obs_cmp *c, const struct cmp_side *s, char *err,
 		    size_t errlen)
 {
@@ -174,7 +268,7 @@ int obs_cmp_build(struct obs_cmp *c, const struct cmp_side *base,
 	}
 	if (add_side(c, base, err, errlen) || add_side(c, new, err, errlen))
 		return -1;
-	if (merge_callers(c)) {
+	if (merge_callers(c) || merge_sides(c)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -190,6 +284,11 @@ void obs_cmp_free(struct obs_cmp *c)
 		free(c->callers[i].wait_ns);
 	}
 	free(c->callers);
+	for (i = 0; i < c->nsides; i++) {
+		free(c->sides[i].count);
+		free(c->sides[i].log2);
+	}
+	free(c->sides);
 	for (i = 0; c->cols && i < c->ncols; i++)
 		observation_free(&c->cols[i].o);
 	free(c->cols);

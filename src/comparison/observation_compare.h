@@ -38,6 +38,17 @@ struct obs_cmp_caller {
 	uint64_t *wait_ns;		/* [ncols] */
 };
 
+/*
+ * The pipe mutex waits of one pipe function (the caller without its
+ * offset, which differs between kernels: "anon_pipe_read"), summed over
+ * its call sites that match the caller pattern, in each column.
+ */
+struct obs_cmp_side {
+	char func[128];
+	uint64_t *count;		/* [ncols] */
+	uint64_t *log2;			/* [ncols * OBSERVATION_NLOG2] */
+};
+
 struct obs_cmp {
 	struct obs_col *cols;
 	size_t ncols;
@@ -47,6 +58,13 @@ struct obs_cmp {
 	struct obs_cmp_caller *callers;
 	size_t ncallers;
 	size_t callers_left_out;	/* matched, beyond the table */
+	/* the pipe mutex waits per pipe function (the read and write
+	   sides apart), most waits first; none when a column's record
+	   has no histogram per caller (stored before them) */
+	struct obs_cmp_side *sides;
+	size_t nsides;
+	bool sides_missing;		/* some column has no per-caller
+					   histograms */
 };
 
 /* Whether every run of both sides is an observation (and there is one). */

@@ -1,9 +1,10 @@
 /*
  * observe_read.c - `observe`'s maps read into an observation, once, at
  * the end: the global arrays (size classes, log2 histograms, syscalls,
- * drops) and the hash maps (per comm, per lock caller), lock callers
- * named as perf lock contention does (the first frame after the locking
- * code, by function).
+ * drops) and the hash maps (per comm, per lock caller, each caller with
+ * its wait histogram), lock callers named as `run --kernel lock` and perf
+ * lock contention name them (the first frame outside the locking code,
+ * with its offset).
  */
 #include "kernel/observe_priv.h"
 
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "kernel/kview.h"
+#include "kernel/kview_bpf.h"
 #include "kernel/kview_priv.h"
 
 static int nomem(char *err, size_t errlen)
@@ -89,44 +91,29 @@ static int read_comms(struct observe *skel, struct observation *o,
 	return 0;
 }
 
-/* The function (no offset) that waited: after the locking code. */
+/*
+ * The caller that waited, named as `run --kernel lock` names it
+ * (kview_bpf_caller(): past the tracepoint's BPF frames, the first frame
+ * outside the locking code) with its offset, as perf lock contention
+ * prints it: "anon_pipe_write+0x43".
+ */
 static void caller_of(struct observe *skel, const struct ksyms *ks,
 		      int32_t stack_id, char *buf, size_t len)
 {
-	uint64_t ips[OBS_STACK_DEPTH] = { 0 };
-	size_t i, pick = 0;
-	bool seen_lock = false;
-	char *plus;
+	uint64_t ips[OBS_STACK_DEPTH] = { 0 }, ip;
 
 	if (stack_id < 0 || bpf_map_lookup_elem(
 		    bpf_map__fd(skel->maps.stacks), &stack_id, ips) != 0) {
 		snprintf(buf, len, "[unknown]");
 		return;
 	}
-	for (i = 0; i < OBS_STACK_DEPTH && ips[i]; i++) {
-		bool lk = ks && ksyms_is_lock_code(ks, ips[i]);
-
-		if (lk)
-			seen_lock = true;
-		else if (seen_lock) {
-			pick = i;
-			break;
-		}
-	}
-	if (!ks) {
-		snprintf(buf, len, "0x%llx", (unsigned long long)ips[pick]);
-		return;
-	}
-	ksyms_name(ks, ips[pick], buf, len);
-	plus = strstr(buf, "+0x");
-	if (plus)
-		*plus = '\0';
-}
-
-static bool is_pipe_caller(const char *name)
-{
-	return strncmp(name, "pipe_", 5) == 0 ||
-	       strncmp(name, "anon_pipe_", 10) == 0;
+	ip = kview_bpf_caller(ks, ips, OBS_STACK_DEPTH);
+	if (!ip)
+		snprintf(buf, len, "[unknown]");
+	else if (ks)
+		ksyms_name(ks, ip, buf, len);
+	else
+		snprintf(buf, len, "0x%llx", (unsigned long long)ip);
 }
 
 /* The row of (caller, type), made when new; NULL on ENOMEM. */
@@ -159,6 +146,8 @@ static int cmp_lock(const void *a, const void *b)
 {
 	const struct observation_lock *x = a, *y = b;
 
+	if (x->wait_ns != y->wait_ns)
+		return x->wait_ns < y->wait_ns ? 1 : -1;
 	if (x->count != y->count)
 		return x->count < y->count ? 1 : -1;
 	return strcmp(x->caller, y->caller);
@@ -187,14 +176,17 @@ static int read_locks(struct observe *skel, const struct ksyms *ks,
 		l->wait_ns += v.wait_ns;
 		if (v.max_wait_ns > l->max_wait_ns)
 			l->max_wait_ns = v.max_wait_ns;
+		for (b = 0; b < OBSERVATION_NLOG2; b++)
+			l->log2[b] += v.log2[b];
 		o->lock_count += v.count;
 		o->lock_wait_ns += v.wait_ns;
-		if (!(k.flags & LCB_F_MUTEX) || !is_pipe_caller(caller))
+		if (!observation_is_pipe_mutex(l))
 			continue;
 		o->pipe_mutex_count += v.count;
 		for (b = 0; b < OBSERVATION_NLOG2; b++)
 			o->pipe_mutex_log2[b] += v.log2[b];
 	}
+	o->lock_hists = true;
 	if (o->nlocks)
 		qsort(o->locks, o->nlocks, sizeof(*o->locks), cmp_lock);
 	return 0;

@@ -11,9 +11,11 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/format.h"
+#include "report/lock_table.h"
 #include "report/report.h"
 
 /* Callers whose wait histogram is printed. */
@@ -22,19 +24,12 @@
 /*
  * A kernel view's log2 histogram of ns (results/kernel_records.h: bucket
  * b holds [2^b, 2^(b+1)), bucket 0 everything under 2 ns) in the one
- * style of the text report's histograms (stats/histogram.h's rows: row
- * r is [2^(r-1), 2^r)), so that --hist and --kernel look alike.  Bucket 0
- * goes on the row of 1 ns: no wait or wake-up is measured shorter.
+ * style of the text report's histograms (report/lock_table.h), so that
+ * --hist, --kernel and observe look alike.
  */
 static void print_log2(FILE *out, const uint64_t *h)
 {
-	uint64_t rows[KV_LOG2_BUCKETS + 1] = { 0 };
-	size_t b;
-
-	for (b = 0; b < KV_LOG2_BUCKETS; b++)
-		rows[b + 1] = h[b];
-	hist_print_log2_rows(out, rows, KV_LOG2_BUCKETS + 1,
-			     REPORT_HIST_INDENT, "ns");
+	lock_table_log2_ns(out, REPORT_HIST_INDENT, h, KV_LOG2_BUCKETS);
 }
 
 static void print_overhead(FILE *out, const struct result_kernel *k)
@@ -59,27 +54,26 @@ static void print_overhead(FILE *out, const struct result_kernel *k)
 
 static void print_lock(FILE *out, const struct result_kernel *k)
 {
+	struct lock_table_row *rows = calloc(k->nlocks + 1, sizeof(*rows));
 	uint64_t waits = 0, wait_ns = 0;
-	size_t i, shown = 0;
+	size_t i, n = 0, shown = 0;
 	bool other = false;
 
 	fprintf(out, "    lock: contended waits of the workers by caller, "
 		"then of every other task\n");
-	/* perf lock contention's columns, indented as the lines around */
-	fprintf(out, "      %10s   %10s   %10s   %10s   %10s   %s\n",
-		"contended", "total wait", "max wait", "avg wait", "type",
-		"caller");
+	if (!rows) {
+		fprintf(out, "      (out of memory: the table is not "
+			"printed)\n");
+		return;
+	}
 	for (i = 0; i < k->nlocks; i++) {
 		const struct kv_lock_row *r = &k->locks[i];
-		char tot[32], mx[32], avg[32];
 
-		fmt_perf_time((double)r->total_ns, tot, sizeof(tot));
-		fmt_perf_time((double)r->max_ns, mx, sizeof(mx));
-		fmt_perf_time(r->contended ? (double)r->total_ns /
-			  (double)r->contended : 0, avg, sizeof(avg));
-		fprintf(out, "      %10llu   %10s   %10s   %10s   %10s   %s\n",
-			(unsigned long long)r->contended, tot, mx, avg,
-			r->type, r->caller);
+		rows[n++] = (struct lock_table_row){
+			.caller = r->caller, .type = r->type,
+			.contended = r->contended, .total_ns = r->total_ns,
+			.max_ns = r->max_ns, .last = r->other,
+		};
 		if (!r->other) {
 			waits += r->contended;
 			wait_ns += r->total_ns;
@@ -87,8 +81,12 @@ static void print_lock(FILE *out, const struct result_kernel *k)
 		other |= r->other;
 	}
 	if (!other)
-		fprintf(out, "      %10d   %10s   %10s   %10s   %10s   %s\n", 0,
-			"0.00 ns", "0.00 ns", "0.00 ns", "-", "[other tasks]");
+		rows[n++] = (struct lock_table_row){
+			.caller = "[other tasks]", .type = "-", .last = true,
+		};
+	lock_table_sort(rows, n);
+	lock_table_print(out, 6, "caller", rows, n, 0);
+	free(rows);
 	if (k->ops) {
 		char w[32];
 
@@ -97,12 +95,13 @@ static void print_lock(FILE *out, const struct result_kernel *k)
 		fprintf(out, "      workers per op: %.4g waits, %s wait\n",
 			(double)waits / (double)k->ops, w);
 	}
+	/* k->locks is by total wait already (the workers' rows first) */
 	for (i = 0; i < k->nlocks && shown < HIST_CALLERS; i++) {
 		if (k->locks[i].other)
 			continue;
-		fprintf(out, "      wait of %s (%s):\n", k->locks[i].caller,
-			k->locks[i].type);
-		print_log2(out, k->locks[i].hist);
+		lock_table_hist(out, 6, k->locks[i].caller, k->locks[i].type,
+				k->locks[i].contended, k->locks[i].hist,
+				KV_LOG2_BUCKETS);
 		shown++;
 	}
 }

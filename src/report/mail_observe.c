@@ -3,7 +3,8 @@
  * (report/mail_print.h): the run, the machine, what was watched for how
  * long, and one column of counts: the pipe writes with the share of each
  * size class (in %), the lock contentions with the callers that waited
- * longest, the pipe mutex waits, the wake-ups and the syscalls that took
+ * longest, the pipe mutex waits (and those of each pipe caller: the read
+ * and write sides apart), the wake-ups and the syscalls that took
  * the most time.  Counted, not sampled: no %stddev.
  */
 #include <math.h>
@@ -54,21 +55,29 @@ static int pipe_rows(struct mail_doc *d, const struct observation *o)
 
 static int lock_rows(struct mail_doc *d, const struct observation *o)
 {
+	const struct observation_lock *top[MAIL_OBS_TOP];
 	char name[200];
-	size_t i;
+	size_t i, n;
 	int e;
 
 	e = obs_row(d, "locks", 0, NULL) ||
 	    obs_row(d, "contentions", (double)o->lock_count, "count") ||
 	    obs_row(d, "wait total", (double)o->lock_wait_ns, "ns");
-	for (i = 0; !e && i < o->nlocks && i < MAIL_OBS_TOP; i++) {
-		snprintf(name, sizeof(name), "wait %s (%s)",
-			 o->locks[i].caller, o->locks[i].type);
-		e = obs_row(d, name, (double)o->locks[i].wait_ns, "ns");
+	n = observation_top_locks(o, false, top, MAIL_OBS_TOP);
+	for (i = 0; !e && i < n && i < MAIL_OBS_TOP; i++) {
+		snprintf(name, sizeof(name), "wait %s (%s)", top[i]->caller,
+			 top[i]->type);
+		e = obs_row(d, name, (double)top[i]->wait_ns, "ns");
 	}
 	if (!e)
 		e = obs_row(d, "pipe mutex waits",
 			    (double)o->pipe_mutex_count, "count");
+	/* the read and write sides apart: each pipe caller's waits */
+	n = observation_top_locks(o, true, top, MAIL_OBS_TOP);
+	for (i = 0; !e && n > 1 && i < n && i < MAIL_OBS_TOP; i++) {
+		snprintf(name, sizeof(name), "  of %s", top[i]->caller);
+		e = obs_row(d, name, (double)top[i]->count, "count");
+	}
 	return e;
 }
 

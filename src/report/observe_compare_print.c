@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/format.h"
+#include "stats/histogram.h"
 #include "results/codec.h"
 
 #define LABEL_W 22
@@ -195,31 +196,78 @@ static void lock_table(FILE *out, const struct obs_cmp *c, uint64_t *v)
 			OBS_CMP_MAX_CALLERS);
 }
 
-static void mutex_hist(FILE *out, const struct obs_cmp *c, uint64_t *v,
-		       uint64_t *w)
+/* The share rows of one histogram per column: h(k, b), of whole[k]. */
+static void bucket_rows(FILE *out, const struct obs_cmp *c, uint64_t *v,
+			uint64_t *w, const uint64_t *whole, const uint64_t *h,
+			size_t stride, const char *indent)
 {
 	size_t k, b;
-	char lo[32], hi[32], name[80];
+	char lab[32], name[48];
 
-	heading(out, c, "pipe mutex wait");
-	for (k = 0; k < c->ncols; k++)
-		v[k] = c->cols[k].o.pipe_mutex_count;
-	count_row(out, c, "waits", OBSERVE_LOCK, v, false);
 	for (b = 0; b < OBSERVATION_NLOG2; b++) {
 		bool any = false;
 
 		for (k = 0; k < c->ncols; k++) {
-			v[k] = c->cols[k].o.pipe_mutex_log2[b];
-			w[k] = c->cols[k].o.pipe_mutex_count;
+			v[k] = h[k * stride + b];
+			w[k] = whole[k];
 			any |= v[k] != 0;
 		}
 		if (!any)
 			continue;
-		fmt_value(b ? (double)(1ull << b) : 0, "ns", lo, sizeof(lo));
-		fmt_value((double)(2ull << b), "ns", hi, sizeof(hi));
-		snprintf(name, sizeof(name), "[%s, %s)", lo, hi);
+		/* bucket b [2^b, 2^(b+1)) is the histograms' row b + 1 */
+		hist_row_label(lab, sizeof(lab), (unsigned int)b + 1, "ns");
+		snprintf(name, sizeof(name), "%s%s", indent, lab);
 		share_row(out, c, name, OBSERVE_LOCK, v, w);
 	}
+}
+
+static void mutex_hist(FILE *out, const struct obs_cmp *c, uint64_t *v,
+		       uint64_t *w)
+{
+	uint64_t *h = calloc(c->ncols * OBSERVATION_NLOG2 + 1, sizeof(*h));
+	uint64_t *all = calloc(c->ncols + 1, sizeof(*all));
+	char name[4 * 64 + 160];
+	size_t k, i;
+
+	heading(out, c, "pipe mutex wait");
+	for (k = 0; k < c->ncols; k++)
+		all[k] = v[k] = c->cols[k].o.pipe_mutex_count;
+	count_row(out, c, "waits", OBSERVE_LOCK, v, false);
+	if (!h || !all) {
+		fprintf(out, "  (out of memory: no histogram printed)\n");
+	} else if (c->sides_missing) {
+		/* a column stored before per-caller histograms: the sum */
+		fmt_wrap(out, 2, 2, "(a column was stored before observe kept "
+			 "a histogram per caller: the read and write sides "
+			 "merged, every pipe caller)");
+		for (k = 0; k < c->ncols; k++)
+			memcpy(&h[k * OBSERVATION_NLOG2],
+			       c->cols[k].o.pipe_mutex_log2,
+			       sizeof(c->cols[k].o.pipe_mutex_log2));
+		bucket_rows(out, c, v, w, all, h, OBSERVATION_NLOG2, "");
+	} else {
+		char pat[4 * 64 + 1];
+
+		fmt_clean_text(c->caller_pattern ? c->caller_pattern : "",
+			       pat, sizeof(pat));
+		snprintf(name, sizeof(name), "waits by pipe function%s%s%s "
+			 "(its call sites summed), then their shares by wait:",
+			 *pat ? ", callers matching '" : "", pat,
+			 *pat ? "'" : "");
+		fmt_wrap(out, 2, 2, name);
+		for (i = 0; i < c->nsides; i++) {
+			snprintf(name, sizeof(name), "%s", c->sides[i].func);
+			count_row(out, c, name, OBSERVE_LOCK,
+				  c->sides[i].count, false);
+			bucket_rows(out, c, v, w, c->sides[i].count,
+				    c->sides[i].log2, OBSERVATION_NLOG2,
+				    "  ");
+		}
+		if (!c->nsides)
+			fprintf(out, "  (no pipe caller waited)\n");
+	}
+	free(h);
+	free(all);
 }
 
 int report_observation_compare(FILE *out, const struct obs_cmp *c)
@@ -390,11 +438,55 @@ static json_t *mutex_json(const struct obs_cmp *c)
 	return a;
 }
 
+/* The pipe mutex waits per pipe function; null: not kept everywhere. */
+static json_t *sides_json(const struct obs_cmp *c)
+{
+	json_t *a = json_array();
+	size_t i, k, b;
+
+	if (c->sides_missing) {
+		json_decref(a);
+		return json_null();
+	}
+	for (i = 0; a && i < c->nsides; i++) {
+		const struct obs_cmp_side *r = &c->sides[i];
+		json_t *n = json_array(), *h = json_array();
+
+		for (k = 0; n && k < c->ncols; k++)
+			json_array_append_new(n, ran(c, k, OBSERVE_LOCK) ?
+				json_integer((json_int_t)r->count[k]) :
+				json_null());
+		for (b = 0; h && b < OBSERVATION_NLOG2; b++) {
+			json_t *cnt = json_array();
+			bool any = false;
+
+			for (k = 0; cnt && k < c->ncols; k++) {
+				uint64_t x = r->log2[k * OBSERVATION_NLOG2 +
+						     b];
+
+				any |= x != 0;
+				json_array_append_new(cnt, json_integer(
+					(json_int_t)x));
+			}
+			if (any)
+				json_array_append_new(h, json_pack(
+					"{s:I,s:o}", "bucket", (json_int_t)b,
+					"count", cnt));
+			else
+				json_decref(cnt);
+		}
+		json_array_append_new(a, json_pack("{s:o,s:o,s:o}",
+			"function", codec_json_text(r->func), "count", n,
+			"log2", h));
+	}
+	return a;
+}
+
 int report_observation_compare_json(FILE *out, const struct obs_cmp *c)
 {
 	json_t *doc = json_pack(
 		"{s:s,s:o,s:{s:o,s:o,s:o},s:{s:o,s:o,s:o,s:o,s:I},"
-		"s:{s:o,s:o},s:{s:o}}",
+		"s:{s:o,s:o,s:o},s:{s:o}}",
 		"kind", "observation_compare",
 		"columns", columns_json(c),
 		"pipe_writes", "count", u64s(c, OBSERVE_PIPE_WRITES,
@@ -408,7 +500,7 @@ int report_observation_compare_json(FILE *out, const struct obs_cmp *c)
 		"callers", callers_json(c),
 		"callers_left_out", (json_int_t)c->callers_left_out,
 		"pipe_mutex", "count", u64s(c, OBSERVE_LOCK, g_mutex, 0),
-		"log2", mutex_json(c),
+		"log2", mutex_json(c), "by_function", sides_json(c),
 		"wakeup", "count", u64s(c, OBSERVE_WAKEUP, g_wake, 0));
 	int rc = -1;
 

@@ -1,6 +1,7 @@
 /*
  * observe_html.c - an observation in the HTML report (report/observe_print.h):
- * a small section of plain tables, the same figures `observe` prints.
+ * a small section of plain tables, the same figures `observe` prints
+ * (the lock callers by total wait, a wait histogram per pipe caller).
  */
 #include "report/observe_print.h"
 
@@ -9,6 +10,7 @@
 
 #include "report/format.h"
 #include "report/html_plots.h"
+#include "stats/histogram.h"
 
 static double share(uint64_t a, uint64_t b)
 {
@@ -28,13 +30,16 @@ static void hist_rows(FILE *f, const uint64_t *h, const char *unit)
 	for (b = first; b <= last && first < OBSERVATION_NLOG2; b++) {
 		double l = b ? (double)(1ull << b) : 0, u = (double)(2ull << b);
 
-		if (strcmp(unit, "B") == 0) {
-			fmt_bytes(l, lo, sizeof(lo));
-			fmt_bytes(u, hi, sizeof(hi));
-		} else {
-			fmt_value(l, unit, lo, sizeof(lo));
-			fmt_value(u, unit, hi, sizeof(hi));
+		if (strcmp(unit, "B") != 0) {
+			/* the text's labels: bucket b is row b + 1 there */
+			hist_row_label(lo, sizeof(lo), (unsigned int)b + 1,
+				       unit);
+			fprintf(f, "<tr><td>%s</td><td>%" PRIu64
+				"</td></tr>\n", lo, h[b]);
+			continue;
 		}
+		fmt_bytes(l, lo, sizeof(lo));
+		fmt_bytes(u, hi, sizeof(hi));
 		fprintf(f, "<tr><td>[%s, %s)</td><td>%" PRIu64 "</td></tr>\n",
 			lo, hi, h[b]);
 	}
@@ -74,26 +79,42 @@ static void pipe_tables(FILE *f, const struct observation *o)
 
 static void lock_table(FILE *f, const struct observation *o)
 {
+	const struct observation_lock *top[20];
 	char t[32], m[32];
-	size_t i;
+	size_t i, n;
 
 	fprintf(f, "<h3>lock contention: %" PRIu64 " waits</h3>\n<table><tr>"
 		"<th>contended</th><th>total wait</th><th>max wait</th>"
 		"<th>type</th><th>caller</th></tr>\n", o->lock_count);
-	for (i = 0; i < o->nlocks && i < 20; i++) {
-		fmt_value((double)o->locks[i].wait_ns, "ns", t, sizeof(t));
-		fmt_value((double)o->locks[i].max_wait_ns, "ns", m, sizeof(m));
+	n = observation_top_locks(o, false, top, 20);
+	for (i = 0; i < n && i < 20; i++) {
+		fmt_perf_time((double)top[i]->wait_ns, t, sizeof(t));
+		fmt_perf_time((double)top[i]->max_wait_ns, m, sizeof(m));
 		fprintf(f, "<tr><td>%" PRIu64 "</td><td>%s</td><td>%s</td>"
-			"<td>", o->locks[i].count, t, m);
-		html_text(f, o->locks[i].type);
+			"<td>", top[i]->count, t, m);
+		html_text(f, top[i]->type);
 		fprintf(f, "</td><td>");
-		html_text(f, o->locks[i].caller);
+		html_text(f, top[i]->caller);
 		fprintf(f, "</td></tr>\n");
 	}
-	fprintf(f, "</table>\n<table><tr><th>mutex wait in pipe callers"
-		"</th><th>waits</th></tr>\n");
-	hist_rows(f, o->pipe_mutex_log2, "ns");
 	fprintf(f, "</table>\n");
+	n = o->lock_hists ? observation_top_locks(o, true, top, 4) : 0;
+	/* one histogram per pipe caller (read and write sides apart); an
+	   older record has only their sum */
+	for (i = 0; i < n && i < 4; i++) {
+		fprintf(f, "<table><tr><th>mutex wait of ");
+		html_text(f, top[i]->caller);
+		fprintf(f, "</th><th>waits</th></tr>\n");
+		hist_rows(f, top[i]->log2, "ns");
+		fprintf(f, "</table>\n");
+	}
+	if (!o->lock_hists) {
+		fprintf(f, "<table><tr><th>mutex wait in pipe callers (stored "
+			"before per-caller histograms: read and write sides "
+			"merged)</th><th>waits</th></tr>\n");
+		hist_rows(f, o->pipe_mutex_log2, "ns");
+		fprintf(f, "</table>\n");
+	}
 }
 
 void report_observation_html(FILE *f, const char *json)

@@ -1,16 +1,22 @@
 /*
- * observe_text.c - an observation printed as text (report/observe_print.h).
+ * observe_text.c - an observation printed as text (report/observe_print.h),
+ * within 80 columns: the lock tables and wait histograms are those of
+ * `run --kernel lock` (report/lock_table.h).
  */
 #include "report/observe_print.h"
 
 #include <inttypes.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/format.h"
+#include "report/lock_table.h"
 #include "report/report.h"
 #include "results/codec.h"
+
+/* Rows of the lock tables; pipe callers whose waits get a histogram. */
+#define OBS_TEXT_ROWS 20
+#define PIPE_HIST_CALLERS 4
 
 static void bucket_label(size_t b, const char *unit, char *buf, size_t len)
 {
@@ -45,7 +51,8 @@ void report_log2_hist(FILE *out, const uint64_t *h, size_t n,
 		bucket_label(b, unit, label, sizeof(label));
 		bar = max ? (size_t)((40.0 * (double)h[b] + max - 1) /
 				     (double)max) : 0;
-		fprintf(out, "    %-24s %10" PRIu64 " |", label, h[b]);
+		/* 4 + 18 + 1 + 10 + " |" + 40 + "|": 76 columns */
+		fprintf(out, "    %-18s %10" PRIu64 " |", label, h[b]);
 		for (i = 0; i < 40; i++)
 			fputc(i < bar ? '@' : ' ', out);
 		fputs("|\n", out);
@@ -59,12 +66,15 @@ static double pct(uint64_t a, uint64_t b)
 
 static void print_pipe(FILE *out, const struct observation *o)
 {
-	char b[32], name[4 * 32 + 1];
+	char b[32], name[4 * 64 + 1], line[4 * 64 + 128];
 	size_t c, i;
 
 	fmt_bytes((double)o->pipe_bytes, b, sizeof(b));
-	fprintf(out, "\npipe writes: %" PRIu64 " (%s), from %s\n",
-		o->pipe_writes, b, o->pipe_source);
+	fmt_clean_text(o->pipe_source, name, sizeof(name));
+	snprintf(line, sizeof(line), "pipe writes: %" PRIu64 " (%s), from %s",
+		 o->pipe_writes, b, name);
+	fputc('\n', out);
+	fmt_wrap(out, 0, 2, line);
 	fprintf(out, "    %-14s %12s %8s\n", "size", "writes", "share");
 	for (c = 0; c < OBSERVATION_NCLASSES; c++)
 		fprintf(out, "    %-14s %12" PRIu64 " %7.2f%%\n",
@@ -90,73 +100,81 @@ static void print_pipe(FILE *out, const struct observation *o)
 	}
 }
 
-static void lock_row(FILE *out, uint64_t n, uint64_t total, uint64_t max,
-		     const char *type, const char *who)
+/* The comms that waited, as rows of the lock table (sorted there). */
+static size_t comm_rows(const struct observation *o,
+			struct lock_table_row *rows)
 {
-	char t[32], m[32], a[32], ty[4 * 32 + 1], w[4 * 128 + 1];
+	size_t i, n = 0;
 
-	fmt_value((double)total, "ns", t, sizeof(t));
-	fmt_value((double)max, "ns", m, sizeof(m));
-	fmt_value(n ? (double)total / (double)n : 0, "ns", a, sizeof(a));
-	fmt_clean_text(type, ty, sizeof(ty));
-	fmt_clean_text(who, w, sizeof(w));
-	fprintf(out, "    %10" PRIu64 " %12s %12s %12s %12s  %s\n", n, t, m,
-		a, ty, w);
+	for (i = 0; i < o->ncomms; i++)
+		if (o->comms[i].contentions)
+			rows[n++] = (struct lock_table_row){
+				.caller = o->comms[i].comm, .type = "",
+				.contended = o->comms[i].contentions,
+				.total_ns = o->comms[i].wait_ns,
+				.max_ns = o->comms[i].max_wait_ns,
+			};
+	return n;
 }
 
-/* Before: whether a's waits come before b's (most first, then name). */
-static bool before(const struct observation_comm *a,
-		   const struct observation_comm *b)
+/*
+ * The mutex waits of the pipe's callers: one histogram per caller, the
+ * read and write sides apart, most total wait first; a record stored
+ * before callers had histograms has only their sum, and says so.
+ */
+static void print_pipe_mutex(FILE *out, const struct observation *o)
 {
-	if (a->contentions != b->contentions)
-		return a->contentions > b->contentions;
-	return strcmp(a->comm, b->comm) < 0;
-}
+	const struct observation_lock *pipe[PIPE_HIST_CALLERS];
+	size_t i, n;
 
-/* The comm with the most waits after last (NULL: the first), or NULL. */
-static const struct observation_comm *most_waits(
-	const struct observation *o, const struct observation_comm *last)
-{
-	const struct observation_comm *best = NULL, *c;
-	size_t i;
-
-	for (i = 0; i < o->ncomms; i++) {
-		c = &o->comms[i];
-		if (!c->contentions || (last && !before(last, c)))
-			continue;
-		if (!best || before(c, best))
-			best = c;
+	fprintf(out, "  mutex wait in pipe callers (pipe_*, anon_pipe_*): "
+		"%" PRIu64 " waits\n", o->pipe_mutex_count);
+	if (!o->lock_hists) {
+		fmt_wrap(out, 4, 4, "(stored before observe kept a histogram "
+			 "per caller: the read and write sides are merged "
+			 "here)");
+		lock_table_log2_ns(out, 4, o->pipe_mutex_log2,
+				   OBSERVATION_NLOG2);
+		return;
 	}
-	return best;
+	n = observation_top_locks(o, true, pipe, PIPE_HIST_CALLERS);
+	for (i = 0; i < n && i < PIPE_HIST_CALLERS; i++)
+		lock_table_hist(out, 4, pipe[i]->caller, pipe[i]->type,
+				pipe[i]->count, pipe[i]->log2,
+				OBSERVATION_NLOG2);
+	if (n > PIPE_HIST_CALLERS)
+		fprintf(out, "    (%zu more pipe callers with less wait; "
+			"--json has each one's histogram)\n",
+			n - PIPE_HIST_CALLERS);
 }
 
 static void print_lock(FILE *out, const struct observation *o)
 {
-	const struct observation_comm *last = NULL;
-	size_t i, shown;
+	struct lock_table_row *rows = calloc(o->nlocks + o->ncomms + 1,
+					     sizeof(*rows));
+	size_t i, n;
 
 	fprintf(out, "\nlock contention: %" PRIu64 " waits (as perf lock "
 		"contention -ab counts them)\n", o->lock_count);
-	fprintf(out, "    %10s %12s %12s %12s %12s  %s\n", "contended",
-		"total wait", "max wait", "avg wait", "type", "caller");
-	for (i = 0; i < o->nlocks && i < 20; i++)
-		lock_row(out, o->locks[i].count, o->locks[i].wait_ns,
-			 o->locks[i].max_wait_ns, o->locks[i].type,
-			 o->locks[i].caller);
-	fprintf(out, "  per comm:\n    %10s %12s %12s %12s %12s  %s\n",
-		"contended", "total wait", "max wait", "avg wait", "", "comm");
-	for (shown = 0; shown < 20; shown++) {
-		const struct observation_comm *m = most_waits(o, last);
-
-		if (!m)
-			break;
-		lock_row(out, m->contentions, m->wait_ns, m->max_wait_ns, "",
-			 m->comm);
-		last = m;
+	if (!rows) {
+		fprintf(out, "  (out of memory: the tables are not printed)\n");
+		return;
 	}
-	fprintf(out, "  mutex wait in pipe callers (pipe_*, anon_pipe_*): "
-		"%" PRIu64 " waits\n", o->pipe_mutex_count);
-	report_log2_hist(out, o->pipe_mutex_log2, OBSERVATION_NLOG2, "ns");
+	for (i = 0; i < o->nlocks; i++)
+		rows[i] = (struct lock_table_row){
+			.caller = o->locks[i].caller, .type = o->locks[i].type,
+			.contended = o->locks[i].count,
+			.total_ns = o->locks[i].wait_ns,
+			.max_ns = o->locks[i].max_wait_ns,
+		};
+	lock_table_sort(rows, o->nlocks);
+	lock_table_print(out, 4, "caller", rows, o->nlocks, OBS_TEXT_ROWS);
+	n = comm_rows(o, rows);
+	lock_table_sort(rows, n);
+	fprintf(out, "  per comm:\n");
+	lock_table_print(out, 4, "comm", rows, n, OBS_TEXT_ROWS);
+	free(rows);
+	print_pipe_mutex(out, o);
 }
 
 static void print_sys(FILE *out, const struct observation *o)
@@ -224,7 +242,7 @@ void report_observation(FILE *out, const struct observation *o)
 		fprintf(out, "\nwake-up latency (sched_waking to "
 			"sched_switch): %" PRIu64 " wake-ups\n",
 			o->wake_count);
-		report_log2_hist(out, o->wake_log2, OBSERVATION_NLOG2, "ns");
+		lock_table_log2_ns(out, 4, o->wake_log2, OBSERVATION_NLOG2);
 	}
 	if (o->ran & OBSERVE_SYSCALLS)
 		print_sys(out, o);
@@ -236,8 +254,19 @@ void report_observation(FILE *out, const struct observation *o)
 			fprintf(out, ", %s %" PRIu64,
 				observation_drop_names[i], o->drops[i]);
 	fputc('\n', out);
-	if (o->notes)
-		fprintf(out, "notes:\n%s", o->notes);
+	if (o->notes) {
+		const char *p = o->notes, *nl;
+		char line[512];
+
+		fputs("notes:\n", out);
+		for (; *p; p = *nl ? nl + 1 : nl) {
+			nl = strchr(p, '\n');
+			if (!nl)
+				nl = p + strlen(p);
+			snprintf(line, sizeof(line), "%.*s", (int)(nl - p), p);
+			fmt_wrap(out, 0, 2, line);
+		}
+	}
 }
 
 int report_observation_json(FILE *out, const struct run_info *run,

@@ -32,6 +32,46 @@ const char *const observation_drop_names[OBSERVATION_NDROPS] = {
 	"syscall_nr", "wakeup_full",
 };
 
+bool observation_is_pipe_mutex(const struct observation_lock *l)
+{
+	return strcmp(l->type, "mutex") == 0 &&
+	       (strncmp(l->caller, "pipe_", 5) == 0 ||
+		strncmp(l->caller, "anon_pipe_", 10) == 0);
+}
+
+/* Whether a waited longer than b (then: by name). */
+static bool waited_more(const struct observation_lock *a,
+			const struct observation_lock *b)
+{
+	if (a->wait_ns != b->wait_ns)
+		return a->wait_ns > b->wait_ns;
+	return strcmp(a->caller, b->caller) < 0;
+}
+
+size_t observation_top_locks(const struct observation *o, bool pipe_only,
+			     const struct observation_lock **out, size_t max)
+{
+	size_t i, j, n = 0, kept = 0;
+
+	/* insertion into the max kept: max is small (a table's rows) */
+	for (i = 0; i < o->nlocks; i++) {
+		const struct observation_lock *l = &o->locks[i];
+
+		if (pipe_only && !observation_is_pipe_mutex(l))
+			continue;
+		n++;
+		if (!max)
+			continue;
+		if (kept == max && !waited_more(l, out[max - 1]))
+			continue;
+		j = kept < max ? kept++ : max - 1;
+		for (; j > 0 && waited_more(l, out[j - 1]); j--)
+			out[j] = out[j - 1];
+		out[j] = l;
+	}
+	return n;
+}
+
 int observation_class_of(uint64_t bytes)
 {
 	int c = 0;
@@ -163,14 +203,21 @@ static json_t *locks_json(const struct observation *o)
 
 	for (i = 0; a && i < o->nlocks; i++) {
 		const struct observation_lock *l = &o->locks[i];
-
-		if (json_array_append_new(a, json_pack(
-			"{s:o, s:o, s:o, s:o, s:o}",
+		json_t *e = json_pack("{s:o, s:o, s:o, s:o, s:o}",
 			"caller", codec_json_text(l->caller),
 			"type", codec_json_text(l->type),
 			"contentions", u64_json(l->count),
 			"wait_ns", u64_json(l->wait_ns),
-			"max_wait_ns", u64_json(l->max_wait_ns)))) {
+			"max_wait_ns", u64_json(l->max_wait_ns));
+
+		/* a record read without histograms is written without */
+		if (e && o->lock_hists &&
+		    json_object_set_new(e, "log2", sparse_json(l->log2,
+						OBSERVATION_NLOG2))) {
+			json_decref(e);
+			e = NULL;
+		}
+		if (json_array_append_new(a, e)) {
 			json_decref(a);
 			return NULL;
 		}
@@ -436,6 +483,7 @@ static void get_lock(struct rd *r, const json_t *j, struct observation *o)
 			   OBSERVATION_NLOG2, OBSERVATION_NLOG2 - 1);
 	a = member(r, l, "callers", JSON_ARRAY);
 	o->locks = rows(r, a, sizeof(*o->locks), &o->nlocks);
+	o->lock_hists = true;
 	for (i = 0; i < o->nlocks; i++) {
 		struct observation_lock *k = &o->locks[i];
 
@@ -445,6 +493,12 @@ static void get_lock(struct rd *r, const json_t *j, struct observation *o)
 		k->count = get_u64(r, e, "contentions");
 		k->wait_ns = get_u64(r, e, "wait_ns");
 		k->max_wait_ns = get_u64(r, e, "max_wait_ns");
+		/* optional: records from before per-caller histograms */
+		if (json_object_get(e, "log2"))
+			get_sparse(r, e, "log2", k->log2, OBSERVATION_NLOG2,
+				   OBSERVATION_NLOG2 - 1);
+		else
+			o->lock_hists = false;
 	}
 }
 

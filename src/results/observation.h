@@ -11,6 +11,7 @@
 #define COPYSCOPE_OBSERVATION_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,11 +51,16 @@ struct observation_comm {
 	uint64_t contentions, wait_ns, max_wait_ns;
 };
 
-/* One row of the lock table: a caller and the lock's type. */
+/*
+ * One row of the lock table: a caller and the lock's type.  Observations
+ * stored before the callers had histograms (and offsets) have names
+ * without the offset ("anon_pipe_write") and no log2.
+ */
 struct observation_lock {
 	char caller[128];		/* "anon_pipe_write+0x2f" */
 	char type[24];			/* perf lock's name: "mutex" */
 	uint64_t count, wait_ns, max_wait_ns;
+	uint64_t log2[OBSERVATION_NLOG2];	/* wait, ns */
 };
 
 struct observation_sys {
@@ -76,8 +82,12 @@ struct observation {
 	uint64_t pipe_log2[OBSERVATION_NLOG2];
 	struct observation_comm *comms;	/* most writes first */
 	size_t ncomms;
-	struct observation_lock *locks;	/* most contentions first */
+	struct observation_lock *locks;	/* most total wait first (most
+					   contentions in older records) */
 	size_t nlocks;
+	bool lock_hists;		/* every caller has its wait
+					   histogram (log2); false in
+					   records stored before them */
 	uint64_t lock_count, lock_wait_ns;
 	/* mutex waits whose caller is a pipe function (pipe_*) */
 	uint64_t pipe_mutex_count;
@@ -88,6 +98,21 @@ struct observation {
 	size_t nsys;
 	uint64_t drops[OBSERVATION_NDROPS];
 };
+
+/*
+ * Whether l is a wait on the pipe's mutex: a mutex whose caller is a
+ * pipe function (pipe_*, anon_pipe_*), the waits o->pipe_mutex_log2
+ * sums.
+ */
+bool observation_is_pipe_mutex(const struct observation_lock *l);
+
+/*
+ * o's lock callers (only the pipe mutex's when pipe_only) by total wait,
+ * most first (ties: the name), into out[0..max); returns how many there
+ * are in all (more than max: the rest left out).
+ */
+size_t observation_top_locks(const struct observation *o, bool pipe_only,
+			     const struct observation_lock **out, size_t max);
 
 /* The class of a write of bytes (0 .. OBSERVATION_NCLASSES - 1). */
 int observation_class_of(uint64_t bytes);

@@ -3,8 +3,11 @@
 # three crafted observations of known counts (imported, so the answers
 # are known) side by side: the size classes' shares and their point
 # differences, the lock table's total wait by caller with its change,
-# --caller keeping the matching callers only, the mutex-wait histogram,
-# three columns from a comma list, every line within 80 columns, the
+# --caller keeping the matching callers only, the mutex-wait histograms
+# per pipe function (read and write sides apart; one merged, said so, when
+# a column was stored before per-caller histograms),
+# show --mail with each pipe caller's waits, three columns from a comma
+# list, every line within 80 columns, the
 # JSON's numbers; an observation against a run, --csv, and more columns
 # than the table holds are usage errors (exit 2).
 . "$(dirname "$0")/lib.sh"
@@ -13,11 +16,14 @@ need_python
 cs 0 run sys.null --quick --tag plain
 cs 0 export last -o "$TMP/run.jsonl"
 
-# obs TAG WRITES CLASSES WAITS_NS: an export of one observation
+# obs TAG WRITES CLASSES WAITS_NS [READ_LOG2|old]: an export of one
+# observation, each caller with its wait histogram (the read side's
+# READ_LOG2, default [[10, 8]]), or, with old, none (stored before them)
 obs() {
 	python3 - "$TMP/run.jsonl" "$TMP/$1.jsonl" "$@" <<'PY' ||
 import json, sys, uuid
 src, dst, tag, writes, classes, waits = sys.argv[1:7]
+extra = sys.argv[7] if len(sys.argv) > 7 else "[[10, 8]]"
 lines = [json.loads(l) for l in open(src)]
 hdr, run = lines[0], lines[1]
 run["run"]["uuid"] = uuid.uuid4().hex
@@ -46,6 +52,10 @@ run["observation"] = {
              "pipe_mutex": {"count": 28, "log2": [[10, 8], [12, 20]]}},
     "wakeup": {"count": 100, "log2": [[13, 100]]},
 }
+callers = run["observation"]["lock"]["callers"]
+if extra != "old":
+    for c, h in zip(callers, ([[12, 20]], json.loads(extra), [[13, 2]])):
+        c["log2"] = h
 out = [hdr, run, {"type": "end", "runs": 1, "results": 0}]
 with open(dst, "w") as f:
     for o in out:
@@ -56,7 +66,7 @@ PY
 }
 
 obs grace-a 1000 700,300,0,0,0,0,0,0 1000000,500000,30000
-obs grace-b 2000 800,1200,0,0,0,0,0,0 2000000,500000,60000
+obs grace-b 2000 800,1200,0,0,0,0,0,0 2000000,500000,60000 "[[10, 4], [11, 4]]"
 obs bergamo 500 500,0,0,0,0,0,0,0 100000,100000,10000
 
 note "two observations: shares, point differences, the change of the waits"
@@ -68,7 +78,15 @@ contains_re "$OUT" "^  <128 B +70\.00% +40\.00% +-30\.00 pp$"
 contains_re "$OUT" "^  128 B-4 KiB +30\.00% +60\.00% +\+30\.00 pp$"
 contains_re "$OUT" "^  anon_pipe_write\+0x2f \(mutex\)$"
 contains_re "$OUT" "^ +1\.00 ms +2\.00 ms +\+100\.0%$"
-contains_re "$OUT" "^  \[1\.02 us, 2\.05 us\) +28\.57% +28\.57% +\+0\.00 pp$"
+# the pipe mutex by function, the read and write sides apart, labelled as
+# every histogram of the text report
+contains_re "$OUT" "^  waits by pipe function \(its call sites summed\), then their shares by wait:$"
+contains_re "$OUT" "^  anon_pipe_write +20 +20 +\+0\.0%$"
+contains_re "$OUT" "^    \[4us, 8us\) +100\.00% +100\.00% +\+0\.00 pp$"
+contains_re "$OUT" "^  anon_pipe_read +8 +8 +\+0\.0%$"
+contains_re "$OUT" "^    \[1us, 2us\) +100\.00% +50\.00% +-50\.00 pp$"
+contains_re "$OUT" "^    \[2us, 4us\) +0\.00% +50\.00% +\+50\.00 pp$"
+not_contains "$OUT" "read and write sides merged"
 contains "$OUT" "No CI is given for a change"
 awk 'length($0) > 80 { print; bad = 1 } END { exit bad }' "$OUT" ||
 	fail "compare of observations is wider than 80 columns"
@@ -86,6 +104,30 @@ cs 0 compare grace-a grace-b --caller 'anon_pipe_*'
 contains "$OUT" "anon_pipe_read+0x51"
 not_contains "$OUT" "do_epoll_wait"
 contains "$OUT" "matching 'anon_pipe_*'"
+contains "$OUT" "waits by pipe function, callers matching 'anon_pipe_*' (its"
+awk 'length($0) > 80 { print; bad = 1 } END { exit bad }' "$OUT" ||
+	fail "compare --caller of observations is wider than 80 columns"
+
+note "a column stored before per-caller histograms: the merged one, said"
+obs grace-old 1000 700,300,0,0,0,0,0,0 1000000,500000,30000 old
+cs 0 compare grace-old grace-b
+contains "$OUT" "(a column was stored before observe kept a histogram per caller"
+contains_re "$OUT" "^  \[1us, 2us\) +28\.57% +28\.57% +\+0\.00 pp$"
+not_contains "$OUT" "waits by pipe function"
+cs 0 compare grace-old grace-b --json
+python3 - "$OUT" <<'PY' || fail "compare --json with an old column is wrong"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["pipe_mutex"]["by_function"] is None
+assert d["pipe_mutex"]["count"] == [28, 28]
+PY
+
+note "one observation as a mail: the callers by wait, each pipe caller's waits"
+cs 0 show grace-b --mail
+contains_re "$OUT" "^ +2(\.00)? +wait anon_pipe_write\+0x2f \(mutex\) \(ms\)$"
+contains_re "$OUT" "^ +28 +pipe mutex waits$"
+contains_re "$OUT" "^ +20 +of anon_pipe_write\+0x2f$"
+contains_re "$OUT" "^ +8 +of anon_pipe_read\+0x51$"
 
 note "three columns from a comma list, no change column"
 cs 0 compare grace-a grace-b,bergamo
@@ -106,6 +148,11 @@ w = {c["caller"]: c["wait_ns"] for c in d["lock"]["callers"]}
 assert w["anon_pipe_write+0x2f"] == [1000000, 2000000, 100000], w
 assert d["pipe_mutex"]["log2"] == [{"bucket": 10, "count": [8, 8, 8]},
                                    {"bucket": 12, "count": [20, 20, 20]}]
+f = {x["function"]: x for x in d["pipe_mutex"]["by_function"]}
+assert list(f) == ["anon_pipe_write", "anon_pipe_read"], list(f)
+assert f["anon_pipe_read"]["count"] == [8, 8, 8]
+assert f["anon_pipe_read"]["log2"] == [{"bucket": 10, "count": [8, 4, 8]},
+                                       {"bucket": 11, "count": [0, 4, 0]}]
 PY
 
 note "what does not fit is refused, naming why"

@@ -58,7 +58,7 @@ fi
 
 note "pipe.matrix writers=5: its workers wait on the pipe mutex"
 cs 0 run pipe.matrix writers=5 --kernel-backend tracefs --kernel lock --quick
-contains "$OUT" " contended   total wait     max wait     avg wait         type   caller"
+contains "$OUT" " contended total wait  max wait  avg wait      type  caller"
 contains "$OUT" "[other tasks]"
 contains_re "$OUT" "^ +[1-9][0-9]* +[0-9.]+ [mun]?s +[0-9.]+ [mun]?s +[0-9.]+ [mun]?s +mutex +[a-z_]"
 contains_re "$OUT" "^  contended/op +[0-9.]*[1-9]"
@@ -87,7 +87,7 @@ contains_re "$OUT" "syscall: in the kernel [0-9.]+% of the workers' wall time"
 note "stored: show prints the views again, show --json carries them"
 cs 0 show "$matrix_run"
 contains "$OUT" "--kernel lock: a traced sample after each kept one"
-contains "$OUT" " contended   total wait     max wait     avg wait         type   caller"
+contains "$OUT" " contended total wait  max wait  avg wait      type  caller"
 need_python
 cs 0 show "$matrix_run" --json
 python3 - "$OUT" <<'PY' || fail "show --json lacks the kernel views"
@@ -109,7 +109,7 @@ note "export and import carry the views whole"
 cs 0 export "$matrix_run" -o "$TMP/kv.jsonl"
 cs 0 import "$TMP/kv.jsonl" --db "$TMP/imported.db"
 cs 0 show last --db "$TMP/imported.db"
-contains "$OUT" " contended   total wait     max wait     avg wait         type   caller"
+contains "$OUT" " contended total wait  max wait  avg wait      type  caller"
 cs 0 export last --db "$TMP/imported.db" -o "$TMP/kv2.jsonl"
 cmp -s "$TMP/kv.jsonl" "$TMP/kv2.jsonl" ||
 	fail "export, import, export gives another file"

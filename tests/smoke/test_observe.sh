@@ -6,7 +6,10 @@
 # and push to PostgreSQL, and is replayed by
 # `pipe.mix mix=observed:ID`, whose writes (observed again) have the
 # shares of the histogram; during `run pipe.mix writers=4` most writes
-# are under 128 B and the lock table names the pipe's write function;
+# are under 128 B, the lock table (run --kernel lock's layout) names the
+# pipe's write function with its offset, and its waits get a histogram
+# of their own whose counts (in --json, per caller) add up; every line
+# of the text within 80 columns;
 # perf recording the same tracepoint beside it still gets every event;
 # each pipe-writes source that failed says why, a forced one is used
 # alone (exit 77 when it cannot run); user nobody is refused with
@@ -97,6 +100,8 @@ contains_re "$TMP/obs.out" "^    obswriter +1010 "
 contains_re "$TMP/obs.out" "^    \[64 B, 128 B\) +1000 "
 contains_re "$TMP/obs.out" "^    \[64 KiB, 128 KiB\) +10 "
 contains "$TMP/obs.out" "lost events: 0"
+awk 'length($0) > 80 { print; bad = 1 } END { exit bad }' "$TMP/obs.out" ||
+	fail "observe's text (its notes, its histogram) is wider than 80 columns"
 id=$(sed -n 's/^observation \([0-9]*\) stored in .*/\1/p' "$TMP/obs.out")
 [ -n "$id" ] || fail "observe did not say where it stored the observation"
 
@@ -177,7 +182,8 @@ contains "$OUT" "$id "
 note "during run pipe.mix writers=4: most writes under 128 B, pipe locks"
 "$BIN" run pipe.mix writers=4 --reps 40 --no-store >/dev/null 2>&1 &
 mx=$!
-cs 0 observe --duration 3s --what pipe-writes,lock --pid $mx --no-store
+cs 0 observe --duration 3s --what pipe-writes,lock,wakeup --pid $mx \
+	--tag obs-lock
 kill $mx 2>/dev/null
 wait $mx 2>/dev/null
 python3 - "$OUT" <<'PY' || fail "the <128 B class does not hold most writes"
@@ -186,8 +192,30 @@ t = open(sys.argv[1]).read()
 m = re.search(r"^    <128 B +(\d+) +([\d.]+)%$", t, re.M)
 assert m and float(m.group(2)) > 90, m and m.group(0)
 PY
-contains_re "$OUT" "mutex +(anon_)?pipe_write$"
+# the lock table of run --kernel lock: its header, callers with offsets
+contains "$OUT" "    contended total wait  max wait  avg wait      type  caller"
+contains_re "$OUT" "^ +[1-9][0-9]* +[0-9.]+ [mun]?s +[0-9.]+ [mun]?s +[0-9.]+ [mun]?s +mutex  (anon_)?pipe_write\+0x[0-9a-f]+$"
 contains "$OUT" "mutex wait in pipe callers"
+# the write side's waits in a histogram of their own, labelled as run's
+contains_re "$OUT" "^    wait of (anon_)?pipe_write\+0x[0-9a-f]+ \(mutex\): [1-9][0-9]* waits?$"
+contains_re "$OUT" "^    \[[0-9]+[mun]?s, [0-9]+[mun]?s\) +[0-9]+ \|[@ ]+\|$"
+not_contains "$OUT" "sides are merged"
+awk 'length($0) > 80 { print; bad = 1 } END { exit bad }' "$OUT" ||
+	fail "observe's text is wider than 80 columns"
+cs 0 show last --json
+python3 - "$OUT" <<'PY' || fail "the callers' histograms do not hold their waits"
+import json, sys
+o = json.load(open(sys.argv[1]))["observation"]["lock"]
+assert o["callers"], o
+for c in o["callers"]:
+    assert sum(n for _, n in c["log2"]) == c["contentions"], c
+pipe = [c for c in o["callers"] if c["type"] == "mutex" and
+        c["caller"].split("+")[0] in ("pipe_read", "pipe_write",
+                                      "anon_pipe_read", "anon_pipe_write")]
+assert sum(c["contentions"] for c in pipe) == o["pipe_mutex"]["count"], o
+PY
+cs 0 report last -o "$TMP/lock.html"
+contains_re "$TMP/lock.html" "<th>mutex wait of (anon_)?pipe_write\+0x[0-9a-f]+</th>"
 
 note "perf recording the same tracepoint beside observe still gets every event"
 if command -v perf >/dev/null 2>&1; then

@@ -573,9 +573,9 @@ static void test_build_store_print(void **state)
 	assert_non_null(f);
 	report_results(f, back.v, back.n);
 	fclose(f);
-	assert_non_null(strstr(buf, " contended   total wait     max wait"
-				    "     avg wait         type   caller"));
-	assert_non_null(strstr(buf, "mutex   0x1234"));
+	assert_non_null(strstr(buf, " contended total wait  max wait"
+				    "  avg wait      type  caller"));
+	assert_non_null(strstr(buf, "mutex  0x1234"));
 	assert_non_null(strstr(buf, "[other tasks]"));
 	assert_non_null(strstr(buf, "overhead +25.0%"));
 	assert_non_null(strstr(buf, "1 wake-ups of the workers"));
@@ -647,7 +647,7 @@ static void test_hist_style(void **state)
 	/* no bpftrace-style ns counts ("[2K, 4K)") any more */
 	assert_null(strstr(kbuf, "K, "));
 	/* the lock table's header indented as its rows */
-	assert_non_null(strstr(kbuf, "\n       contended   total wait"));
+	assert_non_null(strstr(kbuf, "\n      contended total wait  max wait"));
 	free(kbuf);
 	free(hbuf);
 	hist_free(h);

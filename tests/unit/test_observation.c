@@ -1,8 +1,9 @@
 /*
  * test_observation.c - unit tests of an observation (results/
  * observation.c, observation_mix.c): the size classes' edges, the JSON
- * form written and read back to the same figures (and malformed JSON
- * refused with what is wrong), and the histogram as pipe.mix's mix text
+ * form written and read back to the same figures (each lock caller with
+ * its wait histogram, or without in a record stored before them;
+ * malformed JSON refused with what is wrong), and the histogram as pipe.mix's mix text
  * (one range per log2 bucket, weights the counts, merged down to 16
  * entries, parsed by pipe.mix's own parser to the same shares).
  */
@@ -63,6 +64,8 @@ static void fill(struct observation *o)
 	snprintf(o->locks[0].type, sizeof(o->locks[0].type), "mutex");
 	o->locks[0].count = 7;
 	o->locks[0].max_wait_ns = 9000;
+	o->locks[0].log2[12] = 7;
+	o->lock_hists = true;
 	o->pipe_mutex_log2[12] = 7;
 	o->drops[1] = 3;
 	assert_int_equal(observation_note(o, "first %d", 1), 0);
@@ -97,6 +100,9 @@ static void test_json_round_trip(void **state)
 	assert_int_equal(back.nlocks, 1);
 	assert_string_equal(back.locks[0].caller, "anon_pipe_write");
 	assert_int_equal(back.locks[0].max_wait_ns, 9000);
+	assert_true(back.lock_hists);
+	assert_memory_equal(back.locks[0].log2, o.locks[0].log2,
+			    sizeof(o.locks[0].log2));
 	assert_int_equal(back.pipe_mutex_log2[12], 7);
 	assert_int_equal(back.drops[1], 3);
 	assert_string_equal(back.notes, "first 1\nsecond\n");
@@ -109,6 +115,39 @@ static void test_json_round_trip(void **state)
 	assert_int_equal(observation_from_text("[", &back, err, sizeof(err)),
 			 -1);
 	assert_non_null(strstr(err, "not JSON"));
+	observation_free(&o);
+}
+
+/*
+ * A record stored before the callers had wait histograms (no "log2" per
+ * caller) still reads, saying it has none, and is written back without.
+ */
+static void test_json_old_callers(void **state)
+{
+	struct observation o, back;
+	char err[256], *text;
+	json_t *j, *callers;
+
+	(void)state;
+	fill(&o);
+	j = observation_to_json(&o);
+	assert_non_null(j);
+	callers = json_object_get(json_object_get(j, "lock"), "callers");
+	assert_non_null(json_object_get(json_array_get(callers, 0), "log2"));
+	json_object_del(json_array_get(callers, 0), "log2");
+	text = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	assert_int_equal(observation_from_text(text, &back, err,
+					       sizeof(err)), 0);
+	free(text);
+	assert_false(back.lock_hists);
+	assert_int_equal(back.locks[0].count, 7);
+	assert_int_equal(back.pipe_mutex_log2[12], 7);
+	j = observation_to_json(&back);
+	callers = json_object_get(json_object_get(j, "lock"), "callers");
+	assert_null(json_object_get(json_array_get(callers, 0), "log2"));
+	json_decref(j);
+	observation_free(&back);
 	observation_free(&o);
 }
 
@@ -155,6 +194,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_classes),
 		cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_json_old_callers),
 		cmocka_unit_test(test_mix_text),
 	};
 
