@@ -80,7 +80,7 @@ LIBS    := -lsqlite3 $(LIBS_PQ) -ljansson -ltraceevent $(LIBS_GSL) -larchive \
 	   -lbpf -lelf -lz -lpthread -lm
 # The static binary: no libpq (its static dependencies - Kerberos, LDAP -
 # are not packaged as .a files) and no libarchive (boot is not in it).
-LIBS_static := -static -lsqlite3 -ljansson -ltraceevent -lgsl -lgslcblas \
+LIBS_static := -static $(STATIC_LDIRS) -lsqlite3 -ljansson -ltraceevent -lgsl -lgslcblas \
 	       -lbpf -lelf -lz -lpthread -lm
 
 ifeq ($(V),1)
@@ -162,8 +162,17 @@ aarch64:
 		exit 1; }
 	$(Q)$(AARCH64_MAKE) $(AARCH64_BUILD)/copyscope
 
-static-aarch64:
-	$(Q)$(AARCH64_MAKE) $(AARCH64_BUILD)/copyscope-static
+# The static arm64 binary links libgsl.a and libgslcblas.a from Debian's
+# libgsl-dev:arm64, unpacked into build/aarch64/static-lib/ (that package
+# cannot be installed beside the amd64 one); the other .a files are in
+# the arm64 -dev packages install-deps installs.
+AARCH64_SLIB := $(AARCH64_BUILD)/static-lib
+$(AARCH64_SLIB)/libgsl.a:
+	$(Q)sh scripts/fetch-arm64-static.sh $(AARCH64_SLIB)
+
+static-aarch64: $(AARCH64_SLIB)/libgsl.a
+	$(Q)$(AARCH64_MAKE) STATIC_LDIRS=-L$(AARCH64_SLIB) \
+		$(AARCH64_BUILD)/copyscope-static
 
 # The unit tests and the smoke tests that qemu-user can run, on the arm64
 # build (tests/run-tests-aarch64.sh); needs qemu-user-static.
