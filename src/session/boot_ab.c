@@ -51,9 +51,10 @@ void boot_ab_spec_init(struct boot_ab_spec *spec)
 	spec->boots = BOOT_DEFAULT_BOOTS;
 	spec->timeout_s = BOOT_DEFAULT_TIMEOUT_S;
 	spec->accel = "auto";
+	spec->arch = "auto";
 	spec->smp = BOOT_DEFAULT_SMP;
 	spec->memory_mib = BOOT_DEFAULT_MEMORY_MIB;
-	spec->qemu = "qemu-system-x86_64";
+	spec->qemu = NULL;
 	spec->busybox = "/bin/busybox";
 	spec->out = stdout;
 }
@@ -83,10 +84,31 @@ int boot_ab_check_file(const char *opt, const char *path, char *abs,
 	return 0;
 }
 
-/* The static copyscope beside this binary, or as make install puts it. */
-static enum boot_ab_fault find_cstatic(char *cs, size_t cslen, char *err,
-				       size_t errlen)
+/* Whether path is an executable of architecture a. */
+static bool is_arch(const char *path, enum boot_arch a)
 {
+	enum boot_arch got;
+	char err[PATH_MAX + 64];
+
+	return access(path, R_OK) == 0 &&
+	       boot_elf_arch(path, &got, err, sizeof(err)) == 0 && got == a;
+}
+
+/*
+ * The static copyscope for a guest of architecture a: beside this binary
+ * (copyscope-static; for arm64 also aarch64/copyscope-static, where make
+ * static-aarch64 puts it next to build/copyscope), else as make install
+ * puts it (../libexec/copyscope/copyscope-static, for arm64 also
+ * copyscope-static-aarch64); the first of those of architecture a.
+ */
+static enum boot_ab_fault find_cstatic(enum boot_arch a, char *cs,
+				       size_t cslen, char *err, size_t errlen)
+{
+	static const char *const rel[] = { "copyscope-static",
+		"../libexec/copyscope/copyscope-static",
+		"aarch64/copyscope-static",
+		"../libexec/copyscope/copyscope-static-aarch64" };
+	size_t i, nrel = a == BOOT_ARCH_AARCH64 ? 4 : 2;
 	char self[PATH_MAX];
 	ssize_t n;
 
@@ -98,18 +120,43 @@ static enum boot_ab_fault find_cstatic(char *cs, size_t cslen, char *err,
 	}
 	self[n] = '\0';
 	*strrchr(self, '/') = '\0';
-	/* the build directory, then as make install puts it */
-	snprintf(cs, cslen, "%s/copyscope-static", self);
-	if (access(cs, R_OK) != 0)
-		snprintf(cs, cslen, "%s/../libexec/copyscope/"
-			 "copyscope-static", self);
-	if (access(cs, R_OK) != 0) {
-		snprintf(err, errlen, "no static copyscope beside this one "
-			 "(%s/copyscope-static) nor in %s: run 'make static', "
-			 "or give --copyscope-static PATH", self, cs);
-		return BOOT_AB_FAULT_USAGE;
+	for (i = 0; i < nrel; i++) {
+		snprintf(cs, cslen, "%s/%s", self, rel[i]);
+		if (is_arch(cs, a))
+			return BOOT_AB_OK;
 	}
-	return BOOT_AB_OK;
+	if (a == BOOT_ARCH_AARCH64)
+		snprintf(err, errlen, "no static aarch64 copyscope beside "
+			 "this one (%s/copyscope-static, %s/aarch64/"
+			 "copyscope-static) nor in %s/../libexec/copyscope/: "
+			 "run 'make static-aarch64', or give "
+			 "--copyscope-static PATH", self, self, self);
+	else
+		snprintf(err, errlen, "no static x86_64 copyscope beside "
+			 "this one (%s/copyscope-static) nor in %s/../libexec/"
+			 "copyscope/: run 'make static', or give "
+			 "--copyscope-static PATH", self, self);
+	return BOOT_AB_FAULT_USAGE;
+}
+
+/*
+ * The executable at path (the value of opt) is of architecture a: 0, or
+ * -1 with why in err (what it is, and what to give instead: hint).
+ */
+static int check_arch(const char *opt, const char *path, enum boot_arch a,
+		      const char *hint, char *err, size_t errlen)
+{
+	enum boot_arch got;
+	char why[PATH_MAX + 64];
+	int r = boot_elf_arch(path, &got, why, sizeof(why));
+
+	if (r == 0 && got == a)
+		return 0;
+	snprintf(err, errlen, "%s: %s is %s%s, the guest is %s: %s", opt,
+		 path, r < 0 ? "not usable: " : r > 0 ? "for " :
+		 "an executable for ", r != 0 ? why :
+		 boot_arch_info(got)->name, boot_arch_info(a)->name, hint);
+	return -1;
 }
 
 /* The guest's static files: busybox and copyscope, both static. */
@@ -122,7 +169,8 @@ static enum boot_ab_fault guest_files(const struct boot_ab_spec *spec,
 	int st;
 
 	if (!spec->cstatic) {
-		f = find_cstatic(cs, sizeof(res->cstatic), err, errlen);
+		f = find_cstatic(res->arch, cs, sizeof(res->cstatic), err,
+				 errlen);
 		if (f)
 			return f;
 	} else if (boot_ab_check_file("--copyscope-static", spec->cstatic,
@@ -151,13 +199,89 @@ static enum boot_ab_fault guest_files(const struct boot_ab_spec *spec,
 			 "libraries (Debian's busybox-static is static)");
 		return BOOT_AB_FAULT_USAGE;
 	}
+	if (check_arch("--copyscope-static", cs, res->arch,
+		       res->arch == BOOT_ARCH_AARCH64 ? "make static-aarch64 "
+		       "builds build/aarch64/copyscope-static" : "make static "
+		       "builds build/copyscope-static", err, errlen) != 0)
+		return BOOT_AB_FAULT_USAGE;
+	if (check_arch("--busybox", bb, res->arch,
+		       res->arch == BOOT_ARCH_AARCH64 ? "scripts/fetch-kernel.sh "
+		       "--arch arm64 puts Debian's arm64 busybox-static into "
+		       "build/kernel-arm64/busybox" : "Debian's busybox-static "
+		       "is /bin/busybox", err, errlen) != 0) {
+		return BOOT_AB_FAULT_USAGE;
+	}
+	return BOOT_AB_OK;
+}
+
+/*
+ * The guests' architecture into res (arch, arch_why): spec->arch, checked
+ * against what each side's kernel image says it is; "auto" from the
+ * images.  An image of neither kind (compressed, or not a kernel) is
+ * booted as the asked or the host's architecture, with a warning.
+ */
+static enum boot_ab_fault guest_arch(const struct boot_ab_spec *spec,
+				     struct boot_ab_result *res, char *err,
+				     size_t errlen)
+{
+	bool asked = strcmp(spec->arch, "auto") != 0, known = asked;
+	enum boot_arch a = boot_host_arch(), k;
+	char why[PATH_MAX + 64];
+	int i, r, unknown[2] = { 0, 0 };
+
+	if (asked && boot_arch_parse(spec->arch, &a) != 0) {
+		snprintf(err, errlen, "--arch: '%s' is not one of auto, "
+			 "x86_64, aarch64", spec->arch);
+		return BOOT_AB_FAULT_USAGE;
+	}
+	snprintf(res->arch_why, sizeof(res->arch_why), "%s", asked ?
+		 "asked for (--arch)" : "the host's: no image says");
+	for (i = 0; i < spec->nsides; i++) {
+		const char *img = spec->side[i].kernel_abs;
+		const char *opt = i ? "--kernel-b" : "--kernel";
+
+		r = boot_kernel_arch(img, &k, why, sizeof(why));
+		if (r < 0) {
+			snprintf(err, errlen, "%s: %s", opt, why);
+			return BOOT_AB_FAULT_USAGE;
+		}
+		unknown[i] = r > 0;
+		if (r > 0)
+			continue;
+		if (known && k != a) {
+			snprintf(err, errlen, "%s: %s is an %s kernel (%s), "
+				 "but %s is %s", opt, img,
+				 boot_arch_info(k)->name,
+				 boot_arch_info(k)->image, asked ? "--arch" :
+				 "side A's kernel", boot_arch_info(a)->name);
+			return BOOT_AB_FAULT_USAGE;
+		}
+		if (!known)
+			snprintf(res->arch_why, sizeof(res->arch_why),
+				 "from %s: an %s", img,
+				 boot_arch_info(k)->image);
+		a = k;
+		known = true;
+	}
+	for (i = 0; i < spec->nsides; i++)
+		if (unknown[i])
+			msg_error("warning: %s: %s is neither an x86 bzImage "
+				  "nor an arm64 Image (by its header); it is "
+				  "booted as %s (%s)", i ? "--kernel-b" :
+				  "--kernel", spec->side[i].kernel_abs,
+				  boot_arch_info(a)->name, asked ? "--arch" :
+				  known ? "the other side's" :
+				  "the host's; --arch to say");
+	res->arch = a;
 	return BOOT_AB_OK;
 }
 
 /* The summary of the qemu command stored with each run. */
 static char *qemu_summary(const struct boot_ab_spec *spec,
-			  enum boot_accel acc)
+			  const struct boot_ab_result *res)
 {
+	const char *m = boot_qemu_machine(res->arch, res->accel);
+	enum boot_accel acc = res->accel;
 	size_t i, len = 256, o;
 	char *s;
 
@@ -166,10 +290,11 @@ static char *qemu_summary(const struct boot_ab_spec *spec,
 	s = malloc(len);
 	if (!s)
 		return NULL;
-	o = (size_t)snprintf(s, len, "%s -accel %s -cpu %s -smp %d -m %dM",
-			     spec->qemu, acc == BOOT_ACCEL_KVM ? "kvm" : "tcg",
-			     acc == BOOT_ACCEL_KVM ? "host" : "max",
-			     spec->smp, spec->memory_mib);
+	o = (size_t)snprintf(s, len, "%s%s%s -accel %s -cpu %s -smp %d -m %dM",
+			     res->qemu, m ? " -M " : "", m ? m : "",
+			     acc == BOOT_ACCEL_KVM ? "kvm" : "tcg",
+			     boot_qemu_cpu(res->arch, acc), spec->smp,
+			     spec->memory_mib);
 	for (i = 0; i < spec->nqemu_args; i++)
 		o += (size_t)snprintf(s + o, len - o, " %s",
 				      spec->qemu_args[i]);
@@ -185,18 +310,22 @@ enum boot_ab_fault boot_ab_prepare(const struct boot_ab_spec *spec,
 
 	memset(res, 0, sizeof(*res));
 	*hint = NULL;
+	f = guest_arch(spec, res, err, errlen);
+	if (f)
+		return f;
 	f = guest_files(spec, res, err, errlen, hint);
 	if (f)
 		return f;
-	if (util_find_program(spec->qemu, NULL, 0) != 0) {
+	res->qemu = spec->qemu ? spec->qemu : boot_arch_info(res->arch)->qemu;
+	if (util_find_program(res->qemu, NULL, 0) != 0) {
 		snprintf(err, errlen, "%s: not found (Debian: apt-get install "
-			 "qemu-system-x86, or scripts/install-deps.sh)",
-			 spec->qemu);
+			 "%s, or scripts/install-deps.sh)", res->qemu,
+			 boot_arch_info(res->arch)->qemu_pkg);
 		return BOOT_AB_FAULT_HOST;
 	}
 	boot_kvm_probe(&probe);
-	if (boot_pick_accel(spec->accel, &probe, &res->accel, res->accel_why,
-			    sizeof(res->accel_why)) != 0) {
+	if (boot_pick_accel(spec->accel, res->arch, &probe, &res->accel,
+			    res->accel_why, sizeof(res->accel_why)) != 0) {
 		snprintf(err, errlen, "--accel kvm: %s", res->accel_why);
 		return BOOT_AB_FAULT_HOST;
 	}
@@ -206,9 +335,9 @@ enum boot_ab_fault boot_ab_prepare(const struct boot_ab_spec *spec,
 			 res->accel_why);
 	else
 		snprintf(res->accel_text, sizeof(res->accel_text), "kvm");
-	res->qemu_summary = qemu_summary(spec, res->accel);
-	res->script = boot_init_script(spec->run_args + 1,
-				       spec->nrun_args - 1);
+	res->qemu_summary = qemu_summary(spec, res);
+	res->script = boot_init_script(boot_arch_info(res->arch)->data_tty,
+				       spec->run_args + 1, spec->nrun_args - 1);
 	if (!res->qemu_summary || !res->script) {
 		snprintf(err, errlen, "out of memory");
 		return BOOT_AB_FAULT_MEMORY;
@@ -295,10 +424,12 @@ static enum boot_end boot_qemu(const struct boot_ab_spec *spec,
 	char append[4096], **argv;
 	enum boot_end end;
 
-	snprintf(append, sizeof(append), "%s%s%s", BOOT_BASE_APPEND,
+	snprintf(append, sizeof(append), "%s%s%s",
+		 boot_arch_info(res->arch)->base_append,
 		 sd->append[0] ? " " : "", sd->append);
 	memset(&q, 0, sizeof(q));
-	q.qemu = spec->qemu;
+	q.qemu = spec->qemu ? spec->qemu : boot_arch_info(res->arch)->qemu;
+	q.arch = res->arch;
 	q.accel = res->accel;
 	q.smp = spec->smp;
 	q.memory_mib = spec->memory_mib;
@@ -428,8 +559,8 @@ static void print_boot(FILE *out, const struct boot_ab_spec *spec,
 	switch (b->outcome) {
 	case BOOT_AB_SPAWN_FAILED:
 		fprintf(out, "qemu did not start\n");
-		msg_error("boot: %s (install qemu-system-x86: "
-			  "scripts/install-deps.sh)", b->why);
+		msg_error("boot: %s (install %s: scripts/install-deps.sh)",
+			  b->why, boot_arch_info(res->arch)->qemu_pkg);
 		return;
 	case BOOT_AB_INTERRUPTED:
 		fprintf(out, "interrupted after %.1f s; qemu stopped, nothing "
@@ -515,10 +646,13 @@ static void print_header(FILE *out, const struct boot_ab_spec *spec,
 		spec->boots == 1 ? "" : "s",
 		spec->nsides == 2 ? " alternating" : "", spec->run_cmd,
 		res->emulated ? "TCG (emulated)" : "KVM");
+	fprintf(out, "  guest: %s (%s), %s\n", boot_arch_info(res->arch)->name,
+		res->arch_why, res->qemu_summary);
 	for (i = 0; i < spec->nsides; i++)
 		fprintf(out, "  side %s: %s, append \"%s%s%s\"\n",
 			spec->side[i].name, spec->side[i].kernel_abs,
-			BOOT_BASE_APPEND, spec->side[i].append[0] ? " " : "",
+			boot_arch_info(res->arch)->base_append,
+			spec->side[i].append[0] ? " " : "",
 			spec->side[i].append);
 	fflush(out);
 }
@@ -642,5 +776,10 @@ void boot_ab_print_summary(FILE *out, const struct boot_ab_spec *spec,
 
 char *boot_ab_init_script(const struct boot_ab_spec *spec)
 {
-	return boot_init_script(spec->run_args + 1, spec->nrun_args - 1);
+	enum boot_arch a = boot_host_arch();
+
+	if (spec->arch && strcmp(spec->arch, "auto") != 0)
+		(void)boot_arch_parse(spec->arch, &a);
+	return boot_init_script(boot_arch_info(a)->data_tty,
+				spec->run_args + 1, spec->nrun_args - 1);
 }
