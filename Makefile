@@ -16,12 +16,15 @@
 #                   dependencies) and without `boot`; what `copyscope boot`
 #                   puts into the guest's initramfs
 #   make test-boot  boot Debian's kernel in qemu (TCG here) with and
-#                   without clearcpuid=smap: tests/boot/test_boot.sh
+#                   without clearcpuid=smap: tests/boot/test_boot.sh; and
+#                   its arm64 kernel once: tests/boot/test_boot_arm64.sh
 #   make aarch64    build/aarch64/copyscope: cross-compiled for arm64 with
 #                   gcc-aarch64-linux-gnu against the arm64 multiarch
 #                   libraries (scripts/install-deps.sh installs them);
 #                   built without BPF (COPYSCOPE_NO_BPF: no arm64 BTF here)
 #   make static-aarch64  build/aarch64/copyscope-static, for arm64 guests
+#                   (its libgsl.a from Debian's libgsl-dev:arm64, fetched
+#                   by scripts/fetch-arm64-static.sh)
 #   make test-aarch64  the unit tests and the smoke tests qemu-user can run,
 #                   on the arm64 build (tests/run-tests-aarch64.sh)
 #   make install    install the binary, man page and bash completion under
@@ -301,12 +304,16 @@ test: deps
 	$(Q)tests/run-tests.sh
 
 # Four real boots of Debian's kernel in qemu (TCG here: about 25 s each
-# with the quick suite; BOOT_WORK=sys.null for a faster try); the kernel
-# is fetched into build/kernel/ by scripts/fetch-kernel.sh.
+# with the quick suite; BOOT_WORK=sys.null for a faster try), then one
+# boot of Debian's arm64 kernel in qemu-system-aarch64 with the static
+# aarch64 copyscope (sys.null --quick: about 15 s under TCG); the kernels
+# are fetched into build/kernel/ and build/kernel-arm64/ by
+# scripts/fetch-kernel.sh.
 BOOT_TIMEOUT ?= 900
 test-boot: deps
-	$(Q)$(MAKE) --no-print-directory $(BIN) $(BIN_STATIC)
+	$(Q)$(MAKE) --no-print-directory $(BIN) $(BIN_STATIC) static-aarch64
 	$(Q)timeout -k 10 $(BOOT_TIMEOUT) sh tests/boot/test_boot.sh
+	$(Q)timeout -k 10 $(BOOT_TIMEOUT) sh tests/boot/test_boot_arm64.sh
 
 run: deps
 	$(Q)$(MAKE) --no-print-directory $(BIN)

@@ -7,7 +7,8 @@
 # with `apt-get download` (no installation) and its two .a files are
 # unpacked with `dpkg-deb -x` into DIR; the package database is never
 # touched.  The version is the one apt would install, the same as the
-# libgsl27:arm64 that scripts/install-deps.sh installs.  Idempotent: does
+# libgsl27:arm64 that scripts/install-deps.sh installs.  On an arm64 host
+# the installed libgsl-dev's files are copied instead.  Idempotent: does
 # nothing when both files are there.
 #
 #   scripts/fetch-arm64-static.sh [DIR]    (DIR: default build/aarch64/static-lib)
@@ -22,12 +23,23 @@ for t in apt-get dpkg-deb; do
 		exit 1
 	}
 done
+mkdir -p "$dir"
+# On an arm64 host libgsl-dev is the native package: its files, if there.
+if [ "$(dpkg --print-architecture)" = arm64 ]; then
+	if [ -e /usr/lib/aarch64-linux-gnu/libgsl.a ]; then
+		cp /usr/lib/aarch64-linux-gnu/libgsl.a \
+			/usr/lib/aarch64-linux-gnu/libgslcblas.a "$dir/"
+		exit 0
+	fi
+	echo "fetch-arm64-static: no /usr/lib/aarch64-linux-gnu/libgsl.a" \
+		"(apt-get install libgsl-dev; scripts/install-deps.sh)" >&2
+	exit 1
+fi
 dpkg --print-foreign-architectures | grep -qx arm64 || {
 	echo "fetch-arm64-static: dpkg has no arm64 architecture (run" \
 		"scripts/install-deps.sh, which adds it)" >&2
 	exit 1
 }
-mkdir -p "$dir"
 tmp=$(mktemp -d "$dir/.fetch.XXXXXX")
 chmod 755 "$tmp"	# apt-get downloads as the _apt user where it can
 trap 'rm -rf "$tmp"' EXIT

@@ -108,7 +108,7 @@ struct boot_ab_side_runs {
 struct boot_ab_result {
 	/* prepared */
 	enum boot_arch arch;		/* the guests' */
-	char arch_why[PATH_MAX + 128];	/* how it was chosen */
+	char arch_why[128];		/* how it was chosen */
 	const char *qemu;		/* the qemu binary */
 	char cstatic[PATH_MAX], busybox[PATH_MAX];	/* resolved */
 	enum boot_accel accel;
