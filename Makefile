@@ -53,7 +53,8 @@ PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || \
 # build host there are no skeletons: COPYSCOPE_NO_BPF, and copyscope says
 # at run time that it was built without BPF.
 BTF_FILE  ?= /sys/kernel/btf/vmlinux
-BPF_ARCH  ?= x86
+# The programs' target (bpf_tracing.h's registers): the build host's.
+BPF_ARCH  ?= $(if $(filter aarch64 arm64,$(shell uname -m)),arm64,x86)
 BPF_SRCS  := $(sort $(wildcard src/bpf/*.bpf.c))
 ifneq ($(wildcard $(BTF_FILE)),)
 BPF_SKELS := $(patsubst src/bpf/%.bpf.c,$(BUILD)/bpf/%.skel.h,$(BPF_SRCS))
