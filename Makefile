@@ -164,7 +164,7 @@ aarch64:
 	@command -v $(AARCH64_CC) >/dev/null 2>&1 || { echo "$(AARCH64_CC)" \
 		"is missing: run scripts/install-deps.sh (make deps)" >&2; \
 		exit 1; }
-	$(Q)$(AARCH64_MAKE) $(AARCH64_BUILD)/copyscope
+	+$(Q)$(AARCH64_MAKE) $(AARCH64_BUILD)/copyscope
 
 # The static arm64 binary links libgsl.a and libgslcblas.a from Debian's
 # libgsl-dev:arm64, unpacked into build/aarch64/static-lib/ (that package
@@ -175,13 +175,13 @@ $(AARCH64_SLIB)/libgsl.a:
 	$(Q)sh scripts/fetch-arm64-static.sh $(AARCH64_SLIB)
 
 static-aarch64: $(AARCH64_SLIB)/libgsl.a
-	$(Q)$(AARCH64_MAKE) STATIC_LDIRS=-L$(AARCH64_SLIB) \
+	+$(Q)$(AARCH64_MAKE) STATIC_LDIRS=-L$(AARCH64_SLIB) \
 		$(AARCH64_BUILD)/copyscope-static
 
 # The unit tests and the smoke tests that qemu-user can run, on the arm64
 # build (tests/run-tests-aarch64.sh); needs qemu-user-static.
 test-aarch64: aarch64
-	$(Q)$(AARCH64_MAKE) unit
+	+$(Q)$(AARCH64_MAKE) unit
 	$(Q)tests/run-tests-aarch64.sh
 
 $(BIN_SANITIZE): $(call objs,sanitize,$(SRCS) $(GEN_SRCS))

@@ -124,12 +124,13 @@ static enum boot_ab_fault guest_files(const struct boot_ab_spec *spec,
 				      size_t errlen, const char **hint)
 {
 	char *cs = res->cstatic, *bb = res->busybox, why[512];
-	enum boot_ab_fault f;
 	int st;
 
 	if (!spec->cstatic) {
-		f = find_cstatic(res->arch, cs, sizeof(res->cstatic), err,
-				 errlen);
+		enum boot_ab_fault f = find_cstatic(res->arch, cs,
+						    sizeof(res->cstatic), err,
+						    errlen);
+
 		if (f)
 			return f;
 	} else if (boot_ab_check_file("--copyscope-static", spec->cstatic,
@@ -186,7 +187,7 @@ static enum boot_ab_fault guest_arch(const struct boot_ab_spec *spec,
 	bool asked = strcmp(spec->arch, "auto") != 0, known = asked;
 	enum boot_arch a = boot_host_arch(), k;
 	char why[PATH_MAX + 64];
-	int i, r, unknown[2] = { 0, 0 };
+	int i, unknown[2] = { 0, 0 };
 
 	if (asked && boot_arch_parse(spec->arch, &a) != 0) {
 		snprintf(err, errlen, "--arch: '%s' is not one of auto, "
@@ -198,8 +199,8 @@ static enum boot_ab_fault guest_arch(const struct boot_ab_spec *spec,
 	for (i = 0; i < spec->nsides; i++) {
 		const char *img = spec->side[i].kernel_abs;
 		const char *opt = i ? "--kernel-b" : "--kernel";
+		int r = boot_kernel_arch(img, &k, why, sizeof(why));
 
-		r = boot_kernel_arch(img, &k, why, sizeof(why));
 		if (r < 0) {
 			snprintf(err, errlen, "%s: %s", opt, why);
 			return BOOT_AB_FAULT_USAGE;

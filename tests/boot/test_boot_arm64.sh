@@ -8,7 +8,8 @@
 # architecture is told from the image (no --arch).  Checks: the one run
 # arrives, complete, with results, from an aarch64 guest (boot.arch,
 # kernel.machine, an -arm64 kernel release, the console on ttyAMA0), timed
-# on the arm64 counter (timer.source cntvct); under TCG it is marked
+# on the arm64 counter (timer.source cntvct), PAN seen on (qemu's max CPU
+# has it: the kernel log says so); under TCG it is marked
 # emulated, and on a host of another architecture boot.accel says that is
 # why.  Uses the smoke tests' helpers (tests/smoke/lib.sh).
 . "$(dirname "$0")/../smoke/lib.sh"
@@ -58,6 +59,8 @@ assert env["kernel.cmdline"] == "console=ttyAMA0 panic=-1", env["kernel.cmdline"
 assert env["boot.cmdline_check"] == "ok"
 assert env["boot.qemu"].startswith("qemu-system-aarch64 -M virt"), env["boot.qemu"]
 assert env["timer.source"] == "cntvct", env["timer.source"]
+# qemu's max CPU has PAN; the kernel log says the kernel turned it on
+assert env["cpu.arm64.pan"].startswith("on (the kernel log"), env["cpu.arm64.pan"]
 assert env["virt.emulated"].startswith(emulated), env["virt.emulated"]
 if host != "aarch64":
     assert env["virt.emulated"].startswith("yes"), env["virt.emulated"]
