@@ -196,7 +196,7 @@ static enum boot_ab_fault guest_arch(const struct boot_ab_spec *spec,
 	}
 	snprintf(res->arch_why, sizeof(res->arch_why), "%s", asked ?
 		 "asked for (--arch)" : "the host's: no image says");
-	for (i = 0; i < spec->nsides; i++) {
+	for (i = 0; i < spec->nsides && i < 2; i++) {
 		const char *img = spec->side[i].kernel_abs;
 		const char *opt = i ? "--kernel-b" : "--kernel";
 		int r = boot_kernel_arch(img, &k, why, sizeof(why));
@@ -223,7 +223,7 @@ static enum boot_ab_fault guest_arch(const struct boot_ab_spec *spec,
 		a = k;
 		known = true;
 	}
-	for (i = 0; i < spec->nsides; i++)
+	for (i = 0; i < spec->nsides && i < 2; i++)
 		if (unknown[i])
 			msg_error("warning: %s: %s is neither an x86 bzImage "
 				  "nor an arm64 Image (by its header); it is "
