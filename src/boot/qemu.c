@@ -1,7 +1,9 @@
 /*
  * qemu.c - the qemu side of `copyscope boot`: which accelerator can boot
- * a stock kernel here (hardware KVM, else TCG, said out loud), the qemu
- * command line, and one qemu process run to its end, a timeout or an
+ * a stock kernel here (hardware KVM, else TCG, said out loud; always TCG
+ * for a guest of another architecture than the host's), the qemu command
+ * line (x86-64: qemu's default pc; arm64: the virt machine, its data port
+ * on a PCI 16550), and one qemu process run to its end, a timeout or an
  * interrupt, always reaped.
  *
  * Why not KVM whenever /dev/kvm exists: a PVM hypervisor (module kvm_pvm,

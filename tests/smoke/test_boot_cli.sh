@@ -92,6 +92,11 @@ cs 0 boot --help
 contains "$OUT" "usage: copyscope boot"
 cs 0 boot --print-init sys.null call=getppid -- --reps 3
 contains "$OUT" "/bin/copyscope run --db /tmp/guest.db 'sys.null' 'call=getppid' '--reps' '3'"
+# the data port: ttyS1 on x86-64, the PCI 16550's ttyS0 on arm64
+cs 0 boot --print-init --arch x86_64 sys.null
+contains "$OUT" "out=/dev/ttyS1"
+cs 0 boot --print-init --arch aarch64 sys.null
+contains "$OUT" "out=/dev/ttyS0"
 
 # ---- a fake qemu: MODE hang, panic, good (sends $TMP/export.jsonl) ----
 "$BIN" run sys.null --reps 3 --sample-time 5ms --db "$TMP/guest.db" \
