@@ -362,11 +362,17 @@ lint: $(BPF_SKELS) $(call objs,release,$(SRCS))
 # The binary (the report's script inside it), copyscope(1) and the bash
 # completion; DESTDIR for staging, PREFIX for where it will live.  The
 # static binary goes to libexec, where `copyscope boot` looks for the
-# one it puts into its guests (../libexec/copyscope/ from the binary).
+# one it puts into its guests (../libexec/copyscope/ from the binary);
+# so does the static aarch64 one, as copyscope-static-aarch64, when make
+# static-aarch64 has built it (for arm64 guests).
 install: $(BIN) $(BIN_STATIC)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/copyscope
 	install -D -m 0755 $(BIN_STATIC) \
 		$(DESTDIR)$(PREFIX)/libexec/copyscope/copyscope-static
+	if [ -e $(AARCH64_BUILD)/copyscope-static ]; then \
+		install -D -m 0755 $(AARCH64_BUILD)/copyscope-static \
+		$(DESTDIR)$(PREFIX)/libexec/copyscope/copyscope-static-aarch64; \
+	fi
 	install -D -m 0644 man/copyscope.1 $(DESTDIR)$(MANDIR)/man1/copyscope.1
 	install -D -m 0644 completion/copyscope.bash \
 		$(DESTDIR)$(BASHCOMPDIR)/copyscope
@@ -374,6 +380,7 @@ install: $(BIN) $(BIN_STATIC)
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/copyscope \
 		$(DESTDIR)$(PREFIX)/libexec/copyscope/copyscope-static \
+		$(DESTDIR)$(PREFIX)/libexec/copyscope/copyscope-static-aarch64 \
 		$(DESTDIR)$(MANDIR)/man1/copyscope.1 \
 		$(DESTDIR)$(BASHCOMPDIR)/copyscope
 

@@ -87,9 +87,10 @@ static enum boot_ab_fault find_cstatic(enum boot_arch a, char *cs,
 	if (a == BOOT_ARCH_AARCH64)
 		snprintf(err, errlen, "no static aarch64 copyscope beside "
 			 "this one (%s/copyscope-static, %s/aarch64/"
-			 "copyscope-static) nor in %s/../libexec/copyscope/: "
-			 "run 'make static-aarch64', or give "
-			 "--copyscope-static PATH", self, self, self);
+			 "copyscope-static) nor in %s/../libexec/copyscope/ "
+			 "(copyscope-static-aarch64): run 'make "
+			 "static-aarch64', or give --copyscope-static PATH",
+			 self, self, self);
 	else
 		snprintf(err, errlen, "no static x86_64 copyscope beside "
 			 "this one (%s/copyscope-static) nor in %s/../libexec/"
