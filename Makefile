@@ -16,12 +16,15 @@
 #                   dependencies) and without `boot`; what `copyscope boot`
 #                   puts into the guest's initramfs
 #   make test-boot  boot Debian's kernel in qemu (TCG here) with and
-#                   without clearcpuid=smap: tests/boot/test_boot.sh
+#                   without clearcpuid=smap: tests/boot/test_boot.sh; and
+#                   its arm64 kernel once: tests/boot/test_boot_arm64.sh
 #   make aarch64    build/aarch64/copyscope: cross-compiled for arm64 with
 #                   gcc-aarch64-linux-gnu against the arm64 multiarch
 #                   libraries (scripts/install-deps.sh installs them);
 #                   built without BPF (COPYSCOPE_NO_BPF: no arm64 BTF here)
 #   make static-aarch64  build/aarch64/copyscope-static, for arm64 guests
+#                   (its libgsl.a from Debian's libgsl-dev:arm64, fetched
+#                   by scripts/fetch-arm64-static.sh)
 #   make test-aarch64  the unit tests and the smoke tests qemu-user can run,
 #                   on the arm64 build (tests/run-tests-aarch64.sh)
 #   make install    install the binary, man page and bash completion under
@@ -59,7 +62,8 @@ PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || \
 # build host there are no skeletons: COPYSCOPE_NO_BPF, and copyscope says
 # at run time that it was built without BPF.
 BTF_FILE  ?= /sys/kernel/btf/vmlinux
-BPF_ARCH  ?= x86
+# The programs' target (bpf_tracing.h's registers): the build host's.
+BPF_ARCH  ?= $(if $(filter aarch64 arm64,$(shell uname -m)),arm64,x86)
 BPF_SRCS  := $(sort $(wildcard src/bpf/*.bpf.c))
 ifneq ($(wildcard $(BTF_FILE)),)
 BPF_SKELS := $(patsubst src/bpf/%.bpf.c,$(BUILD)/bpf/%.skel.h,$(BPF_SRCS))
@@ -89,7 +93,7 @@ LIBS    := -lsqlite3 $(LIBS_PQ) -ljansson -ltraceevent $(LIBS_GSL) -larchive \
 	   -lbpf -lelf -lz -lpthread -lm
 # The static binary: no libpq (its static dependencies - Kerberos, LDAP -
 # are not packaged as .a files) and no libarchive (boot is not in it).
-LIBS_static := -static -lsqlite3 -ljansson -ltraceevent -lgsl -lgslcblas \
+LIBS_static := -static $(STATIC_LDIRS) -lsqlite3 -ljansson -ltraceevent -lgsl -lgslcblas \
 	       -lbpf -lelf -lz -lpthread -lm
 
 ifeq ($(V),1)
@@ -169,15 +173,24 @@ aarch64:
 	@command -v $(AARCH64_CC) >/dev/null 2>&1 || { echo "$(AARCH64_CC)" \
 		"is missing: run scripts/install-deps.sh (make deps)" >&2; \
 		exit 1; }
-	$(Q)$(AARCH64_MAKE) $(AARCH64_BUILD)/copyscope
+	+$(Q)$(AARCH64_MAKE) $(AARCH64_BUILD)/copyscope
 
-static-aarch64:
-	$(Q)$(AARCH64_MAKE) $(AARCH64_BUILD)/copyscope-static
+# The static arm64 binary links libgsl.a and libgslcblas.a from Debian's
+# libgsl-dev:arm64, unpacked into build/aarch64/static-lib/ (that package
+# cannot be installed beside the amd64 one); the other .a files are in
+# the arm64 -dev packages install-deps installs.
+AARCH64_SLIB := $(AARCH64_BUILD)/static-lib
+$(AARCH64_SLIB)/libgsl.a:
+	$(Q)sh scripts/fetch-arm64-static.sh $(AARCH64_SLIB)
+
+static-aarch64: $(AARCH64_SLIB)/libgsl.a
+	+$(Q)$(AARCH64_MAKE) STATIC_LDIRS=-L$(AARCH64_SLIB) \
+		$(AARCH64_BUILD)/copyscope-static
 
 # The unit tests and the smoke tests that qemu-user can run, on the arm64
 # build (tests/run-tests-aarch64.sh); needs qemu-user-static.
 test-aarch64: aarch64
-	$(Q)$(AARCH64_MAKE) unit
+	+$(Q)$(AARCH64_MAKE) unit
 	$(Q)tests/run-tests-aarch64.sh
 
 $(BIN_SANITIZE): $(call objs,sanitize,$(SRCS) $(GEN_SRCS))
@@ -301,12 +314,16 @@ test: deps
 	$(Q)tests/run-tests.sh
 
 # Four real boots of Debian's kernel in qemu (TCG here: about 25 s each
-# with the quick suite; BOOT_WORK=sys.null for a faster try); the kernel
-# is fetched into build/kernel/ by scripts/fetch-kernel.sh.
+# with the quick suite; BOOT_WORK=sys.null for a faster try), then one
+# boot of Debian's arm64 kernel in qemu-system-aarch64 with the static
+# aarch64 copyscope (sys.null --quick: about 15 s under TCG); the kernels
+# are fetched into build/kernel/ and build/kernel-arm64/ by
+# scripts/fetch-kernel.sh.
 BOOT_TIMEOUT ?= 900
 test-boot: deps
-	$(Q)$(MAKE) --no-print-directory $(BIN) $(BIN_STATIC)
+	$(Q)$(MAKE) --no-print-directory $(BIN) $(BIN_STATIC) static-aarch64
 	$(Q)timeout -k 10 $(BOOT_TIMEOUT) sh tests/boot/test_boot.sh
+	$(Q)timeout -k 10 $(BOOT_TIMEOUT) sh tests/boot/test_boot_arm64.sh
 
 run: deps
 	$(Q)$(MAKE) --no-print-directory $(BIN)
@@ -354,11 +371,17 @@ lint: $(BPF_SKELS) $(call objs,release,$(SRCS))
 # The binary (the report's script inside it), copyscope(1) and the bash
 # completion; DESTDIR for staging, PREFIX for where it will live.  The
 # static binary goes to libexec, where `copyscope boot` looks for the
-# one it puts into its guests (../libexec/copyscope/ from the binary).
+# one it puts into its guests (../libexec/copyscope/ from the binary);
+# so does the static aarch64 one, as copyscope-static-aarch64, when make
+# static-aarch64 has built it (for arm64 guests).
 install: $(BIN) $(BIN_STATIC)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/copyscope
 	install -D -m 0755 $(BIN_STATIC) \
 		$(DESTDIR)$(PREFIX)/libexec/copyscope/copyscope-static
+	if [ -e $(AARCH64_BUILD)/copyscope-static ]; then \
+		install -D -m 0755 $(AARCH64_BUILD)/copyscope-static \
+		$(DESTDIR)$(PREFIX)/libexec/copyscope/copyscope-static-aarch64; \
+	fi
 	install -D -m 0644 man/copyscope.1 $(DESTDIR)$(MANDIR)/man1/copyscope.1
 	install -D -m 0644 completion/copyscope.bash \
 		$(DESTDIR)$(BASHCOMPDIR)/copyscope
@@ -366,6 +389,7 @@ install: $(BIN) $(BIN_STATIC)
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/copyscope \
 		$(DESTDIR)$(PREFIX)/libexec/copyscope/copyscope-static \
+		$(DESTDIR)$(PREFIX)/libexec/copyscope/copyscope-static-aarch64 \
 		$(DESTDIR)$(MANDIR)/man1/copyscope.1 \
 		$(DESTDIR)$(BASHCOMPDIR)/copyscope
 

@@ -26,7 +26,13 @@ set -eu
 # :arm64 packages (ARM64_PKGS, after dpkg --add-architecture arm64): make
 # aarch64 and make test-aarch64; libpq-dev and libgsl-dev are not
 # co-installable across architectures, so their arm64 runtime libraries
-# (libpq5, libgsl27) are installed and linked by file name.
+# (libpq5, libgsl27) are installed and linked by file name (make
+# static-aarch64 unpacks libgsl-dev:arm64's .a files into build/ with
+# scripts/fetch-arm64-static.sh).  qemu-system-arm: the arm64 guest of
+# make test-boot (qemu-system-aarch64), whose kernel and busybox
+# scripts/fetch-kernel.sh --arch arm64 unpacks from Debian's
+# linux-image-arm64 and busybox-static:arm64 (busybox-static is not
+# co-installable across architectures either).
 ARM64_PKGS="libsqlite3-dev:arm64 libjansson-dev:arm64 libpq5:arm64 \
 libgsl27:arm64 libgslcblas0:arm64 libtraceevent-dev:arm64 \
 libarchive-dev:arm64 libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 \
@@ -35,6 +41,7 @@ PKGS="build-essential pkg-config libsqlite3-dev libjansson-dev libgsl-dev \
 libcmocka-dev sqlite3 python3 cppcheck clang-tidy stress-ng clang \
 libclang-rt-dev xxd chromium fonts-liberation groff man-db libpq-dev \
 postgresql openssl libtraceevent-dev libarchive-dev qemu-system-x86 \
+qemu-system-arm \
 busybox-static bpftool libbpf-dev bpftrace gcc-aarch64-linux-gnu \
 libc6-dev-arm64-cross qemu-user-static"
 

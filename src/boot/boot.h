@@ -1,13 +1,16 @@
 /*
- * boot.h - boot A/B (`copyscope boot`): the guest's initramfs and /init
- * script, the qemu process and its accelerator, the channel that brings a
- * boot's results home, and the checks that a side's kernel setting took
- * effect.  The loop over the boots is src/session/boot_ab.c, the command
- * src/cli/boot.c.
+ * boot.h - boot A/B (`copyscope boot`): the guest's architecture, its
+ * initramfs and /init script, the qemu process and its accelerator, the
+ * channel that brings a boot's results home, and the checks that a side's
+ * kernel setting took effect.  The loop over the boots is
+ * src/session/boot_ab.c, the command src/cli/boot.c.
  *
- * The guest: busybox-static and a static copyscope (make static) in a cpio
- * archive; /init mounts /proc, /sys, /dev and /tmp, runs the suite into a
- * database in /tmp, and writes to the second serial port (ttyS1, raw):
+ * The guest: busybox-static and a static copyscope (make static, or make
+ * static-aarch64 for an arm64 guest) in a cpio archive; /init mounts
+ * /proc, /sys, /dev and /tmp, runs the suite into a database in /tmp, and
+ * writes to the data port (raw): on x86-64 the second serial port, ttyS1;
+ * on arm64 (qemu's virt machine, whose one PL011 UART is the console) a
+ * PCI 16550, ttyS0:
  *
  *   copyscope-boot-begin 1
  *   release: RELEASE            uname -r
@@ -22,8 +25,8 @@
  *   copyscope-boot-end
  *
  * then reboots (qemu runs with -no-reboot, so it exits).  The kernel's
- * console is the first serial port (ttyS0), kept to tell a panic from a
- * hang and to show what went wrong.
+ * console (ttyS0 on x86-64, ttyAMA0 on arm64) is kept to tell a panic
+ * from a hang and to show what went wrong.
  */
 #ifndef COPYSCOPE_BOOT_H
 #define COPYSCOPE_BOOT_H
@@ -36,15 +39,58 @@
 
 #include "env/env.h"
 
+/* ---- the guest's architecture (arch.c) ---- */
+
+enum boot_arch { BOOT_ARCH_X86_64, BOOT_ARCH_AARCH64, BOOT_NARCHS };
+
+/* What differs between the guests of the two architectures. */
+struct boot_arch_info {
+	const char *name;		/* "x86_64", "aarch64" (uname -m) */
+	const char *qemu;		/* the default qemu binary */
+	const char *qemu_pkg;		/* Debian's package of it */
+	const char *console_tty;	/* the kernel's console */
+	const char *data_tty;		/* the guest's data port */
+	const char *base_append;	/* console=... panic=-1 */
+	const char *image;		/* what its kernel image is called */
+};
+
+const struct boot_arch_info *boot_arch_info(enum boot_arch a);
+
+/* The architecture this copyscope was built for. */
+enum boot_arch boot_host_arch(void);
+
+/* "x86_64" or "aarch64" into *out: 0, or -1 for any other word. */
+int boot_arch_parse(const char *word, enum boot_arch *out);
+
+/*
+ * The architecture of the kernel image at path, from its boot header: an
+ * x86 bzImage ("HdrS" at 0x202) or an arm64 Image ("ARM\x64" at 0x38).
+ * Returns 0 with *out set; 1 when the file is neither (a compressed or
+ * unknown image: the caller decides); -1 when it cannot be read (message
+ * in err).
+ */
+int boot_kernel_arch(const char *path, enum boot_arch *out, char *err,
+		     size_t errlen);
+
+/*
+ * The ELF machine of the executable at path: 0 with *out set (x86-64 or
+ * AArch64); 1 another machine (its e_machine number in err); -1 not
+ * readable or not a 64-bit ELF (message in err).
+ */
+int boot_elf_arch(const char *path, enum boot_arch *out, char *err,
+		  size_t errlen);
+
 /* ---- the initramfs (initramfs.c) ---- */
 
 /*
  * The guest's /init: a busybox sh script that runs
  * `copyscope run --db /tmp/guest.db ARGS...` (run_args[0..nargs), each
- * quoted for the shell) and reports on /dev/ttyS1 as above.  Returns a
- * malloc'ed string, NULL when out of memory.
+ * quoted for the shell) and reports on /dev/DATA_TTY (data_tty, e.g.
+ * "ttyS1") as above.  Returns a malloc'ed string, NULL when out of
+ * memory.
  */
-char *boot_init_script(char *const *run_args, size_t nargs);
+char *boot_init_script(const char *data_tty, char *const *run_args,
+		       size_t nargs);
 
 /*
  * Quote s for a POSIX shell: '...' with each ' written as '\''.  Returns
@@ -75,6 +121,7 @@ enum boot_accel { BOOT_ACCEL_KVM, BOOT_ACCEL_TCG };
 
 /* What the host offers for KVM, as probed (or given by a test). */
 struct boot_kvm_probe {
+	enum boot_arch host;		/* the host's architecture */
 	bool dev_present;		/* /dev/kvm exists */
 	int dev_errno;			/* 0: opened read-write, else why not */
 	bool cpu_virt;			/* vmx or svm in /proc/cpuinfo */
@@ -86,26 +133,49 @@ struct boot_kvm_probe {
 void boot_kvm_probe(struct boot_kvm_probe *p);
 
 /*
- * Choose the accelerator for want ("auto", "kvm" or "tcg") given probe p.
- * "auto": KVM when /dev/kvm opens and is hardware KVM (vmx/svm, not PVM),
- * else TCG with the reason in why.  "kvm": KVM when /dev/kvm opens, else
- * -1 with the reason in why.  "tcg": TCG.  Returns 0 with *out set, or
- * -1.
+ * Choose the accelerator for want ("auto", "kvm" or "tcg") and a guest of
+ * architecture guest, given probe p.  A guest of another architecture
+ * than the host's is TCG (KVM runs only the host's own instruction set):
+ * "auto" says so in why, "kvm" is -1 with it.  Otherwise "auto": KVM when
+ * /dev/kvm opens and is hardware KVM (on x86-64 vmx/svm and not PVM; on
+ * arm64 any, the CPU's EL2), else TCG with the reason in why.  "kvm": KVM
+ * when /dev/kvm opens, else -1 with the reason in why.  "tcg": TCG.
+ * Returns 0 with *out set, or -1.
  */
-int boot_pick_accel(const char *want, const struct boot_kvm_probe *p,
-		    enum boot_accel *out, char *why, size_t whylen);
+int boot_pick_accel(const char *want, enum boot_arch guest,
+		    const struct boot_kvm_probe *p, enum boot_accel *out,
+		    char *why, size_t whylen);
+
+/*
+ * The qemu machine (-M) for a guest of arch a under accelerator acc: NULL
+ * for x86-64 (qemu's default pc), "virt" for arm64 ("virt,gic-version=host"
+ * under KVM, the host's interrupt controller).
+ */
+const char *boot_qemu_machine(enum boot_arch a, enum boot_accel acc);
+
+/*
+ * The qemu CPU (-cpu): "host" under KVM; under TCG "max" (every feature
+ * qemu emulates), on arm64 "max,pauth-impdef=on" (pointer authentication
+ * with qemu's cheap implementation-defined algorithm instead of QARMA,
+ * which emulates many times slower; the guest still sees PAC).
+ */
+const char *boot_qemu_cpu(enum boot_arch a, enum boot_accel acc);
 
 /* One qemu invocation. */
 struct boot_qemu {
 	const char *qemu;		/* binary, searched in PATH */
+	enum boot_arch arch;		/* the guest's */
 	enum boot_accel accel;
 	int smp;
 	int memory_mib;
-	const char *kernel;		/* bzImage */
+	const char *kernel;		/* bzImage or arm64 Image */
 	const char *initramfs;
 	const char *append;		/* the whole kernel command line */
-	const char *console_path;	/* ttyS0 goes here */
-	const char *data_path;		/* ttyS1 goes here */
+	const char *console_path;	/* the console goes here: -serial
+					   (ttyS0; arm64: ttyAMA0) */
+	const char *data_path;		/* the data port: a second -serial
+					   (ttyS1); arm64: -device
+					   pci-serial (ttyS0) */
 	const char *log_path;		/* qemu's own stdout and stderr */
 	const char *const *extra;	/* --qemu-arg values */
 	size_t nextra;

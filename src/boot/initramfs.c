@@ -49,8 +49,10 @@ char *boot_shell_quote(const char *s)
  * The guest's clock is the host's (qemu's RTC), so run times are right.
  * The loopback interface is brought up for udp.rr; /var/tmp exists for
  * the file workloads' default tmpdir.  Everything the guest says goes to
- * ttyS1 in raw mode (no \n -> \r\n); the workloads' own output goes to
- * the console (ttyS0), which the host keeps for when a boot fails.
+ * the data port (ttyS1; arm64 ttyS0) in raw mode (no \n -> \r\n); the
+ * workloads' own output goes to the console (ttyS0; arm64 ttyAMA0), which
+ * the host keeps for when a boot fails.  The head ends where the data
+ * port's name goes.
  */
 static const char script_head[] =
 "#!/bin/busybox sh\n"
@@ -65,7 +67,10 @@ static const char script_head[] =
 "mount -t tmpfs tmpfs /var/tmp\n"
 "hostname copyscope-guest\n"
 "ip link set lo up\n"
-"out=/dev/ttyS1\n"
+"out=/dev/";
+
+static const char script_mid[] =
+"\n"
 "stty -F $out raw -echo\n"
 "{\n"
 "  echo 'copyscope-boot-begin 1'\n"
@@ -86,9 +91,11 @@ static const char script_tail[] =
 "echo 'copyscope-boot-end' >$out\n"
 "reboot -f\n";
 
-char *boot_init_script(char *const *run_args, size_t nargs)
+char *boot_init_script(const char *data_tty, char *const *run_args,
+		       size_t nargs)
 {
-	size_t len = sizeof(script_head) + sizeof(script_tail), i, o;
+	size_t len = sizeof(script_head) + strlen(data_tty) +
+		     sizeof(script_mid) + sizeof(script_tail), i, o;
 	char **q = calloc(nargs ? nargs : 1, sizeof(*q));
 	char *s = NULL;
 
@@ -103,7 +110,8 @@ char *boot_init_script(char *const *run_args, size_t nargs)
 	s = malloc(len);
 	if (!s)
 		goto out;
-	o = (size_t)snprintf(s, len, "%s", script_head);
+	o = (size_t)snprintf(s, len, "%s%s%s", script_head, data_tty,
+			     script_mid);
 	for (i = 0; i < nargs; i++)
 		o += (size_t)snprintf(s + o, len - o, " %s", q[i]);
 	snprintf(s + o, len - o, "%s", script_tail);

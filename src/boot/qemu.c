@@ -1,7 +1,9 @@
 /*
  * qemu.c - the qemu side of `copyscope boot`: which accelerator can boot
- * a stock kernel here (hardware KVM, else TCG, said out loud), the qemu
- * command line, and one qemu process run to its end, a timeout or an
+ * a stock kernel here (hardware KVM, else TCG, said out loud; always TCG
+ * for a guest of another architecture than the host's), the qemu command
+ * line (x86-64: qemu's default pc; arm64: the virt machine, its data port
+ * on a PCI 16550), and one qemu process run to its end, a timeout or an
  * interrupt, always reaped.
  *
  * Why not KVM whenever /dev/kvm exists: a PVM hypervisor (module kvm_pvm,
@@ -52,6 +54,7 @@ void boot_kvm_probe(struct boot_kvm_probe *p)
 	int fd;
 
 	memset(p, 0, sizeof(*p));
+	p->host = boot_host_arch();
 	p->dev_present = stat("/dev/kvm", &sb) == 0;
 	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
 	if (fd >= 0)
@@ -71,10 +74,13 @@ void boot_kvm_probe(struct boot_kvm_probe *p)
 	fclose(f);
 }
 
-int boot_pick_accel(const char *want, const struct boot_kvm_probe *p,
-		    enum boot_accel *out, char *why, size_t whylen)
+int boot_pick_accel(const char *want, enum boot_arch guest,
+		    const struct boot_kvm_probe *p, enum boot_accel *out,
+		    char *why, size_t whylen)
 {
 	bool opens = p->dev_present && p->dev_errno == 0;
+	/* arm64 KVM runs on the CPU's EL2: no flag to check, no PVM */
+	bool hw = p->host == BOOT_ARCH_AARCH64 || p->cpu_virt;
 
 	why[0] = '\0';
 	if (strcmp(want, "tcg") == 0) {
@@ -82,17 +88,22 @@ int boot_pick_accel(const char *want, const struct boot_kvm_probe *p,
 		snprintf(why, whylen, "asked for (--accel tcg)");
 		return 0;
 	}
-	if (!opens) {
+	if (guest != p->host) {
+		snprintf(why, whylen, "the guest is %s, this host %s: KVM "
+			 "runs only guests of the host's architecture",
+			 boot_arch_info(guest)->name,
+			 boot_arch_info(p->host)->name);
+	} else if (!opens) {
 		snprintf(why, whylen, "/dev/kvm: %s",
 			 !p->dev_present ? "not present (no KVM here)" :
 			 strerror(p->dev_errno));
 	} else if (strcmp(want, "kvm") == 0) {
 		*out = BOOT_ACCEL_KVM;
 		return 0;
-	} else if (p->pvm) {
+	} else if (p->pvm && p->host == BOOT_ARCH_X86_64) {
 		snprintf(why, whylen, "/dev/kvm is a PVM hypervisor (module "
 			 "kvm_pvm), under which a stock kernel does not boot");
-	} else if (!p->cpu_virt) {
+	} else if (!hw) {
 		snprintf(why, whylen, "/dev/kvm opens but the CPU shows no "
 			 "vmx or svm flag (not hardware KVM; --accel kvm to "
 			 "try it anyway)");
@@ -106,6 +117,20 @@ int boot_pick_accel(const char *want, const struct boot_kvm_probe *p,
 	return 0;
 }
 
+const char *boot_qemu_machine(enum boot_arch a, enum boot_accel acc)
+{
+	if (a != BOOT_ARCH_AARCH64)
+		return NULL;
+	return acc == BOOT_ACCEL_KVM ? "virt,gic-version=host" : "virt";
+}
+
+const char *boot_qemu_cpu(enum boot_arch a, enum boot_accel acc)
+{
+	if (acc == BOOT_ACCEL_KVM)
+		return "host";
+	return a == BOOT_ARCH_AARCH64 ? "max,pauth-impdef=on" : "max";
+}
+
 void boot_free_argv(char **argv)
 {
 	size_t i;
@@ -115,6 +140,23 @@ void boot_free_argv(char **argv)
 	for (i = 0; argv[i]; i++)
 		free(argv[i]);
 	free(argv);
+}
+
+/* s with each ',' doubled, as qemu's option syntax wants it in a value. */
+static char *qemu_opt_escape(const char *s)
+{
+	size_t n = strlen(s), i, o = 0;
+	char *e = malloc(2 * n + 1);
+
+	if (!e)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		e[o++] = s[i];
+		if (s[i] == ',')
+			e[o++] = ',';
+	}
+	e[o] = '\0';
+	return e;
 }
 
 char **boot_qemu_argv(const struct boot_qemu *q)
@@ -139,10 +181,14 @@ char **boot_qemu_argv(const struct boot_qemu *q)
 	ARG("-display");
 	ARG("none");
 	ARG("-no-reboot");
+	if (boot_qemu_machine(q->arch, q->accel)) {
+		ARG("-M");
+		ARG("%s", boot_qemu_machine(q->arch, q->accel));
+	}
 	ARG("-accel");
 	ARG("%s", q->accel == BOOT_ACCEL_KVM ? "kvm" : "tcg");
 	ARG("-cpu");
-	ARG("%s", q->accel == BOOT_ACCEL_KVM ? "host" : "max");
+	ARG("%s", boot_qemu_cpu(q->arch, q->accel));
 	ARG("-smp");
 	ARG("%d", q->smp);
 	ARG("-m");
@@ -155,8 +201,22 @@ char **boot_qemu_argv(const struct boot_qemu *q)
 	ARG("%s", q->append);
 	ARG("-serial");
 	ARG("file:%s", q->console_path);
-	ARG("-serial");
-	ARG("file:%s", q->data_path);
+	if (q->arch == BOOT_ARCH_AARCH64) {
+		/* virt has one UART for Linux (the console): the data port
+		   is a PCI 16550, the guest's ttyS0 (8250_pci is built in
+		   Debian's arm64 kernel) */
+		char *path = qemu_opt_escape(q->data_path);
+
+		ok = ok && path;
+		ARG("-chardev");
+		ARG("file,id=copyscope-data,path=%s", path);
+		free(path);
+		ARG("-device");
+		ARG("pci-serial,chardev=copyscope-data");
+	} else {
+		ARG("-serial");
+		ARG("file:%s", q->data_path);
+	}
 	for (i = 0; i < q->nextra; i++)
 		ARG("%s", q->extra[i]);
 #undef ARG

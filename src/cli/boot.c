@@ -28,23 +28,31 @@ struct boot_cli {
 _Static_assert((int)BOOT_DEFAULT_TIMEOUT_S == 900, "--timeout-s's help says 900");
 
 static const char *const accel_words[] = { "auto", "kvm", "tcg", NULL };
+static const char *const arch_words[] = { "auto", "x86_64", "aarch64",
+	NULL };
 
 #define OPT_BASE struct boot_cli
 static const struct opt_row boot_rows[] = {
-	OPT_ROW_STR("--kernel", "BZIMAGE", "the kernel image (side A's, "
-	  "and B's without --kernel-b); scripts/fetch-kernel.sh puts Debian's "
-	  "into build/kernel/vmlinuz", spec.side[0].kernel,
+	OPT_ROW_STR("--kernel", "IMAGE", "the kernel image, an x86 bzImage "
+	  "or an arm64 Image (side A's, and B's without --kernel-b); "
+	  "scripts/fetch-kernel.sh puts Debian's into build/kernel/vmlinuz "
+	  "(fetch-kernel.sh --arch arm64: build/kernel-arm64/vmlinuz)",
+	  spec.side[0].kernel,
 	  .complete = OPT_C_FILE),
 	OPT_ROW_STR("--side", "NAME", "side A: the tag of its runs",
 	  spec.side[0].name, .complete = OPT_C_TAG),
 	OPT_ROW_STR("--append", "ARGS", "side A's kernel parameters "
-	  "(after \"" BOOT_BASE_APPEND "\")", spec.side[0].append),
+	  "(after \"console=ttyS0 panic=-1\"; arm64: console=ttyAMA0)",
+	  spec.side[0].append),
 	OPT_ROW_STR("--side-b", "NAME", "side B: a second side, booted "
 	  "in turn with A", spec.side[1].name, .complete = OPT_C_TAG),
 	OPT_ROW_STR("--append-b", "ARGS", "side B's kernel parameters",
 	  spec.side[1].append),
-	OPT_ROW_STR("--kernel-b", "BZIMAGE", "side B's kernel image (A/B "
+	OPT_ROW_STR("--kernel-b", "IMAGE", "side B's kernel image (A/B "
 	  "of a kernel patch)", spec.side[1].kernel, .complete = OPT_C_FILE),
+	OPT_ROW_STR("--arch", "auto|x86_64|aarch64", "the guests' "
+	  "architecture (default auto: from the kernel images' headers)",
+	  spec.arch, .words = arch_words, .complete = OPT_C_WORDS),
 	OPT_ROW_INT("--boots", "N", "boots per side, 1 .. "
 	  BOOT_XSTR(BOOT_MAX_BOOTS) " (default " BOOT_XSTR(BOOT_DEFAULT_BOOTS)
 	  ")", spec.boots, .lo = 1, .hi = BOOT_MAX_BOOTS),
@@ -60,15 +68,18 @@ static const struct opt_row boot_rows[] = {
 	  "65536 (default " BOOT_XSTR(BOOT_DEFAULT_MEMORY_MIB) ")",
 	  spec.memory_mib, .lo = 128, .hi = 65536),
 	OPT_ROW_STR("--qemu", "PATH", "qemu binary (default "
-	  "qemu-system-x86_64)", spec.qemu, .complete = OPT_C_FILE),
+	  "qemu-system-x86_64, for aarch64 qemu-system-aarch64)", spec.qemu,
+	  .complete = OPT_C_FILE),
 	OPT_ROW_REPEAT("--qemu-arg", "ARG", "one more qemu argument "
 	  "(repeat for more)", spec.qemu_args, spec.nqemu_args),
-	OPT_ROW_STR("--busybox", "PATH", "a static busybox (default "
-	  "/bin/busybox, from Debian's busybox-static)", spec.busybox,
+	OPT_ROW_STR("--busybox", "PATH", "a static busybox of the guests' "
+	  "architecture (default /bin/busybox, from Debian's busybox-static; "
+	  "arm64 guests on x86: build/kernel-arm64/busybox)", spec.busybox,
 	  .complete = OPT_C_FILE),
 	OPT_ROW_STR("--copyscope-static", "PATH", "the static copyscope "
 	  "for the guest (default: copyscope-static beside this binary, else "
-	  "../libexec/copyscope/ from it; make static)", spec.cstatic,
+	  "../libexec/copyscope/ from it; make static; arm64: also "
+	  "aarch64/copyscope-static, make static-aarch64)", spec.cstatic,
 	  .complete = OPT_C_FILE),
 	OPT_ROW_FLAG("--print-init", "print the guest's /init "
 	  "script and exit", print_script),
@@ -88,8 +99,9 @@ static const struct opt_cmd boot_cmd = {
 	.synopsis = OPT_SYNOPSIS("--kernel --side [--append]\n"
 				 "[--side-b [--append-b] [--kernel-b]]\n"
 				 "[--boots] [--timeout-s] [--accel]\n"
-				 "[--smp] [--memory-mib] [--qemu-arg]...\n"
-				 "[--qemu] [--busybox] [--copyscope-static]\n"
+				 "[--arch] [--smp] [--memory-mib]\n"
+				 "[--qemu] [--qemu-arg]... [--busybox]\n"
+				 "[--copyscope-static]\n"
 				 "[--print-init] [--db]\n"
 				 "WORKLOAD|SUITE... [key=value...]\n"
 				 "[-- RUN-OPTIONS]"),
@@ -110,14 +122,20 @@ static void boot_usage(FILE *out, const struct opt_cmd *c)
 "side; the guest's kernel release, command line and boot id come with it.\n"
 "With two sides the boots alternate, A B A B ..., N per side, so that\n"
 "'copyscope compare A B' compares with boots as the unit.  Every run gets\n"
-"the environment keys boot.side, boot.append, boot.kernel_image,\n"
-"boot.accel, boot.qemu, boot.unknown_params, boot.cmdline_check and\n"
-"virt.emulated.\n"
+"the environment keys boot.side, boot.arch, boot.append,\n"
+"boot.kernel_image, boot.accel, boot.qemu, boot.unknown_params,\n"
+"boot.cmdline_check and virt.emulated.\n"
 "\n"
 "The accelerator: KVM when /dev/kvm is hardware KVM; otherwise (no KVM, or\n"
 "a PVM hypervisor, under which a stock kernel does not boot) TCG, qemu's\n"
 "emulator, with a warning: its timings measure the emulator, so the runs\n"
 "are marked virt.emulated=yes and compare withholds verdicts on them.\n"
+"\n"
+"The guest's architecture is the kernel image's (--arch to say): x86_64\n"
+"boots in qemu-system-x86_64; aarch64 (an arm64 Image) in\n"
+"qemu-system-aarch64 -M virt, console on ttyAMA0, with the static\n"
+"copyscope of make static-aarch64 and an arm64 busybox.  A guest of\n"
+"another architecture than the host's is always TCG (emulated).\n"
 "\n"
 "After each boot it checks that the side's --append words are in the\n"
 "guest's /proc/cmdline and reports parameters the kernel did not recognise\n"
@@ -143,6 +161,9 @@ static void boot_usage(FILE *out, const struct opt_cmd *c)
 "  copyscope boot --kernel build/kernel/vmlinuz --side on \\\n"
 "      --side-b off --append-b clearcpuid=smap --boots 2 quick\n"
 "  copyscope compare on off\n"
+"  scripts/fetch-kernel.sh --arch arm64; make static-aarch64\n"
+"  copyscope boot --kernel build/kernel-arm64/vmlinuz --side arm \\\n"
+"      --busybox build/kernel-arm64/busybox --boots 1 sys.null -- --quick\n"
 "  copyscope boot --kernel old/bzImage --side base \\\n"
 "      --kernel-b new/bzImage --side-b patched pipe.bw size=4k,64k\n");
 }
@@ -214,7 +235,7 @@ static int parse_args(struct boot_cli *cl, int argc, char **argv)
 	if (cl->print_script)
 		return 0;
 	if (!bc->side[0].kernel)
-		return cli_usage("boot", "--kernel BZIMAGE is needed "
+		return cli_usage("boot", "--kernel IMAGE is needed "
 				 "(scripts/fetch-kernel.sh fetches Debian's)");
 	if (!bc->side[0].name)
 		return cli_usage("boot", "--side NAME is needed (the tag of "

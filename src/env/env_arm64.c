@@ -1,8 +1,9 @@
 /*
  * env_arm64.c - what the environment records of an arm64 CPU
  * (env_arm64.h): the MIDR with the implementer's and the part's names,
- * the HWCAP features, PAC and BTI, the SVE vector length and whether the
- * kernel was built with PAN.  On other architectures it records nothing.
+ * the HWCAP features, PAC and BTI, the SVE vector length and PAN (the
+ * kernel log's "detected" line, else whether the kernel was built with
+ * it).  On other architectures it records nothing.
  *
  * On arm64 /proc/cpuinfo has no "model name" and its "Features" line is
  * the HWCAP list; under qemu-user it is the host's file, so this reads
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/klog.h>
 #include <sys/prctl.h>
 #include <sys/utsname.h>
 #include <zlib.h>
@@ -149,15 +151,51 @@ static bool has_word(const char *words, const char *w)
 	return false;
 }
 
-/* Whether the kernel config (/proc/config.gz, /boot/config-R) says
-   CONFIG_ARM64_PAN=y, as a value for cpu.arm64.pan. */
+/* The kernel's line when its CPU feature code turned PAN on. */
+#define PAN_DETECTED "CPU features: detected: Privileged Access Never"
+
+/*
+ * Whether the kernel log (klogctl, which needs CAP_SYSLOG where
+ * dmesg_restrict is set; the log may also have wrapped since boot) holds
+ * the line the kernel prints when it enables PAN on every CPU.
+ */
+static bool pan_in_kernel_log(void)
+{
+	int size = klogctl(10, NULL, 0);	/* SYSLOG_ACTION_SIZE_BUFFER */
+	char *log;
+	bool found;
+	int n;
+
+	if (size <= 0)
+		return false;
+	log = malloc((size_t)size + 1);
+	if (!log)
+		return false;
+	n = klogctl(3, log, size);		/* SYSLOG_ACTION_READ_ALL */
+	if (n < 0)
+		n = 0;
+	log[n] = '\0';
+	found = strstr(log, PAN_DETECTED) != NULL;
+	free(log);
+	return found;
+}
+
+/* cpu.arm64.pan: the kernel log's "detected" line (the CPU has PAN and
+   the kernel uses it), else what the kernel config (/proc/config.gz,
+   /boot/config-R) says of CONFIG_ARM64_PAN. */
 static void pan_text(char *buf, size_t len)
 {
 	struct utsname un;
 	char path[300], line[256];
 	bool arm64 = false, pan = false;
-	gzFile f = gzopen("/proc/config.gz", "rb");
+	gzFile f;
 
+	if (pan_in_kernel_log()) {
+		snprintf(buf, len, "on (the kernel log: \"" PAN_DETECTED
+			 "\")");
+		return;
+	}
+	f = gzopen("/proc/config.gz", "rb");
 	if (!f && uname(&un) == 0) {
 		snprintf(path, sizeof(path), "/boot/config-%s", un.release);
 		f = gzopen(path, "rb");	/* reads plain files too */

@@ -1,8 +1,9 @@
 /*
- * boot_ab.c - the boot A/B loop (see boot_ab.h): the guest's files, qemu
- * and the accelerator checked before any boot, the temporary directory,
+ * boot_ab.c - the boot A/B loop (see boot_ab.h): the temporary directory,
  * the boots with the sides alternating, each boot's block of progress,
- * and the summary.  What a boot leaves in the store is boot_ab_runs.c.
+ * and the summary.  What is checked before any boot (the guests'
+ * architecture and files, qemu, the accelerator) is boot_ab_prepare.c;
+ * what a boot leaves in the store is boot_ab_runs.c.
  */
 #include <errno.h>
 #include <limits.h>
@@ -51,186 +52,12 @@ void boot_ab_spec_init(struct boot_ab_spec *spec)
 	spec->boots = BOOT_DEFAULT_BOOTS;
 	spec->timeout_s = BOOT_DEFAULT_TIMEOUT_S;
 	spec->accel = "auto";
+	spec->arch = "auto";
 	spec->smp = BOOT_DEFAULT_SMP;
 	spec->memory_mib = BOOT_DEFAULT_MEMORY_MIB;
-	spec->qemu = "qemu-system-x86_64";
+	spec->qemu = NULL;
 	spec->busybox = "/bin/busybox";
 	spec->out = stdout;
-}
-
-int boot_ab_check_file(const char *opt, const char *path, char *abs,
-		       size_t len, char *err, size_t errlen)
-{
-	char buf[PATH_MAX];
-	struct stat sb;
-
-	if (stat(path, &sb) != 0 || access(path, R_OK) != 0) {
-		snprintf(err, errlen, "%s: cannot read '%s': %s", opt, path,
-			 strerror(errno));
-		return -1;
-	}
-	if (!S_ISREG(sb.st_mode)) {
-		snprintf(err, errlen, "%s: '%s' is not a regular file", opt,
-			 path);
-		return -1;
-	}
-	if (!realpath(path, buf)) {
-		snprintf(err, errlen, "%s: '%s': %s", opt, path,
-			 strerror(errno));
-		return -1;
-	}
-	snprintf(abs, len, "%s", buf);
-	return 0;
-}
-
-/* The static copyscope beside this binary, or as make install puts it. */
-static enum boot_ab_fault find_cstatic(char *cs, size_t cslen, char *err,
-				       size_t errlen)
-{
-	char self[PATH_MAX];
-	ssize_t n;
-
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0) {
-		snprintf(err, errlen, "/proc/self/exe: %s; give "
-			 "--copyscope-static PATH", strerror(errno));
-		return BOOT_AB_FAULT_USAGE;
-	}
-	self[n] = '\0';
-	*strrchr(self, '/') = '\0';
-	/* the build directory, then as make install puts it */
-	snprintf(cs, cslen, "%s/copyscope-static", self);
-	if (access(cs, R_OK) != 0)
-		snprintf(cs, cslen, "%s/../libexec/copyscope/"
-			 "copyscope-static", self);
-	if (access(cs, R_OK) != 0) {
-		snprintf(err, errlen, "no static copyscope beside this one "
-			 "(%s/copyscope-static) nor in %s: run 'make static', "
-			 "or give --copyscope-static PATH", self, cs);
-		return BOOT_AB_FAULT_USAGE;
-	}
-	return BOOT_AB_OK;
-}
-
-/* The guest's static files: busybox and copyscope, both static. */
-static enum boot_ab_fault guest_files(const struct boot_ab_spec *spec,
-				      struct boot_ab_result *res, char *err,
-				      size_t errlen, const char **hint)
-{
-	char *cs = res->cstatic, *bb = res->busybox, why[512];
-	enum boot_ab_fault f;
-	int st;
-
-	if (!spec->cstatic) {
-		f = find_cstatic(cs, sizeof(res->cstatic), err, errlen);
-		if (f)
-			return f;
-	} else if (boot_ab_check_file("--copyscope-static", spec->cstatic,
-				      cs, sizeof(res->cstatic), err,
-				      errlen) != 0) {
-		return BOOT_AB_FAULT_USAGE;
-	}
-	if (boot_ab_check_file("--busybox", spec->busybox, bb,
-			       sizeof(res->busybox), err, errlen) != 0) {
-		*hint = "(Debian: apt-get install busybox-static, or "
-			"scripts/install-deps.sh)";
-		return BOOT_AB_FAULT_USAGE;
-	}
-	st = boot_elf_is_static(cs, why, sizeof(why));
-	if (st != 1) {
-		snprintf(err, errlen, "--copyscope-static: %s", st < 0 ? why :
-			 "it is dynamically linked; the guest has no "
-			 "libraries (make static builds "
-			 "build/copyscope-static)");
-		return BOOT_AB_FAULT_USAGE;
-	}
-	st = boot_elf_is_static(bb, why, sizeof(why));
-	if (st != 1) {
-		snprintf(err, errlen, "--busybox: %s", st < 0 ? why :
-			 "it is dynamically linked; the guest has no "
-			 "libraries (Debian's busybox-static is static)");
-		return BOOT_AB_FAULT_USAGE;
-	}
-	return BOOT_AB_OK;
-}
-
-/* The summary of the qemu command stored with each run. */
-static char *qemu_summary(const struct boot_ab_spec *spec,
-			  enum boot_accel acc)
-{
-	size_t i, len = 256, o;
-	char *s;
-
-	for (i = 0; i < spec->nqemu_args; i++)
-		len += strlen(spec->qemu_args[i]) + 1;
-	s = malloc(len);
-	if (!s)
-		return NULL;
-	o = (size_t)snprintf(s, len, "%s -accel %s -cpu %s -smp %d -m %dM",
-			     spec->qemu, acc == BOOT_ACCEL_KVM ? "kvm" : "tcg",
-			     acc == BOOT_ACCEL_KVM ? "host" : "max",
-			     spec->smp, spec->memory_mib);
-	for (i = 0; i < spec->nqemu_args; i++)
-		o += (size_t)snprintf(s + o, len - o, " %s",
-				      spec->qemu_args[i]);
-	return s;
-}
-
-enum boot_ab_fault boot_ab_prepare(const struct boot_ab_spec *spec,
-				   struct boot_ab_result *res, char *err,
-				   size_t errlen, const char **hint)
-{
-	struct boot_kvm_probe probe;
-	enum boot_ab_fault f;
-
-	memset(res, 0, sizeof(*res));
-	*hint = NULL;
-	f = guest_files(spec, res, err, errlen, hint);
-	if (f)
-		return f;
-	if (util_find_program(spec->qemu, NULL, 0) != 0) {
-		snprintf(err, errlen, "%s: not found (Debian: apt-get install "
-			 "qemu-system-x86, or scripts/install-deps.sh)",
-			 spec->qemu);
-		return BOOT_AB_FAULT_HOST;
-	}
-	boot_kvm_probe(&probe);
-	if (boot_pick_accel(spec->accel, &probe, &res->accel, res->accel_why,
-			    sizeof(res->accel_why)) != 0) {
-		snprintf(err, errlen, "--accel kvm: %s", res->accel_why);
-		return BOOT_AB_FAULT_HOST;
-	}
-	res->emulated = res->accel == BOOT_ACCEL_TCG;
-	if (res->emulated)
-		snprintf(res->accel_text, sizeof(res->accel_text), "tcg (%s)",
-			 res->accel_why);
-	else
-		snprintf(res->accel_text, sizeof(res->accel_text), "kvm");
-	res->qemu_summary = qemu_summary(spec, res->accel);
-	res->script = boot_init_script(spec->run_args + 1,
-				       spec->nrun_args - 1);
-	if (!res->qemu_summary || !res->script) {
-		snprintf(err, errlen, "out of memory");
-		return BOOT_AB_FAULT_MEMORY;
-	}
-	return BOOT_AB_OK;
-}
-
-void boot_ab_result_free(struct boot_ab_result *res)
-{
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		size_t k;
-
-		for (k = 0; k < res->side[i].nenvs; k++)
-			env_free(&res->side[i].envs[k]);
-		free(res->side[i].envs);
-		free(res->side[i].run_ids);
-	}
-	free(res->qemu_summary);
-	free(res->script);
-	memset(res, 0, sizeof(*res));
 }
 
 /* ---- the temporary directory ---- */
@@ -295,10 +122,12 @@ static enum boot_end boot_qemu(const struct boot_ab_spec *spec,
 	char append[4096], **argv;
 	enum boot_end end;
 
-	snprintf(append, sizeof(append), "%s%s%s", BOOT_BASE_APPEND,
+	snprintf(append, sizeof(append), "%s%s%s",
+		 boot_arch_info(res->arch)->base_append,
 		 sd->append[0] ? " " : "", sd->append);
 	memset(&q, 0, sizeof(q));
-	q.qemu = spec->qemu;
+	q.qemu = spec->qemu ? spec->qemu : boot_arch_info(res->arch)->qemu;
+	q.arch = res->arch;
 	q.accel = res->accel;
 	q.smp = spec->smp;
 	q.memory_mib = spec->memory_mib;
@@ -428,8 +257,8 @@ static void print_boot(FILE *out, const struct boot_ab_spec *spec,
 	switch (b->outcome) {
 	case BOOT_AB_SPAWN_FAILED:
 		fprintf(out, "qemu did not start\n");
-		msg_error("boot: %s (install qemu-system-x86: "
-			  "scripts/install-deps.sh)", b->why);
+		msg_error("boot: %s (install %s: scripts/install-deps.sh)",
+			  b->why, boot_arch_info(res->arch)->qemu_pkg);
 		return;
 	case BOOT_AB_INTERRUPTED:
 		fprintf(out, "interrupted after %.1f s; qemu stopped, nothing "
@@ -505,6 +334,31 @@ void boot_ab_one(const struct boot_ab_spec *spec, struct store *st,
 
 /* ---- the loop ---- */
 
+/* prefix and text's words, wrapped at 80 columns under the text. */
+static void print_words(FILE *out, const char *prefix, const char *text)
+{
+	size_t indent = strlen(prefix), col = indent;
+	const char *p = text;
+
+	fputs(prefix, out);
+	while (*p) {
+		size_t n = strcspn(p, " ");
+
+		if (col > indent && col + 1 + n > 80) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", (int)n, p);
+		col += n;
+		p += n;
+		p += strspn(p, " ");
+	}
+	fputc('\n', out);
+}
+
 static void print_header(FILE *out, const struct boot_ab_spec *spec,
 			 const struct boot_ab_result *res)
 {
@@ -515,10 +369,14 @@ static void print_header(FILE *out, const struct boot_ab_spec *spec,
 		spec->boots == 1 ? "" : "s",
 		spec->nsides == 2 ? " alternating" : "", spec->run_cmd,
 		res->emulated ? "TCG (emulated)" : "KVM");
+	fprintf(out, "  guest: %s (%s)\n", boot_arch_info(res->arch)->name,
+		res->arch_why);
+	print_words(out, "  qemu: ", res->qemu_summary);
 	for (i = 0; i < spec->nsides; i++)
 		fprintf(out, "  side %s: %s, append \"%s%s%s\"\n",
 			spec->side[i].name, spec->side[i].kernel_abs,
-			BOOT_BASE_APPEND, spec->side[i].append[0] ? " " : "",
+			boot_arch_info(res->arch)->base_append,
+			spec->side[i].append[0] ? " " : "",
 			spec->side[i].append);
 	fflush(out);
 }
@@ -642,5 +500,10 @@ void boot_ab_print_summary(FILE *out, const struct boot_ab_spec *spec,
 
 char *boot_ab_init_script(const struct boot_ab_spec *spec)
 {
-	return boot_init_script(spec->run_args + 1, spec->nrun_args - 1);
+	enum boot_arch a = boot_host_arch();
+
+	if (spec->arch && strcmp(spec->arch, "auto") != 0)
+		(void)boot_arch_parse(spec->arch, &a);
+	return boot_init_script(boot_arch_info(a)->data_tty,
+				spec->run_args + 1, spec->nrun_args - 1);
 }

@@ -42,10 +42,10 @@
 #define BOOT_DEFAULT_TIMEOUT_S 900.0
 #define BOOT_DEFAULT_SMP 2
 #define BOOT_DEFAULT_MEMORY_MIB 1024
-/* Before the side's own --append: the console on the first serial port
-   (kept, to tell a panic from a hang) and a panic that ends qemu at once
-   (-no-reboot) instead of waiting for the timeout. */
-#define BOOT_BASE_APPEND "console=ttyS0 panic=-1"
+/* Before the side's own --append, boot_arch_info(arch)->base_append: the
+   console on the first serial port (ttyS0; arm64 ttyAMA0; kept, to tell a
+   panic from a hang) and a panic that ends qemu at once (-no-reboot)
+   instead of waiting for the timeout. */
 
 /* One side: the tag of its runs, its kernel and its parameters. */
 struct boot_ab_side {
@@ -62,8 +62,11 @@ struct boot_ab_spec {
 	int boots;			/* per side */
 	double timeout_s;		/* one boot, run included */
 	const char *accel;		/* auto, kvm, tcg */
+	const char *arch;		/* auto (from the kernel image),
+					   x86_64, aarch64 */
 	int smp, memory_mib;
-	const char *qemu;		/* binary, searched in PATH */
+	const char *qemu;		/* binary, searched in PATH; NULL:
+					   the architecture's */
 	const char *busybox;		/* a static busybox */
 	const char *cstatic;		/* the static copyscope; NULL:
 					   beside this binary */
@@ -79,14 +82,16 @@ struct boot_ab_spec {
 
 /*
  * Set spec to the defaults: BOOT_DEFAULT_* boots, timeout, CPUs and
- * memory, accel auto, qemu-system-x86_64, /bin/busybox, progress to
- * stdout, no side, no run arguments.
+ * memory, accel and arch auto, the architecture's qemu, /bin/busybox,
+ * progress to stdout, no side, no run arguments.
  */
 void boot_ab_spec_init(struct boot_ab_spec *spec);
 
 /*
  * The guest's /init for spec's run arguments (boot_init_script()), for
- * `boot --print-init`: a malloc'ed string, NULL when out of memory.
+ * `boot --print-init`, with the data port of spec->arch (the host's
+ * when "auto": --print-init reads no kernel): a malloc'ed string, NULL when
+ * out of memory.
  */
 char *boot_ab_init_script(const struct boot_ab_spec *spec);
 
@@ -102,6 +107,9 @@ struct boot_ab_side_runs {
 /* What boot_ab_prepare() chose and boot_ab_run() did. */
 struct boot_ab_result {
 	/* prepared */
+	enum boot_arch arch;		/* the guests' */
+	char arch_why[128];		/* how it was chosen */
+	const char *qemu;		/* the qemu binary */
 	char cstatic[PATH_MAX], busybox[PATH_MAX];	/* resolved */
 	enum boot_accel accel;
 	bool emulated;			/* TCG */
@@ -125,7 +133,9 @@ struct boot_ab_result {
 enum boot_ab_fault {
 	BOOT_AB_OK,
 	BOOT_AB_FAULT_USAGE,		/* a guest file (--busybox,
-					   --copyscope-static) is unusable */
+					   --copyscope-static) is unusable,
+					   or the kernels' architecture is
+					   not the one asked or not one */
 	BOOT_AB_FAULT_HOST,		/* qemu or KVM (--accel kvm)
 					   missing */
 	BOOT_AB_FAULT_MEMORY,		/* out of memory */
@@ -140,9 +150,12 @@ int boot_ab_check_file(const char *opt, const char *path, char *abs,
 		       size_t len, char *err, size_t errlen);
 
 /*
- * Before any boot: find and check the guest's files (both static
- * executables), find qemu, choose the accelerator (spec->accel) and build
- * what every run records (the qemu summary) and the guest's /init.  res
+ * Before any boot: the guests' architecture (spec->arch, or from the
+ * sides' kernel images; on an image of neither kind the host's, with a
+ * warning on stderr), find and check the guest's files (both static
+ * executables of that architecture), find qemu, choose the accelerator
+ * (spec->accel) and build what every run records (the qemu summary) and
+ * the guest's /init.  res
  * is cleared first.  Returns BOOT_AB_OK, or a fault with the message in
  * err (and for a missing busybox a hint, a second line to print, in
  * *hint; NULL otherwise).  Free res with boot_ab_result_free() either
@@ -213,13 +226,13 @@ struct boot_ab_boot {
 };
 
 /*
- * Boot side `side` once, as boot no of total: run qemu (spec->qemu with
- * the kernel, res's initramfs and BOOT_BASE_APPEND plus the side's
- * --append; the console, channel and qemu log files in tmpdir), judge the
- * end (boot_ab_judge), import the run or record the failure, and write
- * the boot's block to spec->out (warnings also to stderr).  stop is the
- * flag a signal handler sets.  The outcome goes into b and res's counts
- * of the side.
+ * Boot side `side` once, as boot no of total: run qemu (spec->qemu, else
+ * the architecture's, with the kernel, res's initramfs and the
+ * architecture's base_append plus the side's --append; the console,
+ * channel and qemu log files in tmpdir), judge the end (boot_ab_judge),
+ * import the run or record the failure, and write the boot's block to
+ * spec->out (warnings also to stderr).  stop is the flag a signal handler
+ * sets.  The outcome goes into b and res's counts of the side.
  */
 void boot_ab_one(const struct boot_ab_spec *spec, struct store *st,
 		 struct boot_ab_result *res, int side, const char *tmpdir,

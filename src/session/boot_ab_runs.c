@@ -145,6 +145,7 @@ static int set_boot_env(struct env *env, const struct boot_ab_spec *spec,
 		       "yes (qemu TCG: timings measure the emulator, not the "
 		       "kernel)" : "no (qemu KVM)") ||
 	       env_set(env, "boot.side", sd->name) ||
+	       env_set(env, "boot.arch", boot_arch_info(res->arch)->name) ||
 	       env_set(env, "boot.append", sd->append[0] ? sd->append :
 		       "(none)") ||
 	       env_set(env, "boot.kernel_image", sd->kernel_abs) ||

@@ -27,7 +27,7 @@ BOOT="boot --kernel $KERNEL --busybox $BB --copyscope-static $STATIC --accel tcg
 
 # ---- usage errors ----
 cs 2 boot --side on sys.null
-contains "$ERR" "--kernel BZIMAGE is needed"
+contains "$ERR" "--kernel IMAGE is needed"
 cs 2 boot --kernel "$KERNEL" sys.null
 contains "$ERR" "--side NAME is needed"
 cs 2 $BOOT --side on
@@ -63,10 +63,40 @@ cs 2 boot --kernel "$KERNEL" --side on --copyscope-static build/copyscope \
 contains "$ERR" "--copyscope-static: it is dynamically linked"
 cs 77 $BOOT --side on --qemu "$TMP/no-qemu" sys.null
 contains "$ERR" "no-qemu: not found"
+# ---- the guest's architecture: the image's, checked against the files ----
+contains "$ERR" "warning: --kernel: $KERNEL is neither an x86 bzImage nor an arm64 Image"
+cs 2 $BOOT --side on --arch arm64 sys.null
+contains "$ERR" "--arch: 'arm64' is not one of auto, x86_64, aarch64"
+# an arm64 Image header ("ARM\x64" at 0x38) and an x86 one ("HdrS" at 0x202)
+python3 -c '
+import sys
+for path, off, magic in ((sys.argv[1], 0x38, b"ARM\x64"),
+                         (sys.argv[2], 0x202, b"HdrS")):
+    b = bytearray(4096); b[off:off + 4] = magic
+    open(path, "wb").write(b)
+' "$TMP/Image" "$TMP/bzImage2" || fail "writing the fake images"
+cs 2 boot --kernel "$TMP/Image" --busybox $BB --copyscope-static $STATIC \
+	--side arm sys.null
+contains "$ERR" "--copyscope-static: $(realpath "$STATIC") is an executable for x86_64, the guest is aarch64: make static-aarch64"
+cs 2 boot --kernel "$TMP/Image" --side arm --arch x86_64 sys.null
+contains "$ERR" "--kernel: $TMP/Image is an aarch64 kernel (Image), but --arch is x86_64"
+cs 2 boot --kernel "$TMP/bzImage2" --kernel-b "$TMP/Image" --side a \
+	--side-b b sys.null
+contains "$ERR" "--kernel-b: $TMP/Image is an aarch64 kernel (Image), but side A's kernel is x86_64"
+if [ -x build/aarch64/copyscope-static ]; then
+	cs 2 boot --kernel "$TMP/Image" --busybox $BB --side arm \
+		--copyscope-static build/aarch64/copyscope-static sys.null
+	contains "$ERR" "--busybox: $(realpath $BB) is an executable for x86_64, the guest is aarch64: scripts/fetch-kernel.sh --arch arm64"
+fi
 cs 0 boot --help
 contains "$OUT" "usage: copyscope boot"
 cs 0 boot --print-init sys.null call=getppid -- --reps 3
 contains "$OUT" "/bin/copyscope run --db /tmp/guest.db 'sys.null' 'call=getppid' '--reps' '3'"
+# the data port: ttyS1 on x86-64, the PCI 16550's ttyS0 on arm64
+cs 0 boot --print-init --arch x86_64 sys.null
+contains "$OUT" "out=/dev/ttyS1"
+cs 0 boot --print-init --arch aarch64 sys.null
+contains "$OUT" "out=/dev/ttyS0"
 
 # ---- a fake qemu: MODE hang, panic, good (sends $TMP/export.jsonl) ----
 "$BIN" run sys.null --reps 3 --sample-time 5ms --db "$TMP/guest.db" \

@@ -19,6 +19,9 @@
 
 #include "boot/boot.h"
 
+#define X86 BOOT_ARCH_X86_64
+#define A64 BOOT_ARCH_AARCH64
+
 static const char report_ok[] =
 	"garbage before\n"
 	"copyscope-boot-begin 1\n"
@@ -202,36 +205,55 @@ static void test_accel(void **state)
 	(void)state;
 	memset(&p, 0, sizeof(p));
 	/* no /dev/kvm */
-	assert_int_equal(boot_pick_accel("auto", &p, &a, why, sizeof(why)),
+	assert_int_equal(boot_pick_accel("auto", X86, &p, &a, why, sizeof(why)),
 			 0);
 	assert_int_equal(a, BOOT_ACCEL_TCG);
 	assert_non_null(strstr(why, "not present"));
-	assert_int_equal(boot_pick_accel("kvm", &p, &a, why, sizeof(why)),
+	assert_int_equal(boot_pick_accel("kvm", X86, &p, &a, why, sizeof(why)),
 			 -1);
 	/* PVM: /dev/kvm opens, no vmx/svm */
 	p.dev_present = true;
 	p.pvm = true;
-	assert_int_equal(boot_pick_accel("auto", &p, &a, why, sizeof(why)),
+	assert_int_equal(boot_pick_accel("auto", X86, &p, &a, why, sizeof(why)),
 			 0);
 	assert_int_equal(a, BOOT_ACCEL_TCG);
 	assert_non_null(strstr(why, "PVM"));
 	/* asked for: tried */
-	assert_int_equal(boot_pick_accel("kvm", &p, &a, why, sizeof(why)),
+	assert_int_equal(boot_pick_accel("kvm", X86, &p, &a, why, sizeof(why)),
 			 0);
 	assert_int_equal(a, BOOT_ACCEL_KVM);
 	/* hardware KVM */
 	p.pvm = false;
 	p.cpu_virt = true;
-	assert_int_equal(boot_pick_accel("auto", &p, &a, why, sizeof(why)),
+	assert_int_equal(boot_pick_accel("auto", X86, &p, &a, why, sizeof(why)),
 			 0);
 	assert_int_equal(a, BOOT_ACCEL_KVM);
-	assert_int_equal(boot_pick_accel("tcg", &p, &a, why, sizeof(why)),
+	assert_int_equal(boot_pick_accel("tcg", X86, &p, &a, why, sizeof(why)),
 			 0);
 	assert_int_equal(a, BOOT_ACCEL_TCG);
 	/* present but not openable */
 	p.dev_errno = 13;
-	assert_int_equal(boot_pick_accel("auto", &p, &a, why, sizeof(why)),
+	assert_int_equal(boot_pick_accel("auto", X86, &p, &a, why, sizeof(why)),
 			 0);
+	assert_int_equal(a, BOOT_ACCEL_TCG);
+	/* an arm64 guest on an x86 host: TCG whatever KVM offers */
+	p.dev_errno = 0;
+	assert_int_equal(boot_pick_accel("auto", A64, &p, &a, why,
+					 sizeof(why)), 0);
+	assert_int_equal(a, BOOT_ACCEL_TCG);
+	assert_non_null(strstr(why, "the guest is aarch64, this host "
+			       "x86_64"));
+	assert_int_equal(boot_pick_accel("kvm", A64, &p, &a, why,
+					 sizeof(why)), -1);
+	/* on an arm64 host: KVM without vmx/svm; PVM is x86's */
+	p.host = A64;
+	p.cpu_virt = false;
+	p.pvm = true;
+	assert_int_equal(boot_pick_accel("auto", A64, &p, &a, why,
+					 sizeof(why)), 0);
+	assert_int_equal(a, BOOT_ACCEL_KVM);
+	assert_int_equal(boot_pick_accel("auto", X86, &p, &a, why,
+					 sizeof(why)), 0);
 	assert_int_equal(a, BOOT_ACCEL_TCG);
 }
 
@@ -245,12 +267,17 @@ static void test_quote_and_script(void **state)
 	assert_non_null(q);
 	assert_string_equal(q, "'it'\\''s $HOME'");
 	free(q);
-	s = boot_init_script(args, 4);
+	s = boot_init_script("ttyS1", args, 4);
 	assert_non_null(s);
+	assert_non_null(strstr(s, "\nout=/dev/ttyS1\nstty -F $out raw"));
 	assert_non_null(strstr(s, "/bin/copyscope run --db /tmp/guest.db "
 			       "'pipe.bw' 'size=4k,64k' '--reps' '3' "));
 	assert_non_null(strstr(s, "copyscope-export-begin"));
 	assert_non_null(strstr(s, "reboot -f"));
+	free(s);
+	s = boot_init_script("ttyS0", args, 1);
+	assert_non_null(s);
+	assert_non_null(strstr(s, "\nout=/dev/ttyS0\n"));
 	free(s);
 }
 
@@ -283,6 +310,116 @@ static void test_qemu_argv(void **state)
 		if (strcmp(v[i], "-append") == 0)
 			assert_string_equal(v[i + 1], "console=ttyS0 a=b");
 	boot_free_argv(v);
+}
+
+/* The value after option opt in v (NULL-terminated), NULL when absent. */
+static const char *arg_after(char **v, const char *opt)
+{
+	size_t i;
+
+	for (i = 0; v[i]; i++)
+		if (strcmp(v[i], opt) == 0)
+			return v[i + 1];
+	return NULL;
+}
+
+static void test_qemu_argv_aarch64(void **state)
+{
+	struct boot_qemu q = {
+		.qemu = "qemu-system-aarch64", .arch = BOOT_ARCH_AARCH64,
+		.accel = BOOT_ACCEL_TCG, .smp = 2, .memory_mib = 512,
+		.kernel = "/k", .initramfs = "/i",
+		.append = "console=ttyAMA0 panic=-1", .console_path = "/c",
+		.data_path = "/tmp/a,b/d",
+	};
+	char **v = boot_qemu_argv(&q);
+	size_t n, nserial = 0;
+
+	(void)state;
+	assert_non_null(v);
+	assert_string_equal(arg_after(v, "-M"), "virt");
+	assert_string_equal(arg_after(v, "-cpu"), "max,pauth-impdef=on");
+	assert_string_equal(arg_after(v, "-serial"), "file:/c");
+	/* the data port: a PCI 16550 on a file chardev, commas doubled */
+	assert_string_equal(arg_after(v, "-chardev"),
+			    "file,id=copyscope-data,path=/tmp/a,,b/d");
+	assert_string_equal(arg_after(v, "-device"),
+			    "pci-serial,chardev=copyscope-data");
+	for (n = 0; v[n]; n++)
+		nserial += strcmp(v[n], "-serial") == 0;
+	assert_int_equal(nserial, 1);
+	boot_free_argv(v);
+	/* KVM: the host's CPU and interrupt controller */
+	q.accel = BOOT_ACCEL_KVM;
+	v = boot_qemu_argv(&q);
+	assert_non_null(v);
+	assert_string_equal(arg_after(v, "-M"), "virt,gic-version=host");
+	assert_string_equal(arg_after(v, "-cpu"), "host");
+	boot_free_argv(v);
+	/* x86-64: qemu's default machine, no -M */
+	q.arch = BOOT_ARCH_X86_64;
+	q.accel = BOOT_ACCEL_TCG;
+	v = boot_qemu_argv(&q);
+	assert_non_null(v);
+	assert_null(arg_after(v, "-M"));
+	assert_null(arg_after(v, "-chardev"));
+	assert_string_equal(arg_after(v, "-cpu"), "max");
+	boot_free_argv(v);
+}
+
+/* A file of len bytes, zero but for magic (mlen bytes) at off. */
+static void write_image(const char *path, size_t len, size_t off,
+			const char *magic, size_t mlen)
+{
+	char *buf = calloc(1, len);
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(buf);
+	assert_non_null(f);
+	memcpy(buf + off, magic, mlen);
+	assert_int_equal(fwrite(buf, 1, len, f), len);
+	fclose(f);
+	free(buf);
+}
+
+static void test_arch(void **state)
+{
+	char dir[] = "/tmp/copyscope-test-arch.XXXXXX", path[128], err[256];
+	char self[4096];
+	enum boot_arch a = BOOT_NARCHS;
+	ssize_t n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/img", dir);
+	write_image(path, 4096, 0x202, "HdrS", 4);
+	assert_int_equal(boot_kernel_arch(path, &a, err, sizeof(err)), 0);
+	assert_int_equal(a, BOOT_ARCH_X86_64);
+	write_image(path, 4096, 0x38, "ARM\x64", 4);
+	assert_int_equal(boot_kernel_arch(path, &a, err, sizeof(err)), 0);
+	assert_int_equal(a, BOOT_ARCH_AARCH64);
+	/* a gzip'ed image or anything else: neither */
+	write_image(path, 64, 0, "\x1f\x8b", 2);
+	assert_int_equal(boot_kernel_arch(path, &a, err, sizeof(err)), 1);
+	unlink(path);
+	assert_int_equal(boot_kernel_arch(path, &a, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, path));
+	rmdir(dir);
+	/* this test binary is of the host's architecture */
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	assert_true(n > 0);
+	self[n] = '\0';
+	assert_int_equal(boot_elf_arch(self, &a, err, sizeof(err)), 0);
+	assert_int_equal(a, boot_host_arch());
+	assert_int_equal(boot_elf_arch("/proc/self/cmdline", &a, err,
+				       sizeof(err)), -1);
+	assert_int_equal(boot_arch_parse("aarch64", &a), 0);
+	assert_int_equal(a, BOOT_ARCH_AARCH64);
+	assert_int_equal(boot_arch_parse("arm64", &a), -1);
+	assert_string_equal(boot_arch_info(BOOT_ARCH_AARCH64)->base_append,
+			    "console=ttyAMA0 panic=-1");
+	assert_string_equal(boot_arch_info(BOOT_ARCH_X86_64)->data_tty,
+			    "ttyS1");
 }
 
 static void test_initramfs(void **state)
@@ -321,6 +458,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_report_whole),
+		cmocka_unit_test(test_qemu_argv_aarch64),
+		cmocka_unit_test(test_arch),
 		cmocka_unit_test(test_report_cut_short),
 		cmocka_unit_test(test_report_crlf),
 		cmocka_unit_test(test_unknown_params),
