@@ -260,6 +260,7 @@ static int paired_rows(struct pdiff *d, const struct ftab *t,
 }
 
 static const char *const role_name[3] = { "A", "B", "A'" };
+static const char *const cmp_side_name[2] = { "base", "new" };
 
 /* Why k cannot be diffed ("" when it can), into d->why. */
 static bool missing(struct pdiff *d, const struct result_kernel *k,
@@ -431,13 +432,13 @@ int pdiff_unpaired(const struct result_kernel *const *a, size_t na,
 	out->op.est = out->op_ctl.est = out->op_ctl.lo = out->op_ctl.hi = NAN;
 	for (s = 0; s < 2; s++) {
 		if (!nside[s]) {
-			snprintf(out->why, sizeof(out->why), "side %s was not "
+			snprintf(out->why, sizeof(out->why), "%s was not "
 				 "profiled (--kernel profile)",
-				 role_name[s]);
+				 cmp_side_name[s]);
 			return 0;
 		}
 		for (i = 0; i < nside[s]; i++)
-			if (missing(out, side[s][i], role_name[s]))
+			if (missing(out, side[s][i], cmp_side_name[s]))
 				return 0;
 	}
 	head_of(out, a[0]);

@@ -97,6 +97,21 @@ int pdiff_unpaired(const struct result_kernel *const *a, size_t na,
 		   const struct result_kernel *const *b, size_t nb,
 		   size_t nruns_a, size_t nruns_b, struct pdiff *out);
 
+struct cmp;
+struct cmp_row;
+
+/*
+ * compare's diff for row r of c (comparison/comparison.h): when r is
+ * the traced samples' time per op (KVIEW_METRIC_TIME) of a
+ * configuration on both sides, the unpaired diff of every profile of it
+ * on the new side (B) against the base's (A), pooled over their runs
+ * (profile_diff_cmp.c).  Returns 1 when r is not such a row or neither
+ * side was profiled (*out empty), 0 with the diff (or why not), -1 on
+ * ENOMEM.  Free with pdiff_free().
+ */
+int pdiff_cmp_row(const struct cmp *c, const struct cmp_row *r,
+		  struct pdiff *out);
+
 /*
  * The sum of the changes of the first top rows (the functions that moved
  * most), ns per op.

@@ -76,14 +76,16 @@ static void print_how(FILE *out, const struct pdiff *d, int in)
 			"");
 		return;
 	}
-	fprintf(out, "%*s  unpaired: %zu traced samples of %zu run(s) on A, "
-		"%zu of %zu on B (%zu\n%*s  left out: no samples); a "
-		"function's value in a sample: its share of the\n%*s  "
-		"sample's samples x the op's time; the change: B's mean - "
-		"A's, Welch\n%*s  95%% CI from the samples' spread (drift "
-		"between runs is in it only as far\n%*s  as it spreads the "
-		"samples); no control\n", in, "", d->units[0], d->nruns[0],
-		d->units[1], d->nruns[1], d->left_out, in, "", in, "", in, "",
+	fprintf(out, "%*s  unpaired: %zu traced samples of %zu run(s) on "
+		"base, %zu of %zu on new\n%*s  (%zu left out: no samples); "
+		"%llu and %llu profile samples; a function's\n%*s  value in "
+		"a sample: its share of the sample's samples x the op's "
+		"time;\n%*s  the change: new's mean - base's, Welch 95%% CI "
+		"from the samples' spread\n%*s  (drift between runs is in it "
+		"only as far as it spreads the samples);\n%*s  no control\n",
+		in, "", d->units[0], d->nruns[0], d->units[1], d->nruns[1],
+		in, "", d->left_out, (unsigned long long)d->samples[0],
+		(unsigned long long)d->samples[1], in, "", in, "", in, "",
 		in, "");
 }
 
@@ -99,7 +101,7 @@ static void print_row(FILE *out, const struct pdiff *d,
 	if (d->paired)
 		ci_text(&r->ctl, ctl, sizeof(ctl));
 	else
-		snprintf(ctl, sizeof(ctl), "-");
+		ctl[0] = '\0';	/* no control */
 	name_text(r->function, in, nm, sizeof(nm));
 	fprintf(out, "%*s  %6s %6s %7s %-14s %-13s %c %s\n", in, "", a, b, ch,
 		ci, ctl, r->moved ? '*' : ' ', nm);
@@ -110,18 +112,19 @@ void report_profile_diff(FILE *out, const struct pdiff *d, int in)
 	char x[32], y[32], ci[48];
 	size_t i, top = d->n < PDIFF_TEXT_TOP ? d->n : PDIFF_TEXT_TOP;
 
-	fprintf(out, "%*skernel profile: B - A, ns per op of self time (%s "
-		"at %u Hz per worker)\n", in, "", d->event[0] ? d->event :
-		"-", d->hz);
+	fprintf(out, "%*skernel profile: %s in self ns per op (%s, %u Hz a "
+		"worker)\n", in, "", d->paired ? "B - A" : "new - base",
+		d->event[0] ? d->event : "-", d->hz);
 	if (!d->n) {
 		fprintf(out, "%*s  no diff: %s\n", in, "", d->why[0] ? d->why :
 			"no function had samples");
 		return;
 	}
 	print_how(out, d, in);
-	fprintf(out, "%*s  %6s %6s %7s %-14s %-13s %c %s\n", in, "", "A ns",
-		"B ns", "change", "95% CI", d->paired ? "A'-A 95% CI" : "",
-		' ', "function");
+	fprintf(out, "%*s  %6s %6s %7s %-14s %-13s %c %s\n", in, "",
+		d->paired ? "A ns" : "base", d->paired ? "B ns" : "new",
+		"change", "95% CI", d->paired ? "A'-A 95% CI" : "", ' ',
+		"function");
 	for (i = 0; i < top; i++)
 		print_row(out, d, &d->rows[i], in);
 	ns_text(pdiff_top_sum(d, top), true, x, sizeof(x));
@@ -130,9 +133,9 @@ void report_profile_diff(FILE *out, const struct pdiff *d, int in)
 	fprintf(out, "%*s  * moved: its CI excludes 0%s; %zu of %zu "
 		"functions moved\n", in, "", d->paired ?
 		" and clears the control's" : "", pdiff_moved(d), d->n);
-	fprintf(out, "%*s  these %zu explain %s of %s ns per op (the op's "
-		"measured change, 95%% CI\n%*s  %s", in, "", top, x, y, in, "",
-		ci);
+	fprintf(out, "%*s  these %zu explain %s of %s ns per op: the op's "
+		"mean change over the\n%*s  same %s (95%% CI %s", in, "", top,
+		x, y, in, "", d->paired ? "rounds" : "samples", ci);
 	if (d->paired) {
 		char c[48];
 
