@@ -130,8 +130,8 @@ void report_profile_diff(FILE *out, const struct pdiff *d, int in)
 	ns_text(pdiff_top_sum(d, top), true, x, sizeof(x));
 	ns_text(d->op.est, true, y, sizeof(y));
 	ci_text(&d->op, ci, sizeof(ci));
-	fprintf(out, "%*s  * moved: its CI excludes 0%s; %zu of %zu "
-		"functions moved\n", in, "", d->paired ?
+	fprintf(out, "%*s  *: moved, its CI excludes 0%s (%zu of %zu "
+		"functions)\n", in, "", d->paired ?
 		" and clears the control's" : "", pdiff_moved(d), d->n);
 	fprintf(out, "%*s  these %zu explain %s of %s ns per op: the op's "
 		"mean change over the\n%*s  same %s (95%% CI %s", in, "", top,

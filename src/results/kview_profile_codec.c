@@ -63,16 +63,13 @@ static json_t *funcs_json(const struct result_kernel *k)
 
 /*
  * The traced samples: [{"op_ns": x, "samples": n, "stacks": [[index
- * into "stacks", count], ...]}, ...]; null for a run without them.
+ * into "stacks", count], ...]}, ...].
  */
 static json_t *per_sample_json(const struct result_kernel *k)
 {
-	json_t *a;
+	json_t *a = json_array();
 	size_t i, j;
 
-	if (!k->prof_per)
-		return json_null();
-	a = json_array();
 	for (i = 0; a && i < k->nprof_per; i++) {
 		const struct kv_prof_sample *p = &k->prof_per[i];
 		json_t *st = json_array();
@@ -128,22 +125,28 @@ static int per_sample_decode(struct result_kernel *k, json_t *a)
 
 static json_t *prof_encode(const struct result_kernel *k)
 {
-	json_t *st = json_array();
+	json_t *st = json_array(), *o;
 	size_t i;
 
 	for (i = 0; st && i < k->nstacks; i++)
 		json_array_append_new(st, json_pack(
 			"[s, I]", k->stacks[i].frames,
 			(json_int_t)k->stacks[i].count));
-	return json_pack("{s:s, s:b, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}",
+	o = json_pack("{s:s, s:b, s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
 			 "event", k->prof_event, "pmu", k->prof_pmu,
 			 "hz", (json_int_t)k->prof_hz,
 			 "samples", (json_int_t)k->prof_samples,
 			 "outside", (json_int_t)k->prof_outside,
 			 "lost", (json_int_t)k->prof_lost,
 			 "op_ns", codec_num_or_null(prof_op_ns(k)),
-			 "functions", funcs_json(k), "stacks", st,
-			 "per_sample", per_sample_json(k));
+			 "functions", funcs_json(k), "stacks", st);
+	/* a run stored before the traced samples were kept has none */
+	if (o && k->prof_per &&
+	    json_object_set_new(o, "per_sample", per_sample_json(k)) != 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 static int prof_decode(struct result_kernel *k, json_t *o)
