@@ -613,8 +613,6 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 		print_one_side(out, c, true);
 		print_one_side(out, c, false);
 	}
-	if (!keep)
-		print_profile_diffs(out, c);
 	print_unit_note(out, c);
 	print_target(out, c);
 	{
@@ -644,5 +642,7 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 		 "decide here: read the line under the row)",
 		 c->opts.alpha, c->opts.noise_pct);
 	fmt_wrap(out, 0, 0, text);
+	if (!keep)
+		print_profile_diffs(out, c);
 }
 
