@@ -33,15 +33,18 @@ static long side_profiles(const struct cmp_side *side, char ***m,
 		for (j = 0; j < rs->n; j++) {
 			const struct result *x = &rs->v[j];
 
-			if (!x->traced || strcmp(x->metric, KVIEW_METRIC_TIME) ||
-			    strcmp(x->cfg->workload, r->ref->cfg->workload) ||
-			    strcmp(m[i][j], r->match) || !x->cfg->kernel ||
+			if (!x->traced ||
+			    strcmp(x->metric, KVIEW_METRIC_TIME) != 0 ||
+			    strcmp(x->cfg->workload,
+				   r->ref->cfg->workload) != 0 ||
+			    strcmp(m[i][j], r->match) != 0 || !x->cfg->kernel ||
 			    !(x->cfg->kernel->views & KVIEW_PROFILE))
 				continue;
 			if (n == cap) {
 				size_t nc = cap ? cap * 2 : 8;
+				/* an array of pointers: sizeof(void *) */
 				const struct result_kernel **nv =
-					realloc(v, nc * sizeof(*nv));
+					realloc(v, nc * sizeof(void *));
 
 				if (!nv) {
 					free(v);

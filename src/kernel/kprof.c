@@ -539,8 +539,14 @@ static int sort_with_ids(const struct kprof *kp, struct result_kernel *k)
 	for (i = 0; i < k->nstacks; i++) {
 		size_t h = hash_text(k->stacks[i].frames) & (kp->nslot - 1);
 
-		while (strcmp(kp->slot[h].frames, k->stacks[i].frames) != 0)
+		while (kp->slot[h].frames &&
+		       strcmp(kp->slot[h].frames, k->stacks[i].frames) != 0)
 			h = (h + 1) & (kp->nslot - 1);
+		if (!kp->slot[h].frames) {	/* every stack has its slot */
+			free(id_of);
+			errno = EINVAL;
+			return -1;
+		}
 		id_of[i] = kp->slot[h].id;
 	}
 	rc = per_sample_result(kp, k, id_of);

@@ -107,10 +107,16 @@ static void print_row(FILE *out, const struct pdiff *d,
 		ci, ctl, r->moved ? '*' : ' ', nm);
 }
 
+/* The rows the text shows: the PDIFF_TEXT_TOP largest changes. */
+static size_t top_of(const struct pdiff *d)
+{
+	return d->n < PDIFF_TEXT_TOP ? d->n : PDIFF_TEXT_TOP;
+}
+
 void report_profile_diff(FILE *out, const struct pdiff *d, int in)
 {
 	char x[32], y[32], ci[48];
-	size_t i, top = d->n < PDIFF_TEXT_TOP ? d->n : PDIFF_TEXT_TOP;
+	size_t i, top;
 
 	fprintf(out, "%*skernel profile: %s in self ns per op (%s, %u Hz a "
 		"worker)\n", in, "", d->paired ? "B - A" : "new - base",
@@ -120,6 +126,7 @@ void report_profile_diff(FILE *out, const struct pdiff *d, int in)
 			"no function had samples");
 		return;
 	}
+	top = top_of(d);
 	print_how(out, d, in);
 	fprintf(out, "%*s  %6s %6s %7s %-14s %-13s %c %s\n", in, "",
 		d->paired ? "A ns" : "base", d->paired ? "B ns" : "new",
