@@ -280,7 +280,8 @@ static bool missing(struct pdiff *d, const struct result_kernel *k,
 	return false;
 }
 
-int pdiff_paired(const struct result_kernel *const k[3], struct pdiff *out)
+int pdiff_paired(const struct result_kernel *const k[3], const bool *drop,
+		 size_t ndrop, struct pdiff *out)
 {
 	struct ftab t = { 0 };
 	struct units u[3];
@@ -306,6 +307,10 @@ int pdiff_paired(const struct result_kernel *const k[3], struct pdiff *out)
 			goto out;
 	}
 	for (r = 0; r < rounds; r++) {
+		if (drop && r < ndrop && drop[r]) {
+			out->dropped++;
+			continue;
+		}
 		if (!usable(&k[0]->prof_per[r]) || !usable(&k[1]->prof_per[r]) ||
 		    !usable(&k[2]->prof_per[r])) {
 			out->left_out++;
@@ -322,6 +327,15 @@ int pdiff_paired(const struct result_kernel *const k[3], struct pdiff *out)
 		out->samples[s] = u[s].samples;
 	}
 	out->units[0] = out->units[1] = u[0].n;
+	if (u[0].n < 2 && out->dropped) {
+		snprintf(out->why, sizeof(out->why), "%zu of %zu rounds left: "
+			 "%zu were disturbed and left out (--drop-noisy), %zu "
+			 "had a side without profile samples (2 or more "
+			 "needed)", u[0].n, rounds, out->dropped,
+			 out->left_out);
+		rc = 0;
+		goto out;
+	}
 	if (u[0].n < 2) {
 		snprintf(out->why, sizeof(out->why), "%zu of %zu rounds have "
 			 "profile samples on every side (2 or more needed): a "
@@ -466,11 +480,28 @@ out:
 	return rc;
 }
 
-int pdiff_ab(const struct result *res, size_t nres, struct pdiff *out)
+/* Round r's kept samples: one of cfg's flagged as disturbed. */
+static bool disturbed(const struct result_config *const cfg[3], size_t r)
+{
+	size_t s;
+
+	for (s = 0; s < 3; s++) {
+		const struct result_load *l = cfg[s] ? cfg[s]->load : NULL;
+
+		if (l && l->flags && r < cfg[s]->nsamples && l->flags[r] != 0)
+			return true;
+	}
+	return false;
+}
+
+int pdiff_ab(const struct result *res, size_t nres, bool drop_noisy,
+	     struct pdiff *out)
 {
 	const struct result_kernel *k[3] = { NULL, NULL, NULL };
-	bool any = false;
-	size_t i;
+	const struct result_config *cfg[3] = { NULL, NULL, NULL };
+	bool any = false, *drop = NULL;
+	size_t i, nr = 0;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < nres; i++) {
@@ -480,11 +511,23 @@ int pdiff_ab(const struct result *res, size_t nres, struct pdiff *out)
 		    c->job < 0 || c->job >= AB_NROLES)
 			continue;
 		k[c->job] = c->kernel;
+		cfg[c->job] = c;
+		if (c->nsamples > nr)
+			nr = c->nsamples;
 		any = true;
 	}
 	if (!any)
 		return 1;
-	return pdiff_paired(k, out);
+	if (drop_noisy && nr) {
+		drop = calloc(nr, sizeof(*drop));
+		if (!drop)
+			return -1;
+		for (i = 0; i < nr; i++)
+			drop[i] = disturbed(cfg, i);
+	}
+	rc = pdiff_paired(k, drop, nr, out);
+	free(drop);
+	return rc;
 }
 
 double pdiff_top_sum(const struct pdiff *d, size_t top)

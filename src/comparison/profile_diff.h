@@ -59,6 +59,8 @@ struct pdiff {
 				   traced samples used per side */
 	size_t left_out;	/* paired: rounds without samples on a side;
 				   unpaired: samples without any */
+	size_t dropped;		/* paired: disturbed rounds left out
+				   (--drop-noisy) */
 	size_t nruns[2];	/* unpaired: runs per side; paired: 1 */
 	char event[16];		/* "cpu-clock", "cycles" (A's) */
 	unsigned hz;
@@ -74,19 +76,24 @@ struct pdiff {
 
 /*
  * The paired diff of the ab run's results res[0..nres) (configurations
- * of jobs 0, 1, 2: A, B, A'; the profile is on each one's cfg->kernel).
+ * of jobs 0, 1, 2: A, B, A'; the profile is on each one's cfg->kernel);
+ * drop_noisy: leave out the rounds in which a kept sample of A, B or A'
+ * was flagged as disturbed, as ab's analysis does with --drop-noisy.
  * Returns 1 when none of them was profiled (*out empty), 0 with the diff
  * in *out (no rows and why set when it cannot be made: a side without a
  * profile, or one stored without its traced samples), -1 on ENOMEM.
  * Free with pdiff_free().
  */
-int pdiff_ab(const struct result *res, size_t nres, struct pdiff *out);
+int pdiff_ab(const struct result *res, size_t nres, bool drop_noisy,
+	     struct pdiff *out);
 
 /*
  * The paired diff of the profiles k[0] (A), k[1] (B), k[2] (A') round
- * by round (see above).  0 (rows, or none with why), -1 on ENOMEM.
+ * by round (see above), leaving out round r where drop && drop[r] (r <
+ * ndrop).  0 (rows, or none with why), -1 on ENOMEM.
  */
-int pdiff_paired(const struct result_kernel *const k[3], struct pdiff *out);
+int pdiff_paired(const struct result_kernel *const k[3], const bool *drop,
+		 size_t ndrop, struct pdiff *out);
 
 /*
  * The unpaired diff of side A's profiles a[0..na) against side B's

@@ -255,10 +255,10 @@ static int judge_stored(const struct env *env, const struct result *res,
 /* A profiled ab run's profile diff (--kernel profile), after its
    table.  0, or -1 on ENOMEM. */
 static int print_stored_pdiff(FILE *out, const struct result *res,
-			      size_t n)
+			      size_t n, bool drop_noisy)
 {
 	struct pdiff d;
-	int rc = pdiff_ab(res, n, &d);
+	int rc = pdiff_ab(res, n, drop_noisy, &d);
 
 	if (rc == 0) {
 		fprintf(out, "\n");
@@ -269,10 +269,11 @@ static int print_stored_pdiff(FILE *out, const struct result *res,
 }
 
 /* The same as "profile_diff" and "profile_diff_summary" of j. */
-static int stored_pdiff_json(json_t *j, const struct result *res, size_t n)
+static int stored_pdiff_json(json_t *j, const struct result *res, size_t n,
+			     bool drop_noisy)
 {
 	struct pdiff d;
-	int rc = pdiff_ab(res, n, &d);
+	int rc = pdiff_ab(res, n, drop_noisy, &d);
 
 	if (rc == 0 &&
 	    (json_object_set_new(j, "profile_diff",
@@ -301,7 +302,7 @@ int ab_print_stored(FILE *out, const struct run_info *run,
 	h.workload = n ? res[0].cfg->workload : "?";
 	ab_print_text(out, &h, &a);
 	ab_analysis_free(&a);
-	return print_stored_pdiff(out, res, n);
+	return print_stored_pdiff(out, res, n, o.drop_noisy);
 }
 
 json_t *ab_json_stored(const struct run_info *run, const struct env *env,
@@ -319,7 +320,7 @@ json_t *ab_json_stored(const struct run_info *run, const struct env *env,
 	h.workload = n ? res[0].cfg->workload : "?";
 	j = ab_json(&h, &a);
 	ab_analysis_free(&a);
-	if (j && stored_pdiff_json(j, res, n) != 0) {
+	if (j && stored_pdiff_json(j, res, n, o.drop_noisy) != 0) {
 		json_decref(j);
 		return NULL;
 	}

@@ -62,6 +62,9 @@ static void name_text(const char *name, int indent, char *buf, size_t len)
 static void print_how(FILE *out, const struct pdiff *d, int in)
 {
 	if (d->paired) {
+		if (d->dropped)
+			fprintf(out, "%*s  %zu disturbed rounds left out "
+				"(--drop-noisy)\n", in, "", d->dropped);
 		fprintf(out, "%*s  %zu rounds (%zu left out: a side without "
 			"samples in them); %llu, %llu and\n%*s  %llu samples "
 			"in A, B and A', each in its own traced samples; a "
@@ -122,8 +125,11 @@ void report_profile_diff(FILE *out, const struct pdiff *d, int in)
 		"worker)\n", in, "", d->paired ? "B - A" : "new - base",
 		d->event[0] ? d->event : "-", d->hz);
 	if (!d->n) {
-		fprintf(out, "%*s  no diff: %s\n", in, "", d->why[0] ? d->why :
-			"no function had samples");
+		char why[400];
+
+		snprintf(why, sizeof(why), "no diff: %s", d->why[0] ? d->why :
+			 "no function had samples");
+		fmt_wrap(out, (size_t)in + 2, (size_t)in + 4, why);
 		return;
 	}
 	top = top_of(d);
@@ -205,13 +211,15 @@ json_t *profile_diff_rows_json(const struct pdiff *d)
 json_t *profile_diff_json(const struct pdiff *d)
 {
 	json_t *o = json_pack(
-		"{s:b, s:s, s:I, s:b, s:I, s:I, s:I, s:I, s:I, s:[I, I, I],"
+		"{s:b, s:s, s:I, s:b, s:I, s:I, s:I, s:I, s:I, s:I,"
+		" s:[I, I, I],"
 		" s:o, s:o, s:o, s:o, s:o, s:o}",
 		"paired", d->paired, "event", d->event,
 		"hz", (json_int_t)d->hz, "pmu", d->pmu,
 		"a_units", (json_int_t)d->units[0],
 		"b_units", (json_int_t)d->units[1],
 		"left_out", (json_int_t)d->left_out,
+		"dropped", (json_int_t)d->dropped,
 		"a_runs", (json_int_t)d->nruns[0],
 		"b_runs", (json_int_t)d->nruns[1],
 		"samples", (json_int_t)d->samples[0],

@@ -366,7 +366,8 @@ int ab_run(struct ab_spec *spec, struct ab_outcome *out, char *err,
 		rc = 1;
 	if (out->session.run.results.n > 0 && ss->ro.kviews) {
 		int p = pdiff_ab(out->session.run.results.v,
-				 out->session.run.results.n, &out->pdiff);
+				 out->session.run.results.n,
+				 spec->stats.drop_noisy, &out->pdiff);
 
 		out->profiled = p == 0;
 		if (p < 0) {

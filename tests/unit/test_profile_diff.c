@@ -2,7 +2,8 @@
  * test_profile_diff.c - the kernel profile diff (comparison/profile_diff.h)
  * and its t intervals (stats/meanci.h) on profiles built by hand: the
  * paired change of a function over rounds, its control, the moved rule
- * (a CI beyond 0 and beyond the control's), rounds left out, the sum of
+ * (a CI beyond 0 and beyond the control's), rounds left out (without
+ * samples, or disturbed with --drop-noisy), the sum of
  * the functions' changes equal to the op's, the unpaired Welch diff
  * pooled over runs, the reasons given where no diff can be made; and the
  * text in 80 columns with the JSON rows.  Expected intervals by hand from
@@ -161,7 +162,7 @@ static struct pdiff paired_case(struct result_kernel *k[3])
 	ck[0] = k[0];
 	ck[1] = k[1];
 	ck[2] = k[2];
-	assert_int_equal(pdiff_paired(ck, &d), 0);
+	assert_int_equal(pdiff_paired(ck, NULL, 0, &d), 0);
 	return d;
 }
 
@@ -202,6 +203,59 @@ static void test_paired(void **state)
 		result_kernel_free(k[i]);
 }
 
+/*
+ * From an ab run's results: the kernel records by job, and with
+ * --drop-noisy the rounds with a flagged kept sample left out (round 0,
+ * flagged in A' only): read_zero's d = 125, 75, 125, control 0, 0, 0.
+ */
+static void test_ab_drop_noisy(void **state)
+{
+	struct result_kernel *k[3];
+	struct pdiff d = paired_case(k);
+	struct result_config cfg[3];
+	struct result_load load[3];
+	struct result res[3];
+	unsigned flags[3][5];
+	int i;
+
+	(void)state;
+	pdiff_free(&d);
+	memset(cfg, 0, sizeof(cfg));
+	memset(load, 0, sizeof(load));
+	memset(res, 0, sizeof(res));
+	memset(flags, 0, sizeof(flags));
+	flags[2][0] = 1;
+	for (i = 0; i < 3; i++) {
+		cfg[i].job = i;
+		cfg[i].kernel = k[i];
+		cfg[i].nsamples = 5;
+		cfg[i].load = &load[i];
+		load[i].flags = flags[i];
+		res[i].cfg = &cfg[i];
+	}
+	/* none profiled: 1 */
+	for (i = 0; i < 3; i++)
+		cfg[i].kernel = NULL;
+	assert_int_equal(pdiff_ab(res, 3, false, &d), 1);
+	for (i = 0; i < 3; i++)
+		cfg[i].kernel = k[i];
+	assert_int_equal(pdiff_ab(res, 3, false, &d), 0);
+	assert_int_equal(d.units[0], 4);
+	assert_int_equal(d.dropped, 0);
+	near(row_of(&d, "read_zero")->change.est, 100, 1e-9);
+	pdiff_free(&d);
+	assert_int_equal(pdiff_ab(res, 3, true, &d), 0);
+	assert_int_equal(d.units[0], 3);
+	assert_int_equal(d.dropped, 1);
+	assert_int_equal(d.left_out, 1);
+	near(row_of(&d, "read_zero")->change.est, 325.0 / 3, 1e-9);
+	near(row_of(&d, "read_zero")->ctl.lo, 0, 1e-12);
+	near(row_of(&d, "read_zero")->ctl.hi, 0, 1e-12);
+	pdiff_free(&d);
+	for (i = 0; i < 3; i++)
+		result_kernel_free(k[i]);
+}
+
 /* The same read_zero change, but the control moved as much: not moved. */
 static void test_control_blocks(void **state)
 {
@@ -218,7 +272,7 @@ static void test_control_blocks(void **state)
 	k[2] = prof(4, b_rz, b_us, 200);	/* A' behaves as B */
 	for (i = 0; i < 3; i++)
 		ck[i] = k[i];
-	assert_int_equal(pdiff_paired(ck, &d), 0);
+	assert_int_equal(pdiff_paired(ck, NULL, 0, &d), 0);
 	assert_true(row_of(&d, "read_zero")->change.lo > 0);
 	assert_false(row_of(&d, "read_zero")->moved);
 	pdiff_free(&d);
@@ -240,7 +294,7 @@ static void test_why(void **state)
 	for (i = 0; i < 3; i++)
 		ck[i] = k[i];
 	/* one round: no interval */
-	assert_int_equal(pdiff_paired(ck, &d), 0);
+	assert_int_equal(pdiff_paired(ck, NULL, 0, &d), 0);
 	assert_int_equal(d.n, 0);
 	assert_non_null(strstr(d.why, "1 of 1 rounds"));
 	pdiff_free(&d);
@@ -250,19 +304,19 @@ static void test_why(void **state)
 	free(k[1]->prof_per);
 	k[1]->prof_per = NULL;
 	k[1]->nprof_per = 0;
-	assert_int_equal(pdiff_paired(ck, &d), 0);
+	assert_int_equal(pdiff_paired(ck, NULL, 0, &d), 0);
 	assert_int_equal(d.n, 0);
 	assert_non_null(strstr(d.why, "B's profile was stored without"));
 	pdiff_free(&d);
 	ck[1] = NULL;
-	assert_int_equal(pdiff_paired(ck, &d), 0);
+	assert_int_equal(pdiff_paired(ck, NULL, 0, &d), 0);
 	assert_non_null(strstr(d.why, "B was not profiled"));
 	pdiff_free(&d);
 	result_kernel_free(k[0]);
 	k[0] = prof(1, none, none, 100);	/* no samples at all */
 	ck[0] = k[0];
 	ck[1] = k[2];
-	assert_int_equal(pdiff_paired(ck, &d), 0);
+	assert_int_equal(pdiff_paired(ck, NULL, 0, &d), 0);
 	assert_int_equal(d.left_out, 1);
 	assert_int_equal(d.n, 0);
 	pdiff_free(&d);
@@ -335,7 +389,7 @@ static void test_text_json(void **state)
 	{
 		const struct result_kernel *ck[3] = { k[0], k[1], k[2] };
 
-		assert_int_equal(pdiff_paired(ck, &d), 0);
+		assert_int_equal(pdiff_paired(ck, NULL, 0, &d), 0);
 	}
 	assert_non_null(f);
 	report_profile_diff(f, &d, 2);
@@ -386,6 +440,7 @@ int main(void)
 		cmocka_unit_test(test_mean_ci),
 		cmocka_unit_test(test_welch_ci),
 		cmocka_unit_test(test_paired),
+		cmocka_unit_test(test_ab_drop_noisy),
 		cmocka_unit_test(test_control_blocks),
 		cmocka_unit_test(test_why),
 		cmocka_unit_test(test_unpaired),
