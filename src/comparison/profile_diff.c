@@ -120,6 +120,7 @@ static int add_unit(struct units *u, const struct result_kernel *k,
 	if (units_widen(u, nf, u->n + 1 > u->cap ? 2 * u->n + 8 : u->cap))
 		return -1;
 	row = u->v + u->n * u->nf;
+	memset(row, 0, u->nf * sizeof(*row));	/* a folded unit's, maybe */
 	for (j = 0; j < p->n; j++) {
 		size_t f;
 
@@ -401,15 +402,39 @@ static int unpaired_rows(struct pdiff *d, const struct ftab *t,
 	return 0;
 }
 
-/* Side s's profiles into u[s] (their functions into t). */
+/*
+ * Fold the units u[from..u->n) into one, their mean (a run's samples
+ * into the run).  Nothing when there are none.
+ */
+static void fold_units(struct units *u, size_t from)
+{
+	size_t n = u->n - from, i, f;
+	double *row = u->v + from * u->nf;
+
+	if (n < 2)
+		return;
+	for (i = 1; i < n; i++) {
+		for (f = 0; f < u->nf; f++)
+			row[f] += row[i * u->nf + f];
+		u->op[from] += u->op[from + i];
+	}
+	for (f = 0; f < u->nf; f++)
+		row[f] /= (double)n;
+	u->op[from] /= (double)n;
+	u->n = from + 1;
+}
+
+/* Side s's profiles into u[s] (their functions into t); by_run: each
+   profile's samples folded into one unit. */
 static int side_units(struct pdiff *d, struct ftab *t,
 		      const struct result_kernel *const *k, size_t nk,
-		      struct units *u)
+		      bool by_run, struct units *u)
 {
 	size_t i, j;
 
 	for (i = 0; i < nk; i++) {
 		long *leaf = leaves(t, k[i]);
+		size_t from = u->n;
 
 		if (!leaf)
 			return -1;
@@ -425,6 +450,8 @@ static int side_units(struct pdiff *d, struct ftab *t,
 			}
 		}
 		free(leaf);
+		if (by_run)
+			fold_units(u, from);
 	}
 	return 0;
 }
@@ -456,8 +483,11 @@ int pdiff_unpaired(const struct result_kernel *const *a, size_t na,
 				return 0;
 	}
 	head_of(out, a[0]);
+	out->by_run = nruns_a >= PDIFF_MIN_RUNS && nruns_b >= PDIFF_MIN_RUNS &&
+		      na == nruns_a && nb == nruns_b;
 	for (s = 0; s < 2; s++) {
-		if (side_units(out, &t, side[s], nside[s], &u[s]) != 0)
+		if (side_units(out, &t, side[s], nside[s], out->by_run,
+			       &u[s]) != 0)
 			goto out;
 		out->units[s] = u[s].n;
 		out->samples[s] = u[s].samples;
@@ -466,9 +496,10 @@ int pdiff_unpaired(const struct result_kernel *const *a, size_t na,
 		if (units_widen(&u[s], t.n, u[s].cap) != 0)
 			goto out;
 	if (u[0].n < 2 || u[1].n < 2) {
-		snprintf(out->why, sizeof(out->why), "traced samples with "
-			 "profile samples: %zu on A, %zu on B (2 or more "
-			 "needed on each)", u[0].n, u[1].n);
+		snprintf(out->why, sizeof(out->why), "%s with profile "
+			 "samples: %zu on base, %zu on new (2 or more needed "
+			 "on each)", out->by_run ? "runs" : "traced samples",
+			 u[0].n, u[1].n);
 		rc = 0;
 		goto out;
 	}

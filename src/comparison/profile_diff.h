@@ -22,12 +22,15 @@
  * is a test of its own: among 20 functions that did not move, one CI in
  * 20 misses 0 by chance; the control's CI guards against most of them.
  *
- * Unpaired (compare of two sets of runs): the traced samples of each
- * side, pooled over its runs, are the units; the change is the
- * difference of the sides' means with Welch's interval.  That interval
- * is the samples' spread only: drift between runs, boots or hosts is in
- * it only as far as it spreads the samples (say so where it prints).
- * There is no control; a function moved when its CI excludes 0.
+ * Unpaired (compare of two sets of runs): with PDIFF_MIN_RUNS runs or
+ * more on each side, each run (its traced samples' mean) is a unit, so
+ * that the interval holds the spread between runs, as compare's tests
+ * do (by_run); with fewer, the traced samples of each side, pooled over
+ * its runs, are the units, and the interval is the samples' spread
+ * only: drift between runs, boots or hosts is in it only as far as it
+ * spreads the samples (said where it prints).  The change is the
+ * difference of the sides' means with Welch's interval.  There is no
+ * control; a function moved when its CI excludes 0.
  */
 #ifndef COPYSCOPE_COMPARISON_PROFILE_DIFF_H
 #define COPYSCOPE_COMPARISON_PROFILE_DIFF_H
@@ -42,6 +45,9 @@
 
 /* The level of every interval of a diff. */
 #define PDIFF_CONF 0.95
+/* Runs a side needs for the unpaired diff to take runs as its units
+   (compare's CMP_MIN_RUNS). */
+#define PDIFF_MIN_RUNS 3
 
 /* One function of a diff. */
 struct pdiff_row {
@@ -55,8 +61,9 @@ struct pdiff_row {
 
 struct pdiff {
 	bool paired;
+	bool by_run;		/* unpaired: the units are runs */
 	size_t units[2];	/* paired: rounds used (both); unpaired:
-				   traced samples used per side */
+				   traced samples (or runs) used per side */
 	size_t left_out;	/* paired: rounds without samples on a side;
 				   unpaired: samples without any */
 	size_t dropped;		/* paired: disturbed rounds left out
@@ -97,8 +104,9 @@ int pdiff_paired(const struct result_kernel *const k[3], const bool *drop,
 
 /*
  * The unpaired diff of side A's profiles a[0..na) against side B's
- * b[0..nb) (see above); nruns_a/b: the runs they come from.  0 (rows,
- * or none with why), -1 on ENOMEM.
+ * b[0..nb) (see above); nruns_a/b: the runs they come from (with
+ * PDIFF_MIN_RUNS or more each, and one profile a run, each profile is a
+ * unit).  0 (rows, or none with why), -1 on ENOMEM.
  */
 int pdiff_unpaired(const struct result_kernel *const *a, size_t na,
 		   const struct result_kernel *const *b, size_t nb,

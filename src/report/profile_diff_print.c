@@ -79,6 +79,20 @@ static void print_how(FILE *out, const struct pdiff *d, int in)
 			"");
 		return;
 	}
+	if (d->by_run) {
+		fprintf(out, "%*s  unpaired, by run: %zu runs on base, %zu on "
+			"new (%zu traced samples left\n%*s  out: no samples); "
+			"%llu and %llu profile samples; a function's value in\n"
+			"%*s  a run: the mean over its traced samples of its "
+			"share of the sample's\n%*s  samples x the op's time; "
+			"the change: new's mean - base's over the\n%*s  runs, "
+			"Welch 95%% CI from the runs' spread; no control\n",
+			in, "", d->units[0], d->units[1], d->left_out, in, "",
+			(unsigned long long)d->samples[0],
+			(unsigned long long)d->samples[1], in, "", in, "", in,
+			"");
+		return;
+	}
 	fprintf(out, "%*s  unpaired: %zu traced samples of %zu run(s) on "
 		"base, %zu of %zu on new\n%*s  (%zu left out: no samples); "
 		"%llu and %llu profile samples; a function's\n%*s  value in "
@@ -211,10 +225,10 @@ json_t *profile_diff_rows_json(const struct pdiff *d)
 json_t *profile_diff_json(const struct pdiff *d)
 {
 	json_t *o = json_pack(
-		"{s:b, s:s, s:I, s:b, s:I, s:I, s:I, s:I, s:I, s:I,"
+		"{s:b, s:b, s:s, s:I, s:b, s:I, s:I, s:I, s:I, s:I, s:I,"
 		" s:[I, I, I],"
 		" s:o, s:o, s:o, s:o, s:o, s:o}",
-		"paired", d->paired, "event", d->event,
+		"paired", d->paired, "by_run", d->by_run, "event", d->event,
 		"hz", (json_int_t)d->hz, "pmu", d->pmu,
 		"a_units", (json_int_t)d->units[0],
 		"b_units", (json_int_t)d->units[1],

@@ -3,11 +3,12 @@
  * and its t intervals (stats/meanci.h) on profiles built by hand: the
  * paired change of a function over rounds, its control, the moved rule
  * (a CI beyond 0 and beyond the control's), rounds left out (without
- * samples, or disturbed with --drop-noisy), the sum of
- * the functions' changes equal to the op's, the unpaired Welch diff
- * pooled over runs, the reasons given where no diff can be made; and the
- * text in 80 columns with the JSON rows.  Expected intervals by hand from
- * the t table: t(0.975, 3) = 3.182446305, t(0.975, 6) = 2.446911851.
+ * samples, or disturbed with --drop-noisy), the sum of the functions'
+ * changes equal to the op's, the unpaired Welch diff pooled over runs
+ * or by run (3 runs a side), the reasons given where no diff can be
+ * made; and the text in 80 columns with the JSON rows.  Expected
+ * intervals by hand from the t table: t(0.975, 3) = 3.182446305,
+ * t(0.975, 6) = 2.446911851, t(0.975, 4) = 2.776445105.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -372,6 +373,51 @@ static void test_unpaired(void **state)
 		result_kernel_free(k[i]);
 }
 
+/*
+ * Three runs a side: each run (the mean of its 2 traced samples) is a
+ * unit.  read_zero per run: 100, 200, 300 ns on base, 300, 400, 500 on
+ * new: +200, df 4, se sqrt(20000 / 3).
+ */
+static void test_unpaired_by_run(void **state)
+{
+	static const unsigned c[6][2] = { { 1, 1 }, { 2, 2 }, { 3, 3 },
+					  { 3, 3 }, { 4, 4 }, { 5, 5 } };
+	struct result_kernel *k[6];
+	const struct result_kernel *a[3], *b[3];
+	const struct pdiff_row *rz;
+	struct pdiff d;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 6; i++) {
+		unsigned us[2] = { 4 - c[i][0], 4 - c[i][1] };
+
+		k[i] = prof(2, c[i], us, 400);
+	}
+	for (i = 0; i < 3; i++) {
+		a[i] = k[i];
+		b[i] = k[3 + i];
+	}
+	assert_int_equal(pdiff_unpaired(a, 3, b, 3, 3, 3, &d), 0);
+	assert_true(d.by_run);
+	assert_int_equal(d.units[0], 3);
+	assert_int_equal(d.units[1], 3);
+	rz = row_of(&d, "read_zero");
+	near(rz->a_ns, 200, 1e-9);
+	near(rz->b_ns, 400, 1e-9);
+	near(rz->change.df, 4, 1e-9);
+	near(rz->change.lo, 200 - 2.776445105 * sqrt(20000.0 / 3), 1e-6);
+	assert_int_equal(rz->a_samples, 12);
+	pdiff_free(&d);
+	/* two runs a side: the samples are the units */
+	assert_int_equal(pdiff_unpaired(a, 2, b, 2, 2, 2, &d), 0);
+	assert_false(d.by_run);
+	assert_int_equal(d.units[0], 4);
+	pdiff_free(&d);
+	for (i = 0; i < 6; i++)
+		result_kernel_free(k[i]);
+}
+
 static void test_text_json(void **state)
 {
 	struct result_kernel *k[3];
@@ -444,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_control_blocks),
 		cmocka_unit_test(test_why),
 		cmocka_unit_test(test_unpaired),
+		cmocka_unit_test(test_unpaired_by_run),
 		cmocka_unit_test(test_text_json),
 	};
 
