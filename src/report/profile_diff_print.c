@@ -162,7 +162,8 @@ void report_profile_diff(FILE *out, const struct pdiff *d, int in)
 		" and clears the control's" : "", pdiff_moved(d), d->n);
 	fprintf(out, "%*s  these %zu explain %s of %s ns per op: the op's "
 		"mean change over the\n%*s  same %s (95%% CI %s", in, "", top,
-		x, y, in, "", d->paired ? "rounds" : "samples", ci);
+		x, y, in, "", d->paired ? "rounds" : d->by_run ? "runs" :
+		"samples", ci);
 	if (d->paired) {
 		char c[48];
 
