@@ -7,10 +7,10 @@
 # The JSON's profile_diff rows carry the fields the docs promise, change
 # = B - A, and the functions' changes add up to the op's; the text fits
 # 80 columns and says what the listed functions explain; show prints the
-# stored run's diff again; compare of two profiled runs gives the
-# unpaired diff.  Bad input is a usage error.  Asserts signs, orderings
-# and arithmetic, never times.  Skips (with why) where perf_event_open
-# of kernel callchains is refused.
+# stored run's diff again, also after export and import; compare of two
+# profiled runs gives the unpaired diff.  Bad input is a usage error.
+# Asserts signs, orderings and arithmetic, never times.  Skips (with
+# why) where perf_event_open of kernel callchains is refused.
 . "$(dirname "$0")/lib.sh"
 need_python
 
@@ -85,6 +85,16 @@ d = json.load(open(sys.argv[1]))
 ab = d.get("ab", d)
 assert any(r["function"] == "read_zero" for r in ab["profile_diff"]), ab
 PY
+
+note "export and import keep the traced samples: the same diff"
+cs 0 show pab
+sed -n '/kernel profile: B - A/,/^$/p' "$OUT" >"$TMP/diff.a"
+cs 0 export pab -o "$TMP/pab.jsonl"
+cs 0 import "$TMP/pab.jsonl" --db "$TMP/other.db"
+cs 0 show last --db "$TMP/other.db"
+sed -n '/kernel profile: B - A/,/^$/p' "$OUT" >"$TMP/diff.b"
+[ -s "$TMP/diff.a" ] && cmp -s "$TMP/diff.a" "$TMP/diff.b" ||
+	fail "the imported run's profile diff differs"
 
 note "compare of two profiled runs: the unpaired diff"
 cs 0 run sys.rw target=zero size=4k --kernel profile --profile-hz 1999 \
