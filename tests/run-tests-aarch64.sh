@@ -28,7 +28,7 @@ command -v "$QEMU" >/dev/null 2>&1 || {
 # What qemu-user cannot do, by test: the reason printed when skipped.
 skip_reason() {
 	case $1 in
-	test_kernel_profile)
+	test_kernel_profile|test_ab_profile)
 		echo "perf_event_open sampling of kernel stacks through" \
 			"qemu-user: the host kernel's x86 stacks, not the guest's" ;;
 	test_kernel_bpf|test_kernel_views|test_observe)

@@ -13,8 +13,11 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/run_kernel.h"
 #include "report/ab_print.h"
 #include "report/mail_print.h"
+#include "report/profile_diff_print.h"
+#include "results/kernel_records.h"
 #include "session/ab_session.h"
 #include "util/array.h"
 #include "session/run_plan.h"
@@ -34,6 +37,26 @@ struct ab_cli {
 	const char *sysctl[2][AB_MAX_SETTINGS], *thp[2][AB_MAX_SETTINGS];
 	size_t nsysctl[2], nthp[2];
 };
+
+/* --kernel VIEWS: ab records only the profile view. */
+static int check_kviews(const char *cmd, const struct opt_row *r,
+			const char *v, void *dest)
+{
+	char err[256];
+
+	(void)r;
+	if (kview_parse(v, dest, err, sizeof(err)) != 0)
+		return cli_usage(cmd, "%s", err);
+	if (*(unsigned *)dest & ~KVIEW_PROFILE)
+		return cli_usage(cmd, "--kernel %s: ab records only profile "
+				 "(lock, sched and syscall hold their tracer "
+				 "while a configuration is open, and ab opens "
+				 "A, B and A' at once; run --kernel records "
+				 "them)", v);
+	return 0;
+}
+
+static const char *const kview_words[] = { "profile", NULL };
 
 #define OPT_BASE struct ab_cli
 static const struct opt_row ab_rows[] = {
@@ -79,6 +102,15 @@ static const struct opt_row ab_rows[] = {
 	  .unit = "1%"),
 	OPT_ROW_FLAG("--drop-noisy", "leave out rounds with a "
 	  "sample flagged as disturbed", spec.stats.drop_noisy),
+	OPT_ROW_CHECK(OPT_LIST, "--kernel", "profile", "sample the "
+	  "workers' kernel stacks in a traced sample after each kept one of "
+	  "A, B and A' (the kept ones stay untraced) and diff them per "
+	  "function, paired over the rounds, beside the control: see "
+	  "docs/kernel-views.md", spec.session.ro.kviews, unsigned,
+	  check_kviews, .words = kview_words),
+	OPT_ROW_INT("--profile-hz", "HZ", "with --kernel profile: samples a "
+	  "second of each worker (default 499)",
+	  spec.session.ro.profile_hz, .lo = 1, .hi = 100000),
 	OPT_ROW_JSON(json, "the result as JSON"),
 	OPT_ROW_FLAG("--mail", "only the header, the machine, the "
 	  "parameters and the table of A, %change and B in the kernel test "
@@ -128,8 +160,13 @@ static void ab_usage(FILE *out, const struct opt_cmd *c)
 "the A/A self-test.  Kernel settings: a file under /proc/sys or\n"
 "/sys/kernel/mm/transparent_hugepage, written before each of the side's\n"
 "samples outside the timed window, checked first and restored at the end,\n"
-"on error and on a signal.  The run is stored with its roles and\n"
-"settings; show prints it again, report draws it.\n"
+"on error and on a signal.  --kernel profile also samples the kernel\n"
+"stacks of each side in a traced sample after each kept one and prints\n"
+"which functions' ns per op moved: per function the mean change B - A\n"
+"over the rounds with its 95%% CI beside the control's (A' - A), and what\n"
+"the functions that moved most explain of the op's change (--json:\n"
+"profile_diff; not in --mail/--markdown).  The run is stored with its\n"
+"roles and settings; show prints it again, report draws it.\n"
 "\n"
 "options:\n");
 	opt_print_options(out, c);
@@ -140,6 +177,8 @@ static void ab_usage(FILE *out, const struct opt_cmd *c)
 "\nexamples:\n"
 "  copyscope ab sys.iov call=preadv target=zero --a segs=8 --b segs=9\n"
 "  copyscope ab sys.null --a call=gettid --b call=gettid      (A/A)\n"
+"  copyscope ab sys.rw target=zero --a size=4k --b size=64k --kernel "
+"profile\n"
 "  copyscope ab pipe.bw place=split --a size=64k --b size=60k "
 "--precision 1%%\n"
 "  copyscope ab file.rw size=2M --a-thp shmem_enabled=always \\\n"
@@ -215,6 +254,9 @@ static int parse_args(struct ab_cli *c, int argc, char **argv)
 	if (!e && opt_given(&ab_cmd, &res, "--max-time") &&
 	    !(c->spec.precision_pct > 0))
 		e = cli_usage("ab", "--max-time: only with --precision");
+	if (!e && c->spec.session.ro.profile_hz &&
+	    !(c->spec.session.ro.kviews & KVIEW_PROFILE))
+		e = cli_usage("ab", "--profile-hz: only with --kernel profile");
 	for (s = 0; s < 2 && !e; s++)
 		e = add_settings(c, s);
 	if (!e)
@@ -277,6 +319,12 @@ static void print_result(const struct ab_cli *c, const struct ab_outcome *o,
 	} else if (c->json) {
 		json_t *j = ab_json(&h, &o->analysis);
 
+		if (j && o->profiled) {
+			json_object_set_new(j, "profile_diff",
+					    profile_diff_rows_json(&o->pdiff));
+			json_object_set_new(j, "profile_diff_summary",
+					    profile_diff_json(&o->pdiff));
+		}
 		if (j) {
 			json_dumpf(j, stdout, JSON_INDENT(2) |
 				   JSON_PRESERVE_ORDER);
@@ -285,6 +333,10 @@ static void print_result(const struct ab_cli *c, const struct ab_outcome *o,
 		}
 	} else {
 		ab_print_text(stdout, &h, &o->analysis);
+		if (o->profiled) {
+			printf("\n");
+			report_profile_diff(stdout, &o->pdiff, 0);
+		}
 		if (o->session.run.info.id > 0 && !o->session.store_lost &&
 		    !o->session.store_failed)
 			printf("stored as run %lld in %s\n",
@@ -309,6 +361,13 @@ int cmd_ab(int argc, char **argv)
 	e = parse_args(c, argc, argv);
 	if (e)
 		goto out;	/* OPT_HELP (-1): the usage went to stdout */
+	if (c->spec.session.ro.kviews) {
+		struct run_kernel rk;
+
+		e = run_kernel_choose(&c->spec.session.ro.kviews, NULL, &rk);
+		if (e)
+			goto out;
+	}
 	cmdline = cli_join_cmdline(argc, argv);
 	if (!cmdline) {
 		cli_error("out of memory");

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <linux/perf_event.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@
 struct kprof_stack_slot {
 	char *frames;
 	uint64_t count;
+	uint32_t id;			/* order of first sight */
 };
 
 struct kprof {
@@ -46,6 +48,15 @@ struct kprof {
 	uint64_t samples, outside, lost;
 	struct kprof_stack_slot *slot;	/* open addressing by frames */
 	size_t nslot, nstacks;
+	/* the open traced sample: its count per stack id, the ids it
+	   touched; the closed ones, their stacks as ids */
+	uint64_t *cur;
+	size_t cur_cap;
+	uint32_t *touched;
+	size_t ntouched, touched_cap;
+	uint64_t cur_samples;
+	struct kv_prof_sample *per;
+	size_t nper, per_cap;
 };
 
 static long perf_open(struct perf_event_attr *a, pid_t tid)
@@ -209,6 +220,13 @@ void kprof_free(struct kprof *kp)
 	for (s = 0; s < kp->nslot; s++)
 		free(kp->slot[s].frames);
 	free(kp->slot);
+	for (s = 0; s < kp->nper; s++) {
+		free(kp->per[s].stack);
+		free(kp->per[s].count);
+	}
+	free(kp->per);
+	free(kp->cur);
+	free(kp->touched);
 	free(kp);
 }
 
@@ -255,6 +273,78 @@ static int grow_slots(struct kprof *kp)
 	return 0;
 }
 
+/* count more samples of stack id in the open traced sample. */
+static int add_current(struct kprof *kp, uint32_t id, uint64_t count)
+{
+	if (id >= kp->cur_cap) {
+		size_t nc = kp->cur_cap ? kp->cur_cap * 2 : 256;
+		uint64_t *c;
+
+		while (nc <= id)
+			nc *= 2;
+		c = realloc(kp->cur, nc * sizeof(*c));
+		if (!c)
+			return -1;
+		memset(c + kp->cur_cap, 0, (nc - kp->cur_cap) * sizeof(*c));
+		kp->cur = c;
+		kp->cur_cap = nc;
+	}
+	if (!kp->cur[id]) {
+		if (kp->ntouched == kp->touched_cap) {
+			size_t nc = kp->touched_cap ? kp->touched_cap * 2 : 64;
+			uint32_t *t = realloc(kp->touched, nc * sizeof(*t));
+
+			if (!t)
+				return -1;
+			kp->touched = t;
+			kp->touched_cap = nc;
+		}
+		kp->touched[kp->ntouched++] = id;
+	}
+	kp->cur[id] += count;
+	kp->cur_samples += count;
+	return 0;
+}
+
+int kprof_sample_end(struct kprof *kp)
+{
+	struct kv_prof_sample *ps;
+	size_t i;
+
+	if (kp->nper == kp->per_cap) {
+		size_t nc = kp->per_cap ? kp->per_cap * 2 : 16;
+		struct kv_prof_sample *v = realloc(kp->per, nc * sizeof(*v));
+
+		if (!v)
+			return -1;
+		kp->per = v;
+		kp->per_cap = nc;
+	}
+	ps = &kp->per[kp->nper];
+	memset(ps, 0, sizeof(*ps));
+	ps->op_ns = NAN;
+	ps->samples = kp->cur_samples;
+	ps->stack = malloc((kp->ntouched ? kp->ntouched : 1) *
+			   sizeof(*ps->stack));
+	ps->count = malloc((kp->ntouched ? kp->ntouched : 1) *
+			   sizeof(*ps->count));
+	if (!ps->stack || !ps->count) {
+		free(ps->stack);
+		free(ps->count);
+		return -1;
+	}
+	for (i = 0; i < kp->ntouched; i++) {
+		ps->stack[i] = kp->touched[i];
+		ps->count[i] = kp->cur[kp->touched[i]];
+		kp->cur[kp->touched[i]] = 0;
+	}
+	ps->n = kp->ntouched;
+	kp->ntouched = 0;
+	kp->cur_samples = 0;
+	kp->nper++;
+	return 0;
+}
+
 /* count more samples of the stack frames.  0, or -1 on ENOMEM. */
 static int add_folded(struct kprof *kp, const char *frames, uint64_t count)
 {
@@ -269,11 +359,11 @@ static int add_folded(struct kprof *kp, const char *frames, uint64_t count)
 		kp->slot[h].frames = strdup(frames);
 		if (!kp->slot[h].frames)
 			return -1;
-		kp->nstacks++;
+		kp->slot[h].id = (uint32_t)kp->nstacks++;
 	}
 	kp->slot[h].count += count;
 	kp->samples += count;
-	return 0;
+	return add_current(kp, kp->slot[h].id, count);
 }
 
 /* Append frame to the folded text at buf (length *l), ';' first. */
@@ -387,6 +477,83 @@ static int by_count(const void *a, const void *b)
 	return strcmp(x->frames, y->frames);
 }
 
+/*
+ * The closed traced samples into k, their stack ids turned into indices
+ * of k->stacks (sorted): id_of[i] is the id of k->stacks[i].
+ */
+static int per_sample_result(const struct kprof *kp, struct result_kernel *k,
+			     const uint32_t *id_of)
+{
+	uint32_t *index = malloc((kp->nstacks ? kp->nstacks : 1) *
+				 sizeof(*index));
+	size_t i, j;
+
+	if (!index)
+		return -1;
+	for (i = 0; i < k->nstacks; i++)
+		index[id_of[i]] = (uint32_t)i;
+	k->prof_per = calloc(kp->nper ? kp->nper : 1, sizeof(*k->prof_per));
+	if (!k->prof_per) {
+		free(index);
+		return -1;
+	}
+	for (i = 0; i < kp->nper; i++) {
+		const struct kv_prof_sample *src = &kp->per[i];
+		struct kv_prof_sample *d = &k->prof_per[i];
+		size_t n = src->n ? src->n : 1;
+
+		d->op_ns = src->op_ns;
+		d->samples = src->samples;
+		d->stack = malloc(n * sizeof(*d->stack));
+		d->count = malloc(n * sizeof(*d->count));
+		k->nprof_per++;
+		if (!d->stack || !d->count) {
+			free(index);
+			return -1;
+		}
+		for (j = 0; j < src->n; j++) {
+			d->stack[j] = index[src->stack[j]];
+			d->count[j] = src->count[j];
+		}
+		d->n = src->n;
+	}
+	free(index);
+	return 0;
+}
+
+/*
+ * Sort k's stacks by count, keeping which stack id each was (the stack's
+ * frames name it: the slots are looked up again), then the samples.
+ */
+static int sort_with_ids(const struct kprof *kp, struct result_kernel *k)
+{
+	uint32_t *id_of;
+	size_t i;
+	int rc;
+
+	if (k->nstacks)
+		qsort(k->stacks, k->nstacks, sizeof(*k->stacks), by_count);
+	id_of = malloc((k->nstacks ? k->nstacks : 1) * sizeof(*id_of));
+	if (!id_of)
+		return -1;
+	for (i = 0; i < k->nstacks; i++) {
+		size_t h = hash_text(k->stacks[i].frames) & (kp->nslot - 1);
+
+		while (kp->slot[h].frames &&
+		       strcmp(kp->slot[h].frames, k->stacks[i].frames) != 0)
+			h = (h + 1) & (kp->nslot - 1);
+		if (!kp->slot[h].frames) {	/* every stack has its slot */
+			free(id_of);
+			errno = EINVAL;
+			return -1;
+		}
+		id_of[i] = kp->slot[h].id;
+	}
+	rc = per_sample_result(kp, k, id_of);
+	free(id_of);
+	return rc;
+}
+
 int kprof_result(const struct kprof *kp, struct result_kernel *k)
 {
 	size_t i;
@@ -412,7 +579,5 @@ int kprof_result(const struct kprof *kp, struct result_kernel *k)
 		s->count = kp->slot[i].count;
 		k->nstacks++;
 	}
-	if (k->nstacks)
-		qsort(k->stacks, k->nstacks, sizeof(*k->stacks), by_count);
-	return 0;
+	return sort_with_ids(kp, k);
 }

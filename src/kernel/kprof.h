@@ -68,12 +68,19 @@ int kprof_drain(struct kprof *kp, const uint64_t *lo, const uint64_t *hi);
  */
 int kprof_add(struct kprof *kp, const uint64_t *ips, size_t nips, bool user);
 
+/*
+ * Close the traced sample: the samples folded since the last call
+ * become one entry of the result's per-sample profile (its op_ns NAN:
+ * the session sets it).  0, or -1 on ENOMEM.
+ */
+int kprof_sample_end(struct kprof *kp);
+
 /* A recorder without events, for kprof_add() (tests); NULL: ENOMEM. */
 struct kprof *kprof_new(unsigned hz, bool pmu, const struct ksyms *ks);
 
 /*
- * The profile into k (prof_* fields and stacks, largest count first).
- * 0, or -1 on ENOMEM.
+ * The profile into k (prof_* fields and stacks, largest count first,
+ * and the closed traced samples, prof_per).  0, or -1 on ENOMEM.
  */
 int kprof_result(const struct kprof *kp, struct result_kernel *k);
 

@@ -358,7 +358,8 @@ int kview_end(struct kview *kv, const struct kview_sample_info *si,
 	size_t n;
 
 	if (kv->kp && (kprof_enable(kv->kp, 0) != 0 ||
-		       kprof_drain(kv->kp, si->lo_ns, si->hi_ns) != 0)) {
+		       kprof_drain(kv->kp, si->lo_ns, si->hi_ns) != 0 ||
+		       kprof_sample_end(kv->kp) != 0)) {
 		snprintf(err, errlen, "kernel views: reading the profile: %s",
 			 strerror(errno));
 		return -1;
@@ -424,6 +425,11 @@ int kview_feed(struct kview *kv, const struct kevent *evs, size_t n,
 const struct kview_samples *kview_samples(const struct kview *kv)
 {
 	return &kv->s;
+}
+
+int kview_op_workers(const struct kview *kv)
+{
+	return kv->op_workers;
 }
 
 struct result_kernel *kview_result(const struct kview *kv,

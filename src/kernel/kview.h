@@ -146,6 +146,13 @@ int kview_feed(struct kview *kv, const struct kevent *evs, size_t n,
 const struct kview_samples *kview_samples(const struct kview *kv);
 
 /*
+ * The workers that each make one op per batch op in the last sample
+ * (struct kview_sample_info.op_workers; 1 before any): a batch op is
+ * that many ops of the workload.
+ */
+int kview_op_workers(const struct kview *kv);
+
+/*
  * The configuration's views as a results-model record, with
  * untraced_ns_per_batch_op (the untraced samples' median window over
  * their batch, or NAN) for the overhead.  NULL on ENOMEM.

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/format.h"
+#include "report/profile_diff_print.h"
 
 static const char *verdict_word(const struct ab_row *r)
 {
@@ -251,6 +252,39 @@ static int judge_stored(const struct env *env, const struct result *res,
 	return ab_analyze(res, n, o, a, err, errlen);
 }
 
+/* A profiled ab run's profile diff (--kernel profile), after its
+   table.  0, or -1 on ENOMEM. */
+static int print_stored_pdiff(FILE *out, const struct result *res,
+			      size_t n, bool drop_noisy)
+{
+	struct pdiff d;
+	int rc = pdiff_ab(res, n, drop_noisy, &d);
+
+	if (rc == 0) {
+		fprintf(out, "\n");
+		report_profile_diff(out, &d, 0);
+	}
+	pdiff_free(&d);
+	return rc < 0 ? -1 : 0;
+}
+
+/* The same as "profile_diff" and "profile_diff_summary" of j. */
+static int stored_pdiff_json(json_t *j, const struct result *res, size_t n,
+			     bool drop_noisy)
+{
+	struct pdiff d;
+	int rc = pdiff_ab(res, n, drop_noisy, &d);
+
+	if (rc == 0 &&
+	    (json_object_set_new(j, "profile_diff",
+				 profile_diff_rows_json(&d)) != 0 ||
+	     json_object_set_new(j, "profile_diff_summary",
+				 profile_diff_json(&d)) != 0))
+		rc = -1;
+	pdiff_free(&d);
+	return rc < 0 ? -1 : 0;
+}
+
 int ab_print_stored(FILE *out, const struct run_info *run,
 		    const struct env *env, const struct result *res,
 		    size_t n)
@@ -268,7 +302,7 @@ int ab_print_stored(FILE *out, const struct run_info *run,
 	h.workload = n ? res[0].cfg->workload : "?";
 	ab_print_text(out, &h, &a);
 	ab_analysis_free(&a);
-	return 0;
+	return print_stored_pdiff(out, res, n, o.drop_noisy);
 }
 
 json_t *ab_json_stored(const struct run_info *run, const struct env *env,
@@ -286,6 +320,10 @@ json_t *ab_json_stored(const struct run_info *run, const struct env *env,
 	h.workload = n ? res[0].cfg->workload : "?";
 	j = ab_json(&h, &a);
 	ab_analysis_free(&a);
+	if (j && stored_pdiff_json(j, res, n, o.drop_noisy) != 0) {
+		json_decref(j);
+		return NULL;
+	}
 	return j;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/comparison_print.h"
+#include "report/profile_diff_print.h"
 #include "report/report.h"
 #include "results/codec.h"
 
@@ -134,8 +135,27 @@ static json_t *modes_json(const struct cmp_modes *m)
 		"share_changed", m->share_changed);
 }
 
+/* The row of a profiled configuration's traced time: its profile diff
+   as "profile_diff" and "profile_diff_summary".  0, or -1 on ENOMEM. */
+static int profile_json(const struct cmp *c, const struct cmp_row *r,
+			json_t *o)
+{
+	struct pdiff d;
+	int rc = pdiff_cmp_row(c, r, &d);
+
+	if (rc == 0 &&
+	    (json_object_set_new(o, "profile_diff",
+				 profile_diff_rows_json(&d)) != 0 ||
+	     json_object_set_new(o, "profile_diff_summary",
+				 profile_diff_json(&d)) != 0))
+		rc = -1;
+	pdiff_free(&d);
+	return rc < 0 ? -1 : 0;
+}
+
 int cmp_print_json(FILE *out, const struct cmp *c)
 {
+	int rc_pd = 0;
 	json_t *doc = json_object(), *rows = json_array();
 	json_t *ob = json_array(), *on = json_array(), *env = json_array();
 	size_t i;
@@ -175,6 +195,8 @@ int cmp_print_json(FILE *out, const struct cmp *c)
 			   r->ref_new->cfg->params_json) != 0)
 			json_object_set_new(o, "params_new",
 					    report_params_json(r->ref_new->cfg));
+		if (profile_json(c, r, o) != 0)
+			rc_pd = -1;
 		if (r->in_base && r->in_new) {
 			json_object_set_new(o, "base", val_json(&r->b));
 			json_object_set_new(o, "new", val_json(&r->n));
@@ -235,7 +257,7 @@ int cmp_print_json(FILE *out, const struct cmp *c)
 	rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);
 	json_decref(doc);
-	return rc == 0 && !ferror(out) ? 0 : -1;
+	return rc == 0 && rc_pd == 0 && !ferror(out) ? 0 : -1;
 }
 
 void cmp_print_csv(FILE *out, const struct cmp *c)

@@ -7,6 +7,7 @@
 
 #include "report/comparison_print.h"
 #include "report/format.h"
+#include "report/profile_diff_print.h"
 #include "results/codec.h"
 
 #define LINE 80
@@ -528,6 +529,26 @@ static void print_target(FILE *out, const struct cmp *c)
 	fmt_wrap(out, 0, 0, text);
 }
 
+/* The kernel profiles' diff of each configuration profiled on a side. */
+static void print_profile_diffs(FILE *out, const struct cmp *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nrows; i++) {
+		struct pdiff d;
+		int rc = pdiff_cmp_row(c, &c->rows[i], &d);
+
+		if (rc == 0) {
+			fputc('\n', out);
+			print_heading(out, c->rows[i].ref, c->rows[i].ref_new);
+			report_profile_diff(out, &d, 2);
+		} else if (rc < 0) {
+			fprintf(out, "  the profile diff: out of memory\n");
+		}
+		pdiff_free(&d);
+	}
+}
+
 void cmp_print_text(FILE *out, const struct cmp *c,
 		    bool (*keep)(const struct cmp_row *row, void *arg),
 		    void *arg)
@@ -620,5 +641,7 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 		 "decide here: read the line under the row)",
 		 c->opts.alpha, c->opts.noise_pct);
 	fmt_wrap(out, 0, 0, text);
+	if (!keep)
+		print_profile_diffs(out, c);
 }
 

@@ -101,6 +101,11 @@ void result_kernel_free(struct result_kernel *k)
 	for (i = 0; i < k->nstacks; i++)
 		free(k->stacks[i].frames);
 	free(k->stacks);
+	for (i = 0; i < k->nprof_per; i++) {
+		free(k->prof_per[i].stack);
+		free(k->prof_per[i].count);
+	}
+	free(k->prof_per);
 	free(k->wake_cpu);
 	free(k->windows);
 	free(k);

@@ -67,6 +67,24 @@ struct kv_prof_stack {
 	uint64_t count;
 };
 
+/*
+ * One traced sample's part of the profile: its samples by stack (the
+ * index into result_kernel.stacks), and the op's measured time of the
+ * kept sample it follows, which its shares are of (the paired and the
+ * unpaired diffs of comparison/profile_diff.h take a function's ns per
+ * op sample by sample).
+ */
+struct kv_prof_sample {
+	double op_ns;			/* ns per op of the kept sample it
+					   follows (the on-CPU time where
+					   the metrics use it, else the
+					   window); NAN: unknown */
+	uint64_t samples;		/* the counts add up to it */
+	size_t n;
+	uint32_t *stack;		/* [n] indices into stacks */
+	uint64_t *count;		/* [n] */
+};
+
 /* Everything the views recorded for one configuration. */
 struct result_kernel {
 	unsigned views;			/* KVIEW_* bits recorded */
@@ -112,6 +130,10 @@ struct result_kernel {
 	uint64_t prof_samples, prof_outside, prof_lost;
 	struct kv_prof_stack *stacks;
 	size_t nstacks;
+	/* the same per traced sample, in order ([nprof_per]; NULL in runs
+	   stored before it was recorded) */
+	struct kv_prof_sample *prof_per;
+	size_t nprof_per;
 };
 
 /*

@@ -4,7 +4,10 @@
  * "profile" object, written and read.  The folded stacks are what is
  * kept; the "functions" table (each function's samples, shares and ns
  * per op with their CIs, results/profile_funcs.h) is written beside
- * them for readers of the JSON and rebuilt from the stacks on reading.
+ * them for readers of the JSON and rebuilt from the stacks on reading;
+ * "per_sample" holds each traced sample's counts by stack and the op's
+ * time of its kept sample (what the diffs of comparison/profile_diff.h
+ * take).
  */
 #include "results/kernel_records.h"
 
@@ -58,16 +61,78 @@ static json_t *funcs_json(const struct result_kernel *k)
 	return a;
 }
 
+/*
+ * The traced samples: [{"op_ns": x, "samples": n, "stacks": [[index
+ * into "stacks", count], ...]}, ...].
+ */
+static json_t *per_sample_json(const struct result_kernel *k)
+{
+	json_t *a = json_array();
+	size_t i, j;
+
+	for (i = 0; a && i < k->nprof_per; i++) {
+		const struct kv_prof_sample *p = &k->prof_per[i];
+		json_t *st = json_array();
+
+		for (j = 0; st && j < p->n; j++)
+			json_array_append_new(st, json_pack(
+				"[I, I]", (json_int_t)p->stack[j],
+				(json_int_t)p->count[j]));
+		json_array_append_new(a, json_pack(
+			"{s:o, s:I, s:o}", "op_ns", codec_num_or_null(p->op_ns),
+			"samples", (json_int_t)p->samples,
+			"stacks", st ? st : json_null()));
+	}
+	return a ? a : json_null();
+}
+
+/* "per_sample" back: -1 when it names a stack that is not there. */
+static int per_sample_decode(struct result_kernel *k, json_t *a)
+{
+	size_t i, j;
+
+	if (!json_is_array(a))
+		return 0;	/* a run stored before it was recorded */
+	k->prof_per = calloc(json_array_size(a) ? json_array_size(a) : 1,
+			     sizeof(*k->prof_per));
+	if (!k->prof_per)
+		return -1;
+	for (i = 0; i < json_array_size(a); i++) {
+		json_t *o = json_array_get(a, i);
+		json_t *st = json_object_get(o, "stacks");
+		struct kv_prof_sample *p = &k->prof_per[k->nprof_per++];
+		size_t n = json_array_size(st);
+
+		p->op_ns = codec_num_or_nan(json_object_get(o, "op_ns"));
+		p->samples = codec_juint(json_object_get(o, "samples"));
+		p->stack = malloc((n ? n : 1) * sizeof(*p->stack));
+		p->count = malloc((n ? n : 1) * sizeof(*p->count));
+		if (!p->stack || !p->count)
+			return -1;
+		for (j = 0; j < n; j++) {
+			json_t *it = json_array_get(st, j);
+			uint64_t idx = codec_juint(json_array_get(it, 0));
+
+			if (idx >= k->nstacks)
+				return -1;
+			p->stack[j] = (uint32_t)idx;
+			p->count[j] = codec_juint(json_array_get(it, 1));
+		}
+		p->n = n;
+	}
+	return 0;
+}
+
 static json_t *prof_encode(const struct result_kernel *k)
 {
-	json_t *st = json_array();
+	json_t *st = json_array(), *o;
 	size_t i;
 
 	for (i = 0; st && i < k->nstacks; i++)
 		json_array_append_new(st, json_pack(
 			"[s, I]", k->stacks[i].frames,
 			(json_int_t)k->stacks[i].count));
-	return json_pack("{s:s, s:b, s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
+	o = json_pack("{s:s, s:b, s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
 			 "event", k->prof_event, "pmu", k->prof_pmu,
 			 "hz", (json_int_t)k->prof_hz,
 			 "samples", (json_int_t)k->prof_samples,
@@ -75,6 +140,13 @@ static json_t *prof_encode(const struct result_kernel *k)
 			 "lost", (json_int_t)k->prof_lost,
 			 "op_ns", codec_num_or_null(prof_op_ns(k)),
 			 "functions", funcs_json(k), "stacks", st);
+	/* a run stored before the traced samples were kept has none */
+	if (o && k->prof_per &&
+	    json_object_set_new(o, "per_sample", per_sample_json(k)) != 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 static int prof_decode(struct result_kernel *k, json_t *o)
@@ -105,7 +177,7 @@ static int prof_decode(struct result_kernel *k, json_t *o)
 		s->count = codec_juint(json_array_get(it, 1));
 		k->nstacks++;
 	}
-	return 0;
+	return per_sample_decode(k, json_object_get(o, "per_sample"));
 }
 
 const struct kview_record_desc kview_profile_record = {

@@ -364,6 +364,19 @@ int ab_run(struct ab_spec *spec, struct ab_outcome *out, char *err,
 		       &spec->stats, &out->analysis, err, errlen) != 0 &&
 	    rc == 0)
 		rc = 1;
+	if (out->session.run.results.n > 0 && ss->ro.kviews) {
+		int p = pdiff_ab(out->session.run.results.v,
+				 out->session.run.results.n,
+				 spec->stats.drop_noisy, &out->pdiff);
+
+		out->profiled = p == 0;
+		if (p < 0) {
+			snprintf(err, errlen, "the profile diff: %s",
+				 strerror(ENOMEM));
+			if (rc == 0)
+				rc = 1;
+		}
+	}
 	return rc;
 }
 
@@ -374,6 +387,7 @@ void ab_spec_free(struct ab_spec *spec)
 
 void ab_outcome_free(struct ab_outcome *out)
 {
+	pdiff_free(&out->pdiff);
 	ab_analysis_free(&out->analysis);
 	session_result_free(&out->session);
 }

@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "comparison/ab_verdict.h"
+#include "comparison/profile_diff.h"
 #include "core/param.h"
 #include "session/session.h"
 #include "session/settings.h"
@@ -117,12 +118,18 @@ struct ab_outcome {
 	double precision_reached_pct;	/* the primary metric's CI
 					   half-width at the end */
 	int64_t elapsed_ns;
+	/* --kernel profile: the paired diff of the profiles of A and B
+	   beside A' (comparison/profile_diff.h) */
+	bool profiled;
+	struct pdiff pdiff;
 };
 
 /*
  * Validate, run and judge spec: session_check(), the rounds (with the
  * settings written for each side, restored at the end whatever
- * happens), then ab_analyze().  Returns the exit code (0, 1, 2, 77,
+ * happens), then ab_analyze(), and with spec->session.ro.kviews
+ * KVIEW_PROFILE (each of A, B and A' profiled in a traced sample after
+ * each of its kept ones) pdiff_ab() into out->pdiff.  Returns the exit code (0, 1, 2, 77,
  * 130); out is always filled (free with ab_outcome_free()).
  */
 int ab_run(struct ab_spec *spec, struct ab_outcome *out, char *err,

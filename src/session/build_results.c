@@ -327,6 +327,27 @@ static int traced_result(struct result_set *out, struct result_config *c,
 }
 
 /*
+ * The profile's traced samples: each one's op time is that of the kept
+ * sample it follows (traced sample k comes right after kept sample k),
+ * per op of the workload, as the metrics take it: the worker's on-CPU
+ * time where they use it, else the window.
+ */
+static void prof_sample_op_ns(const struct config_result *cr,
+			      struct result_kernel *k)
+{
+	double per = (double)cr->batch_ops * kview_op_workers(cr->kview);
+	size_t i;
+
+	for (i = 0; i < k->nprof_per && i < cr->nsamples; i++) {
+		double t = cr->oncpu_ns && isfinite(cr->oncpu_ns[i]) ?
+			   cr->oncpu_ns[i] : cr->window_ns ?
+			   cr->window_ns[i] : NAN;
+
+		k->prof_per[i].op_ns = per > 0 && t > 0 ? t / per : NAN;
+	}
+}
+
+/*
  * --kernel: the views' record on the configuration, and the traced
  * samples' metrics: their time per op (which carries the record), the
  * workers' contended waits and wait per op, wake-up p99, in-kernel %.
@@ -352,6 +373,7 @@ static int build_kernel(const struct config_result *cr,
 	c->kernel = kview_result(cr->kview, untraced);
 	if (!c->kernel || s->n == 0)
 		return c->kernel ? 0 : -1;
+	prof_sample_op_ns(cr, c->kernel);
 	if (traced_result(out, c, KVIEW_METRIC_TIME, "ns", METRIC_INFO,
 			  s->ns_per_op, s->n) != 0 ||
 	    traced_result(out, c, KVIEW_METRIC_WAITS, "count", METRIC_LOWER_BETTER,

@@ -103,6 +103,8 @@ static void test_fold(void **state)
 	free(k.stacks[2].frames);
 	free(k.stacks[3].frames);
 	free(k.stacks);
+	assert_int_equal(k.nprof_per, 0);	/* no traced sample closed */
+	free(k.prof_per);
 	ksyms_free(&ks);
 }
 
@@ -207,6 +209,90 @@ static void test_codec(void **state)
 	for (i = 0; i < b.nstacks; i++)
 		free(b.stacks[i].frames);
 	free(b.stacks);
+	assert_int_equal(b.nprof_per, 0);
+	free(b.prof_per);
+	result_kernel_free(k);
+}
+
+/*
+ * Two traced samples closed: each keeps its own counts by stack, named
+ * by the index of the stack in the sorted table, and the codec keeps
+ * them (a stack index out of the table is refused).
+ */
+static void test_per_sample(void **state)
+{
+	static const uint64_t rz[] = { CTX_K, 0xffffffff81003010,
+				       0xffffffff81002020 };
+	static const uint64_t vr[] = { CTX_K, 0xffffffff81002020 };
+	const struct kview_record_desc *d = kview_records[kview_id("profile")];
+	struct result_kernel *k = calloc(1, sizeof(*k)), *b;
+	struct ksyms ks;
+	struct kprof *kp;
+	json_t *o, *st;
+	size_t i, j;
+
+	(void)state;
+	assert_non_null(k);
+	assert_int_equal(ksyms_load_text(&ks, SYMS), 0);
+	kp = kprof_new(KV_PROF_DEFAULT_HZ, false, &ks);
+	assert_non_null(kp);
+	/* sample 0: one vfs_read; sample 1: three read_zero, one user */
+	assert_int_equal(kprof_add(kp, vr, 2, false), 0);
+	assert_int_equal(kprof_sample_end(kp), 0);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(kprof_add(kp, rz, 3, false), 0);
+	assert_int_equal(kprof_add(kp, NULL, 0, true), 0);
+	assert_int_equal(kprof_sample_end(kp), 0);
+	k->views = KVIEW_PROFILE;
+	assert_int_equal(kprof_result(kp, k), 0);
+	kprof_free(kp);
+	ksyms_free(&ks);
+	assert_int_equal(k->nprof_per, 2);
+	/* read_zero's stack came second, sorts first (3 samples) */
+	assert_string_equal(k->stacks[0].frames, "[user];vfs_read;read_zero");
+	assert_int_equal(k->prof_per[0].samples, 1);
+	assert_int_equal(k->prof_per[0].n, 1);
+	assert_string_equal(k->stacks[k->prof_per[0].stack[0]].frames,
+			    "[user];vfs_read");
+	assert_int_equal(k->prof_per[1].samples, 4);
+	assert_int_equal(k->prof_per[1].n, 2);
+	for (j = 0; j < 2; j++) {
+		const char *f = k->stacks[k->prof_per[1].stack[j]].frames;
+
+		assert_int_equal(k->prof_per[1].count[j],
+				 strcmp(f, "[user]") ? 3 : 1);
+	}
+	assert_true(isnan(k->prof_per[0].op_ns));
+	k->prof_per[0].op_ns = 250;
+	k->prof_per[1].op_ns = 260;
+	o = d->encode(k);
+	assert_non_null(o);
+	b = calloc(1, sizeof(*b));
+	assert_non_null(b);
+	assert_int_equal(d->decode(b, o), 0);
+	assert_int_equal(b->nprof_per, 2);
+	for (i = 0; i < 2; i++) {
+		assert_true(b->prof_per[i].op_ns == k->prof_per[i].op_ns);
+		assert_int_equal(b->prof_per[i].samples,
+				 k->prof_per[i].samples);
+		assert_int_equal(b->prof_per[i].n, k->prof_per[i].n);
+		for (j = 0; j < b->prof_per[i].n; j++) {
+			assert_int_equal(b->prof_per[i].stack[j],
+					 k->prof_per[i].stack[j]);
+			assert_int_equal(b->prof_per[i].count[j],
+					 k->prof_per[i].count[j]);
+		}
+	}
+	result_kernel_free(b);
+	/* a traced sample naming a stack that is not there */
+	st = json_object_get(json_array_get(json_object_get(o, "per_sample"),
+					    0), "stacks");
+	json_array_set_new(json_array_get(st, 0), 0, json_integer(99));
+	b = calloc(1, sizeof(*b));
+	assert_non_null(b);
+	assert_int_equal(d->decode(b, o), -1);
+	result_kernel_free(b);
+	json_decref(o);
 	result_kernel_free(k);
 }
 
@@ -278,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_functions),
 		cmocka_unit_test(test_codec),
+		cmocka_unit_test(test_per_sample),
 		cmocka_unit_test(test_text),
 	};
 
