@@ -28,6 +28,8 @@ const char *note_kind_name(enum note_kind k)
 		return "status";
 	case NOTE_SHORT:
 		return "short";
+	case NOTE_TICK:
+		return "tick";
 	case NOTE_LOAD:
 		return "load";
 	case NOTE_BIMODAL:
@@ -185,6 +187,64 @@ static void inject_note(const struct result_config *c, char *text,
 	emit(arg, NOTE_INJECT, NULL, text);
 }
 
+/* The median op of histogram h, ns: the lower bound of its bucket. */
+static double hist_median_ns(const struct result_hist *h)
+{
+	uint64_t seen = 0;
+	size_t k;
+
+	for (k = 0; k < h->nbuckets; k++) {
+		seen += h->buckets[k].count;
+		if (2 * seen >= h->ops)
+			return (double)h->buckets[k].lo;
+	}
+	return NAN;
+}
+
+/*
+ * Per-op times of fewer than TICK_NOTE_TICKS ticks: each op is timed by
+ * one timer read pair, so its time is a whole number of ticks, and at a
+ * few ticks that rounding is a visible share of it (a 25 MHz arm64
+ * counter is 40 ns a tick).  The per-sample figures time a batch of many
+ * ops with one pair and are not affected.
+ */
+#define TICK_NOTE_TICKS 50.0
+
+static void tick_note(const struct result *res, size_t n, char *text,
+		      size_t len,
+		      void (*emit)(void *arg, enum note_kind kind,
+				   const struct result *r, const char *text),
+		      void *arg)
+{
+	double tick = res[0].cfg->tick_ns;
+	char a[32], t[32];
+	size_t i;
+
+	if (!(tick > 0))
+		return;
+	for (i = 0; i < n; i++) {
+		const struct result_hist *h = res[i].hist;
+		double med;
+
+		if (!h || !h->ops)
+			continue;
+		med = hist_median_ns(h);
+		if (!(med < TICK_NOTE_TICKS * tick))
+			continue;
+		fmt_value(med, "ns", a, sizeof(a));
+		fmt_value(tick, "ns", t, sizeof(t));
+		snprintf(text, len, "%s per op%s%s: the median op, %s, is %.0f "
+			 "ticks of the timer (%s a tick): each op's time is a "
+			 "whole number of ticks, off by up to one (%.0f%% of "
+			 "it); the per-sample figures time a whole batch and "
+			 "are not",
+			 res[i].metric, h->of ? " of " : "", h->of ? h->of : "",
+			 a, med / tick, t, 100.0 * tick / (med > tick ? med :
+							   tick));
+		emit(arg, NOTE_TICK, &res[i], text);
+	}
+}
+
 void report_notes(const struct result *res, size_t n,
 		  void (*emit)(void *arg, enum note_kind kind,
 			       const struct result *r, const char *text),
@@ -231,6 +291,7 @@ void report_notes(const struct result *res, size_t n,
 	}
 	if (c->load && c->nsamples)
 		load_note(c, emit, arg);
+	tick_note(res, n, text, sizeof(text), emit, arg);
 	for (i = 0; i < n; i++) {
 		const struct modes *md = &res[i].modes;
 

@@ -22,10 +22,11 @@ enum note_kind {
 	NOTE_SHORT,		/* samples shorter than the target */
 	NOTE_LOAD,		/* outside load and flagged samples */
 	NOTE_BIMODAL,		/* one metric's samples in two clusters */
+	NOTE_TICK,		/* per-op times only a few timer ticks */
 };
 
 /* "workload", "inject", "precision", "verify", "status", "short", "load",
-   "bimodal". */
+   "bimodal", "tick". */
 const char *note_kind_name(enum note_kind k);
 
 /*

@@ -186,6 +186,8 @@ json_t *result_info_json(const struct result *r)
 	if (c->target_ns > 0)
 		json_object_set_new(o, "target_ns",
 				    json_integer((json_int_t)c->target_ns));
+	if (c->tick_ns > 0)
+		json_object_set_new(o, "tick_ns", json_real(c->tick_ns));
 	if (r->trace)
 		json_object_set_new(o, "trace", json_true());
 	if (r->traced)
@@ -464,6 +466,9 @@ int codec_config_decode(struct result_config *c, json_t *info)
 	if (bad)
 		return -1;
 	c->target_ns = json_integer_value(json_object_get(info, "target_ns"));
+	c->tick_ns = json_number_value(json_object_get(info, "tick_ns"));
+	if (!(c->tick_ns > 0) || c->tick_ns > 1e9)
+		c->tick_ns = 0;
 	if (json_is_object(json_object_get(info, "inject"))) {
 		json_t *in = json_object_get(info, "inject");
 

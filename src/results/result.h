@@ -104,6 +104,9 @@ struct result_config {
 	uint64_t batch_ops;		/* ops per kept sample */
 	int64_t target_ns;		/* the sample time asked for; 0:
 					   not recorded */
+	double tick_ns;			/* one tick of the timer that timed
+					   the ops, ns; 0: not recorded
+					   (runs stored before 2026-12-02) */
 	double *window_ns;		/* per kept sample: how long it took
 					   (ns); NULL: not recorded */
 	double *oncpu_ns;		/* per kept sample: the one worker's

@@ -513,6 +513,7 @@ struct runner *runner_open(const struct workload *wl,
 
 	memset(res, 0, sizeof(*res));
 	res->target_ns = opts->sample_time_ns;
+	res->tick_ns = timer_get_info()->ns_per_tick;
 	res->wl = wl;
 	res->ps = *ps;
 	if (!wl_can_run(wl, ps, why, sizeof(why))) {

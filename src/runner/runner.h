@@ -75,6 +75,7 @@ struct config_result {
 	uint64_t batch_ops;		/* ops per kept sample */
 	double *window_ns;		/* per kept sample: its window, ns */
 	int64_t target_ns;		/* the sample time asked for */
+	double tick_ns;			/* the timer's tick (timer_init) */
 	/*
 	 * inject_ns > 0 (runner/inject.h): the time of one step of the wait
 	 * and the steps asked; what they delivered per op, measured in place

@@ -194,6 +194,7 @@ static int build_config(struct result_config *c,
 	c->batch_ops = cr->batch_ops;
 	c->nsamples = cr->nsamples;
 	c->target_ns = cr->target_ns;
+	c->tick_ns = cr->tick_ns;
 	c->inject_ns = cr->inject_ns;
 	c->inject_step_ns = cr->inject_step_ns;
 	c->inject_steps = cr->inject_steps;
