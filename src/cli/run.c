@@ -331,6 +331,14 @@ int cmd_run(int argc, char **argv)
 	};
 	session_run(&spec, &sr);
 	e = finish(rc, &sr, spec.store, path);
+	if (e == EXIT_OK && sr.nwithheld) {
+		/* measured and stored, but a row gave no figure: its note
+		   says why (stats/headline.h) */
+		cli_error("headline withheld for %zu configuration%s (exit "
+			  "4): see the note under it", sr.nwithheld,
+			  sr.nwithheld == 1 ? "" : "s");
+		e = EXIT_CANNOT_TELL;
+	}
 	if ((fflush(stdout) != 0 || ferror(stdout)) && e == EXIT_OK) {
 		/* stdout closed under us (| head): measured and stored, but
 		   the output was lost */

@@ -25,7 +25,7 @@ void headline_compute(const struct summary_line *l, const struct result *res,
 		      size_t n, struct headline_row *row)
 {
 	const struct result *lo = NULL, *hi = NULL;
-	size_t i, k, nconf = 0, nsamples = 0, nflagged = 0;
+	size_t i, k, nconf = 0, nsamples = 0, nflagged = 0, nwithheld = 0;
 	double cv = 0;
 	bool bimodal = false;
 	char a[32], b[32];
@@ -47,6 +47,10 @@ void headline_compute(const struct summary_line *l, const struct result *res,
 		}
 		if (strcmp(r->metric, row->metric) != 0 || !r->nsamples)
 			continue;
+		if (r->withheld) {	/* stats/headline.h: no figure */
+			nwithheld++;
+			continue;
+		}
 		nconf++;
 		if (!lo || r->summary.median < lo->summary.median)
 			lo = r;
@@ -57,7 +61,8 @@ void headline_compute(const struct summary_line *l, const struct result *res,
 		bimodal |= r->modes.bimodal;
 	}
 	if (!lo) {
-		snprintf(row->state, sizeof(row->state), "%s", row->broken ?
+		snprintf(row->state, sizeof(row->state), "%s", nwithheld ?
+			 "withheld (loaded)" : row->broken ?
 			 "no value" : "not measured here");
 		return;
 	}
@@ -83,6 +88,9 @@ void headline_compute(const struct summary_line *l, const struct result *res,
 		snprintf(row->state, sizeof(row->state), "quiet");
 	if (bimodal)
 		strncat(row->state, " bimodal",
+			sizeof(row->state) - strlen(row->state) - 1);
+	if (nwithheld)
+		strncat(row->state, " some withheld",
 			sizeof(row->state) - strlen(row->state) - 1);
 	if (row->broken)
 		strncat(row->state, " incomplete",

@@ -11,6 +11,7 @@
 
 #include "core/workload.h"
 #include "results/sample_flags.h"
+#include "stats/headline.h"
 
 void result_set_init(struct result_set *set)
 {
@@ -160,12 +161,59 @@ int result_set_take(struct result_set *dst, struct result_set *src)
 	return 0;
 }
 
+bool result_value_disturbed(const struct result *r, size_t i)
+{
+	const struct result_config *c = r->cfg;
+
+	if (r->trace || r->traced || !c->load || !c->load->flags ||
+	    c->nsamples != r->nsamples || i >= r->nsamples)
+		return false;
+	return (c->load->flags[i] & INTERF_FLAG_OFFCPU) != 0;
+}
+
+bool result_value_counts(const struct result *r, size_t i)
+{
+	if (r->withheld)
+		return false;
+	return !(r->left_out && result_value_disturbed(r, i));
+}
+
 int result_finalize(struct result *r)
 {
-	if (summary_compute(r->samples, r->nsamples, &r->summary) != 0 ||
-	    modes_detect(r->samples, r->nsamples, &r->modes) != 0)
+	size_t i, nd = 0, n = 0;
+	double *kept;
+	int rc = -1;
+
+	for (i = 0; i < r->nsamples; i++)
+		nd += result_value_disturbed(r, i);
+	r->left_out = 0;
+	r->withheld = false;
+	switch (headline_rule(r->nsamples, nd)) {
+	case HEADLINE_LEFT_OUT:
+		r->left_out = nd;
+		break;
+	case HEADLINE_WITHHELD:
+		r->withheld = true;
+		break;
+	case HEADLINE_ALL:
+		break;
+	}
+	if (!r->left_out)
+		return summary_compute(r->samples, r->nsamples,
+				       &r->summary) != 0 ||
+		       modes_detect(r->samples, r->nsamples, &r->modes) != 0 ?
+		       -1 : 0;
+	kept = malloc(r->nsamples * sizeof(*kept));
+	if (!kept)
 		return -1;
-	return 0;
+	for (i = 0; i < r->nsamples; i++)
+		if (result_value_counts(r, i))
+			kept[n++] = r->samples[i];
+	if (summary_compute(kept, n, &r->summary) == 0 &&
+	    modes_detect(kept, n, &r->modes) == 0)
+		rc = 0;
+	free(kept);
+	return rc;
 }
 
 const struct result_param *result_param_find(const struct result_config *cfg,

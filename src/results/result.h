@@ -189,8 +189,15 @@ struct result {
 	size_t nsamples;
 	struct result_hist *hist;	/* NULL: none */
 	/* computed once by result_finalize() */
-	struct summary summary;
-	struct modes modes;
+	struct summary summary;		/* over the samples that count
+					   (result_value_counts()) */
+	struct modes modes;		/* over the same samples */
+	/* the headline rule (stats/headline.h): samples left out of the
+	   summary as disturbed (flagged offcpu), and whether too few
+	   undisturbed ones remained for a headline (then the summary is
+	   over every sample, and no renderer prints its median) */
+	size_t left_out;
+	bool withheld;
 };
 
 /*
@@ -228,8 +235,29 @@ struct result *result_set_new_result(struct result_set *set,
  */
 int result_set_take(struct result_set *dst, struct result_set *src);
 
-/* Compute r's summary and modes from its samples.  0, or -1 on ENOMEM. */
+/*
+ * Compute r's summary and modes from its samples, after the headline
+ * rule (stats/headline.h) on the samples disturbed (result_value_
+ * disturbed()): left_out and withheld set.  The configuration's load
+ * must be set before.  0, or -1 on ENOMEM.
+ */
 int result_finalize(struct result *r);
+
+/*
+ * Whether value i of r comes from a sample flagged offcpu: a worker
+ * waited for a CPU for more than SAMPLE_OFFCPU_PCT of its window and the
+ * value carries that wait.  False when r's values are not one per kept
+ * sample (a trace, the traced samples, values left out) or no load was
+ * recorded.
+ */
+bool result_value_disturbed(const struct result *r, size_t i);
+
+/*
+ * Whether value i of r counts in its headline and in what compares it:
+ * false for a disturbed value left out, and for every value of a
+ * withheld result.
+ */
+bool result_value_counts(const struct result *r, size_t i);
 
 /* Text of parameter name in cfg, or NULL when it has none. */
 const char *result_param(const struct result_config *cfg, const char *name);

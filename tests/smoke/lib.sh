@@ -120,9 +120,26 @@ expect_exit() {
 }
 
 # cs CODE args...: expect_exit CODE "$BIN" args...
+# A `run` expected to exit 0 may exit 4 when a configuration withheld its
+# headline (too many samples with a worker off its CPU: docs/methodology.md
+# "The headline"), which depends on the machine's load, not on the code:
+# that passes, with a note, when stderr says so.  A test of the withholding
+# itself expects 4 (cs 4 ...), which takes nothing else.
 cs() {
 	_want=$1
 	shift
+	if [ "$_want" -eq 0 ] && [ "${1:-}" = run ]; then
+		LAST_CMD="$BIN $*"
+		"$BIN" "$@" >"$OUT" 2>"$ERR"
+		LAST_RC=$?
+		if [ "$LAST_RC" -eq 4 ] &&
+		    grep -q "headline withheld for" "$ERR"; then
+			note "run exited 4: a headline withheld on this loaded machine"
+			return 0
+		fi
+		[ "$LAST_RC" -eq 0 ] || fail "expected exit 0, got $LAST_RC"
+		return 0
+	fi
 	expect_exit "$_want" "$BIN" "$@"
 }
 
