@@ -24,6 +24,12 @@ the edits of FILE, one a line, fields separated by tabs, change it:
                                      values must not depend on how loaded
                                      this machine was when it measured)
   env      KEY VALUE                 an environment key set (or added)
+  offcpu   I,J,...|none              after the flagged edit: exactly
+                                     these samples (0-based) of every
+                                     result flagged offcpu, a worker off
+                                     its CPU 40% of the window, the
+                                     others quiet (0%); for the headline
+                                     rule (docs/methodology.md)
 
 METRIC is a result's metric ("time/call"), "*" for every result, or #SEQ
 for the result at that seq.  The values are rounded to 6 decimals, as
@@ -92,6 +98,17 @@ def set_flags(res, flagged):
         it["why"] = [""] * len(it["why"])
 
 
+def set_offcpu(res, which):
+    """Exactly the samples in which flagged offcpu, the others quiet."""
+    it = res["info"].get("interference")
+    if not isinstance(it, dict):
+        return
+    n = len(res["samples"])
+    it["flagged"] = [k in which for k in range(n)]
+    it["why"] = ["offcpu" if k in which else "" for k in range(n)]
+    it["offcpu_pct"] = [40.0 if k in which else 0.0 for k in range(n)]
+
+
 def picks(res, sel):
     """Whether the edit's selector names the result."""
     if sel == "*":
@@ -117,10 +134,15 @@ def read_edits(path):
 def apply(results, runs, edits):
     """The edits applied to the runs and their results, in order."""
     flagged = False
+    offcpu = None
     for e in edits:
         kind, args = e[0], e[1:]
         if kind == "flagged":
             flagged = {"all": True, "none": False}[args[0]]
+            continue
+        if kind == "offcpu":
+            offcpu = set() if args[0] == "none" else \
+                {int(k) for k in args[0].split(",")}
             continue
         if kind == "env":
             for r in runs:
@@ -136,6 +158,8 @@ def apply(results, runs, edits):
             set_samples(r, make(args[1:]))
     for r in results:
         set_flags(r, flagged)
+        if offcpu is not None:
+            set_offcpu(r, offcpu)
 
 
 def main():

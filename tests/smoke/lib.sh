@@ -354,6 +354,13 @@ made_flags() {
 	printf 'flagged\t%s\n' "$1" >>"$EDITS"
 }
 
+# made_offcpu I,J,...|none: exactly these samples (0-based) of the staged
+# runs flagged offcpu (a worker off its CPU 40% of the window), the others
+# quiet: the headline rule's input (docs/methodology.md, "The headline").
+made_offcpu() {
+	printf 'offcpu\t%s\n' "$1" >>"$EDITS"
+}
+
 # made_env KEY VALUE: the staged runs' environment KEY set to VALUE.
 made_env() {
 	printf 'env\t%s\t%s\n' "$1" "$2" >>"$EDITS"
