@@ -172,7 +172,11 @@ static void run_usage(FILE *out, const struct opt_cmd *c)
 "  copyscope run pipe.bw size=4k,64k,1M\n"
 "  copyscope run sys.null trace=10 --tag baseline\n"
 "  copyscope run pipe.bw place=same,split --hist --json\n"
-"  copyscope run pipe.matrix writers=5 --kernel lock,sched\n");
+"  copyscope run pipe.matrix writers=5 --kernel lock,sched\n"
+"\nexit: 0 measured, 1 a workload, the store or an output failed, 2 usage,\n"
+"4 measured and stored, but a configuration withheld its headline (too\n"
+"many samples had a worker off its CPU: docs/methodology.md, \"The\n"
+"headline\"), 77 nothing could run here, 130 interrupted\n");
 }
 
 

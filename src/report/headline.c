@@ -60,9 +60,18 @@ void headline_compute(const struct summary_line *l, const struct result *res,
 			cv = r->summary.cv;
 		bimodal |= r->modes.bimodal;
 	}
+	if (!lo && nwithheld) {
+		/* every configuration withheld it (stats/headline.h): no
+		   figure, and the samples that made it so */
+		row->measured = true;
+		snprintf(row->value, sizeof(row->value), "withheld");
+		snprintf(row->sd, sizeof(row->sd), "-");
+		snprintf(row->state, sizeof(row->state), "%zu/%zu flagged",
+			 nflagged, nsamples);
+		return;
+	}
 	if (!lo) {
-		snprintf(row->state, sizeof(row->state), "%s", nwithheld ?
-			 "withheld (loaded)" : row->broken ?
+		snprintf(row->state, sizeof(row->state), "%s", row->broken ?
 			 "no value" : "not measured here");
 		return;
 	}

@@ -55,6 +55,7 @@ for r in res:
     if "withheld" in s:
         need(s["median"] is None and s["withheld"].startswith("withheld: "),
              "%s: withheld with a median: %r" % (r["metric"], s))
+        seen.add(r["metric"])
         continue
     need(isinstance(s.get("median"), (int, float)), "summary has no median")
     need(min(smp) <= s["median"] <= max(smp),
