@@ -161,12 +161,37 @@ int result_set_take(struct result_set *dst, struct result_set *src)
 	return 0;
 }
 
+/*
+ * Whether r's values carry the time a worker waited: the window's
+ * readings (time, cycles, bytes or ops per second of the window) and
+ * the op-timed percentiles and means; not a count or a ratio of counts
+ * (fairness, retransmits, context switches per MiB).  For a workload
+ * not in this build, by its unit: ns, cycles, a rate per second.
+ */
+static bool carries_wait(const struct result *r)
+{
+	const struct workload *wl = r->cfg->wl;
+	size_t i, n;
+
+	for (i = 0; wl && i < wl->nmetrics; i++)
+		if (strcmp(wl->metrics[i].name, r->metric) == 0)
+			return result_window_reading(r) ||
+			       wl->metrics[i].kind == METRIC_OP_PCT ||
+			       wl->metrics[i].kind == METRIC_OP_MEAN;
+	if (!r->unit)
+		return false;
+	n = strlen(r->unit);
+	return strcmp(r->unit, "ns") == 0 || strstr(r->unit, "cycles") ||
+	       (n > 2 && strcmp(r->unit + n - 2, "/s") == 0);
+}
+
 bool result_value_disturbed(const struct result *r, size_t i)
 {
 	const struct result_config *c = r->cfg;
 
 	if (r->trace || r->traced || !c->load || !c->load->flags ||
-	    c->nsamples != r->nsamples || i >= r->nsamples)
+	    c->nsamples != r->nsamples || i >= r->nsamples ||
+	    !carries_wait(r))
 		return false;
 	return (c->load->flags[i] & INTERF_FLAG_OFFCPU) != 0;
 }

@@ -246,9 +246,10 @@ int result_finalize(struct result *r);
 /*
  * Whether value i of r comes from a sample flagged offcpu: a worker
  * waited for a CPU for more than SAMPLE_OFFCPU_PCT of its window and the
- * value carries that wait.  False when r's values are not one per kept
- * sample (a trace, the traced samples, values left out) or no load was
- * recorded.
+ * value carries that wait (a time, cycles or a rate: not a count or a
+ * ratio of counts such as fairness).  False when r's values are not one
+ * per kept sample (a trace, the traced samples, values left out) or no
+ * load was recorded.
  */
 bool result_value_disturbed(const struct result *r, size_t i);
 

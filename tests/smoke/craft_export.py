@@ -18,8 +18,10 @@ the edits of FILE, one a line, fields separated by tabs, change it:
   bimodal  METRIC SEED LOW HIGH NHIGH  10 values, NHIGH of them around
                                      HIGH and the others around LOW (1%)
   values   METRIC V1 V2 ...          exactly these values
-  flagged  all|none                  every sample of every result marked
-                                     disturbed (flagged, why kept) or
+  flagged  all|other|none            every sample of every result marked
+                                     disturbed (flagged, why kept; with
+                                     other, why "other": a busy machine,
+                                     which leaves the headline whole) or
                                      not (the default: a verdict on made
                                      values must not depend on how loaded
                                      this machine was when it measured)
@@ -93,9 +95,13 @@ def set_flags(res, flagged):
     it = res["info"].get("interference")
     if not isinstance(it, dict) or "flagged" not in it:
         return
-    it["flagged"] = [flagged] * len(it["flagged"])
+    it["flagged"] = [bool(flagged)] * len(it["flagged"])
     if not flagged and "why" in it:
         it["why"] = [""] * len(it["why"])
+    if flagged == "other":
+        it["why"] = ["other"] * len(it["flagged"])
+        if "offcpu_pct" in it:
+            it["offcpu_pct"] = [0.0] * len(it["flagged"])
 
 
 def set_offcpu(res, which):
@@ -138,7 +144,8 @@ def apply(results, runs, edits):
     for e in edits:
         kind, args = e[0], e[1:]
         if kind == "flagged":
-            flagged = {"all": True, "none": False}[args[0]]
+            flagged = {"all": True, "other": "other",
+                       "none": False}[args[0]]
             continue
         if kind == "offcpu":
             offcpu = set() if args[0] == "none" else \

@@ -348,8 +348,10 @@ made_values() {
 	printf '\n' >>"$EDITS"
 }
 
-# made_flags all|none: every sample of the staged runs marked as
-# disturbed, or (the default) none.
+# made_flags all|other|none: every sample of the staged runs marked as
+# disturbed (with other: by a busy machine, which leaves the headline
+# whole, where all keeps each sample's reason, offcpu among them), or
+# (the default) none.
 made_flags() {
 	printf 'flagged\t%s\n' "$1" >>"$EDITS"
 }

@@ -233,7 +233,9 @@ note "--drop-noisy with every sample of a side flagged: 'empty', never 0"
 # machine (or under ASan) every real sample may have been flagged, which
 # would empty the base side too
 restage "$COPYSCOPE_DB" "$PB_ID"
-made_flags all
+# "other", not each sample's own reason: samples flagged offcpu would be
+# left out by the runs' own headlines before --drop-noisy saw them
+made_flags other
 made_import --new-uuid 9b --tag pbf
 restage "$COPYSCOPE_DB" "$PA_ID"
 made_import --new-uuid 9a --tag paf

@@ -71,9 +71,19 @@ if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 &&
 	command -v ip >/dev/null 2>&1 &&
 	unshare -n true 2>/dev/null; then
 	note "IPv6 off in a private network namespace: falls back to IPv4"
-	expect_exit 0 unshare -n sh -c "ip link set lo up &&
+	LAST_CMD="unshare -n sh -c '... $BIN run udp.rr flows=10 ...'"
+	unshare -n sh -c "ip link set lo up &&
 		echo 1 >/proc/sys/net/ipv6/conf/lo/disable_ipv6 &&
-		exec $BIN run udp.rr flows=10 --quick --no-store"
+		exec $BIN run udp.rr flows=10 --quick --no-store" \
+		>"$OUT" 2>"$ERR"
+	LAST_RC=$?
+	# exit 0, or 4 with a headline withheld on a loaded machine (as
+	# lib.sh's cs takes it)
+	if [ "$LAST_RC" -eq 4 ]; then
+		contains "$ERR" "headline withheld for"
+	elif [ "$LAST_RC" -ne 0 ]; then
+		fail "expected exit 0, got $LAST_RC"
+	fi
 	contains "$ERR" "udp.rr: IPv6 loopback unavailable"
 	contains_flat "$OUT" "IPv6 loopback unavailable"
 	contains_flat "$OUT" "using IPv4 127.0.0.1"

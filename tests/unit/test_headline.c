@@ -2,8 +2,8 @@
  * test_headline.c - unit tests of the headline rule (stats/headline.c)
  * and its use in the results model (results/result.c): samples flagged
  * offcpu left out of the summary when at least 3 and half of the samples
- * remain, the headline withheld otherwise; other flags, a trace and
- * values not one per sample untouched; and the note that says so
+ * remain, the headline withheld otherwise; other flags, a trace,
+ * values not one per sample and a count untouched; and the note that says so
  * (report/notes.c).
  */
 #include <math.h>
@@ -149,6 +149,13 @@ static void test_untouched(void **state)
 	assert_int_equal(result_finalize(r), 0);
 	assert_false(r->withheld);
 	assert_int_equal(r->left_out, 0);
+	/* a count carries no wait: a workload not in this build, by unit */
+	r = make(&set, v, f, 4);
+	free(r->unit);
+	r->unit = strdup("count");
+	assert_int_equal(result_finalize(r), 0);
+	assert_false(r->withheld);
+	assert_int_equal(r->summary.n, 4);
 	/* flags other than offcpu */
 	r = make(&set, v, q, 4);
 	assert_int_equal(result_finalize(r), 0);
