@@ -119,7 +119,9 @@ done
 wait "$pid"
 LAST_RC=$?
 LAST_CMD="cs-udp-rr run udp.rr flows=1000,10 mode=proc,thread ..."
-[ "$LAST_RC" -eq 0 ] || fail "the sweep failed"
+# exit 0, or 4 with a headline withheld on a loaded machine
+[ "$LAST_RC" -eq 0 ] || { [ "$LAST_RC" -eq 4 ] &&
+	grep -q "headline withheld for" "$ERR"; } || fail "the sweep failed"
 [ "$(grep -c 'transactions/s' "$OUT")" -ge 1 ] || fail "no results"
 max_fd=$(sort -n "$TMP/counts" | tail -n 1 | cut -d' ' -f1)
 [ -n "$max_fd" ] || fail "no /proc samples taken"
