@@ -120,8 +120,8 @@ sides = {s: [rows(f"{tmp}/{s}.{k}") for k in range(1, rounds + 1)]
          for s in ("quiet", "loaded")}
 print(f"headline time/call, quiet against {loops} busy loops, "
       f"median of {rounds} alternating rounds")
-print(f"  {'configuration':<16} {'quiet':>9} {'loaded':>9} {'ratio':>6} "
-      f"{'wall ratio':>10}  offcpu-flagged, withheld (quiet; loaded)")
+print(f"  {'configuration':<15} {'quiet':>9} {'loaded':>9} {'ratio':>6} "
+      f"{'wall':>6}  offcpu, withheld: quiet; loaded")
 for key in sides["quiet"][0]:
     q = [x[key] for x in sides["quiet"]]
     l = [x[key] for x in sides["loaded"]]
@@ -129,11 +129,15 @@ for key in sides["quiet"][0]:
     hl = med(v[0] for v in l)
     wq = statistics.median(v[1] for v in q)
     wl = statistics.median(v[1] for v in l)
-    fq = (f"{sum(v[2] for v in q)}/{sum(v[3] for v in q)}, "
+    fq = (f"{sum(v[2] for v in q)}/{sum(v[3] for v in q)} "
           f"{sum(v[0] is None for v in q)}/{len(q)}")
-    fl = (f"{sum(v[2] for v in l)}/{sum(v[3] for v in l)}, "
+    fl = (f"{sum(v[2] for v in l)}/{sum(v[3] for v in l)} "
           f"{sum(v[0] is None for v in l)}/{len(l)}")
     ratio = f"{hl / hq:6.3f}" if hq and hl else f"{'-':>6}"
-    print(f"  {key:<16} {ns(hq)} {ns(hl)} {ratio} "
-          f"{wl / wq:10.3f}  {fq}; {fl}")
+    print(f"  {key.strip():<15} {ns(hq)} {ns(hl)} {ratio} "
+          f"{wl / wq:6.2f}  {fq}; {fl}")
+print("  (ratio: loaded/quiet of the headlines given, '-' where a side gave "
+      "none;\n  wall: the same of the wall time per op over every sample; "
+      "offcpu: samples\n  flagged; withheld: runs that withheld the "
+      "headline)")
 EOF

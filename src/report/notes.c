@@ -277,6 +277,14 @@ bool report_headline_note(const struct result *res, size_t n, char *buf,
 			 w->nsamples, SAMPLE_OFFCPU_PCT, HEADLINE_MIN_KEPT);
 		return true;
 	}
+	if (!l && n && !result_config_own_cpus(res[0].cfg) &&
+	    res[0].cfg->load && result_config_flagged_offcpu(res[0].cfg)) {
+		snprintf(buf, len, "the workers share CPUs, so a worker's wait "
+			 "for a CPU is partly its partner's turn: samples "
+			 "flagged offcpu stay in the headline (pin each "
+			 "worker to its own CPU for the check)");
+		return true;
+	}
 	if (!l)
 		return false;
 	snprintf(buf, len, "headline over %zu of %zu samples: %zu had a "

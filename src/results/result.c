@@ -185,13 +185,30 @@ static bool carries_wait(const struct result *r)
 	       (n > 2 && strcmp(r->unit + n - 2, "/s") == 0);
 }
 
+bool result_config_own_cpus(const struct result_config *c)
+{
+	size_t i, j;
+
+	if (c->nworkers <= 1)
+		return true;
+	for (i = 0; i < c->nworkers; i++) {
+		if (c->workers[i].cpu_requested < 0)
+			return false;
+		for (j = 0; j < i; j++)
+			if (c->workers[j].cpu_requested ==
+			    c->workers[i].cpu_requested)
+				return false;
+	}
+	return true;
+}
+
 bool result_value_disturbed(const struct result *r, size_t i)
 {
 	const struct result_config *c = r->cfg;
 
 	if (r->trace || r->traced || !c->load || !c->load->flags ||
 	    c->nsamples != r->nsamples || i >= r->nsamples ||
-	    !carries_wait(r))
+	    !carries_wait(r) || !result_config_own_cpus(c))
 		return false;
 	return (c->load->flags[i] & INTERF_FLAG_OFFCPU) != 0;
 }
@@ -319,6 +336,15 @@ size_t result_config_flagged(const struct result_config *cfg)
 
 	for (k = 0; cfg->load && k < cfg->nsamples; k++)
 		n += cfg->load->flags[k] != 0;
+	return n;
+}
+
+size_t result_config_flagged_offcpu(const struct result_config *cfg)
+{
+	size_t k, n = 0;
+
+	for (k = 0; cfg->load && cfg->load->flags && k < cfg->nsamples; k++)
+		n += (cfg->load->flags[k] & INTERF_FLAG_OFFCPU) != 0;
 	return n;
 }
 

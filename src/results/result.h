@@ -244,12 +244,21 @@ int result_set_take(struct result_set *dst, struct result_set *src);
 int result_finalize(struct result *r);
 
 /*
+ * Whether each worker of cfg was pinned to a CPU of its own (one worker:
+ * true).  Where workers share a CPU (place=same, more workers than CPUs,
+ * unpinned), one waits in the run queue while another runs, which is
+ * the workload's own cost: their run-queue wait cannot tell outside load.
+ */
+bool result_config_own_cpus(const struct result_config *cfg);
+
+/*
  * Whether value i of r comes from a sample flagged offcpu: a worker
  * waited for a CPU for more than SAMPLE_OFFCPU_PCT of its window and the
  * value carries that wait (a time, cycles or a rate: not a count or a
- * ratio of counts such as fairness).  False when r's values are not one
- * per kept sample (a trace, the traced samples, values left out) or no
- * load was recorded.
+ * ratio of counts such as fairness), the workers on CPUs of their own
+ * (result_config_own_cpus()).  False when r's values are not one per
+ * kept sample (a trace, the traced samples, values left out) or no load
+ * was recorded.
  */
 bool result_value_disturbed(const struct result *r, size_t i);
 
@@ -298,6 +307,9 @@ size_t result_config_short(const struct result_config *cfg,
 
 /* Number of flagged kept samples of cfg (0 when no load was recorded). */
 size_t result_config_flagged(const struct result_config *cfg);
+
+/* Of those, the samples flagged offcpu. */
+size_t result_config_flagged_offcpu(const struct result_config *cfg);
 
 /*
  * Median over the kept samples of counter[k] / per_sample, or NAN when the

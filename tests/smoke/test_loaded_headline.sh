@@ -13,15 +13,16 @@
 #   - the median over four pairs of the loaded/quiet ratio of the
 #     headline is at most 1.10, where the wall time per op moves far
 #     more (printed, not asserted);
-#   - pipe.bw place=same, both workers on that CPU (several workers: the
-#     wall window), with the two loops on it in half of the runs: every
+#   - pipe.bw place=split on two CPUs, writer and reader each on its own
+#     (several workers: the wall window), with a busy loop pinned to each
+#     worker's CPU in half of the runs: every
 #     sample is flagged offcpu exactly when a worker waited for a CPU
 #     more than 5% of its window, and some loaded sample is; the
 #     headline is over the unflagged samples (their median, left_out
 #     their count) or, with fewer than 3 of them or fewer than half,
 #     withheld (no median, the reason), and the run exits 4 exactly
 #     then; a loaded headline that is given lies within x0.6 .. x1.6 of
-#     a quiet one (the loops halve the workers' share of the CPU: it is
+#     a quiet one (the loops halve each worker's share of its CPU: it is
 #     the flagged samples' figures that move);
 #   - the text of a withheld row prints no median and says why.
 . "$(dirname "$0")/lib.sh"
@@ -109,10 +110,20 @@ stop_load
 contains_flat "$OUT" "worker off its CPU"
 contains_flat "$OUT" "the time figures are the worker's on-CPU time"
 
-note "pipe.bw place=same on CPU $CPU, quiet against two loops: left out or withheld"
+# two CPUs of this process for the writer and the reader, a loop on each
+CPUS=$(python3 -c 'import os; c = sorted(os.sched_getaffinity(0)); print(",".join(map(str, c[:2])) if len(c) > 1 else "")')
+start_pipe_load() {
+	for c in $(echo "$CPUS" | tr , ' '); do
+		taskset -c "$c" sh -c 'while :; do :; done' &
+		PIDS="$PIDS $!"
+	done
+	sleep 0.2
+}
+pipe_section() {
+note "pipe.bw place=split on CPUs $CPUS, quiet against a loop on each: left out or withheld"
 pipe_json() {
-	LAST_CMD="$BIN run pipe.bw place=same --cpus $CPU ..."
-	"$BIN" run pipe.bw place=same --cpus "$CPU" --reps 10 \
+	LAST_CMD="$BIN run pipe.bw place=split --cpus $CPUS ..."
+	"$BIN" run pipe.bw place=split --cpus "$CPUS" --reps 10 \
 		--sample-time 10ms --warmup 20ms --no-store --json \
 		>"$1" 2>"$1.err"
 	echo $? >"$1.rc"
@@ -120,9 +131,9 @@ pipe_json() {
 for i in 1 2; do
 	if [ $((i % 2)) -eq 1 ]; then
 		pipe_json "$TMP/pq$i"
-		start_load; pipe_json "$TMP/pl$i"; stop_load
+		start_pipe_load; pipe_json "$TMP/pl$i"; stop_load
 	else
-		start_load; pipe_json "$TMP/pl$i"; stop_load
+		start_pipe_load; pipe_json "$TMP/pl$i"; stop_load
 		pipe_json "$TMP/pq$i"
 	fi
 done
@@ -175,10 +186,10 @@ for x in l:
         assert 0.6 <= ratio <= 1.6, f"loaded headline x{ratio:.2f} of quiet"
 EOF
 
-note "a withheld row's text: no median, and why (loops on the CPU)"
-start_load
-LAST_CMD="$BIN run pipe.bw place=same --cpus $CPU --reps 3 ..."
-"$BIN" run pipe.bw place=same --cpus "$CPU" --reps 3 --sample-time 10ms \
+note "a withheld row's text: no median, and why (loops on the CPUs)"
+start_pipe_load
+LAST_CMD="$BIN run pipe.bw place=split --cpus $CPUS --reps 3 ..."
+"$BIN" run pipe.bw place=split --cpus "$CPUS" --reps 3 --sample-time 10ms \
 	--warmup 0 --no-store >"$OUT" 2>"$ERR"
 LAST_RC=$?
 stop_load
@@ -193,6 +204,12 @@ else
 	[ "$LAST_RC" -eq 0 ] || fail "expected exit 0 or 4, got $LAST_RC"
 	note "no sample of the three waited more than 5%: nothing withheld"
 	not_contains "$OUT" "withheld"
+fi
+}
+if [ -n "$CPUS" ]; then
+	pipe_section
+else
+	skip_case "one CPU: no CPU of its own for each worker of pipe.bw"
 fi
 
 note "pipe.lat, two workers on the loaded CPU: the wall figure is flagged"

@@ -3,7 +3,8 @@
  * and its use in the results model (results/result.c): samples flagged
  * offcpu left out of the summary when at least 3 and half of the samples
  * remain, the headline withheld otherwise; other flags, a trace,
- * values not one per sample and a count untouched; and the note that says so
+ * values not one per sample, a count and workers sharing a CPU
+ * untouched; and the note that says so
  * (report/notes.c).
  */
 #include <math.h>
@@ -156,6 +157,28 @@ static void test_untouched(void **state)
 	assert_int_equal(result_finalize(r), 0);
 	assert_false(r->withheld);
 	assert_int_equal(r->summary.n, 4);
+	/* two workers sharing a CPU: a wait may be the partner's turn */
+	r = make(&set, v, f, 4);
+	r->cfg->workers = calloc(2, sizeof(*r->cfg->workers));
+	r->cfg->nworkers = 2;
+	r->cfg->workers[0].name = strdup("writer");
+	r->cfg->workers[1].name = strdup("reader");
+	r->cfg->workers[0].cpu_requested = 1;
+	r->cfg->workers[1].cpu_requested = 1;
+	assert_false(result_config_own_cpus(r->cfg));
+	assert_int_equal(result_finalize(r), 0);
+	assert_false(r->withheld);
+	assert_int_equal(r->summary.n, 4);
+	assert_true(report_headline_note(r, 1, note, sizeof(note)));
+	assert_non_null(strstr(note, "the workers share CPUs"));
+	/* the same on CPUs of their own: withheld */
+	r->cfg->workers[1].cpu_requested = 0;
+	assert_true(result_config_own_cpus(r->cfg));
+	assert_int_equal(result_finalize(r), 0);
+	assert_true(r->withheld);
+	/* unpinned */
+	r->cfg->workers[1].cpu_requested = -1;
+	assert_false(result_config_own_cpus(r->cfg));
 	/* flags other than offcpu */
 	r = make(&set, v, q, 4);
 	assert_int_equal(result_finalize(r), 0);
