@@ -258,7 +258,7 @@ bool report_headline_note(const struct result *res, size_t n, char *buf,
 			  size_t len)
 {
 	const struct result *w = NULL, *l = NULL;
-	size_t i, nd = 0, k;
+	size_t i;
 
 	buf[0] = '\0';
 	for (i = 0; i < n; i++) {
@@ -268,6 +268,8 @@ bool report_headline_note(const struct result *res, size_t n, char *buf,
 			l = &res[i];
 	}
 	if (w) {
+		size_t nd = 0, k;
+
 		for (k = 0; k < w->nsamples; k++)
 			nd += result_value_disturbed(w, k);
 		snprintf(buf, len, "withheld: %zu of %zu samples had a worker "
