@@ -98,9 +98,9 @@ void headline_compute(const struct summary_line *l, const struct result *res,
 	if (bimodal)
 		strncat(row->state, " bimodal",
 			sizeof(row->state) - strlen(row->state) - 1);
-	if (nwithheld)
-		strncat(row->state, " some withheld",
-			sizeof(row->state) - strlen(row->state) - 1);
+	if (nwithheld)	/* withheld implies flagged; the column is short */
+		snprintf(row->state, sizeof(row->state), "%zu of %zu withheld",
+			 nwithheld, nwithheld + nconf);
 	if (row->broken)
 		strncat(row->state, " incomplete",
 			sizeof(row->state) - strlen(row->state) - 1);

@@ -33,7 +33,7 @@ for e in 'E1 +pipe\.bw +bandwidth +[0-9.]+ [KMG]?i?B/s' \
 	'E7 +mem\.copy +time/copy +[0-9.]+ \.\. [0-9.]+ [mun]?s' \
 	'floor +ring\.bw +bandwidth +[0-9.]+ [KMG]?i?B/s'; do
 	# or withheld on a loaded machine (docs/methodology.md, "The headline")
-	grep -E -q "^  $e +[0-9]+% (quiet|[0-9]+/[0-9]+ flagged)" "$OUT" ||
+	grep -E -q "^  $e +[0-9]+% (quiet|[0-9]+/[0-9]+ flagged|[0-9]+ of [0-9]+ withheld)" "$OUT" ||
 		contains_re "$OUT" "^  $(echo "$e" | sed 's/ +\[0-9.*//') +withheld +- [0-9]+/[0-9]+ flagged"
 done
 [ "$(sed -n '/^summary /,$p' "$OUT" | wc -l)" -le 14 ] ||
