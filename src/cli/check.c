@@ -411,12 +411,12 @@ int cmd_check(int argc, char **argv)
 			       "by more than %g%% (p < %g)\n", t.nreg, t.ncmp,
 			       cc.threshold_pct, cc.alpha);
 		e = EXIT_REGRESSION;
-	} else if (t.nct) {
+	} else if (t.nct || t.nheld) {
 		if (!cc.json)
 			printf("\ncheck: cannot tell: %zu of %zu metrics could "
 			       "not be judged (the line under each row says "
 			       "why and what would decide it; exit %d)\n",
-			       t.nct, t.ncmp, EXIT_CANNOT_TELL);
+			       t.nct + t.nheld, t.ncmp, EXIT_CANNOT_TELL);
 		e = EXIT_CANNOT_TELL;
 	} else if (t.nwh) {
 		cli_error("check: %zu of %zu metrics could not be checked: "

@@ -24,7 +24,8 @@ struct cmp_side;
 #define EXIT_FAIL 1
 #define EXIT_USAGE 2
 #define EXIT_REGRESSION 3
-#define EXIT_CANNOT_TELL 4	/* check: the test cannot decide */
+#define EXIT_CANNOT_TELL 4	/* check: the test cannot decide; run: a
+				   headline withheld (stats/headline.h) */
 #define EXIT_NOTHING_RAN 77
 #define EXIT_INTERRUPTED 130
 

@@ -172,7 +172,11 @@ static void run_usage(FILE *out, const struct opt_cmd *c)
 "  copyscope run pipe.bw size=4k,64k,1M\n"
 "  copyscope run sys.null trace=10 --tag baseline\n"
 "  copyscope run pipe.bw place=same,split --hist --json\n"
-"  copyscope run pipe.matrix writers=5 --kernel lock,sched\n");
+"  copyscope run pipe.matrix writers=5 --kernel lock,sched\n"
+"\nexit: 0 measured, 1 a workload, the store or an output failed, 2 usage,\n"
+"4 measured and stored, but a configuration withheld its headline (too\n"
+"many samples had a worker off its CPU: docs/methodology.md, \"The\n"
+"headline\"), 77 nothing could run here, 130 interrupted\n");
 }
 
 
@@ -331,6 +335,14 @@ int cmd_run(int argc, char **argv)
 	};
 	session_run(&spec, &sr);
 	e = finish(rc, &sr, spec.store, path);
+	if (e == EXIT_OK && sr.nwithheld) {
+		/* measured and stored, but a row gave no figure: its note
+		   says why (stats/headline.h) */
+		cli_error("headline withheld for %zu configuration%s (exit "
+			  "4): see the note under it", sr.nwithheld,
+			  sr.nwithheld == 1 ? "" : "s");
+		e = EXIT_CANNOT_TELL;
+	}
 	if ((fflush(stdout) != 0 || ferror(stdout)) && e == EXIT_OK) {
 		/* stdout closed under us (| head): measured and stored, but
 		   the output was lost */

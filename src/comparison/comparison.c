@@ -121,8 +121,9 @@ static bool wanted(const struct cmp_opts *o, const char *workload)
 	return false;
 }
 
-/* The samples of r that count (all, or the quiet ones with drop_noisy)
-   appended to v; the flagged/dropped counts updated.  0 or -1. */
+/* The samples of r that count (those its headline is over: all, or the
+   quiet ones with drop_noisy) appended to v; the flagged/dropped/
+   headline_out counts updated.  0 or -1. */
 static int add_samples(struct cmp_val *v, const struct result *r,
 		       bool drop_noisy)
 {
@@ -135,6 +136,10 @@ static int add_samples(struct cmp_val *v, const struct result *r,
 	for (i = 0; i < r->nsamples; i++) {
 		bool fl = result_value_flagged(r, i);
 
+		if (!result_value_counts(r, i)) {
+			v->headline_out++;
+			continue;
+		}
 		v->flagged += fl;
 		if (fl && drop_noisy) {
 			v->dropped++;

@@ -50,6 +50,12 @@ struct cmp_val {
 	size_t n;
 	size_t flagged;			/* flagged samples among them */
 	size_t dropped;			/* flagged samples left out */
+	size_t headline_out;		/* left out as their run's headline
+					   left them out, or withheld it
+					   (stats/headline.h), so that
+					   compare reads what run and show
+					   printed; not in n, flagged or
+					   dropped */
 	struct summary s;
 	struct modes md;
 	struct cmp_boot *boots;		/* owned */

@@ -55,6 +55,11 @@ static json_t *val_json(const struct cmp_val *v)
 	json_object_set_new(o, "stddev_pct", jnum(v->s.cv * 100.0));
 	json_object_set_new(o, "flagged", json_integer((json_int_t)v->flagged));
 	json_object_set_new(o, "dropped", json_integer((json_int_t)v->dropped));
+	/* only where a run's headline left samples out: older output
+	   unchanged */
+	if (v->headline_out)
+		json_object_set_new(o, "headline_left_out",
+				    json_integer((json_int_t)v->headline_out));
 	for (k = 0; k < v->nboots; k++)
 		json_array_append_new(boots, json_pack("{s:o, s:I, s:o}",
 			"boot_id", codec_json_text(v->boots[k].boot_id),

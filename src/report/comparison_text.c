@@ -329,7 +329,15 @@ static void print_row_notes(FILE *out, const struct cmp_row *r,
 	int s;
 
 	print_power_note(out, r, o);
-	if (r->verdict == VERDICT_EMPTY) {
+	if (r->verdict == VERDICT_EMPTY && !r->b.dropped && !r->n.dropped) {
+		snprintf(text, sizeof(text), "%s%s%s: every run's headline was "
+			 "withheld (too many samples had a worker off its "
+			 "CPU): nothing to compare; rerun on a quiet machine "
+			 "or with --cpus", !r->b.n ? "base" : "",
+			 !r->b.n && !r->n.n ? " and " : "",
+			 !r->n.n ? "new" : "");
+		fmt_wrap(out, 4, 6, text);
+	} else if (r->verdict == VERDICT_EMPTY) {
 		snprintf(text, sizeof(text), "%s%s%s: every sample was flagged "
 			 "and left out (--drop-noisy): nothing to compare; "
 			 "rerun on a quiet machine or compare without "
@@ -556,7 +564,7 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 	const struct result *last = NULL;
 	size_t i, mw = metric_width(c), nb = 0, nw = 0, ns = 0, ni = 0, ne = 0;
 	size_t nwh = 0, nct = 0, nsr = 0;
-	size_t fb = 0, fn = 0, tb = 0, tn = 0;
+	size_t fb = 0, fn = 0, tb = 0, tn = 0, hb = 0, hn = 0;
 	char text[1024];
 
 	fprintf(out, "%s\n", c->title ? c->title : "copyscope compare");
@@ -569,6 +577,15 @@ void cmp_print_text(FILE *out, const struct cmp *c,
 		fn += c->rows[i].n.flagged;
 		tb += c->rows[i].b.n + c->rows[i].b.dropped;
 		tn += c->rows[i].n.n + c->rows[i].n.dropped;
+		hb += c->rows[i].b.headline_out;
+		hn += c->rows[i].n.headline_out;
+	}
+	if (hb || hn) {
+		snprintf(text, sizeof(text), "headlines: %zu base and %zu new "
+			 "sample values left out as their runs' headlines "
+			 "left them out (a worker off its CPU >5%%; "
+			 "docs/methodology.md, \"The headline\")", hb, hn);
+		fmt_wrap(out, 2, 4, text);
 	}
 	if (fb || fn) {
 		snprintf(text, sizeof(text), "interference: %zu of %zu base "

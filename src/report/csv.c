@@ -52,15 +52,17 @@ int report_csv(FILE *out, const struct run_info *run,
 		report_csv_str(out, r->unit);
 		fprintf(out, ",%s,%d,%zu", r->direction > 0 ? "higher" :
 			r->direction < 0 ? "lower" : "info", r->trace, s->n);
-		report_csv_num(out, s->median);
-		report_csv_num(out, s->mean);
+		/* a withheld headline (stats/headline.h): no median, mean
+		   or CI; n counts the samples the summary is over */
+		report_csv_num(out, r->withheld ? NAN : s->median);
+		report_csv_num(out, r->withheld ? NAN : s->mean);
 		report_csv_num(out, s->min);
 		report_csv_num(out, s->max);
 		report_csv_num(out, s->stddev);
 		report_csv_num(out, s->mad);
 		report_csv_num(out, s->cv);
-		report_csv_num(out, s->ci_lo);
-		report_csv_num(out, s->ci_hi);
+		report_csv_num(out, r->withheld ? NAN : s->ci_lo);
+		report_csv_num(out, r->withheld ? NAN : s->ci_hi);
 		fprintf(out, ",%zu,%d", flagged, r->modes.bimodal);
 		report_csv_num(out, r->modes.bimodal ? r->modes.median_lo :
 			       NAN);

@@ -147,6 +147,10 @@ static void cell_text(const struct result *r, double div, char *num,
 	const struct summary *s = &r->summary;
 
 	sd[0] = '\0';
+	if (r->withheld) {	/* stats/headline.h: the table says why */
+		snprintf(num, len, "withheld");
+		return;
+	}
 	fmt_number(s->median / div, num, len);
 	if (s->n < 2)
 		return;
@@ -261,7 +265,8 @@ static void print_view(FILE *out, const struct grid_view *v)
 		goto out;
 	}
 	for (k = 0; k < ncell; k++) {
-		double m = v->cell[k] ? v->cell[k]->summary.median : 0;
+		double m = v->cell[k] && !v->cell[k]->withheld ?
+			   v->cell[k]->summary.median : 0;
 
 		if (m > 0 && (lo == 0 || m < lo))
 			lo = m;

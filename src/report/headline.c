@@ -25,7 +25,7 @@ void headline_compute(const struct summary_line *l, const struct result *res,
 		      size_t n, struct headline_row *row)
 {
 	const struct result *lo = NULL, *hi = NULL;
-	size_t i, k, nconf = 0, nsamples = 0, nflagged = 0;
+	size_t i, k, nconf = 0, nsamples = 0, nflagged = 0, nwithheld = 0;
 	double cv = 0;
 	bool bimodal = false;
 	char a[32], b[32];
@@ -47,6 +47,10 @@ void headline_compute(const struct summary_line *l, const struct result *res,
 		}
 		if (strcmp(r->metric, row->metric) != 0 || !r->nsamples)
 			continue;
+		if (r->withheld) {	/* stats/headline.h: no figure */
+			nwithheld++;
+			continue;
+		}
 		nconf++;
 		if (!lo || r->summary.median < lo->summary.median)
 			lo = r;
@@ -55,6 +59,16 @@ void headline_compute(const struct summary_line *l, const struct result *res,
 		if (r->summary.n > 1 && r->summary.cv > cv)
 			cv = r->summary.cv;
 		bimodal |= r->modes.bimodal;
+	}
+	if (!lo && nwithheld) {
+		/* every configuration withheld it (stats/headline.h): no
+		   figure, and the samples that made it so */
+		row->measured = true;
+		snprintf(row->value, sizeof(row->value), "withheld");
+		snprintf(row->sd, sizeof(row->sd), "-");
+		snprintf(row->state, sizeof(row->state), "%zu/%zu flagged",
+			 nflagged, nsamples);
+		return;
 	}
 	if (!lo) {
 		snprintf(row->state, sizeof(row->state), "%s", row->broken ?
@@ -84,6 +98,9 @@ void headline_compute(const struct summary_line *l, const struct result *res,
 	if (bimodal)
 		strncat(row->state, " bimodal",
 			sizeof(row->state) - strlen(row->state) - 1);
+	if (nwithheld)	/* withheld implies flagged; the column is short */
+		snprintf(row->state, sizeof(row->state), "%zu of %zu withheld",
+			 nwithheld, nwithheld + nconf);
 	if (row->broken)
 		strncat(row->state, " incomplete",
 			sizeof(row->state) - strlen(row->state) - 1);

@@ -253,9 +253,11 @@ static void block_table(FILE *f, const struct result *res, size_t n,
 		fprintf(f, "<td>");
 		html_text(f, r->metric);
 		fmt_value(s->median, r->unit, a, sizeof(a));
+		if (r->withheld)	/* stats/headline.h: a note says why */
+			snprintf(a, sizeof(a), "withheld");
 		fprintf(f, "</td><td class=\"num\">");
 		html_text(f, a);
-		if (s->n > 1)
+		if (s->n > 1 && !r->withheld)
 			snprintf(t, sizeof(t), "%.1f%%", s->cv * 100);
 		else
 			snprintf(t, sizeof(t), "-");
@@ -266,6 +268,8 @@ static void block_table(FILE *f, const struct result *res, size_t n,
 		if (isnan(s->ci_lo) || isnan(s->ci_hi))	/* no CI exists */
 			snprintf(t, sizeof(t), "none: %s",
 				 summary_ci_reason(s->n));
+		if (r->withheld)
+			snprintf(t, sizeof(t), "none: withheld");
 		fprintf(f, "<td class=\"num\">");
 		html_text(f, t);
 		fprintf(f, "</td><td class=\"num\">%zu</td><td class=\"num%s\">"

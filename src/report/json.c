@@ -124,6 +124,28 @@ static json_t *modes_json(const struct modes *m)
 			 "score", num(m->score));
 }
 
+/*
+ * The headline rule's outcome in a result's summary (stats/headline.h):
+ * the disturbed samples left out of it, or the headline withheld, with
+ * no median, mean or CI and the reason (the note's text).
+ */
+static void headline_json(json_t *summary, const struct result *r)
+{
+	char why[512];
+
+	json_object_set_new(summary, "left_out", json_integer(
+		(json_int_t)(r->withheld ? 0 : r->left_out)));
+	if (!r->withheld)
+		return;
+	report_headline_note(r, 1, why, sizeof(why));
+	json_object_set_new(summary, "median", json_null());
+	json_object_set_new(summary, "mean", json_null());
+	json_object_set_new(summary, "ci95_lo", json_null());
+	json_object_set_new(summary, "ci95_hi", json_null());
+	json_object_del(summary, "ci95_reason");
+	json_object_set_new(summary, "withheld", json_string(why));
+}
+
 static json_t *result_json(const struct result *r)
 {
 	const struct summary *s = &r->summary;
@@ -150,6 +172,8 @@ static json_t *result_json(const struct result *r)
 		json_object_set_new(json_object_get(o, "summary"),
 				    "ci95_reason",
 				    json_string(summary_ci_reason(s->n)));
+	if (o && (r->left_out || r->withheld))
+		headline_json(json_object_get(o, "summary"), r);
 	if (o && r->hist && r->hist->nbuckets)
 		json_object_set_new(o, "histogram", hist_json(r->hist));
 	if (o)

@@ -244,7 +244,9 @@ static int run_rows(struct mail_doc *d, const struct run_data *run)
 		}
 		m->unit = r->unit;
 		m->base = r->summary.median;
-		m->base_cv = r->summary.n >= 2 ? r->summary.cv : NAN;
+		m->base_cv = r->summary.n >= 2 && !r->withheld ?
+			     r->summary.cv : NAN;
+		m->withheld = r->withheld;
 		cfg[d->nrows - 1] = r->cfg;
 		metric[d->nrows - 1] = r->metric;
 	}

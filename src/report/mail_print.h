@@ -56,6 +56,10 @@ struct mail_row {
 	double ci_lo, ci_hi;		/* its CI, NAN: none */
 	char mark;			/* ' ', '*', '?', 'e' */
 	bool heading;			/* a workload's heading */
+	bool withheld;			/* a run's headline withheld
+					   (stats/headline.h): "withheld"
+					   in place of base, which only
+					   scales the unit */
 };
 
 #define MAIL_MAX_HEAD 8

@@ -181,6 +181,8 @@ static void print_text_row(FILE *out, const struct mail_doc *d,
 		return;
 	}
 	value_text(r->base, r->unit, div, b, sizeof(b));
+	if (r->withheld)
+		snprintf(b, sizeof(b), "withheld");
 	sd_text(r->base_cv, bsd, sizeof(bsd));
 	name_text(r, label, name, sizeof(name));
 	/* a name that does not fit goes on a line of its own above */
@@ -232,6 +234,17 @@ static void print_key(FILE *out, const struct mail_doc *d, bool md)
 	marks_used(d, used, sizeof(used));
 	if (md && used[0])
 		fputc('\n', out);
+	for (i = 0; i < d->nrows && !d->rows[i].withheld; i++)
+		;
+	if (i < d->nrows) {
+		snprintf(text, sizeof(text), "(withheld: too many samples had "
+			 "a worker off its CPU >5%%; copyscope show says which, "
+			 "docs/methodology.md \"The headline\")");
+		if (md)
+			fprintf(out, "\n- %s\n", text);
+		else
+			wrap(out, "", 2, text);
+	}
 	for (i = 0; used[i]; i++) {
 		if (used[i] == '*' && d->star_key[0])
 			snprintf(text, sizeof(text), "%s", d->star_key);
@@ -324,6 +337,8 @@ static void print_md_row(FILE *out, const struct mail_doc *d,
 	name_text(r, label, name, sizeof(name));
 	md_cell(out, name);
 	value_text(r->base, r->unit, div, v, sizeof(v));
+	if (r->withheld)
+		snprintf(v, sizeof(v), "withheld");
 	md_cell(out, v);
 	if (isnan(r->base_cv))
 		snprintf(sd, sizeof(sd), "-");

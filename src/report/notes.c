@@ -11,6 +11,7 @@
 
 #include "results/sample_flags.h"
 #include "report/format.h"
+#include "stats/headline.h"
 #include "stats/summary.h"
 
 const char *note_kind_name(enum note_kind k)
@@ -32,6 +33,8 @@ const char *note_kind_name(enum note_kind k)
 		return "tick";
 	case NOTE_LOAD:
 		return "load";
+	case NOTE_HEADLINE:
+		return "headline";
 	case NOTE_BIMODAL:
 		return "bimodal";
 	}
@@ -291,6 +294,8 @@ void report_notes(const struct result *res, size_t n,
 	}
 	if (c->load && c->nsamples)
 		load_note(c, emit, arg);
+	if (report_headline_note(res, n, text, sizeof(text)))
+		emit(arg, NOTE_HEADLINE, NULL, text);
 	tick_note(res, n, text, sizeof(text), emit, arg);
 	for (i = 0; i < n; i++) {
 		const struct modes *md = &res[i].modes;
@@ -308,6 +313,49 @@ void report_notes(const struct result *res, size_t n,
 			 b);
 		emit(arg, NOTE_BIMODAL, &res[i], text);
 	}
+}
+
+bool report_headline_note(const struct result *res, size_t n, char *buf,
+			  size_t len)
+{
+	const struct result *w = NULL, *l = NULL;
+	size_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (res[i].withheld && !w)
+			w = &res[i];
+		if (res[i].left_out && !l)
+			l = &res[i];
+	}
+	if (w) {
+		size_t nd = 0, k;
+
+		for (k = 0; k < w->nsamples; k++)
+			nd += result_value_disturbed(w, k);
+		snprintf(buf, len, "withheld: %zu of %zu samples had a worker "
+			 "off its CPU >%.0f%%; rerun on a quiet machine or with "
+			 "--cpus (a headline needs %d undisturbed samples and "
+			 "half of them; all are stored)", nd,
+			 w->nsamples, SAMPLE_OFFCPU_PCT, HEADLINE_MIN_KEPT);
+		return true;
+	}
+	if (!l && n && !result_config_own_cpus(res[0].cfg) &&
+	    res[0].cfg->load && result_config_flagged_offcpu(res[0].cfg)) {
+		snprintf(buf, len, "the workers share CPUs, so a worker's wait "
+			 "for a CPU is partly its partner's turn: samples "
+			 "flagged offcpu stay in the headline (pin each "
+			 "worker to its own CPU for the check)");
+		return true;
+	}
+	if (!l)
+		return false;
+	snprintf(buf, len, "headline over %zu of %zu samples: %zu had a "
+		 "worker off its CPU >%.0f%% and are left out (stored; the "
+		 "figures of those samples carry the wait)",
+		 l->nsamples - l->left_out, l->nsamples, l->left_out,
+		 SAMPLE_OFFCPU_PCT);
+	return true;
 }
 
 void report_noisy_text(size_t nsamples, size_t nflagged, size_t n_other,

@@ -1,13 +1,16 @@
 /*
  * notes.h - the notes printed under a configuration's rows: the
  * workload's note, what inject_ns added, the precision --precision
- * reached, the verify outcome, a status other than finished, samples shorter than asked for, the outside load, and each metric whose
+ * reached, the verify outcome, a status other than finished, samples
+ * shorter than asked for, the outside load, the samples the headline
+ * left out or why it was withheld (stats/headline.h), and each metric whose
  * samples form two clusters.  One wording for the table (report/table.c),
  * the JSON document (report/json.c) and the HTML report.
  */
 #ifndef COPYSCOPE_NOTES_H
 #define COPYSCOPE_NOTES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "results/result.h"
@@ -21,12 +24,14 @@ enum note_kind {
 	NOTE_STATUS,		/* the configuration did not finish */
 	NOTE_SHORT,		/* samples shorter than the target */
 	NOTE_LOAD,		/* outside load and flagged samples */
+	NOTE_HEADLINE,		/* disturbed samples left out of the
+				   headline, or the headline withheld */
 	NOTE_BIMODAL,		/* one metric's samples in two clusters */
 	NOTE_TICK,		/* per-op times only a few timer ticks */
 };
 
 /* "workload", "inject", "precision", "verify", "status", "short", "load",
-   "bimodal", "tick". */
+   "headline", "bimodal", "tick". */
 const char *note_kind_name(enum note_kind k);
 
 /*
@@ -65,5 +70,14 @@ void report_warn_noisy(size_t nsamples, size_t nflagged, size_t n_other,
  */
 size_t report_noisy_note(const struct result *res, size_t n, char *buf,
 			 size_t len);
+
+/*
+ * The headline note of results res[0..n-1] of one configuration into
+ * buf: "withheld: 4 of 5 samples had a worker off its CPU >5%; ..." when
+ * a result's headline was withheld, "headline over 7 of 10 samples: ..."
+ * when disturbed samples were left out; "" (returns false) otherwise.
+ */
+bool report_headline_note(const struct result *res, size_t n, char *buf,
+			  size_t len);
 
 #endif

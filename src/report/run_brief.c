@@ -121,7 +121,11 @@ void run_brief_job(FILE *out, const struct result *res, size_t n,
 			 last ? "" : cfg->workload, params);
 		last = cfg;
 		fmt_clean_text(label, clean, sizeof(clean));
-		if (r && r->nsamples) {
+		if (r && r->withheld) {
+			/* stats/headline.h: `show RUN` says why */
+			snprintf(value, sizeof(value), "withheld");
+			snprintf(sd, sizeof(sd), "-");
+		} else if (r && r->nsamples) {
 			fmt_value(r->summary.median, r->unit, value,
 				  sizeof(value));
 			snprintf(sd, sizeof(sd), "%.0f%%",
@@ -169,7 +173,7 @@ static void group_line(FILE *out, const struct run_data *runs, size_t nruns,
 	for (k = 0; k < nruns; k++) {
 		const struct result *x = match(&runs[k], r);
 
-		if (!x || !x->nsamples)
+		if (!x || !x->nsamples || x->withheld)
 			continue;
 		sum += x->summary.median;
 		lo = fmin(lo, x->summary.median);
@@ -182,7 +186,7 @@ static void group_line(FILE *out, const struct run_data *runs, size_t nruns,
 	for (k = 0; k < nruns; k++) {
 		const struct result *x = match(&runs[k], r);
 
-		if (x && x->nsamples)
+		if (x && x->nsamples && !x->withheld)
 			sq += (x->summary.median - mean) *
 			      (x->summary.median - mean);
 	}

@@ -154,6 +154,12 @@ static void print_metric_row(FILE *out, const struct result *r)
 		snprintf(sd, sizeof(sd), "%.1f%%", s->cv * 100.0);
 	else
 		snprintf(sd, sizeof(sd), "-");
+	if (r->withheld) {
+		/* no figure: the note under the rows says why */
+		fprintf(out, "%-12s %11s %6s   %-20s %4zu\n", r->metric,
+			"withheld", "-", "(see below)", r->nsamples);
+		return;
+	}
 	if (*label) {
 		char m[48];
 

@@ -11,6 +11,7 @@
 
 #include "core/workload.h"
 #include "results/sample_flags.h"
+#include "stats/headline.h"
 
 void result_set_init(struct result_set *set)
 {
@@ -160,12 +161,101 @@ int result_set_take(struct result_set *dst, struct result_set *src)
 	return 0;
 }
 
+/*
+ * Whether r's values carry the time a worker waited: the window's
+ * readings (time, cycles, bytes or ops per second of the window) and
+ * the op-timed percentiles and means; not a count or a ratio of counts
+ * (fairness, retransmits, context switches per MiB).  For a workload
+ * not in this build, by its unit: ns, cycles, a rate per second.
+ */
+static bool carries_wait(const struct result *r)
+{
+	const struct workload *wl = r->cfg->wl;
+	size_t i, n;
+
+	for (i = 0; wl && i < wl->nmetrics; i++)
+		if (strcmp(wl->metrics[i].name, r->metric) == 0)
+			return result_window_reading(r) ||
+			       wl->metrics[i].kind == METRIC_OP_PCT ||
+			       wl->metrics[i].kind == METRIC_OP_MEAN;
+	if (!r->unit)
+		return false;
+	n = strlen(r->unit);
+	return strcmp(r->unit, "ns") == 0 || strstr(r->unit, "cycles") ||
+	       (n > 2 && strcmp(r->unit + n - 2, "/s") == 0);
+}
+
+bool result_config_own_cpus(const struct result_config *c)
+{
+	size_t i, j;
+
+	if (c->nworkers <= 1)
+		return true;
+	for (i = 0; i < c->nworkers; i++) {
+		if (c->workers[i].cpu_requested < 0)
+			return false;
+		for (j = 0; j < i; j++)
+			if (c->workers[j].cpu_requested ==
+			    c->workers[i].cpu_requested)
+				return false;
+	}
+	return true;
+}
+
+bool result_value_disturbed(const struct result *r, size_t i)
+{
+	const struct result_config *c = r->cfg;
+
+	if (r->trace || r->traced || !c->load || !c->load->flags ||
+	    c->nsamples != r->nsamples || i >= r->nsamples ||
+	    !carries_wait(r) || !result_config_own_cpus(c))
+		return false;
+	return (c->load->flags[i] & INTERF_FLAG_OFFCPU) != 0;
+}
+
+bool result_value_counts(const struct result *r, size_t i)
+{
+	if (r->withheld)
+		return false;
+	return !(r->left_out && result_value_disturbed(r, i));
+}
+
 int result_finalize(struct result *r)
 {
-	if (summary_compute(r->samples, r->nsamples, &r->summary) != 0 ||
-	    modes_detect(r->samples, r->nsamples, &r->modes) != 0)
+	size_t i, nd = 0, n = 0;
+	double *kept;
+	int rc = -1;
+
+	for (i = 0; i < r->nsamples; i++)
+		nd += result_value_disturbed(r, i);
+	r->left_out = 0;
+	r->withheld = false;
+	switch (headline_rule(r->nsamples, nd)) {
+	case HEADLINE_LEFT_OUT:
+		r->left_out = nd;
+		break;
+	case HEADLINE_WITHHELD:
+		r->withheld = true;
+		break;
+	case HEADLINE_ALL:
+		break;
+	}
+	if (!r->left_out)
+		return summary_compute(r->samples, r->nsamples,
+				       &r->summary) != 0 ||
+		       modes_detect(r->samples, r->nsamples, &r->modes) != 0 ?
+		       -1 : 0;
+	kept = malloc(r->nsamples * sizeof(*kept));
+	if (!kept)
 		return -1;
-	return 0;
+	for (i = 0; i < r->nsamples; i++)
+		if (result_value_counts(r, i))
+			kept[n++] = r->samples[i];
+	if (summary_compute(kept, n, &r->summary) == 0 &&
+	    modes_detect(kept, n, &r->modes) == 0)
+		rc = 0;
+	free(kept);
+	return rc;
 }
 
 const struct result_param *result_param_find(const struct result_config *cfg,
@@ -246,6 +336,15 @@ size_t result_config_flagged(const struct result_config *cfg)
 
 	for (k = 0; cfg->load && k < cfg->nsamples; k++)
 		n += cfg->load->flags[k] != 0;
+	return n;
+}
+
+size_t result_config_flagged_offcpu(const struct result_config *cfg)
+{
+	size_t k, n = 0;
+
+	for (k = 0; cfg->load && cfg->load->flags && k < cfg->nsamples; k++)
+		n += (cfg->load->flags[k] & INTERF_FLAG_OFFCPU) != 0;
 	return n;
 }
 

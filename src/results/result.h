@@ -192,8 +192,15 @@ struct result {
 	size_t nsamples;
 	struct result_hist *hist;	/* NULL: none */
 	/* computed once by result_finalize() */
-	struct summary summary;
-	struct modes modes;
+	struct summary summary;		/* over the samples that count
+					   (result_value_counts()) */
+	struct modes modes;		/* over the same samples */
+	/* the headline rule (stats/headline.h): samples left out of the
+	   summary as disturbed (flagged offcpu), and whether too few
+	   undisturbed ones remained for a headline (then the summary is
+	   over every sample, and no renderer prints its median) */
+	size_t left_out;
+	bool withheld;
 };
 
 /*
@@ -231,8 +238,39 @@ struct result *result_set_new_result(struct result_set *set,
  */
 int result_set_take(struct result_set *dst, struct result_set *src);
 
-/* Compute r's summary and modes from its samples.  0, or -1 on ENOMEM. */
+/*
+ * Compute r's summary and modes from its samples, after the headline
+ * rule (stats/headline.h) on the samples disturbed (result_value_
+ * disturbed()): left_out and withheld set.  The configuration's load
+ * must be set before.  0, or -1 on ENOMEM.
+ */
 int result_finalize(struct result *r);
+
+/*
+ * Whether each worker of cfg was pinned to a CPU of its own (one worker:
+ * true).  Where workers share a CPU (place=same, more workers than CPUs,
+ * unpinned), one waits in the run queue while another runs, which is
+ * the workload's own cost: their run-queue wait cannot tell outside load.
+ */
+bool result_config_own_cpus(const struct result_config *cfg);
+
+/*
+ * Whether value i of r comes from a sample flagged offcpu: a worker
+ * waited for a CPU for more than SAMPLE_OFFCPU_PCT of its window and the
+ * value carries that wait (a time, cycles or a rate: not a count or a
+ * ratio of counts such as fairness), the workers on CPUs of their own
+ * (result_config_own_cpus()).  False when r's values are not one per
+ * kept sample (a trace, the traced samples, values left out) or no load
+ * was recorded.
+ */
+bool result_value_disturbed(const struct result *r, size_t i);
+
+/*
+ * Whether value i of r counts in its headline and in what compares it:
+ * false for a disturbed value left out, and for every value of a
+ * withheld result.
+ */
+bool result_value_counts(const struct result *r, size_t i);
 
 /* Text of parameter name in cfg, or NULL when it has none. */
 const char *result_param(const struct result_config *cfg, const char *name);
@@ -272,6 +310,9 @@ size_t result_config_short(const struct result_config *cfg,
 
 /* Number of flagged kept samples of cfg (0 when no load was recorded). */
 size_t result_config_flagged(const struct result_config *cfg);
+
+/* Of those, the samples flagged offcpu. */
+size_t result_config_flagged_offcpu(const struct result_config *cfg);
 
 /*
  * Median over the kept samples of counter[k] / per_sample, or NAN when the

@@ -22,9 +22,18 @@ static bool undecided(const struct cmp_row *r)
 	return r->verdict == VERDICT_CANNOT_TELL && !r->same_reading_as;
 }
 
+/* An empty side emptied by its runs' withheld headlines alone. */
+static bool held(const struct cmp_row *r)
+{
+	return (!r->b.n && r->b.headline_out && !r->b.dropped) ||
+	       (!r->n.n && r->n.headline_out && !r->n.dropped);
+}
+
 bool check_row_shown(const struct cmp_row *r, void *arg)
 {
-	return regression(r, *(const double *)arg) || undecided(r);
+	return regression(r, *(const double *)arg) || undecided(r) ||
+	       (r->verdict == VERDICT_EMPTY && !r->same_reading_as &&
+		held(r));
 }
 
 bool check_row_compared(const struct cmp_row *r, void *arg)
@@ -47,7 +56,11 @@ void check_tally(const struct cmp *c, double threshold_pct,
 		t->ncmp++;
 		t->nreg += regression(r, threshold_pct);
 		t->nct += undecided(r);
-		t->nempty += r->verdict == VERDICT_EMPTY;
+		if (r->verdict == VERDICT_EMPTY && !r->same_reading_as &&
+		    held(r))
+			t->nheld++;
+		else
+			t->nempty += r->verdict == VERDICT_EMPTY;
 		t->nwh += r->verdict == VERDICT_WITHHELD;
 	}
 }

@@ -18,7 +18,11 @@ struct check_tally {
 	size_t ncmp;		/* rows on both sides */
 	size_t nreg;		/* regressions beyond the threshold */
 	size_t nct;		/* cannot tell */
-	size_t nempty;		/* every sample of a side left out */
+	size_t nempty;		/* every sample of a side left out
+				   (--drop-noisy) */
+	size_t nheld;		/* a side's runs all withheld their
+				   headline (stats/headline.h): cannot
+				   tell */
 	size_t nwh;		/* withheld: measured under an emulator */
 };
 

@@ -7,7 +7,8 @@
  * The parent re-executes its own binary N times with the same arguments
  * less --runs, plus --group ID (and, with --interleave --seed S, the seed
  * S + k for run k, so the runs do not share one order).  The first child
- * that does not end well stops the group with its exit status.  The
+ * that does not end well stops the group with its exit status (a run
+ * that withheld a headline, exit 4, does not: the group exits 4).  The
  * parent then reads the runs back from the store, for the caller to print
  * (the table of their medians' spread, or one JSON document of the N
  * runs).
@@ -15,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,8 @@
 
 /* Exit statuses (as cli/cli.h names them). */
 #define GROUP_FAIL 1
+#define GROUP_WITHHELD 4	/* a run withheld a headline: the group goes
+				   on, and ends with it */
 #define GROUP_INTERRUPTED 130
 
 /*
@@ -95,6 +99,7 @@ int run_group_run(const struct run_group_spec *spec, char *group,
 {
 	char seedbuf[32];
 	int k, e = 0;
+	bool withheld = false;
 
 	if (util_random_id(group, grouplen) != 0) {
 		group[0] = '\0';
@@ -118,8 +123,12 @@ int run_group_run(const struct run_group_spec *spec, char *group,
 				spec->runs, group);
 		e = run_child(cv, spec->quiet);
 		free(cv);
+		if (e == GROUP_WITHHELD) {
+			withheld = true;
+			e = 0;
+		}
 	}
-	return e;
+	return e == 0 && withheld ? GROUP_WITHHELD : e;
 }
 
 int run_group_load(struct store *st, const char *group,

@@ -217,6 +217,11 @@ static void finish_config(struct session *s, size_t job,
 		msg_error("out of memory");
 		cs = CONFIG_FAILED;
 	}
+	for (k = r0; k < set->n; k++)
+		if (set->v[k].withheld) {
+			out->nwithheld++;
+			break;
+		}
 	if (s->spec->store && set->n > r0) {
 		if (store_add_results(s->spec->store, out->run.info.id,
 				      set->v + r0, set->n - r0, err,

@@ -118,6 +118,9 @@ struct session_result {
 	char pair_lost_why[256];
 	/* kept samples and flagged ones, by reason */
 	size_t nsamples, nflagged, n_other, n_steal, n_canary, n_offcpu;
+	/* configurations with a headline withheld (stats/headline.h: too
+	   few undisturbed samples); `run` exits 4 for them */
+	size_t nwithheld;
 };
 
 /*

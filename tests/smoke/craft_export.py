@@ -18,12 +18,20 @@ the edits of FILE, one a line, fields separated by tabs, change it:
   bimodal  METRIC SEED LOW HIGH NHIGH  10 values, NHIGH of them around
                                      HIGH and the others around LOW (1%)
   values   METRIC V1 V2 ...          exactly these values
-  flagged  all|none                  every sample of every result marked
-                                     disturbed (flagged, why kept) or
+  flagged  all|other|none            every sample of every result marked
+                                     disturbed (flagged, why kept; with
+                                     other, why "other": a busy machine,
+                                     which leaves the headline whole) or
                                      not (the default: a verdict on made
                                      values must not depend on how loaded
                                      this machine was when it measured)
   env      KEY VALUE                 an environment key set (or added)
+  offcpu   I,J,...|none              after the flagged edit: exactly
+                                     these samples (0-based) of every
+                                     result flagged offcpu, a worker off
+                                     its CPU 40% of the window, the
+                                     others quiet (0%); for the headline
+                                     rule (docs/methodology.md)
 
 METRIC is a result's metric ("time/call"), "*" for every result, or #SEQ
 for the result at that seq.  The values are rounded to 6 decimals, as
@@ -87,9 +95,24 @@ def set_flags(res, flagged):
     it = res["info"].get("interference")
     if not isinstance(it, dict) or "flagged" not in it:
         return
-    it["flagged"] = [flagged] * len(it["flagged"])
+    it["flagged"] = [bool(flagged)] * len(it["flagged"])
     if not flagged and "why" in it:
         it["why"] = [""] * len(it["why"])
+    if flagged == "other":
+        it["why"] = ["other"] * len(it["flagged"])
+        if "offcpu_pct" in it:
+            it["offcpu_pct"] = [0.0] * len(it["flagged"])
+
+
+def set_offcpu(res, which):
+    """Exactly the samples in which flagged offcpu, the others quiet."""
+    it = res["info"].get("interference")
+    if not isinstance(it, dict):
+        return
+    n = len(res["samples"])
+    it["flagged"] = [k in which for k in range(n)]
+    it["why"] = ["offcpu" if k in which else "" for k in range(n)]
+    it["offcpu_pct"] = [40.0 if k in which else 0.0 for k in range(n)]
 
 
 def picks(res, sel):
@@ -117,10 +140,16 @@ def read_edits(path):
 def apply(results, runs, edits):
     """The edits applied to the runs and their results, in order."""
     flagged = False
+    offcpu = None
     for e in edits:
         kind, args = e[0], e[1:]
         if kind == "flagged":
-            flagged = {"all": True, "none": False}[args[0]]
+            flagged = {"all": True, "other": "other",
+                       "none": False}[args[0]]
+            continue
+        if kind == "offcpu":
+            offcpu = set() if args[0] == "none" else \
+                {int(k) for k in args[0].split(",")}
             continue
         if kind == "env":
             for r in runs:
@@ -136,6 +165,8 @@ def apply(results, runs, edits):
             set_samples(r, make(args[1:]))
     for r in results:
         set_flags(r, flagged)
+        if offcpu is not None:
+            set_offcpu(r, offcpu)
 
 
 def main():

@@ -120,9 +120,26 @@ expect_exit() {
 }
 
 # cs CODE args...: expect_exit CODE "$BIN" args...
+# A `run` expected to exit 0 may exit 4 when a configuration withheld its
+# headline (too many samples with a worker off its CPU: docs/methodology.md
+# "The headline"), which depends on the machine's load, not on the code:
+# that passes, with a note, when stderr says so.  A test of the withholding
+# itself expects 4 (cs 4 ...), which takes nothing else.
 cs() {
 	_want=$1
 	shift
+	if [ "$_want" -eq 0 ] && [ "${1:-}" = run ]; then
+		LAST_CMD="$BIN $*"
+		"$BIN" "$@" >"$OUT" 2>"$ERR"
+		LAST_RC=$?
+		if [ "$LAST_RC" -eq 4 ] &&
+		    grep -q "headline withheld for" "$ERR"; then
+			note "run exited 4: a headline withheld on this loaded machine"
+			return 0
+		fi
+		[ "$LAST_RC" -eq 0 ] || fail "expected exit 0, got $LAST_RC"
+		return 0
+	fi
 	expect_exit "$_want" "$BIN" "$@"
 }
 
@@ -356,10 +373,19 @@ made_values() {
 	printf '\n' >>"$EDITS"
 }
 
-# made_flags all|none: every sample of the staged runs marked as
-# disturbed, or (the default) none.
+# made_flags all|other|none: every sample of the staged runs marked as
+# disturbed (with other: by a busy machine, which leaves the headline
+# whole, where all keeps each sample's reason, offcpu among them), or
+# (the default) none.
 made_flags() {
 	printf 'flagged\t%s\n' "$1" >>"$EDITS"
+}
+
+# made_offcpu I,J,...|none: exactly these samples (0-based) of the staged
+# runs flagged offcpu (a worker off its CPU 40% of the window), the others
+# quiet: the headline rule's input (docs/methodology.md, "The headline").
+made_offcpu() {
+	printf 'offcpu\t%s\n' "$1" >>"$EDITS"
 }
 
 # made_env KEY VALUE: the staged runs' environment KEY set to VALUE.

@@ -65,7 +65,7 @@ def layout(path, sides):
 
 def num(text):
     text = text.strip()
-    if text in ("", "-"):
+    if text in ("", "-", "withheld"):   # withheld: no figure to check
         return None
     return float(text)
 
@@ -102,7 +102,7 @@ def rows(path):
         try:
             float(first)
         except ValueError:
-            if first != "-":
+            if first not in ("-", "withheld"):
                 # a workload's heading (its continuation indented by
                 # two, as a name above its numbers is), a name above its
                 # numbers, or the table heading's own lines
@@ -233,6 +233,11 @@ def against(kind, rows_path, json_path):
             j, s = find(rj, r["name"], lambda j: (
                 dict(j["params"], __workload=j["workload"]), j["metric"]),
                 r.get("heading"))
+            if j["summary"]["median"] is None:
+                # withheld (docs/methodology.md, "The headline"): the
+                # mail says so and shows no figure
+                close(r["base"], None, r["name"])
+                continue
             close(r["base"] * s, j["summary"]["median"], r["name"])
             pct_close(r["base_sd"], round(j["summary"]["cv"] * 100),
                       r["name"] + " %stddev", 1.0)

@@ -162,7 +162,12 @@ rp=$!
 "$BIN" observe --duration 2s --what pipe-writes --pid $rp --no-store \
 	--json >"$TMP/replay-obs.json" 2>"$TMP/replay-obs.err" ||
 	{ cat "$TMP/replay-obs.err"; fail "observing the replay failed"; }
-wait $rp || { cat "$TMP/replay.err"; fail "the replay failed"; }
+# exit 0, or 4 with a headline withheld on a loaded machine
+wait $rp
+rp_rc=$?
+[ "$rp_rc" -eq 0 ] || { [ "$rp_rc" -eq 4 ] &&
+	grep -q "headline withheld for" "$TMP/replay.err"; } ||
+	{ cat "$TMP/replay.err"; fail "the replay failed"; }
 contains "$TMP/replay.out" "mix 64-127:1000+65536-131071:10"
 python3 - "$TMP/replay-obs.json" <<'PY' || fail "the replay's writes do not have the observed shares"
 import json, sys

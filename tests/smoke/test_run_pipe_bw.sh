@@ -9,11 +9,11 @@ note "size sweep 4k,64k,1M"
 cs 0 run pipe.bw size=4k,64k,1M --quick
 contains_re "$OUT" '^pipe\.bw '
 for s in 4k 64k 1M; do
-	contains_re "$OUT" "^ +$s +bandwidth +[0-9.]+ [KMGT]?i?B/s"
+	contains_re "$OUT" "^ +$s +bandwidth +([0-9.]+ [KMGT]?i?B/s|withheld)"
 done
 [ "$(grep -E -c '^ +(4k|64k|1M) +bandwidth ' "$OUT")" -eq 3 ] ||
 	fail "expected exactly 3 size rows"
-[ "$(grep -E -c '^ +(4k +|64k +|1M +)?time/write +[0-9.]+ ' "$OUT")" -eq 3 ] ||
+[ "$(grep -E -c '^ +(4k +|64k +|1M +)?time/write +([0-9.]+|withheld) ' "$OUT")" -eq 3 ] ||
 	fail "expected 3 time/write rows"
 [ "$(count_matches "$OUT" "writer cpu")" -eq 3 ] ||
 	fail "expected one 'writer cpu' line per size"
@@ -76,7 +76,7 @@ note "place=none runs and says where the workers were"
 cs 0 run pipe.bw place=none --quick --no-store
 contains "$OUT" "writer cpu"
 contains "$OUT" "reader cpu"
-contains_re "$OUT" '^ +bandwidth +[0-9.]+ '
+contains_re "$OUT" '^ +bandwidth +([0-9.]+|withheld) '
 
 note "mode=thread place=same"
 cs 0 run pipe.bw mode=thread place=same size=4k --quick --no-store
