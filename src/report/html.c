@@ -57,7 +57,8 @@ static const char style[] =
 "figure.flame{flex:1 1 100%;min-width:0;margin:0}figure.flame figcaption"
 "{font-weight:bold}.flamegraph{width:100%;overflow-x:auto}"
 ".flame-controls{margin:.3em 0;font-size:13px;color:#555}"
-".flame-details{min-height:1.4em;font-size:13px}\n";
+".flame-details{min-height:1.4em;font-size:13px}"
+"tr.grew td{color:#c00}tr.shrank td{color:#24c}\n";
 
 /* Installed first: every script error of the page lands on <html>. */
 static const char error_hook[] =

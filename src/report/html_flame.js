@@ -1,6 +1,6 @@
 /*
  * html_flame.js - the flame graphs of copyscope's HTML report: turns each
- * <figure class="flame"> (its data a <script type="application/json">,
+ * figure of class flame (its data a script of type application/json,
  * written by src/report/html_plots_flame.c: the folded stacks of the
  * profile view as `show --folded` prints them) into an interactive
  * d3-flame-graph.  Bundled after d3-flame-graph and the d3 modules it
@@ -19,8 +19,9 @@
  *
  * After drawing, each figure says what it drew, read back from the SVG
  * (data-drawn: the chart's width, the root's value and per frame its
- * path, its value, x and width as drawn, and for a diff both sides'
- * counts), and the page says how many flame graphs it has and drew
+ * path, its value, x, width and fill as drawn, and for a diff both
+ * sides' counts; data-gone: the frames left out, those only the first
+ * side of a diff has), and the page says how many flame graphs it has and drew
  * (data-flames, data-flames-drawn), so that a test in a real browser can
  * check the frames against the stored counts.
  */
@@ -189,7 +190,8 @@
 				this.getAttribute('transform') || '');
 			var row = [path(d), d.value, t ? +t[1] : null,
 				r && r.hasAttribute('width') ?
-				+r.getAttribute('width') : null];
+				+r.getAttribute('width') : null,
+				r ? r.getAttribute('fill') : null];
 
 			if (diff)
 				row.push(d.data.cnt[0], d.data.cnt[1]);
@@ -198,7 +200,7 @@
 		return out;
 	}
 
-	function controls(fig, chart) {
+	function controls(fig, chart, legend) {
 		var bar = document.createElement('div');
 		var input = document.createElement('input');
 		var reset = document.createElement('button');
@@ -220,7 +222,8 @@
 		bar.appendChild(input);
 		bar.appendChild(reset);
 		bar.appendChild(document.createTextNode(
-			' click a frame to zoom into it; hover for its counts'));
+			' click a frame to zoom into it; hover for its counts' +
+			legend));
 		fig.insertBefore(bar, fig.querySelector('.flamegraph'));
 	}
 
@@ -236,17 +239,23 @@
 		var details = fig.querySelector('.flame-details');
 		var diff = spec.kind === 'flamediff';
 		var sides = diff ? spec.sides : [spec];
-		var root = tree(sides), gone = [0];
+		var root = tree(sides), gone = [0], legend = '', max = 0;
 		var w = Math.max(400, Math.floor(el.clientWidth || 1200));
 		var chart = flamegraph.default().width(w).cellHeight(CELL)
 			.transitionDuration(0).minFrameSize(0).sort(true)
 			.selfValue(false);
 
 		if (diff) {
+			max = maxChange(root, sides[0].total, sides[1].total);
 			chart.setLabelHandler(labelDiff(spec)).setColorMapper(
-				diffColor(spec, maxChange(root, sides[0].total,
-					sides[1].total)));
+				diffColor(spec, max));
 			prune(root, 1, gone);
+			legend = '. Deepest red: +' + (100 * max).toFixed(1) +
+				' points of the self share, deepest blue: -' +
+				(100 * max).toFixed(1) + ' (the largest change ' +
+				'here). ' + gone[0] + ' frame' +
+				(gone[0] === 1 ? '' : 's') + ' only ' +
+				sides[0].name + ' has, not drawn';
 		} else {
 			chart.setLabelHandler(label1(spec));
 			prune(root, 0, gone);
@@ -254,13 +263,18 @@
 		if (details)
 			chart.setDetailsElement(details);
 		d3.select(el).datum(root).call(chart);
-		controls(fig, chart);
+		controls(fig, chart, legend);
 		fig.setAttribute('data-gone', gone[0]);
 		/* the rects grow to their widths and the labels get their
-		   text in d3 transitions (the rects' of d3's default 250 ms):
-		   read them back once no node has one left (d3 deletes a
-		   node's __transition when its last one ends) */
-		var tries = 0;
+		   text in d3 transitions (the rects' of d3's default 250 ms),
+		   which advance on animation frames: read them back, frame by
+		   frame, once no node has one left (d3 deletes a node's
+		   __transition when its last one ends); after 1200 frames
+		   (20 s) as they are */
+		var frames = 0;
+		var next = window.requestAnimationFrame ?
+			function (f) { window.requestAnimationFrame(f); } :
+			function (f) { setTimeout(f, 16); };
 
 		(function check() {
 			var rects = el.querySelectorAll('g.frame rect');
@@ -271,8 +285,8 @@
 					return r.hasAttribute('width');
 				});
 
-			if (!ready && ++tries < 100) {
-				setTimeout(check, 50);
+			if (!ready && ++frames < 1200) {
+				next(check);
 				return;
 			}
 			var root = d3.select(el).datum();

@@ -214,7 +214,7 @@ static void moved_table(FILE *f, const struct flame_side *a,
 	struct prof_func *fa, *fb;
 	long na = side_funcs(a, &fa), nb = side_funcs(b, &fb), i, j;
 	struct moved *m = NULL;
-	size_t nm = 0, k;
+	size_t nm = 0, k, shown = 0;
 
 	if (na >= 0 && nb >= 0)
 		m = calloc((size_t)(na + nb) + 1, sizeof(*m));
@@ -244,15 +244,18 @@ static void moved_table(FILE *f, const struct flame_side *a,
 	html_th(f, b->name);
 	html_th(f, "change of the self share");
 	fprintf(f, "</tr>\n");
-	for (k = 0; k < nm && k < FLAME_TOP; k++) {
+	for (k = 0; k < nm && shown < FLAME_TOP; k++) {
 		char c[32];
 
-		fprintf(f, "<tr class=\"%s\">", m[k].change > 0 ? "worse" :
-			m[k].change < 0 ? "better" : "same");
+		if (!m[k].a && !m[k].b)
+			continue;	/* no self sample on either side */
+		shown++;
+		fprintf(f, "<tr class=\"%s\">", m[k].change > 0 ? "grew" :
+			m[k].change < 0 ? "shrank" : "same");
 		html_td(f, m[k].name);
 		cell_count(f, m[k].a, a->samples);
 		cell_count(f, m[k].b, b->samples);
-		snprintf(c, sizeof(c), "%+.1f points", 100.0 * m[k].change);
+		snprintf(c, sizeof(c), "%+.2f points", 100.0 * m[k].change);
 		html_tdn(f, c);
 		fprintf(f, "</tr>\n");
 	}
