@@ -395,12 +395,11 @@ static int run_body(FILE *f, const struct run_data *run)
 			    ab && job >= 0 && job < 3 ? roles[job] : NULL);
 		plots += html_block_plots(f, res + i, e - i);
 	}
-	if (n)
+	if (n) {
 		plots += html_explain_plot(f, res, n);
-	if (n)
 		plots += html_ab_plot(f, &run->env, res, n);
-	if (n)
 		plots += html_ab_flames(f, &run->env, res, n);
+	}
 	return plots;
 }
 

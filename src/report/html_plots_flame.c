@@ -120,7 +120,7 @@ static void funcs_table(FILE *f, const struct result_kernel *k)
 	fprintf(f, "</tr>\n");
 	for (i = 0; i < n && i < FLAME_TOP; i++) {
 		double lo, hi;
-		char a[32], b[32], c[72];
+		char c[72];
 
 		fprintf(f, "<tr>");
 		html_td(f, fn[i].name);
@@ -128,6 +128,8 @@ static void funcs_table(FILE *f, const struct result_kernel *k)
 		cell_ns(f, (double)fn[i].self / of, op_ns);
 		prof_share_ci(fn[i].self, k->prof_samples, &lo, &hi);
 		if (isfinite(op_ns)) {
+			char a[32], b[32];
+
 			fmt_value(lo * op_ns, "ns", a, sizeof(a));
 			fmt_value(hi * op_ns, "ns", b, sizeof(b));
 			snprintf(c, sizeof(c), "%s .. %s", a, b);
@@ -225,8 +227,8 @@ static void moved_table(FILE *f, const struct flame_side *a,
 	for (i = 0; i < na; i++)
 		m[nm++] = (struct moved){ fa[i].name, fa[i].self, 0, 0 };
 	for (j = 0; j < nb; j++) {
-		for (k = 0; k < (size_t)na && strcmp(m[k].name, fb[j].name);
-		     k++)
+		for (k = 0; k < (size_t)na &&
+			    strcmp(m[k].name, fb[j].name) != 0; k++)
 			;
 		if (k == (size_t)na) {
 			k = nm;
@@ -367,7 +369,7 @@ static int pool_side(const struct cmp_side *side, char ***match,
 
 	for (i = 0; i < side->nruns; i++)
 		total += side->runs[i].results.n;
-	seen = calloc(total + 1, sizeof(*seen));
+	seen = calloc(total + 1, sizeof(const struct result_config *));
 	if (!seen)
 		return -1;
 	s->stacks = NULL;
@@ -378,9 +380,10 @@ static int pool_side(const struct cmp_side *side, char ***match,
 			const struct result_config *cfg =
 				side->runs[i].results.v[j].cfg;
 			const struct result_kernel *kk = cfg->kernel;
+			const char *w = row->ref->cfg->workload;
 
-			if (strcmp(cfg->workload, row->ref->cfg->workload) ||
-			    strcmp(match[i][j], row->match) ||
+			if (strcmp(cfg->workload, w) != 0 ||
+			    strcmp(match[i][j], row->match) != 0 ||
 			    !html_flame_drawable(kk))
 				continue;
 			for (k = 0; k < nseen && seen[k] != cfg; k++)
@@ -417,9 +420,9 @@ static bool seen_config(const struct cmp *c, size_t i)
 
 	for (k = 0; k < i; k++)
 		if (c->rows[k].in_base && c->rows[k].in_new &&
-		    !strcmp(c->rows[k].ref->cfg->workload,
-			    r->ref->cfg->workload) &&
-		    !strcmp(c->rows[k].match, r->match))
+		    strcmp(c->rows[k].ref->cfg->workload,
+			   r->ref->cfg->workload) == 0 &&
+		    strcmp(c->rows[k].match, r->match) == 0)
 			return true;
 	return false;
 }
@@ -433,8 +436,6 @@ int html_cmp_flames(FILE *f, const struct cmp *c)
 		const struct cmp_row *r = &c->rows[i];
 		struct flame_side b = { "base", NULL, 0, 0 };
 		struct flame_side nw = { "new", NULL, 0, 0 };
-		char label[LABEL_LEN], what[LABEL_LEN + 32];
-		size_t ll, ml;
 
 		if (!r->in_base || !r->in_new || seen_config(c, i))
 			continue;
@@ -444,12 +445,15 @@ int html_cmp_flames(FILE *f, const struct cmp *c)
 			if (!f) {
 				done++;
 			} else {
+				char label[LABEL_LEN], what[LABEL_LEN + 32];
+				size_t ll, ml;
+
 				/* the row's label less its metric */
 				html_cmp_row_label(c, r, label, sizeof(label));
 				ll = strlen(label);
 				ml = strlen(r->ref->metric) + 2;
-				if (ll > ml && !strcmp(label + ll - ml + 2,
-						       r->ref->metric))
+				if (ll > ml && strcmp(label + ll - ml + 2,
+						      r->ref->metric) == 0)
 					label[ll - ml] = '\0';
 				snprintf(what, sizeof(what), "%s, new against "
 					 "base", label);
