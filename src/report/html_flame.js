@@ -227,6 +227,27 @@
 		fig.insertBefore(bar, fig.querySelector('.flamegraph'));
 	}
 
+	/*
+	 * Run draw with every d3 transition it starts of no duration, then
+	 * flush d3's timers: the frames have their final widths and labels
+	 * when it returns, not after an animation that a headless browser
+	 * (or a page printed at once) may never run to its end.  The
+	 * widths are still the library's: only the animation is left out.
+	 */
+	function drawNow(draw) {
+		var proto = d3.selection.prototype, orig = proto.transition;
+
+		proto.transition = function () {
+			return orig.apply(this, arguments).duration(0);
+		};
+		try {
+			draw();
+			d3.timerFlush();
+		} finally {
+			proto.transition = orig;
+		}
+	}
+
 	var figs = document.querySelectorAll('figure.flame');
 	var done = 0;
 	var h = document.documentElement;
@@ -262,15 +283,15 @@
 		}
 		if (details)
 			chart.setDetailsElement(details);
-		d3.select(el).datum(root).call(chart);
+		drawNow(function () {
+			d3.select(el).datum(root).call(chart);
+		});
 		controls(fig, chart, legend);
 		fig.setAttribute('data-gone', gone[0]);
-		/* the rects grow to their widths and the labels get their
-		   text in d3 transitions (the rects' of d3's default 250 ms),
-		   which advance on animation frames: read them back, frame by
-		   frame, once no node has one left (d3 deletes a node's
-		   __transition when its last one ends); after 1200 frames
-		   (20 s) as they are */
+		/* read the frames back once no node has a transition left
+		   (d3 deletes a node's __transition when its last one ends):
+		   at once after drawNow(), else frame by frame; after 1200
+		   frames (20 s) as they are */
 		var frames = 0;
 		var next = window.requestAnimationFrame ?
 			function (f) { window.requestAnimationFrame(f); } :
