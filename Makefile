@@ -181,7 +181,10 @@ $(BIN_SANITIZE): $(call objs,sanitize,$(SRCS) $(GEN_SRCS))
 # files and our glue (src/report/html_charts.js) become one script,
 # embedded into the binary as a C array: an installed copyscope needs
 # neither the source tree nor the network to write a report.  npm sets
-# old mtimes on what it unpacks, so a stamp says when npm ci ran.  The
+# old mtimes on what it unpacks, so a stamp says when npm ci ran; it
+# takes what npm's cache (~/.npm) already holds without asking the
+# registry (--prefer-offline: the lock's integrity hashes still checked),
+# so a new lock builds offline where its packages were fetched once.  The
 # flame graphs of the profile view are a second script from the same
 # npm ci: d3-flame-graph with the d3 modules it needs (their UMD builds
 # in dependency order: each adds itself to one global d3), then our glue
@@ -201,8 +204,8 @@ $(WEB_STAMP): web/package.json web/package-lock.json
 	@command -v npm >/dev/null 2>&1 || { echo "npm is missing:" \
 		"run scripts/install-deps.sh (make deps)" >&2; exit 1; }
 	@$(if $(Q),echo "  NPM     web/ (npm ci)")
-	$(Q)cd web && npm ci --ignore-scripts --no-audit --no-fund \
-		--loglevel=error >/dev/null
+	$(Q)cd web && npm ci --prefer-offline --ignore-scripts --no-audit \
+		--no-fund --loglevel=error >/dev/null
 	$(Q)touch $@
 
 $(BUILD)/gen/report_bundle.c: $(WEB_STAMP) src/report/html_charts.js \
