@@ -20,6 +20,8 @@ EXPECT one <figure class="flame"> of it in page order:
                          `show RUN --json` file: a flame graph of it
   diff:SHOW:N:SHOW2:N2   a differential flame graph, the first side the
                          Nth profile of SHOW, the second the N2th of SHOW2
+SHOW may be several files joined by '+': the side is their Nth profiles
+pooled (their stacks' counts added), as compare pools a side's runs.
 Checked against the stored counts (never against the page's own data):
 every frame is drawn once (a diff: every frame of the second side), each
 frame's value is the samples of the stacks through it, the root's is the
@@ -121,6 +123,13 @@ def profiles_of(show):
     d = json.load(open(show))
     return [r["info"]["kernel"]["profile"] for r in d["results"]
             if "profile" in r.get("info", {}).get("kernel", {})]
+
+
+def side(shows, n):
+    """The nth profile of each file of shows ('a.json+b.json'), pooled."""
+    ps = [profiles_of(s)[int(n)] for s in shows.split("+")]
+    return {"stacks": [st for p in ps for st in p["stacks"]],
+            "samples": sum(p["samples"] for p in ps)}
 
 
 def nodes(stacks):
@@ -256,12 +265,12 @@ def check(argv):
         body = dom[s:t]
         fig = {"tag": re.match(r"<figure[^>]*>", body).group(0)}
         if part[0] == "flame":
-            b = profiles_of(part[1])[int(part[2])]
+            b = side(part[1], part[2])
             nf += check_figure(fig, "flame", None, b)
             nt += check_titles(body, "flame", None, b)
         else:
-            a = profiles_of(part[1])[int(part[2])]
-            b = profiles_of(part[3])[int(part[4])]
+            a = side(part[1], part[2])
+            b = side(part[3], part[4])
             nf += check_figure(fig, "flamediff", a, b)
             nt += check_titles(body, "flamediff", a, b)
     print("%d flame graphs: %d frames and %d tooltips as stored" %

@@ -97,7 +97,7 @@ t = re.search(r'<table class="profile">.*?</table>', page, re.S).group(0)
 assert "<td>read_zero</td><td class=\"num\">30 (30.0%)</td>" in t, t
 PY
 
-note "a comparison of two runs with known profiles"
+note "a comparison of runs with known profiles (base: two runs, pooled)"
 cs 0 run sys.rw target=zero size=64k --quick --db "$STAGE_DB"
 ONE=$(run_id)
 cs 0 export "$ONE" --db "$STAGE_DB" -o "$TMP/one.jsonl"
@@ -105,15 +105,18 @@ $FC craft "$TMP/one.jsonl" "$TMP/fa.jsonl" --uuid "fa000000fa000000fa000000fa000
 	--tag fa --profile 0="$TMP/a.folded" || fail "crafting base"
 $FC craft "$TMP/one.jsonl" "$TMP/fb.jsonl" --uuid "fb000000fb000000fb000000fb000001" \
 	--tag fb --profile 0="$TMP/b.folded" || fail "crafting new"
-cs 0 import "$TMP/fa.jsonl"
-cs 0 import "$TMP/fb.jsonl"
-cs 0 show fa --json
-cp "$OUT" "$TMP/fa.json"
-cs 0 show fb --json
-cp "$OUT" "$TMP/fb.json"
+$FC craft "$TMP/one.jsonl" "$TMP/fa2.jsonl" --uuid "fa000000fa000000fa000000fa000002" \
+	--tag fa --profile 0="$TMP/a2.folded" || fail "crafting base's second run"
+for r in fa fa2 fb; do
+	cs 0 import -v "$TMP/$r.jsonl"
+	id=$(sed -n 's/^imported as run \([0-9]*\) .*/\1/p' "$OUT")
+	[ -n "$id" ] || fail "$r was not imported"
+	cs 0 show "$id" --json
+	cp "$OUT" "$TMP/$r.json"
+done
 cs 0 report --compare fa fb -o "$TMP/cmp.html"
 contains "$TMP/cmp.html" "kernel profile: what moved"
-contains "$TMP/cmp.html" "profile: sys.rw, new against base, differential flame graph (base 100 samples, new 220)"
+contains "$TMP/cmp.html" "profile: sys.rw, new against base, differential flame graph (base 200 samples, new 220)"
 [ "$(grep -c '<figure class="flame"' "$TMP/cmp.html")" -eq 1 ] ||
 	fail "the comparison has not one differential flame graph"
 
@@ -191,7 +194,7 @@ assert abs(rz[3] - 170 / 220 * d["width"]) < 1e-6 * d["width"], rz
 print("B: read_zero 170 of 220 samples, %.1f of %d px" % (rz[3], d["width"]))
 PY
 dom cmp "$TMP/cmp.html"
-$FC check "$TMP/cmp.dom" diff:"$TMP/fa.json":0:"$TMP/fb.json":0 ||
+$FC check "$TMP/cmp.dom" diff:"$TMP/fa.json"+"$TMP/fa2.json":0:"$TMP/fb.json":0 ||
 	fail "the comparison's flame graph is not the stored profiles"
 if [ -n "$REAL" ]; then
 	dom real "$TMP/real.html"
