@@ -155,8 +155,19 @@ int html_plot_flame(FILE *f, const struct result_kernel *k, const char *cfg)
 	double op_ns = prof_op_ns(k);
 	char title[LABEL_LEN + 160], note[640], op[32];
 
-	if (!html_flame_drawable(k))
+	if (!html_flame_drawable(k)) {
+		if (k && (k->views & KVIEW_PROFILE)) {
+			fprintf(f, "<p class=\"muted\">profile");
+			if (*cfg) {
+				fprintf(f, ", ");
+				html_text(f, cfg);
+			}
+			fprintf(f, ": no sample of the workers in their batches "
+				"(batches shorter than a sample period?): no "
+				"flame graph</p>\n");
+		}
 		return 0;
+	}
 	snprintf(title, sizeof(title), "profile: the workers' stacks in "
 		 "their batches%s%s, flame graph (%llu samples, %s at %u Hz)",
 		 *cfg ? ", " : "", cfg, (unsigned long long)k->prof_samples,
