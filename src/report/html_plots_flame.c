@@ -156,7 +156,7 @@ int html_plot_flame(FILE *f, const struct result_kernel *k, const char *cfg)
 	char title[LABEL_LEN + 160], note[640], op[32];
 
 	if (!html_flame_drawable(k)) {
-		if (k && (k->views & KVIEW_PROFILE)) {
+		if (k->views & KVIEW_PROFILE) {
 			fprintf(f, "<p class=\"muted\">profile");
 			if (*cfg) {
 				fprintf(f, ", ");
