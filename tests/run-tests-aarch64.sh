@@ -31,6 +31,9 @@ skip_reason() {
 	test_kernel_profile|test_ab_profile)
 		echo "perf_event_open sampling of kernel stacks through" \
 			"qemu-user: the host kernel's x86 stacks, not the guest's" ;;
+	test_report_flame)
+		echo "runs ab (see test_ab) and run --kernel profile (see" \
+			"test_kernel_profile) under qemu-user; not run there" ;;
 	test_kernel_bpf|test_kernel_views|test_observe)
 		echo "BPF and tracefs through qemu-user: the bpf() system call" \
 			"is not translated (and this build has no BPF)" ;;

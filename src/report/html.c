@@ -3,7 +3,8 @@
  * a suite's summary first, the runs with their results tables, notes
  * and plots (html_plots.c), the environment at the end (folded), and
  * the embedded charting code (bundle.h) last, so that it finds every
- * figure when it runs.
+ * figure when it runs; the flame graphs' code after it, only where the
+ * report has a flame graph (run --kernel profile).
  *
  * The page records its own script errors on <html data-errors="...">,
  * so that a test (or a reader) can see that nothing went wrong.
@@ -52,7 +53,12 @@ static const char style[] =
 "table.headline caption{text-align:left;font-weight:bold}"
 "table.headline tr.flagged td:last-child,table.headline tr.missing td"
 "{color:#b00}\n"
-"details{margin:.5em 0}summary{cursor:pointer;color:#1f77b4}\n";
+"details{margin:.5em 0}summary{cursor:pointer;color:#1f77b4}\n"
+"figure.flame{flex:1 1 100%;min-width:0;margin:0}figure.flame figcaption"
+"{font-weight:bold}.flamegraph{width:100%;overflow-x:auto}"
+".flame-controls{margin:.3em 0;font-size:13px;color:#555}"
+".flame-details{min-height:1.4em;font-size:13px}"
+"tr.grew td{color:#c00}tr.shrank td{color:#24c}\n";
 
 /* Installed first: every script error of the page lands on <html>. */
 static const char error_hook[] =
@@ -73,14 +79,22 @@ static void head(FILE *f, const char *title)
 		"</head>\n<body>\n", error_hook, style);
 }
 
-static void foot(FILE *f)
+static void foot(FILE *f, bool flames)
 {
 	fprintf(f, "<p class=\"muted\">Written by copyscope %s. The plots "
 		"are drawn by Chart.js and chartjs-chart-matrix (MIT "
-		"licence), embedded in this file.</p>\n<script>\n",
-		COPYSCOPE_VERSION);
+		"licence)%s, embedded in this file.</p>\n<script>\n",
+		COPYSCOPE_VERSION, flames ? ", the flame graphs by "
+		"d3-flame-graph (Apache-2.0 licence) with d3's modules (ISC "
+		"licence; d3-ease BSD-3-Clause)" : "");
 	fwrite(report_bundle, 1, report_bundle_len, f);
-	fprintf(f, "\n</script>\n</body>\n</html>\n");
+	fprintf(f, "\n</script>\n");
+	if (flames) {
+		fprintf(f, "<script>\n");
+		fwrite(flame_bundle, 1, flame_bundle_len, f);
+		fprintf(f, "\n</script>\n");
+	}
+	fprintf(f, "</body>\n</html>\n");
 }
 
 static void utc(int64_t ns, char *buf, size_t len)
@@ -385,10 +399,11 @@ static int run_body(FILE *f, const struct run_data *run)
 			    ab && job >= 0 && job < 3 ? roles[job] : NULL);
 		plots += html_block_plots(f, res + i, e - i);
 	}
-	if (n)
+	if (n) {
 		plots += html_explain_plot(f, res, n);
-	if (n)
 		plots += html_ab_plot(f, &run->env, res, n);
+		plots += html_ab_flames(f, &run->env, res, n);
+	}
 	return plots;
 }
 
@@ -483,7 +498,7 @@ int html_report_runs(FILE *out, const struct run_data *runs,
 		"\n");
 	environment(out, list, n);
 	fprintf(out, "</details>\n");
-	foot(out);
+	foot(out, html_runs_have_flames(runs, n));
 	free(list);
 	return fflush(out) == 0 && !ferror(out) ? plots : -1;
 }
@@ -509,7 +524,7 @@ int html_report_compare(FILE *out, const struct cmp *c)
 {
 	const struct run_data *list[2];
 	struct cmp_counts cnt;
-	int plots;
+	int plots, flames;
 	size_t i;
 
 	head(out, "copyscope report: comparison");
@@ -536,6 +551,12 @@ int html_report_compare(FILE *out, const struct cmp *c)
 			"as a slope, a change between the sides as a step."
 			"</p>\n");
 		plots += html_strip_plots(out, c);
+	}
+	flames = html_cmp_flames(NULL, c);
+	if (flames) {
+		fprintf(out, "<h2 id=\"profile\">kernel profile: what moved"
+			"</h2>\n");
+		plots += html_cmp_flames(out, c);
 	}
 	fprintf(out, "<h2 id=\"environment\">environment</h2>\n");
 	if (c->nenvd) {
@@ -565,7 +586,7 @@ int html_report_compare(FILE *out, const struct cmp *c)
 		environment(out, list, 2);
 		fprintf(out, "</details>\n");
 	}
-	foot(out);
+	foot(out, flames > 0);
 	return fflush(out) == 0 && !ferror(out) ? plots : -1;
 }
 
@@ -590,6 +611,6 @@ int html_report_history(FILE *out, const struct history *h, bool by_kernel)
 		"them.</p></noscript>\n", h->n, npts, ncp, ncp == 1 ? "" : "s",
 		by_kernel ? "a kernel release (its runs' medians)" : "a run");
 	plots = html_history_plots(out, h, by_kernel);
-	foot(out);
+	foot(out, false);
 	return fflush(out) == 0 && !ferror(out) ? plots : -1;
 }

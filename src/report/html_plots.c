@@ -61,8 +61,7 @@ void html_text(FILE *f, const char *s)
 	free(clean);
 }
 
-/* spec (stolen) as JSON that cannot end its <script>: '<' as \u003c. */
-static void emit_json(FILE *f, json_t *spec)
+void html_emit_json(FILE *f, json_t *spec)
 {
 	char *s = spec ? json_dumps(spec, JSON_COMPACT | JSON_ESCAPE_SLASH)
 		       : NULL;
@@ -89,7 +88,7 @@ void html_figure(FILE *f, const char *kind, const char *title, int height,
 		"%dpx\"><canvas></canvas></div>\n<script type=\"application/"
 		"json\">", height);
 	json_object_set_new(spec, "kind", json_string(kind));
-	emit_json(f, spec);
+	html_emit_json(f, spec);
 	fprintf(f, "</script></figure>\n<div class=\"numbers\">\n");
 }
 

@@ -83,4 +83,29 @@ void html_ab_summary(FILE *f, const struct env *env,
 int html_ab_plot(FILE *f, const struct env *env, const struct result *res,
 		 size_t n);
 
+/*
+ * The profile view's flame graphs (run --kernel profile;
+ * html_plots_flame.c, drawn by the flame bundle of bundle.h).  Whether k
+ * holds samples to draw; whether any configuration of runs[0..n-1] does
+ * (then the report embeds the flame bundle).
+ */
+struct result_kernel;
+bool html_flame_drawable(const struct result_kernel *k);
+bool html_runs_have_flames(const struct run_data *runs, size_t n);
+
+/*
+ * An ab run whose A is profiled: the differential flame graph of B
+ * against A, and of the control A' against A, each beside the functions
+ * whose self share moved most.  Returns the number of figures.
+ */
+int html_ab_flames(FILE *f, const struct env *env, const struct result *res,
+		   size_t n);
+
+/*
+ * A comparison: per configuration profiled on both sides (each side's
+ * runs pooled), the differential flame graph of new against base.
+ * Returns the number of figures; with f NULL only counts them.
+ */
+int html_cmp_flames(FILE *f, const struct cmp *c);
+
 #endif

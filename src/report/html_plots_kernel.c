@@ -5,7 +5,8 @@
  * the lock table in perf lock contention's columns beside the log2
  * histograms of the workers' waits by caller, the wake-up latency's log2
  * histogram beside its percentiles, and the workers' time in the kernel
- * per system call.  The histograms' bins are labelled as the text's
+ * per system call; the profile's flame graph (html_plots_flame.c).
+ * The histograms' bins are labelled as the text's
  * (stats/histogram.h: "[8us, 16us)").
  */
 #include <jansson.h>
@@ -250,6 +251,8 @@ int html_plot_kernel(FILE *f, const struct result *res, size_t n,
 			done += plot_sched(f, k, cfg);
 		if (k->views & KVIEW_SYSCALL)
 			done += plot_sys(f, k, cfg);
+		if (k->views & KVIEW_PROFILE)
+			done += html_plot_flame(f, k, cfg);
 	}
 	return done;
 }

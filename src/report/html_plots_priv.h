@@ -1,7 +1,7 @@
 /*
  * html_plots_priv.h - what the files of the HTML report's plots
  * (html_plots.c, html_plots_block.c, html_plots_explain.c,
- * html_plots_forest.c) share and nothing else includes: a figure with
+ * html_plots_forest.c, html_plots_kernel.c, html_plots_flame.c) share and nothing else includes: a figure with
  * its table, table cells, what varies in a block, and the block plots
  * html_block_plots() draws.
  */
@@ -26,6 +26,9 @@
  */
 void html_figure(FILE *f, const char *kind, const char *title, int height,
 		 json_t *spec);
+
+/* spec (stolen) as JSON that cannot end its <script>: '<' as \u003c. */
+void html_emit_json(FILE *f, json_t *spec);
 
 /* Close the figure html_figure() opened. */
 void html_end_figure(FILE *f);
@@ -89,5 +92,12 @@ int html_plot_scatters(FILE *f, const struct result *res, size_t n,
  */
 int html_plot_kernel(FILE *f, const struct result *res, size_t n,
 		     const struct vary *v);
+
+/*
+ * The profile view of one configuration (html_plots_flame.c): its flame
+ * graph, cfg naming the configuration in the title, beside its top
+ * functions.  Returns 1, or 0 where k holds no sample to draw.
+ */
+int html_plot_flame(FILE *f, const struct result_kernel *k, const char *cfg);
 
 #endif
