@@ -346,9 +346,18 @@ test-boot: deps
 	$(Q)timeout -k 10 $(BOOT_TIMEOUT) sh tests/boot/test_boot.sh
 	$(Q)timeout -k 10 $(BOOT_TIMEOUT) sh tests/boot/test_boot_arm64.sh
 
+# copyscope exits 4 when a row withheld its headline (disturbed samples)
+# or could not be judged: the results are printed all the same, so
+# `make run` says so and succeeds; any other failure fails it.
 run: deps
 	$(Q)$(MAKE) --no-print-directory $(BIN)
-	$(Q)$(BIN) run default
+	$(Q)rc=0; $(BIN) run default || rc=$$?; \
+	if [ $$rc -eq 4 ]; then \
+		echo "make run: copyscope exited 4: a row withheld its" \
+			"headline; the note under it says why" \
+			"(docs/reliability.md)"; \
+		exit 0; \
+	fi; exit $$rc
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory $(BIN) $(BENCH_BINS)
