@@ -8,7 +8,9 @@
 # = B - A, and the functions' changes add up to the op's; the text fits
 # 80 columns and says what the listed functions explain; show prints the
 # stored run's diff again, also after export and import; compare of two
-# profiled runs gives the unpaired diff.  Bad input is a usage error.
+# profiled runs gives the unpaired diff; a busy wait injected in user
+# space (inject_ns) grows [user], not a kernel function (issue 31's third
+# known answer).  Bad input is a usage error.
 # Asserts signs, orderings and arithmetic, never times.  Skips (with
 # why) where perf_event_open of kernel callchains is refused.
 . "$(dirname "$0")/lib.sh"
@@ -66,6 +68,22 @@ assert grow["ci"][0] > 0, grow
 # sorted by the size of the change
 ch = [abs(r["change_ns_per_op"]) for r in rows]
 assert ch == sorted(ch, reverse=True), ch
+PY
+
+note "a busy wait in user space (inject_ns) shows as user time, not kernel"
+cs 0 ab sys.null --a inject_ns=0 --b inject_ns=2000 --kernel profile \
+	--profile-hz 1999 --rounds 12 $q --no-store --json
+python3 - "$OUT" <<'PY' || fail "the injected user-space wait is not [user]"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = d["profile_diff"]
+grow = max(rows, key=lambda r: r["change_ns_per_op"])
+assert grow["function"] == "[user]", [(r["function"],
+    round(r["change_ns_per_op"])) for r in rows[:5]]
+assert grow["ci"][0] > 0 and grow["moved"], grow
+# the kernel's functions together moved far less than the wait added
+kern = sum(r["change_ns_per_op"] for r in rows if r["function"] != "[user]")
+assert abs(kern) < 0.25 * grow["change_ns_per_op"], (kern, grow)
 PY
 
 note "show prints the stored run's diff again, in 80 columns"
