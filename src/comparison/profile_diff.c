@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "comparison/ab_verdict.h"
+#include "stats/hier.h"
 
 /* The functions seen as a leaf, by name; each stack's leaf function. */
 struct ftab {
@@ -198,14 +199,23 @@ static void column(const struct units *u, const struct units *base,
 				  0) : 0);
 }
 
-static double mean_of(const double *x, size_t n)
+/*
+ * The next row of d, for function f of t, with its sample counts from
+ * a and b; NULL on ENOMEM.
+ */
+static struct pdiff_row *new_row(struct pdiff *d, const struct ftab *t,
+				 size_t f, const struct units *a,
+				 const struct units *b)
 {
-	double s = 0;
-	size_t i;
+	struct pdiff_row *r = &d->rows[d->n];
 
-	for (i = 0; i < n; i++)
-		s += x[i];
-	return n ? s / (double)n : NAN;
+	r->function = strdup(t->name[f]);
+	if (!r->function)
+		return NULL;
+	d->n++;
+	r->a_samples = f < a->nf ? a->cnt[f] : 0;
+	r->b_samples = f < b->nf ? b->cnt[f] : 0;
+	return r;
 }
 
 /* The rows of a paired diff from u[0..2] (the same rounds). */
@@ -227,26 +237,23 @@ static int paired_rows(struct pdiff *d, const struct ftab *t,
 	}
 	stats_mean_ci(x, n, PDIFF_CONF, &d->op);
 	stats_mean_ci(y, n, PDIFF_CONF, &d->op_ctl);
-	d->a_ns = mean_of(u[0].op, n);
-	d->b_ns = mean_of(u[1].op, n);
+	d->a_ns = stats_mean(u[0].op, n);
+	d->b_ns = stats_mean(u[1].op, n);
 	for (f = 0; f < t->n; f++) {
-		struct pdiff_row *r = &d->rows[d->n];
+		struct pdiff_row *r;
 
 		if (!u[0].cnt[f] && !u[1].cnt[f] && !u[2].cnt[f])
 			continue;	/* only in rounds left out */
-		r->function = strdup(t->name[f]);
-		if (!r->function) {
+		r = new_row(d, t, f, &u[0], &u[1]);
+		if (!r) {
 			free(x);
 			free(y);
 			return -1;
 		}
-		d->n++;
 		column(&u[0], NULL, f, x);
-		r->a_ns = mean_of(x, n);
+		r->a_ns = stats_mean(x, n);
 		column(&u[1], NULL, f, x);
-		r->b_ns = mean_of(x, n);
-		r->a_samples = f < u[0].nf ? u[0].cnt[f] : 0;
-		r->b_samples = f < u[1].nf ? u[1].cnt[f] : 0;
+		r->b_ns = stats_mean(x, n);
 		column(&u[1], &u[0], f, x);
 		column(&u[2], &u[0], f, y);
 		stats_mean_ci(x, n, PDIFF_CONF, &r->change);
@@ -371,26 +378,23 @@ static int unpaired_rows(struct pdiff *d, const struct ftab *t,
 	}
 	stats_welch_diff_ci(u[0].op, u[0].n, u[1].op, u[1].n, PDIFF_CONF,
 			    &d->op);
-	d->a_ns = mean_of(u[0].op, u[0].n);
-	d->b_ns = mean_of(u[1].op, u[1].n);
+	d->a_ns = stats_mean(u[0].op, u[0].n);
+	d->b_ns = stats_mean(u[1].op, u[1].n);
 	for (f = 0; f < t->n; f++) {
-		struct pdiff_row *r = &d->rows[d->n];
+		struct pdiff_row *r;
 
 		if (!u[0].cnt[f] && !u[1].cnt[f])
 			continue;	/* only in samples left out */
-		r->function = strdup(t->name[f]);
-		if (!r->function) {
+		r = new_row(d, t, f, &u[0], &u[1]);
+		if (!r) {
 			free(x);
 			free(y);
 			return -1;
 		}
-		d->n++;
 		column(&u[0], NULL, f, x);
 		column(&u[1], NULL, f, y);
-		r->a_ns = mean_of(x, u[0].n);
-		r->b_ns = mean_of(y, u[1].n);
-		r->a_samples = f < u[0].nf ? u[0].cnt[f] : 0;
-		r->b_samples = f < u[1].nf ? u[1].cnt[f] : 0;
+		r->a_ns = stats_mean(x, u[0].n);
+		r->b_ns = stats_mean(y, u[1].n);
 		stats_welch_diff_ci(x, u[0].n, y, u[1].n, PDIFF_CONF,
 				    &r->change);
 		r->ctl.est = r->ctl.lo = r->ctl.hi = NAN;

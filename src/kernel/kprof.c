@@ -521,42 +521,18 @@ static int per_sample_result(const struct kprof *kp, struct result_kernel *k,
 	return 0;
 }
 
-/*
- * Sort k's stacks by count, keeping which stack id each was (the stack's
- * frames name it: the slots are looked up again), then the samples.
- */
-static int sort_with_ids(const struct kprof *kp, struct result_kernel *k)
-{
-	uint32_t *id_of;
-	size_t i;
-	int rc;
-
-	if (k->nstacks)
-		qsort(k->stacks, k->nstacks, sizeof(*k->stacks), by_count);
-	id_of = malloc((k->nstacks ? k->nstacks : 1) * sizeof(*id_of));
-	if (!id_of)
-		return -1;
-	for (i = 0; i < k->nstacks; i++) {
-		size_t h = hash_text(k->stacks[i].frames) & (kp->nslot - 1);
-
-		while (kp->slot[h].frames &&
-		       strcmp(kp->slot[h].frames, k->stacks[i].frames) != 0)
-			h = (h + 1) & (kp->nslot - 1);
-		if (!kp->slot[h].frames) {	/* every stack has its slot */
-			free(id_of);
-			errno = EINVAL;
-			return -1;
-		}
-		id_of[i] = kp->slot[h].id;
-	}
-	rc = per_sample_result(kp, k, id_of);
-	free(id_of);
-	return rc;
-}
+/* A stack of the result with the id it had while sampling. */
+struct stack_with_id {
+	struct kv_prof_stack s;		/* first: by_count() reads it */
+	uint32_t id;
+};
 
 int kprof_result(const struct kprof *kp, struct result_kernel *k)
 {
-	size_t i;
+	struct stack_with_id *tmp;
+	uint32_t *id_of;
+	size_t i, n;
+	int rc = -1;
 
 	snprintf(k->prof_event, sizeof(k->prof_event), "%s",
 		 kp->pmu ? "cycles" : "cpu-clock");
@@ -565,19 +541,36 @@ int kprof_result(const struct kprof *kp, struct result_kernel *k)
 	k->prof_samples = kp->samples;
 	k->prof_outside = kp->outside;
 	k->prof_lost = kp->lost;
+	/* sorted by count, each stack with its id: the per-sample
+	   counts are kept by id */
+	n = 0;
+	tmp = calloc(kp->nstacks ? kp->nstacks : 1, sizeof(*tmp));
+	id_of = malloc((kp->nstacks ? kp->nstacks : 1) * sizeof(*id_of));
 	k->stacks = calloc(kp->nstacks ? kp->nstacks : 1, sizeof(*k->stacks));
-	if (!k->stacks)
-		return -1;
+	if (!tmp || !id_of || !k->stacks)
+		goto out;
 	for (i = 0; i < kp->nslot; i++) {
-		struct kv_prof_stack *s = &k->stacks[k->nstacks];
-
 		if (!kp->slot[i].frames)
 			continue;
-		s->frames = strdup(kp->slot[i].frames);
-		if (!s->frames)
-			return -1;
-		s->count = kp->slot[i].count;
-		k->nstacks++;
+		tmp[n].s.frames = strdup(kp->slot[i].frames);
+		if (!tmp[n].s.frames)
+			goto out;
+		tmp[n].s.count = kp->slot[i].count;
+		tmp[n++].id = kp->slot[i].id;
 	}
-	return sort_with_ids(kp, k);
+	if (n)
+		qsort(tmp, n, sizeof(*tmp), by_count);
+	for (i = 0; i < n; i++) {
+		k->stacks[i] = tmp[i].s;
+		tmp[i].s.frames = NULL;
+		id_of[i] = tmp[i].id;
+	}
+	k->nstacks = n;
+	rc = per_sample_result(kp, k, id_of);
+out:
+	for (i = 0; tmp && i < n; i++)
+		free(tmp[i].s.frames);
+	free(tmp);
+	free(id_of);
+	return rc;
 }

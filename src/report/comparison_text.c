@@ -329,21 +329,21 @@ static void print_row_notes(FILE *out, const struct cmp_row *r,
 	int s;
 
 	print_power_note(out, r, o);
-	if (r->verdict == VERDICT_EMPTY && !r->b.dropped && !r->n.dropped) {
-		snprintf(text, sizeof(text), "%s%s%s: every run's headline was "
-			 "withheld (too many samples had a worker off its "
-			 "CPU): nothing to compare; rerun on a quiet machine "
-			 "or with --cpus", !r->b.n ? "base" : "",
+	if (r->verdict == VERDICT_EMPTY) {
+		/* no sample left on a side: withheld headlines, or
+		   --drop-noisy left every one out */
+		bool withheld = !r->b.dropped && !r->n.dropped;
+
+		snprintf(text, sizeof(text), "%s%s%s: %s: nothing to compare; "
+			 "rerun on a quiet machine or %s",
+			 !r->b.n ? "base" : "",
 			 !r->b.n && !r->n.n ? " and " : "",
-			 !r->n.n ? "new" : "");
-		fmt_wrap(out, 4, 6, text);
-	} else if (r->verdict == VERDICT_EMPTY) {
-		snprintf(text, sizeof(text), "%s%s%s: every sample was flagged "
-			 "and left out (--drop-noisy): nothing to compare; "
-			 "rerun on a quiet machine or compare without "
-			 "--drop-noisy", !r->b.n ? "base" : "",
-			 !r->b.n && !r->n.n ? " and " : "",
-			 !r->n.n ? "new" : "");
+			 !r->n.n ? "new" : "",
+			 withheld ? "every run's headline was withheld (too "
+			 "many samples had a worker off its CPU)" : "every "
+			 "sample was flagged and left out (--drop-noisy)",
+			 withheld ? "with --cpus" : "compare without "
+			 "--drop-noisy");
 		fmt_wrap(out, 4, 6, text);
 	}
 	for (s = 0; s < 2; s++) {

@@ -11,6 +11,8 @@
 
 #include "results/sample_flags.h"
 #include "report/format.h"
+#include "report/report.h"
+#include "stats/histogram.h"
 #include "stats/headline.h"
 #include "stats/summary.h"
 
@@ -190,18 +192,17 @@ static void inject_note(const struct result_config *c, char *text,
 	emit(arg, NOTE_INJECT, NULL, text);
 }
 
-/* The median op of histogram h, ns: the lower bound of its bucket. */
+/* The median op of h, ns, as every renderer reads it; NAN on ENOMEM. */
 static double hist_median_ns(const struct result_hist *h)
 {
-	uint64_t seen = 0;
-	size_t k;
+	struct histogram *hh = report_hist_rebuild(h);
+	double p50;
 
-	for (k = 0; k < h->nbuckets; k++) {
-		seen += h->buckets[k].count;
-		if (2 * seen >= h->ops)
-			return (double)h->buckets[k].lo;
-	}
-	return NAN;
+	if (!hh)
+		return NAN;
+	p50 = (double)hist_percentile(hh, 50);
+	hist_free(hh);
+	return p50;
 }
 
 /*

@@ -15,7 +15,7 @@
 #include "stats/summary.h"
 #include "util/sort.h"
 
-static double mean_of(const double *x, size_t n)
+double stats_mean(const double *x, size_t n)
 {
 	double s = 0;
 	size_t i;
@@ -28,7 +28,7 @@ static double mean_of(const double *x, size_t n)
 /* Sum of squared deviations from the mean. */
 static double ssd(const double *x, size_t n)
 {
-	double m = mean_of(x, n), s = 0;
+	double m = stats_mean(x, n), s = 0;
 	size_t i;
 
 	for (i = 0; i < n; i++)
@@ -85,7 +85,7 @@ int hier_spread(const struct hier_side *s, struct hier_spread *out)
 		rm[r] = stats_median(x, n);
 		if (n >= 2) {
 			within += ssd(x, n);
-			wmean += mean_of(x, n) * (double)n;
+			wmean += stats_mean(x, n) * (double)n;
 			nw += n;
 			dfw += n - 1;
 		}
@@ -104,7 +104,7 @@ int hier_spread(const struct hier_side *s, struct hier_spread *out)
 		bm[nbm++] = stats_median(tmp, k);
 		if (k >= 2) {
 			between += ssd(tmp, k);
-			bmean += mean_of(tmp, k) * (double)k;
+			bmean += stats_mean(tmp, k) * (double)k;
 			nb += k;
 			dfb += k - 1;
 		}
@@ -112,9 +112,9 @@ int hier_spread(const struct hier_side *s, struct hier_spread *out)
 	if (dfb > 0 && bmean != 0)
 		out->between_runs = sqrt(between / (double)dfb) /
 				    fabs(bmean / (double)nb);
-	if (nbm >= 2 && mean_of(bm, nbm) != 0)
+	if (nbm >= 2 && stats_mean(bm, nbm) != 0)
 		out->between_boots = sqrt(ssd(bm, nbm) / (double)(nbm - 1)) /
-				     fabs(mean_of(bm, nbm));
+				     fabs(stats_mean(bm, nbm));
 	free(rm);
 	free(bm);
 	free(tmp);
@@ -252,15 +252,14 @@ out:
 	return rc;
 }
 
-/* Welch's t test of y against x (nx, ny >= 2), whatever their scale. */
-static struct welch_result welch(const double *x, size_t nx, const double *y,
-				 size_t ny)
+struct welch_result stats_welch(const double *x, size_t nx, const double *y,
+				size_t ny)
 {
 	double a = stats_variance(x, nx) / (double)nx;
 	double b = stats_variance(y, ny) / (double)ny;
 	struct welch_result w;
 
-	w.diff_log = mean_of(y, ny) - mean_of(x, nx);
+	w.diff_log = stats_mean(y, ny) - stats_mean(x, nx);
 	w.se_log = sqrt(a + b);
 	if (w.se_log > 0) {
 		w.t = w.diff_log / w.se_log;
@@ -280,7 +279,7 @@ double stats_welch_p(const double *x, size_t nx, const double *y, size_t ny)
 {
 	if (nx < 2 || ny < 2)
 		return NAN;
-	return welch(x, nx, y, ny).p;
+	return stats_welch(x, nx, y, ny).p;
 }
 
 int stats_welch_log(const double *x, size_t nx, const double *y, size_t ny,
@@ -306,7 +305,7 @@ int stats_welch_log(const double *x, size_t nx, const double *y, size_t ny,
 			goto out;
 		ly[i] = log(y[i]);
 	}
-	*out = welch(lx, nx, ly, ny);
+	*out = stats_welch(lx, nx, ly, ny);
 	rc = 0;
 out:
 	free(lx);

@@ -84,11 +84,23 @@ int stats_welch_log(const double *x, size_t nx, const double *y, size_t ny,
 		    struct welch_result *out);
 
 /*
+ * Welch's t test of the means of y against x, plain values, nx and ny
+ * >= 2 (the fields named _log then hold the plain difference and its
+ * standard error); when neither side spreads, t is 0 for equal means
+ * (p 1) and infinite otherwise (p 0).
+ */
+struct welch_result stats_welch(const double *x, size_t nx, const double *y,
+				size_t ny);
+
+/*
  * The two-sided p of Welch's t test of the means of y against x, plain
  * values (no logarithm); 1 when neither side spreads and the means are
  * equal, 0 when they differ.  NAN when a side has fewer than two.
  */
 double stats_welch_p(const double *x, size_t nx, const double *y, size_t ny);
+
+/* The mean of x[0 .. n); NAN when n is 0. */
+double stats_mean(const double *x, size_t n);
 
 /*
  * The sample variance of x[0 .. n) (n - 1 in the denominator); 0 when n

@@ -1,16 +1,19 @@
 /*
  * meanci.c - t intervals of a mean and of a difference of means (see
- * meanci.h); the t quantiles are GSL's.
+ * meanci.h); the variance and Welch's test are stats/hier.c's, the t
+ * quantiles GSL's.
  */
 #include "stats/meanci.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 
-/* Mean and sample variance (n - 1) of x; -1 on a value not finite. */
-static int moments(const double *x, size_t n, double *mean, double *var)
+#include "stats/hier.h"
+
+/* The mean of x (n >= 1); -1 on a value not finite. */
+static int mean_of_finite(const double *x, size_t n, double *mean)
 {
-	double m = 0, ss = 0;
+	double m = 0;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -18,20 +21,16 @@ static int moments(const double *x, size_t n, double *mean, double *var)
 			return -1;
 		m += x[i];
 	}
-	m /= (double)n;
-	for (i = 0; i < n; i++)
-		ss += (x[i] - m) * (x[i] - m);
-	*mean = m;
-	*var = n > 1 ? ss / (double)(n - 1) : NAN;
+	*mean = m / (double)n;
 	return 0;
 }
 
 int stats_mean_ci(const double *x, size_t n, double conf,
 		  struct mean_ci *out)
 {
-	double m, v, h;
+	double m, h;
 
-	if (!n || !(conf > 0 && conf < 1) || moments(x, n, &m, &v) != 0)
+	if (!n || !(conf > 0 && conf < 1) || mean_of_finite(x, n, &m) != 0)
 		return -1;
 	out->est = m;
 	out->n = n;
@@ -40,7 +39,7 @@ int stats_mean_ci(const double *x, size_t n, double conf,
 	if (n < 2)
 		return 0;
 	h = gsl_cdf_tdist_Pinv(0.5 + conf / 2.0, out->df) *
-	    sqrt(v / (double)n);
+	    sqrt(stats_variance(x, n) / (double)n);
 	out->lo = m - h;
 	out->hi = m + h;
 	return 0;
@@ -49,27 +48,22 @@ int stats_mean_ci(const double *x, size_t n, double conf,
 int stats_welch_diff_ci(const double *x, size_t nx, const double *y,
 			size_t ny, double conf, struct mean_ci *out)
 {
-	double mx, vx, my, vy, a, b, h;
+	struct welch_result w;
+	double mx, my, h;
 
 	if (!nx || !ny || !(conf > 0 && conf < 1) ||
-	    moments(x, nx, &mx, &vx) != 0 || moments(y, ny, &my, &vy) != 0)
+	    mean_of_finite(x, nx, &mx) != 0 || mean_of_finite(y, ny, &my) != 0)
 		return -1;
 	out->est = my - mx;
 	out->n = nx + ny;
 	out->lo = out->hi = out->df = NAN;
 	if (nx < 2 || ny < 2)
 		return 0;
-	a = vx / (double)nx;
-	b = vy / (double)ny;
-	if (a + b == 0) {
-		out->lo = out->hi = out->est;
-		out->df = (double)(nx + ny - 2);
-		return 0;
-	}
-	/* Welch-Satterthwaite */
-	out->df = (a + b) * (a + b) /
-		  (a * a / (double)(nx - 1) + b * b / (double)(ny - 1));
-	h = gsl_cdf_tdist_Pinv(0.5 + conf / 2.0, out->df) * sqrt(a + b);
+	/* the test's difference, standard error and Welch-Satterthwaite df */
+	w = stats_welch(x, nx, y, ny);
+	out->df = w.df;
+	h = w.se_log > 0 ? gsl_cdf_tdist_Pinv(0.5 + conf / 2.0, w.df) *
+			   w.se_log : 0.0;
 	out->lo = out->est - h;
 	out->hi = out->est + h;
 	return 0;

@@ -119,11 +119,21 @@ expect_exit() {
 	return 0
 }
 
+# disturbed_4 FILE TEXT: the last command exited 4 and FILE says TEXT
+# (its reason): what a loaded machine makes of a live measurement, not a
+# fault of the code.  Listed as a part not judged here (skip_case), so
+# that a loaded run of the tests shows how much it could not check.
+disturbed_4() {
+	[ "$LAST_RC" -eq 4 ] && flat "$1" | grep -F -q -e "$2" || return 1
+	skip_case "$LAST_CMD exited 4 ($2): the machine was not quiet;" \
+		"its expected exit is unchecked"
+}
+
 # cs CODE args...: expect_exit CODE "$BIN" args...
 # A `run` expected to exit 0 may exit 4 when a configuration withheld its
 # headline (too many samples with a worker off its CPU: docs/methodology.md
 # "The headline"), which depends on the machine's load, not on the code:
-# that passes, with a note, when stderr says so.  A test of the withholding
+# accepted (disturbed_4) when stderr says so.  A test of the withholding
 # itself expects 4 (cs 4 ...), which takes nothing else.
 cs() {
 	_want=$1
@@ -132,13 +142,9 @@ cs() {
 		LAST_CMD="$BIN $*"
 		"$BIN" "$@" >"$OUT" 2>"$ERR"
 		LAST_RC=$?
-		if [ "$LAST_RC" -eq 4 ] &&
-		    grep -q "headline withheld for" "$ERR"; then
-			note "run exited 4: a headline withheld on this loaded machine"
-			return 0
-		fi
-		[ "$LAST_RC" -eq 0 ] || fail "expected exit 0, got $LAST_RC"
-		return 0
+		[ "$LAST_RC" -eq 0 ] && return 0
+		disturbed_4 "$ERR" "headline withheld for" && return 0
+		fail "expected exit 0, got $LAST_RC"
 	fi
 	expect_exit "$_want" "$BIN" "$@"
 }
@@ -147,8 +153,7 @@ cs() {
 # judged on what it measured (check BASE).  On a machine that other jobs
 # load its new samples may be flagged as disturbed, and "cannot tell"
 # (exit 4, "rests on disturbed samples") is then the right answer: it is
-# accepted, listed as a part that could not be judged here (skip_case),
-# and JUDGED is 0; JUDGED is 1 when the command exited CODE, whose
+# accepted (disturbed_4) and JUDGED is 0; JUDGED is 1 when the command exited CODE, whose
 # output the caller then checks.  Any other exit fails.
 cs_judged() {
 	_want=$1
@@ -158,14 +163,35 @@ cs_judged() {
 	LAST_RC=$?
 	JUDGED=1
 	[ "$LAST_RC" -eq "$_want" ] && return 0
-	if [ "$LAST_RC" -eq 4 ] &&
-	   flat "$OUT" | grep -F -q -e "rests on disturbed samples"; then
+	if disturbed_4 "$OUT" "rests on disturbed samples"; then
 		JUDGED=0
-		skip_case "$* exited 4: the new samples were disturbed by" \
-			"other jobs (not quiet); exit $_want unchecked"
 		return 0
 	fi
 	fail "expected exit $_want (or 4 on disturbed samples), got $LAST_RC"
+}
+
+# find_chrome: CHROME is the headless browser's command, "" when none is
+# installed (scripts/install-deps.sh installs Debian's chromium).
+find_chrome() {
+	CHROME=""
+	for _c in chromium chromium-browser google-chrome; do
+		command -v "$_c" >/dev/null 2>&1 && { CHROME=$_c; return 0; }
+	done
+	return 0
+}
+
+# chrome_dom NAME HTML: the page HTML after its scripts ran, into
+# $TMP/NAME.dom (Chromium's log in $TMP/NAME.stderr); fails the test when
+# Chromium fails or logs an uncaught error.  Needs find_chrome first.
+chrome_dom() {
+	note "rendering $1 in $CHROME"
+	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu \
+		--user-data-dir="$TMP/chrome-$1" --virtual-time-budget=10000 \
+		--dump-dom "file://$2" >"$TMP/$1.dom" 2>"$TMP/$1.stderr" ||
+		fail "$CHROME --dump-dom failed on $1 (see $TMP/$1.stderr)"
+	grep -q "Uncaught" "$TMP/$1.stderr" &&
+		fail "Chromium logged an uncaught error on $1"
+	return 0
 }
 
 # flat FILE: the file's text with all whitespace runs (newlines included)

@@ -204,15 +204,9 @@ cs 2 report --history sys.null --by date -o "$TMP/x.html" --db "$TMP/step.db"
 contains "$ERR" "--by"
 cs 0 report --history --help
 contains "$OUT" "report --history"
-CHROME=""
-for c in chromium chromium-browser google-chrome; do
-	command -v "$c" >/dev/null 2>&1 && { CHROME=$c; break; }
-done
+find_chrome
 if [ -n "$CHROME" ]; then
-	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu \
-		--user-data-dir="$TMP/chrome" --virtual-time-budget=10000 \
-		--dump-dom "file://$TMP/h.html" >"$TMP/h.dom" 2>"$TMP/h.err" ||
-		fail "$CHROME --dump-dom failed (see $TMP/h.err)"
+	chrome_dom h "$TMP/h.html"
 	python3 - "$TMP/h.dom" "$TMP/h.json" <<'PY' || fail "report --history's chart does not hold the history (above)"
 import json, sys
 sys.path.insert(0, "tests/smoke")

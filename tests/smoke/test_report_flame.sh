@@ -156,28 +156,13 @@ else
 	skip_case "run --kernel profile refused here ($(tail -1 "$TMP/real1.err" 2>/dev/null)): no real profile drawn"
 fi
 
-CHROME=""
-for c in chromium chromium-browser google-chrome; do
-	command -v "$c" >/dev/null 2>&1 && { CHROME=$c; break; }
-done
+find_chrome
 if [ -z "$CHROME" ]; then
 	skip_case "Chromium is not installed (scripts/install-deps.sh installs it): the flame graphs were not drawn"
 	exit 0
 fi
 
-# dom NAME FILE: the page after its scripts ran, into $TMP/NAME.dom.
-dom() {
-	note "rendering $1 in $CHROME"
-	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu \
-		--user-data-dir="$TMP/chrome-$1" --virtual-time-budget=10000 \
-		--dump-dom "file://$2" >"$TMP/$1.dom" 2>"$TMP/$1.stderr" ||
-		fail "$CHROME --dump-dom failed on $1 (see $TMP/$1.stderr)"
-	grep -q "Uncaught" "$TMP/$1.stderr" &&
-		fail "Chromium logged an uncaught error on $1"
-	return 0
-}
-
-dom ab "$TMP/ab.html"
+chrome_dom ab "$TMP/ab.html"
 $FC check "$TMP/ab.dom" flame:"$TMP/abk.json":0 flame:"$TMP/abk.json":1 \
 	flame:"$TMP/abk.json":2 diff:"$TMP/abk.json":0:"$TMP/abk.json":1 \
 	diff:"$TMP/abk.json":0:"$TMP/abk.json":2 ||
@@ -193,14 +178,14 @@ assert d["total"] == 220 and rz[1] == 170, (d["total"], rz)
 assert abs(rz[3] - 170 / 220 * d["width"]) < 1e-6 * d["width"], rz
 print("B: read_zero 170 of 220 samples, %.1f of %d px" % (rz[3], d["width"]))
 PY
-dom cmp "$TMP/cmp.html"
+chrome_dom cmp "$TMP/cmp.html"
 $FC check "$TMP/cmp.dom" diff:"$TMP/fa.json"+"$TMP/fa2.json":0:"$TMP/fb.json":0 ||
 	fail "the comparison's flame graph is not the stored profiles"
 if [ -n "$REAL" ]; then
-	dom real "$TMP/real.html"
+	chrome_dom real "$TMP/real.html"
 	$FC check "$TMP/real.dom" flame:"$TMP/real1.json":0 ||
 		fail "the real profile's flame graph is not its stored stacks"
-	dom realcmp "$TMP/realcmp.html"
+	chrome_dom realcmp "$TMP/realcmp.html"
 	$FC check "$TMP/realcmp.dom" diff:"$TMP/real1.json":0:"$TMP/real2.json":0 ||
 		fail "the real comparison's flame graph is not the stored stacks"
 fi
