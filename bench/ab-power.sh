@@ -17,7 +17,10 @@
 #           runner/inject.h) and differ by the wait alone; the median
 #           %change ab measured is printed beside
 #   injNp   injN with --precision 0.25% --noise 0.5% --max-time 60s (a
-#           change under the default 1% noise band needs a narrower band)
+#           change under the default 1% noise band needs a narrower band;
+#           PRECISION and NOISE change the two figures)
+#   aap     aa with the --precision/--noise/--max-time of injNp (the false
+#           verdicts of that design)
 #   pipe    pipe.bw (split) size 64k against 60k (time/write)
 #   aapipe  pipe.bw (split) 64k against itself (false verdicts)
 #
@@ -32,9 +35,9 @@ CALLS=${1:-20}
 CASES=${CASES:-"aa iov inj1 inj2 inj3 inj5 pipe aapipe"}
 [ -x "$B" ] || { echo "ab-power: build $B first (make)" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "ab-power: needs python3" >&2; exit 1; }
-echo "ab-power: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $CALLS calls per case"
+echo "ab-power: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $CALLS calls per case, precision ${PRECISION:-0.25%} noise ${NOISE:-0.5%} for the p cases"
 exec python3 - "$B" "$CALLS" $CASES <<'PY'
-import json, statistics, subprocess, sys, time
+import json, os, statistics, subprocess, sys, time
 
 b, calls, cases = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 
@@ -59,10 +62,15 @@ def row_of(d, metric):
 
 base_ns = None
 specs = {}
+prec_args = ["--precision", os.environ.get("PRECISION", "0.25%"), "--noise",
+             os.environ.get("NOISE", "0.5%"), "--max-time", "60s"]
 for c in cases:
     if c == "aa":
         specs[c] = (["sys.null", "--a", "call=gettid", "--b", "call=gettid"],
                     "time/call", None)
+    elif c == "aap":
+        specs[c] = (["sys.null", "--a", "call=gettid", "--b", "call=gettid"]
+                    + prec_args, "time/call", None)
     elif c == "iov":
         specs[c] = (["sys.iov", "call=preadv", "target=zero", "--a", "segs=8",
                      "--b", "segs=9"], "time/call", "worse")
@@ -72,8 +80,7 @@ for c in cases:
         prec = c.endswith("p")
         pct = int(c[3:-1] if prec else c[3:])
         ns = max(1, round(base_ns * pct / 100))
-        extra = ["--precision", "0.25%", "--noise", "0.5%", "--max-time",
-                 "60s"] if prec else []
+        extra = prec_args if prec else []
         specs[c] = (["sys.null", "--a", "inject_ns=0", "--b",
                      "inject_ns=%d" % ns] + extra, "time/call", "worse")
     elif c == "pipe":

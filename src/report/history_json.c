@@ -70,6 +70,8 @@ static json_t *series_json(const struct hist_series *s)
 			"after", (json_int_t)c->after_run, "env_changed",
 			env));
 	}
+	json_object_set_new(o, "withheld_runs",
+			    json_integer((json_int_t)s->nwithheld));
 	json_object_set_new(o, "series", points_json(s));
 	json_object_set_new(o, "change_points", cps);
 	return o;

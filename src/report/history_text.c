@@ -160,6 +160,11 @@ static void print_series(FILE *out, const struct hist_series *s)
 		print_point(out, s, i);
 		last = i;
 	}
+	if (s->nwithheld)
+		fprintf(out, "  %zu run%s left out: %s headline was withheld "
+			"(too many samples had a worker off its CPU)\n",
+			s->nwithheld, s->nwithheld == 1 ? "" : "s",
+			s->nwithheld == 1 ? "its" : "their");
 	if (s->nonpositive)
 		fprintf(out, "  no change points: a median is <= 0\n");
 	else if (!s->ncp)

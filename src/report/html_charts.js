@@ -610,9 +610,13 @@
 		});
 	}
 
+	/* the points drawn: a null y (a withheld headline) is a gap */
 	function points(cfg) {
 		return cfg.data.datasets.reduce(function (a, d) {
-			return a + d.data.length;
+			return a + d.data.filter(function (p) {
+				return p === null || typeof p !== 'object' ||
+				       p.y !== null;
+			}).length;
 		}, 0);
 	}
 

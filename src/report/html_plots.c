@@ -248,6 +248,14 @@ static void sweep_series(json_t *series, const struct result *const *pts,
 			}
 			if (best == np)
 				break;
+			if (pts[best]->withheld) {
+				/* no headline (stats/headline.h): its x is
+				   taken, no point drawn; the table says */
+				json_array_append_new(points, json_pack(
+					"{s:f, s:n, s:n, s:n}", "x", xs[best],
+					"y", "lo", "hi"));
+				continue;
+			}
 			/* a point without a CI has a null band: none drawn */
 			json_array_append_new(points, json_pack(
 				"{s:f, s:f, s:o, s:o}", "x", xs[best],
@@ -294,6 +302,8 @@ static int plot_sweep(FILE *f, const struct result *res, size_t n,
 		xs[np] = x;
 		labels[np] = html_pstr(r->cfg, def->name);
 		html_cfg_label(r->cfg, v, def->name, group[np], LABEL_LEN);
+		if (r->withheld)	/* no median to scale the axis by */
+			m = 0;
 		if (m > 0 && (lo == 0 || m < lo))
 			lo = m;
 		hi = m > hi ? m : hi;
@@ -335,11 +345,13 @@ static int plot_sweep(FILE *f, const struct result *res, size_t n,
 		if (v->n > 1)
 			html_td(f, group[i]);
 		fmt_number(s->median / div, a, sizeof(a));
-		html_tdn(f, a);
+		html_tdn(f, pts[i]->withheld ? "withheld" : a);
 		fmt_number(s->ci_lo / div, a, sizeof(a));
 		fmt_number(s->ci_hi / div, b, sizeof(b));
 		snprintf(c, sizeof(c), "%s .. %s", a, b);
-		if (isnan(s->ci_lo) || isnan(s->ci_hi))	/* no CI exists */
+		if (pts[i]->withheld)	/* the run's notes say why */
+			snprintf(c, sizeof(c), "none: withheld");
+		else if (isnan(s->ci_lo) || isnan(s->ci_hi))	/* no CI */
 			snprintf(c, sizeof(c), "none: %s",
 				 summary_ci_reason(s->n));
 		html_tdn(f, c);

@@ -38,8 +38,8 @@ int html_plot_grids(FILE *f, const struct result *res, size_t n)
 		char title[400], a[32], b[32];
 
 		for (r = 0; r < gv->nrows * gv->ncols; r++) {
-			double m = gv->cell[r] ? gv->cell[r]->summary.median
-					       : 0;
+			double m = gv->cell[r] && !gv->cell[r]->withheld ?
+				   gv->cell[r]->summary.median : 0;
 
 			if (m > 0 && (lo == 0 || m < lo))
 				lo = m;
@@ -55,7 +55,8 @@ int html_plot_grids(FILE *f, const struct result *res, size_t n)
 				const struct result *x =
 					gv->cell[r * gv->ncols + c];
 
-				if (!x)
+				if (!x || x->withheld)	/* no headline: an
+							   empty cell */
 					continue;
 				json_array_append_new(cells, json_pack(
 					"{s:I, s:I, s:f, s:o}", "r",
@@ -93,8 +94,8 @@ int html_plot_grids(FILE *f, const struct result *res, size_t n)
 					gv->cell[r * gv->ncols + c];
 				char t[80];
 
-				if (!x) {
-					html_tdn(f, "-");
+				if (!x || x->withheld) {
+					html_tdn(f, x ? "withheld" : "-");
 					continue;
 				}
 				fmt_number(x->summary.median / div, b,
@@ -423,7 +424,7 @@ static int plot_scatter(FILE *f, const struct result *res, size_t n,
 		snprintf(t, sizeof(t), "%zu", r->summary.n);
 		html_tdn(f, t);
 		fmt_value(r->summary.median, r->unit, a, sizeof(a));
-		html_tdn(f, a);
+		html_tdn(f, r->withheld ? "withheld" : a);
 		fmt_value(r->summary.min, r->unit, a, sizeof(a));
 		fmt_value(r->summary.max, r->unit, b, sizeof(b));
 		snprintf(t, sizeof(t), "%s .. %s", a, b);

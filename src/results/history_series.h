@@ -48,6 +48,9 @@ struct hist_series {
 	struct hist_change *cps;
 	size_t ncp;
 	bool nonpositive;		/* a median <= 0: no change points */
+	size_t nwithheld;		/* runs of this series left out:
+					   their headline was withheld
+					   (stats/headline.h) */
 };
 
 struct history {

@@ -118,10 +118,14 @@ static void free_items(struct hist_item *it, size_t n)
 	free(it);
 }
 
-/* The results of h that pass o's filters, summarized, sorted by series. */
+/*
+ * The results of h that pass o's filters, summarized, sorted by series;
+ * the series keys of those whose headline was withheld into *withheld
+ * (*nwithheld of them).
+ */
 static int make_items(const struct store_history *h,
 		      const struct hist_opts *o, struct hist_item **out,
-		      size_t *nout)
+		      size_t *nout, char ***withheld, size_t *nwithheld)
 {
 	struct hist_item *it = calloc(h->n ? h->n : 1, sizeof(*it));
 	struct summary sm;
@@ -135,6 +139,19 @@ static int make_items(const struct store_history *h,
 
 		if (match_of(o, r, &m) != 0)
 			goto fail;
+		if (m && r->withheld) {
+			char *k = NULL, **t;
+
+			t = realloc(*withheld, (*nwithheld + 1) * sizeof(*t));
+			if (t)
+				*withheld = t;
+			if (!t || asprintf(&k, "%s\x1f%s\x1f%s\x1f%s", r->host,
+					   r->workload, m, r->metric) < 0) {
+				free(m);
+				goto fail;
+			}
+			(*withheld)[(*nwithheld)++] = k;
+		}
 		if (!m || r->nsamples == 0) {
 			free(m);
 			continue;
@@ -439,7 +456,8 @@ int history_build(struct store *st, const int64_t *ids, size_t nids,
 {
 	struct store_history h;
 	struct hist_item *it = NULL;
-	size_t nit = 0, i, j, ns = 0;
+	char **wh = NULL;
+	size_t nit = 0, nwh = 0, i, j, k, ns = 0;
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -448,7 +466,7 @@ int history_build(struct store *st, const int64_t *ids, size_t nids,
 	if (store_history_load(st, o->workload, o->metric, ids, nids, &h, err,
 			       errlen) != 0)
 		return -1;
-	if (make_items(&h, o, &it, &nit) != 0)
+	if (make_items(&h, o, &it, &nit, &wh, &nwh) != 0)
 		goto nomem;
 	for (i = 0; i < nit; i = j, ns++)
 		for (j = i + 1; j < nit && strcmp(it[j].key, it[i].key) == 0;
@@ -464,6 +482,9 @@ int history_build(struct store *st, const int64_t *ids, size_t nids,
 		if (make_series(&h, it + i, j - i, o->by_kernel,
 				&out->s[out->n++]) != 0)
 			goto nomem;
+		for (k = 0; k < nwh; k++)
+			out->s[out->n - 1].nwithheld +=
+				strcmp(wh[k], it[i].key) == 0;
 		if (find_changes(st, &out->s[out->n - 1], o, err, errlen))
 			goto out;
 		if (o->want_ci && !o->by_kernel &&
@@ -477,6 +498,9 @@ nomem:
 		 strerror(ENOMEM));
 out:
 	free_items(it, nit);
+	for (k = 0; k < nwh; k++)
+		free(wh[k]);
+	free(wh);
 	store_history_free(&h);
 	if (rc)
 		history_free(out);

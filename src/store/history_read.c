@@ -5,7 +5,10 @@
  * primary key (result_id, idx) and the kernel release by environment's
  * (run_id, key); it sorts by the run's start: linear in the rows apart
  * from that sort.  The run ids a selection names are kept in a sorted
- * array and looked up per result (log n), never per pair.
+ * array and looked up per result (log n), never per pair.  A second
+ * query reads each result's info without its samples (so that the sort
+ * of the first never carries it), and the results model decodes it
+ * (results/codec.h, result_decode_row()) to apply the headline rule.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -13,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/codec.h"
+#include "results/result.h"
 #include "store/db.h"
 #include "store/history_read.h"
 
@@ -24,6 +29,9 @@
 	"LEFT JOIN environment e ON e.run_id = r.id " \
 	"AND e.key = 'kernel.release' WHERE r.status = 'complete'"
 #define HIST_ORDER " ORDER BY r.started_ns, r.id, x.seq, s.idx"
+#define INFO_SQL \
+	"SELECT x.id, x.info FROM runs r JOIN results x ON x.run_id = r.id " \
+	"WHERE r.status = 'complete'"
 
 void store_history_free(struct store_history *h)
 {
@@ -89,6 +97,7 @@ static int add_result(struct store_history *h, size_t *cap,
 	r->metric = dup_col(s, 9);
 	r->unit = dup_col(s, 10);
 	r->direction = db_col_int(s, 11);
+	r->result_id = db_col_int64(s, 6);
 	if (!r->uuid || !r->host || !r->boot_id || !r->kernel ||
 	    !r->workload || !r->params || !r->metric || !r->unit)
 		return -1;
@@ -110,6 +119,7 @@ static int add_sample(struct store_history *h, size_t *cap, double v)
 		*cap = nc;
 	}
 	r->samples[r->nsamples++] = v;
+	r->stored = r->nsamples;
 	return 0;
 }
 
@@ -151,6 +161,114 @@ nomem:
 	return -1;
 }
 
+/* A result of the history, as sorted by its id. */
+typedef struct store_hist_result *hist_ref;
+
+static int cmp_result_id(const void *a, const void *b)
+{
+	const struct store_hist_result *x = *(const struct store_hist_result
+					      *const *)a;
+	const struct store_hist_result *y = *(const struct store_hist_result
+					      *const *)b;
+
+	return (x->result_id > y->result_id) - (x->result_id < y->result_id);
+}
+
+/*
+ * The headline rule on r from its info text (NULL: none stored): r's
+ * samples become those its headline counts.  0, or -1 with err.
+ */
+static int apply_headline(struct store_hist_result *r, const char *info,
+			  char *err, size_t errlen)
+{
+	struct result_set set;
+	struct result_row row = {
+		.id = r->result_id, .workload = r->workload,
+		.params_json = r->params, .metric = r->metric,
+		.unit = r->unit, .direction = r->direction,
+		.info_json = info, .nsamples = r->nsamples,
+	};
+	const struct result *x;
+	size_t i, n = 0;
+
+	row.samples = malloc((r->nsamples ? r->nsamples : 1) *
+			     sizeof(*row.samples));
+	if (!row.samples) {
+		db_set_err(err, errlen, "cannot read the history: %s",
+			   strerror(ENOMEM));
+		return -1;
+	}
+	memcpy(row.samples, r->samples, r->nsamples * sizeof(*r->samples));
+	result_set_init(&set);
+	x = result_decode_row(&set, &row, err, errlen);
+	if (!x) {
+		free(row.samples);
+		result_set_free(&set);
+		return -1;
+	}
+	r->withheld = x->withheld;
+	r->left_out = x->left_out;
+	for (i = 0; i < r->nsamples; i++)
+		if (result_value_counts(x, i))
+			r->samples[n++] = r->samples[i];
+	r->nsamples = n;
+	result_set_free(&set);
+	return 0;
+}
+
+/* The headline rule on every result of out, by a second query. */
+static int read_headlines(struct store *st, const char *workload,
+			  const char *metric, struct store_history *out,
+			  char *err, size_t errlen)
+{
+	hist_ref *by_id, *hit, kp;
+	struct store_hist_result key;
+	struct db_stmt *s = NULL;
+	char sql[512];
+	size_t i;
+	int rc = -1, k = 1, step;
+
+	kp = &key;
+	if (out->n == 0)
+		return 0;
+	by_id = malloc(out->n * sizeof(hist_ref));
+	if (!by_id) {
+		db_set_err(err, errlen, "cannot read the history: %s",
+			   strerror(ENOMEM));
+		return -1;
+	}
+	for (i = 0; i < out->n; i++)
+		by_id[i] = &out->r[i];
+	qsort(by_id, out->n, sizeof(hist_ref), cmp_result_id);
+	snprintf(sql, sizeof(sql), "%s%s%s", INFO_SQL,
+		 workload ? " AND x.workload = ?" : "",
+		 metric ? " AND x.metric = ?" : "");
+	if (db_prepare(st, sql, &s, err, errlen) != 0)
+		goto out;
+	if ((workload && db_bind_text(s, k++, workload, 0)) ||
+	    (metric && db_bind_text(s, k++, metric, 0))) {
+		db_err(st, err, errlen, "cannot bind the history's filter");
+		goto out;
+	}
+	while ((step = db_step(s)) == DB_ROW) {
+		key.result_id = db_col_int64(s, 0);
+		hit = bsearch(&kp, by_id, out->n, sizeof(hist_ref),
+			      cmp_result_id);
+		if (hit && apply_headline(*hit, db_col_text(s, 1), err,
+					  errlen) != 0)
+			goto out;
+	}
+	if (step != DB_DONE) {
+		db_err(st, err, errlen, "cannot read the history");
+		goto out;
+	}
+	rc = 0;
+out:
+	db_finalize(s);
+	free(by_id);
+	return rc;
+}
+
 int store_history_load(struct store *st, const char *workload,
 		       const char *metric, const int64_t *ids, size_t nids,
 		       struct store_history *out, char *err, size_t errlen)
@@ -186,6 +304,8 @@ int store_history_load(struct store *st, const char *workload,
 		goto out;
 	}
 	rc = read_rows(st, s, sorted, nids, out, err, errlen);
+	if (rc == 0)
+		rc = read_headlines(st, workload, metric, out, err, errlen);
 out:
 	db_finalize(s);
 	if (rc == 0)

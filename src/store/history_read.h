@@ -3,13 +3,16 @@
  * result of complete runs (optionally of one workload and one metric,
  * optionally only of given runs) with its run's id, unique id, start
  * time, host, boot and kernel release and its samples, oldest run first,
- * read by one query whose cost is linear in the rows it returns.  The
- * medians, series and change points are made above the store
- * (session/history_session.c), since the store does not use the statistics.
+ * read by one query whose cost is linear in the rows it returns, and the
+ * headline rule applied to each result from its info (a second query, by
+ * result id): the samples are those its headline counts, as show reads
+ * them.  The medians, series and change points are made above the store
+ * (session/history_session.c).
  */
 #ifndef COPYSCOPE_STORE_HISTORY_H
 #define COPYSCOPE_STORE_HISTORY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,8 +26,17 @@ struct store_hist_result {
 	char *workload, *params;	/* params: canonical JSON */
 	char *metric, *unit;
 	int direction;			/* +1, -1, 0 */
+	int64_t result_id;
+	/*
+	 * The samples its headline counts, as show and compare read them
+	 * (stats/headline.h: samples disturbed while others were not are
+	 * left out); none when the headline was withheld.
+	 */
 	double *samples;
 	size_t nsamples;
+	size_t stored;			/* the samples stored */
+	size_t left_out;		/* disturbed samples left out */
+	bool withheld;			/* no headline: nsamples is 0 */
 };
 
 struct store_history {

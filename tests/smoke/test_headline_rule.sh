@@ -92,4 +92,48 @@ contains_flat "$OUT" "headlines: 6 base and 0 new sample values left out as thei
 note "compare B C: nothing of B counts; the row says why"
 cs 0 compare "$B" "$C"
 contains_flat "$OUT" "base: every run's headline was withheld (too many samples had a worker off its CPU): nothing to compare"
+
+note "history: B's withheld headline is no point, A's point is its 7 quiet samples"
+cs 0 history pipe.bw --metric bandwidth --json
+python3 - "$OUT" "$A" "$B" "$C" <<'EOF' || fail "see above"
+import json, sys
+a, b, c = (int(x) for x in sys.argv[2:5])
+h = json.load(open(sys.argv[1]))["histories"]
+assert len(h) == 1, [x["params"] for x in h]
+pts = {p["run_id"]: p["median"] for p in h[0]["series"]}
+assert sorted(pts) == sorted([a, c]), pts
+assert abs(pts[a] - 1000e6) < 1, pts
+assert h[0]["withheld_runs"] == 1, h[0]
+EOF
+cs 0 history pipe.bw --metric bandwidth
+contains_flat "$OUT" "1 run left out: its headline was withheld"
+
+note "history on PostgreSQL: the same points from the same three runs"
+if need_pg; then
+	cs 0 export "$A" "$B" "$C" -o "$TMP/abc.jsonl"
+	cs 0 import "$TMP/abc.jsonl" --db "$PG_URL"
+	cs 0 history pipe.bw --metric bandwidth --json --db "$PG_URL"
+	python3 - "$OUT" <<'EOF' || fail "see above"
+import json, sys
+h = json.load(open(sys.argv[1]))["histories"]
+assert len(h) == 1 and h[0]["withheld_runs"] == 1, h
+m = sorted(p["median"] for p in h[0]["series"])
+assert len(m) == 2 and abs(m[0] - 1000e6) < 1, m
+EOF
+else
+	skip_case "history on PostgreSQL" "no PostgreSQL server here"
+fi
+
+note "report B --html: no median printed or drawn for the withheld headline"
+cs 0 report "$B" -o "$TMP/held.html"
+python3 - "$TMP/held.html" <<'EOF' || fail "see above"
+import re, sys
+t = open(sys.argv[1]).read()
+rows = re.findall(r"<tr>(?:(?!</tr>).)*?bandwidth(?:(?!</tr>).)*?</tr>", t,
+                  re.S)
+assert rows, "no bandwidth row in the report"
+for r in rows:
+    assert "995" not in r and "949" not in r, r
+assert "withheld" in t, "the report does not say withheld"
+EOF
 exit 0
