@@ -4,6 +4,7 @@
  * stacks.
  */
 #include "kernel/kprof.h"
+#include "kernel/usyms.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -45,6 +46,8 @@ struct kprof {
 	unsigned hz;
 	bool pmu;
 	const struct ksyms *ks;
+	struct usyms *us;		/* the user frames' names; NULL:
+					   "[user]" alone */
 	uint64_t samples, outside, lost;
 	struct kprof_stack_slot *slot;	/* open addressing by frames */
 	size_t nslot, nstacks;
@@ -183,6 +186,9 @@ struct kprof *kprof_open(const pid_t *tids, int ntids, unsigned hz,
 	for (i = 0; i < ntids; i++)
 		kp->fd[i] = -1;
 	kp->n = ntids;
+	/* unreadable: the user frames stay "[user]" alone */
+	kp->us = usyms_load(err, errlen);
+	err[0] = '\0';
 	for (i = 0; i < ntids; i++)
 		if (open_one(kp, i, tids[i], err, errlen) != 0) {
 			kprof_free(kp);
@@ -217,6 +223,7 @@ void kprof_free(struct kprof *kp)
 	if (!kp)
 		return;
 	kprof_close(kp);
+	usyms_free(kp->us);
 	for (s = 0; s < kp->nslot; s++)
 		free(kp->slot[s].frames);
 	free(kp->slot);
@@ -398,6 +405,19 @@ int kprof_add(struct kprof *kp, const uint64_t *ips, size_t nips, bool user)
 	return add_folded(kp, buf, 1);
 }
 
+int kprof_add_user(struct kprof *kp, uint64_t ip)
+{
+	char buf[KPROF_MAX_STACK];
+	const char *name = usyms_name(kp->us, ip);
+	size_t l = 0;
+
+	buf[0] = 0;
+	append_frame(buf, &l, "[user]");
+	if (name)
+		append_frame(buf, &l, name);
+	return add_folded(kp, buf, 1);
+}
+
 /* One PERF_RECORD_SAMPLE of worker w (IP, TID, TIME, CALLCHAIN). */
 static int on_sample(struct kprof *kp, const struct perf_event_header *h,
 		     const uint64_t *lo, const uint64_t *hi, int w)
@@ -418,7 +438,9 @@ static int on_sample(struct kprof *kp, const struct perf_event_header *h,
 		kp->outside++;
 		return 0;
 	}
-	return kprof_add(kp, p + 4, (size_t)nr, user);
+	if (user)
+		return kprof_add_user(kp, p[0]);
+	return kprof_add(kp, p + 4, (size_t)nr, false);
 }
 
 /* Read worker w's ring to its end. */

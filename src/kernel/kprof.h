@@ -3,7 +3,9 @@
  * thread (perf_event_open(2) on its task id, any CPU) that samples its
  * stack, the cycles event where the machine has a PMU, else the
  * cpu-clock software event (an hrtimer); kernel callchains only (the
- * user part of a stack is one "[user]" frame).  The events are enabled
+ * user part of a stack is one "[user]" frame; a sample in user mode
+ * adds, below it, the function of this binary that it interrupted, by
+ * kernel/usyms.h, or the library's file).  The events are enabled
  * for a traced sample only, and of their samples only those whose time
  * (CLOCK_MONOTONIC_RAW, the clock the workers mark their batches with)
  * falls inside that worker's batch are kept: the harness around a batch
@@ -67,6 +69,13 @@ int kprof_drain(struct kprof *kp, const uint64_t *lo, const uint64_t *hi);
  * 0, or -1 on ENOMEM.
  */
 int kprof_add(struct kprof *kp, const uint64_t *ips, size_t nips, bool user);
+
+/*
+ * Fold one sample that interrupted user mode at ip: "[user]" and, below
+ * it, the function of this binary (kernel/usyms.h) or the file that
+ * holds ip, when known.  0, or -1 on ENOMEM.
+ */
+int kprof_add_user(struct kprof *kp, uint64_t ip);
 
 /*
  * Close the traced sample: the samples folded since the last call

@@ -22,7 +22,9 @@ static volatile uint64_t inject_sink;
  * (400 ns) runs on one code page, the same page as the empty wait: where
  * a system call flushes the TLB (page-table isolation without PCIDs, a
  * PVM guest), a longer sled would pay an instruction-TLB miss per page
- * it crosses, a step in the added time that no calibration sees.
+ * it crosses, a step in the added time that no calibration sees.  The
+ * steps are the local function inject_sled_steps, so that a profile's
+ * user frames name them (kernel/usyms.h).
  */
 #define INJECT_SLED_END_OFS "3900"
 #if defined(__x86_64__)
@@ -30,6 +32,8 @@ static volatile uint64_t inject_sink;
 __asm__(".text\n"
 	"	.balign	4096\n"
 	"	.skip	" INJECT_SLED_END_OFS ", 0xcc\n"
+	".type inject_sled_steps, @function\n"
+	"inject_sled_steps:\n"
 	"	.rept	4096\n"
 	"	not	%rdi\n"
 	"	.endr\n"
@@ -37,6 +41,7 @@ __asm__(".text\n"
 	"	mov	%rdi, %rax\n"
 	"	lfence\n"
 	"	ret\n"
+	".size inject_sled_steps, .-inject_sled_steps\n"
 	".globl inject_sled\n"
 	".type inject_sled, @function\n"
 	"inject_sled:\n"
@@ -51,12 +56,15 @@ __asm__(".text\n"
 __asm__(".text\n"
 	"	.balign	4096\n"
 	"	.skip	" INJECT_SLED_END_OFS ", 0\n"
+	".type inject_sled_steps, %function\n"
+	"inject_sled_steps:\n"
 	"	.rept	4096\n"
 	"	mvn	x0, x0\n"
 	"	.endr\n"
 	".Linject_sled_end:\n"
 	"	isb\n"
 	"	ret\n"
+	".size inject_sled_steps, .-inject_sled_steps\n"
 	".globl inject_sled\n"
 	".type inject_sled, %function\n"
 	"inject_sled:\n"
