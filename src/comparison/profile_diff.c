@@ -13,34 +13,72 @@
 #include "comparison/ab_verdict.h"
 #include "stats/hier.h"
 
-/* The functions seen as a leaf, by name; each stack's leaf function. */
+/*
+ * The keys seen, by name: the functions seen as a leaf (by function) or
+ * the frames' paths "a;b;c" (by frame), with an open-addressing index.
+ */
 struct ftab {
 	char **name;
 	size_t n, cap;
+	long *slot;		/* [nslot]: index into name, -1 empty */
+	size_t nslot;
 };
 
-/* The index of the leaf of frames ("a;b;leaf"), made on first sight. */
-static long leaf_of(struct ftab *t, const char *frames)
+static size_t hash_of(const char *s, size_t len)
 {
-	const char *leaf = strrchr(frames, ';');
-	size_t i;
+	size_t h = 5381, i;
 
-	leaf = leaf ? leaf + 1 : frames;
-	for (i = 0; i < t->n; i++)
-		if (!strcmp(t->name[i], leaf))
-			return (long)i;
-	if (t->n == t->cap) {
-		size_t nc = t->cap ? t->cap * 2 : 64;
-		char **v = realloc(t->name, nc * sizeof(*v));
+	for (i = 0; i < len; i++)
+		h = h * 33 + (unsigned char)s[i];
+	return h;
+}
 
-		if (!v)
-			return -1;
-		t->name = v;
-		t->cap = nc;
+/* Double the index (and the table's room); -1 on ENOMEM. */
+static int ftab_grow(struct ftab *t)
+{
+	size_t nc = t->cap ? t->cap * 2 : 64, ns = nc * 2, i, h;
+	char **v = realloc(t->name, nc * sizeof(*v));
+	long *slot;
+
+	if (!v)
+		return -1;
+	t->name = v;
+	t->cap = nc;
+	slot = malloc(ns * sizeof(*slot));
+	if (!slot)
+		return -1;
+	for (i = 0; i < ns; i++)
+		slot[i] = -1;
+	for (i = 0; i < t->n; i++) {
+		h = hash_of(t->name[i], strlen(t->name[i])) & (ns - 1);
+		while (slot[h] >= 0)
+			h = (h + 1) & (ns - 1);
+		slot[h] = (long)i;
 	}
-	t->name[t->n] = strdup(leaf);
+	free(t->slot);
+	t->slot = slot;
+	t->nslot = ns;
+	return 0;
+}
+
+/* The index of the key key[0..len), made on first sight; -1: ENOMEM. */
+static long key_of(struct ftab *t, const char *key, size_t len)
+{
+	size_t h;
+
+	if (t->n == t->cap && ftab_grow(t) != 0)
+		return -1;
+	h = hash_of(key, len) & (t->nslot - 1);
+	for (; t->slot[h] >= 0; h = (h + 1) & (t->nslot - 1)) {
+		const char *n = t->name[t->slot[h]];
+
+		if (strncmp(n, key, len) == 0 && n[len] == '\0')
+			return t->slot[h];
+	}
+	t->name[t->n] = strndup(key, len);
 	if (!t->name[t->n])
 		return -1;
+	t->slot[h] = (long)t->n;
 	return (long)t->n++;
 }
 
@@ -51,6 +89,25 @@ static void ftab_free(struct ftab *t)
 	for (i = 0; i < t->n; i++)
 		free(t->name[i]);
 	free(t->name);
+	free(t->slot);
+}
+
+/*
+ * Each stack's keys: stack i adds its ns per op to id[off[i] ..
+ * off[i + 1]): its leaf function (by function), or each of its frames'
+ * paths, root first (by frame).
+ */
+struct keymap {
+	size_t *off;
+	long *id;
+};
+
+static void keymap_free(struct keymap *m)
+{
+	free(m->off);
+	free(m->id);
+	m->off = NULL;
+	m->id = NULL;
 }
 
 /* One side's units: per unit the op's time and each function's ns/op. */
@@ -108,14 +165,14 @@ static int units_widen(struct units *u, size_t nf, size_t cap)
 }
 
 /*
- * Append traced sample p of k as a unit of u, its functions named in t
- * (leaf[i]: the function of k's stack i).  0, or -1 on ENOMEM.
+ * Append traced sample p of k as a unit of u, its keys in t (km: each
+ * stack's keys, nf of them so far).  0, or -1 on ENOMEM.
  */
 static int add_unit(struct units *u, const struct result_kernel *k,
-		    const long *leaf, const struct kv_prof_sample *p,
+		    const struct keymap *km, const struct kv_prof_sample *p,
 		    size_t nf)
 {
-	size_t j;
+	size_t j, q;
 	double *row;
 
 	if (units_widen(u, nf, u->n + 1 > u->cap ? 2 * u->n + 8 : u->cap))
@@ -123,13 +180,17 @@ static int add_unit(struct units *u, const struct result_kernel *k,
 	row = u->v + u->n * u->nf;
 	memset(row, 0, u->nf * sizeof(*row));	/* a folded unit's, maybe */
 	for (j = 0; j < p->n; j++) {
-		size_t f;
+		size_t st = p->stack[j];
 
-		if (p->stack[j] >= k->nstacks)
+		if (st >= k->nstacks)
 			continue;
-		f = (size_t)leaf[p->stack[j]];
-		row[f] += (double)p->count[j] / (double)p->samples * p->op_ns;
-		u->cnt[f] += p->count[j];
+		for (q = km->off[st]; q < km->off[st + 1]; q++) {
+			size_t f = (size_t)km->id[q];
+
+			row[f] += (double)p->count[j] / (double)p->samples *
+				  p->op_ns;
+			u->cnt[f] += p->count[j];
+		}
 	}
 	u->op[u->n++] = p->op_ns;
 	u->samples += p->samples;
@@ -143,20 +204,60 @@ static void units_free(struct units *u)
 	free(u->cnt);
 }
 
-/* leaf[i] for each stack of k, the functions added to t.  NULL: ENOMEM. */
-static long *leaves(struct ftab *t, const struct result_kernel *k)
+/*
+ * The keys of each stack of k into *m (by_frame: every frame's path,
+ * else the leaf function), the new ones added to t.  0, -1 on ENOMEM.
+ */
+static int keys_of(struct ftab *t, const struct result_kernel *k,
+		   bool by_frame, struct keymap *m)
 {
-	long *leaf = malloc((k->nstacks ? k->nstacks : 1) * sizeof(*leaf));
-	size_t i;
+	size_t i, n = 0, cap = k->nstacks + 1;
 
-	for (i = 0; leaf && i < k->nstacks; i++) {
-		leaf[i] = leaf_of(t, k->stacks[i].frames);
-		if (leaf[i] < 0) {
-			free(leaf);
-			return NULL;
+	m->off = malloc((k->nstacks + 1) * sizeof(*m->off));
+	m->id = malloc(cap * sizeof(*m->id));
+	if (!m->off || !m->id)
+		goto nomem;
+	for (i = 0; i < k->nstacks; i++) {
+		const char *fr = k->stacks[i].frames, *e = fr;
+
+		m->off[i] = n;
+		for (;;) {
+			const char *semi = strchr(e, ';');
+			size_t len = semi ? (size_t)(semi - fr) : strlen(fr);
+			long id;
+
+			e = semi ? semi + 1 : NULL;
+			if (!by_frame && e)
+				continue;	/* the leaf only */
+			if (n == cap) {
+				long *v = realloc(m->id, 2 * cap *
+						  sizeof(*v));
+
+				if (!v)
+					goto nomem;
+				m->id = v;
+				cap *= 2;
+			}
+			if (by_frame) {
+				id = key_of(t, fr, len);
+			} else {
+				const char *leaf = strrchr(fr, ';');
+
+				leaf = leaf ? leaf + 1 : fr;
+				id = key_of(t, leaf, strlen(leaf));
+			}
+			if (id < 0)
+				goto nomem;
+			m->id[n++] = id;
+			if (!e)
+				break;
 		}
 	}
-	return leaf;
+	m->off[k->nstacks] = n;
+	return 0;
+nomem:
+	keymap_free(m);
+	return -1;
 }
 
 static int by_change(const void *a, const void *b)
@@ -288,18 +389,20 @@ static bool missing(struct pdiff *d, const struct result_kernel *k,
 	return false;
 }
 
-int pdiff_paired(const struct result_kernel *const k[3], const bool *drop,
-		 size_t ndrop, struct pdiff *out)
+int pdiff_paired_by(const struct result_kernel *const k[3], const bool *drop,
+		    size_t ndrop, bool by_frame, struct pdiff *out)
 {
 	struct ftab t = { 0 };
 	struct units u[3];
-	long *leaf[3] = { NULL, NULL, NULL };
+	struct keymap km[3];
 	size_t rounds, r, s;
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	memset(u, 0, sizeof(u));
+	memset(km, 0, sizeof(km));
 	out->paired = true;
+	out->by_frame = by_frame;
 	out->nruns[0] = out->nruns[1] = 1;
 	out->op.est = out->op_ctl.est = NAN;
 	for (s = 0; s < 3; s++)
@@ -310,8 +413,7 @@ int pdiff_paired(const struct result_kernel *const k[3], const bool *drop,
 	for (s = 0; s < 3; s++) {
 		if (k[s]->nprof_per < rounds)
 			rounds = k[s]->nprof_per;
-		leaf[s] = leaves(&t, k[s]);
-		if (!leaf[s])
+		if (keys_of(&t, k[s], by_frame, &km[s]) != 0)
 			goto out;
 	}
 	for (r = 0; r < rounds; r++) {
@@ -325,7 +427,7 @@ int pdiff_paired(const struct result_kernel *const k[3], const bool *drop,
 			continue;
 		}
 		for (s = 0; s < 3; s++)
-			if (add_unit(&u[s], k[s], leaf[s], &k[s]->prof_per[r],
+			if (add_unit(&u[s], k[s], &km[s], &k[s]->prof_per[r],
 				     t.n) != 0)
 				goto out;
 	}
@@ -355,7 +457,7 @@ int pdiff_paired(const struct result_kernel *const k[3], const bool *drop,
 	rc = paired_rows(out, &t, u);
 out:
 	for (s = 0; s < 3; s++) {
-		free(leaf[s]);
+		keymap_free(&km[s]);
 		units_free(&u[s]);
 	}
 	ftab_free(&t);
@@ -437,23 +539,23 @@ static int side_units(struct pdiff *d, struct ftab *t,
 	size_t i, j;
 
 	for (i = 0; i < nk; i++) {
-		long *leaf = leaves(t, k[i]);
+		struct keymap km = { NULL, NULL };
 		size_t from = u->n;
 
-		if (!leaf)
+		if (keys_of(t, k[i], false, &km) != 0)
 			return -1;
 		for (j = 0; j < k[i]->nprof_per; j++) {
 			if (!usable(&k[i]->prof_per[j])) {
 				d->left_out++;
 				continue;
 			}
-			if (add_unit(u, k[i], leaf, &k[i]->prof_per[j],
+			if (add_unit(u, k[i], &km, &k[i]->prof_per[j],
 				     t->n) != 0) {
-				free(leaf);
+				keymap_free(&km);
 				return -1;
 			}
 		}
-		free(leaf);
+		keymap_free(&km);
 		if (by_run)
 			fold_units(u, from);
 	}
@@ -529,8 +631,14 @@ static bool disturbed(const struct result_config *const cfg[3], size_t r)
 	return false;
 }
 
-int pdiff_ab(const struct result *res, size_t nres, bool drop_noisy,
-	     struct pdiff *out)
+int pdiff_paired(const struct result_kernel *const k[3], const bool *drop,
+		 size_t ndrop, struct pdiff *out)
+{
+	return pdiff_paired_by(k, drop, ndrop, false, out);
+}
+
+int pdiff_ab_by(const struct result *res, size_t nres, bool drop_noisy,
+		bool by_frame, struct pdiff *out)
 {
 	const struct result_kernel *k[3] = { NULL, NULL, NULL };
 	const struct result_config *cfg[3] = { NULL, NULL, NULL };
@@ -560,9 +668,15 @@ int pdiff_ab(const struct result *res, size_t nres, bool drop_noisy,
 		for (i = 0; i < nr; i++)
 			drop[i] = disturbed(cfg, i);
 	}
-	rc = pdiff_paired(k, drop, nr, out);
+	rc = pdiff_paired_by(k, drop, nr, by_frame, out);
 	free(drop);
 	return rc;
+}
+
+int pdiff_ab(const struct result *res, size_t nres, bool drop_noisy,
+	     struct pdiff *out)
+{
+	return pdiff_ab_by(res, nres, drop_noisy, false, out);
 }
 
 double pdiff_top_sum(const struct pdiff *d, size_t top)

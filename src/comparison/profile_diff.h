@@ -61,6 +61,11 @@ struct pdiff_row {
 
 struct pdiff {
 	bool paired;
+	bool by_frame;		/* rows by frame: each row's function is a
+				   frame's path root first ("a;b;c"), its
+				   values the frame's total (its own and
+				   its callees' samples), as a flame graph's
+				   widths; else by function, self time */
 	bool by_run;		/* unpaired: the units are runs */
 	size_t units[2];	/* paired: rounds used (both); unpaired:
 				   traced samples (or runs) used per side */
@@ -93,6 +98,17 @@ struct pdiff {
  */
 int pdiff_ab(const struct result *res, size_t nres, bool drop_noisy,
 	     struct pdiff *out);
+
+/*
+ * pdiff_ab, with by_frame: by frame (each frame's path, its total ns
+ * per op: a differential flame graph's intervals), else as pdiff_ab.
+ */
+int pdiff_ab_by(const struct result *res, size_t nres, bool drop_noisy,
+		bool by_frame, struct pdiff *out);
+
+/* pdiff_paired by frame (by_frame) or by function. */
+int pdiff_paired_by(const struct result_kernel *const k[3], const bool *drop,
+		    size_t ndrop, bool by_frame, struct pdiff *out);
 
 /*
  * The paired diff of the profiles k[0] (A), k[1] (B), k[2] (A') round

@@ -167,6 +167,65 @@ static struct pdiff paired_case(struct result_kernel *k[3])
 	return d;
 }
 
+/*
+ * The paired case by frame: every frame's path with its total.  [user]
+ * (the root) holds every sample, so its value is the op's time: d = 100
+ * in every round, control 0; entry_SYSCALL_64 and do_syscall_64 hold
+ * read_zero's samples only, so they move as read_zero does (75, 125,
+ * 75, 125: +100); the frames of stacks without samples have no row.
+ */
+static void test_paired_by_frame(void **state)
+{
+	static const unsigned a_rz[] = { 1, 1, 1, 1, 1 },
+			      a_us[] = { 3, 3, 3, 3, 3 },
+			      c_rz[] = { 2, 1, 1, 1, 1 },
+			      c_us[] = { 2, 3, 3, 3, 3 },
+			      b_rz[] = { 2, 3, 2, 3, 0 },
+			      b_us[] = { 2, 1, 2, 1, 0 };
+	const struct result_kernel *ck[3];
+	struct result_kernel *k[3];
+	const struct pdiff_row *r;
+	struct pdiff d;
+	size_t i;
+
+	(void)state;
+	k[0] = prof(5, a_rz, a_us, 100);
+	k[1] = prof(5, b_rz, b_us, 200);
+	k[2] = prof(5, c_rz, c_us, 100);
+	for (i = 0; i < 3; i++)
+		ck[i] = k[i];
+	assert_int_equal(pdiff_paired_by(ck, NULL, 0, true, &d), 0);
+	assert_true(d.by_frame);
+	assert_int_equal(d.units[0], 4);
+	assert_int_equal(d.n, 4);
+	r = row_of(&d, "[user]");
+	near(r->a_ns, 100, 1e-9);
+	near(r->b_ns, 200, 1e-9);
+	near(r->change.est, 100, 1e-9);
+	near(r->change.lo, 100, 1e-9);
+	near(r->ctl.est, 0, 1e-9);
+	assert_true(r->moved);
+	r = row_of(&d, "[user];entry_SYSCALL_64");
+	near(r->a_ns, 25, 1e-9);
+	near(r->change.est, 100, 1e-9);
+	near(r->change.lo, 100 - T3 * 25 / sqrt(3), 1e-6);
+	near(r->ctl.est, 6.25, 1e-9);
+	r = row_of(&d, "[user];entry_SYSCALL_64;do_syscall_64;read_zero");
+	near(r->change.est, 100, 1e-9);
+	assert_true(r->moved);
+	pdiff_free(&d);
+	/* by function, the same profiles: [user] is the self of its
+	   stack alone, +25 -25 +25 -25 */
+	assert_int_equal(pdiff_paired_by(ck, NULL, 0, false, &d), 0);
+	assert_false(d.by_frame);
+	r = row_of(&d, "[user]");
+	near(r->change.est, 0, 1e-9);
+	assert_false(r->moved);
+	pdiff_free(&d);
+	for (i = 0; i < 3; i++)
+		result_kernel_free(k[i]);
+}
+
 static void test_paired(void **state)
 {
 	struct result_kernel *k[3];
@@ -486,6 +545,7 @@ int main(void)
 		cmocka_unit_test(test_mean_ci),
 		cmocka_unit_test(test_welch_ci),
 		cmocka_unit_test(test_paired),
+		cmocka_unit_test(test_paired_by_frame),
 		cmocka_unit_test(test_ab_drop_noisy),
 		cmocka_unit_test(test_control_blocks),
 		cmocka_unit_test(test_why),
