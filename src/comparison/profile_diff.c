@@ -36,7 +36,7 @@ static size_t hash_of(const char *s, size_t len)
 /* Double the index (and the table's room); -1 on ENOMEM. */
 static int ftab_grow(struct ftab *t)
 {
-	size_t nc = t->cap ? t->cap * 2 : 64, ns = nc * 2, i, h;
+	size_t nc = t->cap ? t->cap * 2 : 64, ns = nc * 2, i;
 	char **v = realloc(t->name, nc * sizeof(*v));
 	long *slot;
 
@@ -50,7 +50,8 @@ static int ftab_grow(struct ftab *t)
 	for (i = 0; i < ns; i++)
 		slot[i] = -1;
 	for (i = 0; i < t->n; i++) {
-		h = hash_of(t->name[i], strlen(t->name[i])) & (ns - 1);
+		size_t h = hash_of(t->name[i], strlen(t->name[i])) & (ns - 1);
+
 		while (slot[h] >= 0)
 			h = (h + 1) & (ns - 1);
 		slot[h] = (long)i;
