@@ -14,8 +14,10 @@
  *              shape is the second side's (its samples give the widths),
  *              the colour the change of the frame's self share from the
  *              first side to the second (red: more of the samples,
- *              blue: fewer); the tooltip holds both sides' counts and
- *              says that the change has no CI.
+ *              blue: fewer); the tooltip holds both sides' counts and,
+ *              where the spec carries them ("ci": an ab run's paired
+ *              change of each frame's ns per op, by path), the frame's
+ *              change with its 95% CI; else it says there is no CI.
  *
  * After drawing, each figure says what it drew, read back from the SVG
  * (data-drawn: the chart's width, the root's value and per frame its
@@ -147,10 +149,27 @@
 				' (' + pct(x.slf[0], a.total) + '); change ' +
 				(dt >= 0 ? '+' : '') + dt.toFixed(1) +
 				' points in it, ' + (ds >= 0 ? '+' : '') +
-				ds.toFixed(1) + ' self. Counts, not a CI: ' +
-				'one pooled profile per side, no spread ' +
-				'between rounds is stored';
+				ds.toFixed(1) + ' self. ' + ciText(spec, d);
 		};
+	}
+
+	/* The frame's paired change with its CI (ab), else why none. */
+	function ciText(spec, d) {
+		var c = spec.ci ? spec.ci[path(d)] : null;
+		var a = spec.sides[0].name, b = spec.sides[1].name;
+
+		function sg(v) {
+			return (v >= 0 ? '+' : '-') + ns(Math.abs(v));
+		}
+		if (c)
+			return b + ' - ' + a + ' in it: ' + sg(c[0]) +
+				'/op, 95% CI ' + sg(c[1]) + '..' + sg(c[2]) +
+				' (paired over ' + c[3] + ' rounds)';
+		if (spec.ci)
+			return 'No CI for this frame: it has no samples ' +
+				'in the rounds the diff keeps';
+		return 'Counts, not a CI: one pooled profile per side, no ' +
+			'spread between rounds is stored';
 	}
 
 	/* White at no change, red (more) and blue (fewer) at the most. */

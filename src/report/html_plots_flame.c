@@ -9,9 +9,11 @@
  * (each side's runs pooled).  A figure holds the folded stacks as
  * stored (show --folded); src/report/html_flame.js builds the frames
  * from them and draws them with d3-flame-graph (bundle.h's
- * flame_bundle).  The stored profile is one count per stack and
- * configuration, so a differential's change has no CI: the figure and
- * its tooltip say so.
+ * flame_bundle).  An ab run's differentials carry each frame's paired
+ * change of its total ns per op with its 95% CI over the rounds
+ * (comparison/profile_diff.h, by frame) for the tooltip; compare's
+ * pool the sides' profiles into one count per stack, so their change
+ * has no CI: the figure and its tooltip say so.
  */
 #include <jansson.h>
 #include <math.h>
@@ -21,6 +23,7 @@
 #include <string.h>
 
 #include "comparison/ab_verdict.h"
+#include "comparison/profile_diff.h"
 #include "env/env.h"
 #include "report/format.h"
 #include "report/html_plots.h"
@@ -287,29 +290,80 @@ static json_t *side_json(const struct flame_side *s)
 			 (json_int_t)s->samples, "stacks", stacks_json(s));
 }
 
-static int plot_diff(FILE *f, const struct flame_side *a,
-		     const struct flame_side *b, const char *what)
+/*
+ * The per-frame intervals of a paired diff by frame (fd) as the spec's
+ * "ci": { path: [est, lo, hi, rounds] }, of B - A (control false) or of
+ * the control A' - A; NULL when there is none.
+ */
+static json_t *frames_ci_json(const struct pdiff *fd, bool control)
 {
-	char title[LABEL_LEN + 160], note[900];
+	json_t *o;
+	size_t i;
 
-	if (!a->samples || !b->samples)
+	if (!fd || !fd->n)
+		return NULL;
+	o = json_object();
+	/* the root: the op itself (every frame's shares add up to it) */
+	if (o && isfinite((control ? &fd->op_ctl : &fd->op)->lo))
+		json_object_set_new(o, "", json_pack("[f, f, f, I]",
+			(control ? &fd->op_ctl : &fd->op)->est,
+			(control ? &fd->op_ctl : &fd->op)->lo,
+			(control ? &fd->op_ctl : &fd->op)->hi,
+			(json_int_t)fd->units[0]));
+	for (i = 0; o && i < fd->n; i++) {
+		const struct pdiff_row *r = &fd->rows[i];
+		const struct mean_ci *m = control ? &r->ctl : &r->change;
+		char *t = codec_clean_text(r->function, true);
+
+		if (t && isfinite(m->lo) && isfinite(m->hi))
+			json_object_set_new(o, t, json_pack("[f, f, f, I]",
+				m->est, m->lo, m->hi,
+				(json_int_t)fd->units[0]));
+		free(t);
+	}
+	return o;
+}
+
+static int plot_diff(FILE *f, const struct flame_side *a,
+		     const struct flame_side *b, const char *what,
+		     const struct pdiff *fd, bool control)
+{
+	char title[LABEL_LEN + 160], note[1200], ci[400];
+	json_t *cis = frames_ci_json(fd, control), *spec;
+
+	if (!a->samples || !b->samples) {
+		json_decref(cis);
 		return 0;
+	}
 	snprintf(title, sizeof(title), "profile: %s, differential flame "
 		 "graph (%s %llu samples, %s %llu)", what, a->name,
 		 (unsigned long long)a->samples, b->name,
 		 (unsigned long long)b->samples);
+	if (cis)
+		snprintf(ci, sizeof(ci), "Hover for both sides' counts and "
+			 "the paired change of the frame's ns per op (its "
+			 "share of each round's samples x the op's time, %s "
+			 "- %s over %zu rounds) with its 95%% CI, as the "
+			 "profile diff computes it for functions.", b->name,
+			 a->name, fd->units[0]);
+	else
+		snprintf(ci, sizeof(ci), "Hover for both sides' counts.  "
+			 "These are counts, not a CI: %s", fd && *fd->why ?
+			 fd->why : "the stored profile is one count per "
+			 "stack and side, so the change has no interval.");
 	snprintf(note, sizeof(note), "The shape is %s's: a frame's width is "
 		 "its samples in %s (frames only %s has are not drawn; the "
 		 "table lists their functions).  The colour is the change "
 		 "of the frame's self share from %s to %s: red, more of "
 		 "the samples; blue, fewer; white, none; the deepest colour "
-		 "is the largest change in the graph.  Hover for both "
-		 "sides' counts.  These are counts, not a CI: the stored "
-		 "profile is one count per stack and side, so the change "
-		 "has no interval.", b->name, b->name, a->name, a->name,
-		 b->name);
-	open_flame(f, "flamediff", title, note, json_pack("{s:[o, o]}",
-		"sides", side_json(a), side_json(b)));
+		 "is the largest change in the graph.  %s", b->name, b->name,
+		 a->name, a->name, b->name, ci);
+	spec = json_pack("{s:[o, o]}", "sides", side_json(a), side_json(b));
+	if (spec && cis)
+		json_object_set_new(spec, "ci", cis);
+	else
+		json_decref(cis);
+	open_flame(f, "flamediff", title, note, spec);
 	moved_table(f, a, b);
 	html_end_figure(f);
 	return 1;
@@ -342,6 +396,9 @@ int html_ab_flames(FILE *f, const struct env *env, const struct result *res,
 {
 	const struct result_kernel *ka, *kb, *kc;
 	struct flame_side a, b, c;
+	struct ab_opts o;
+	struct pdiff fd;
+	bool have_fd;
 	int done = 0;
 
 	if (!ab_env_is_ab(env))
@@ -351,16 +408,23 @@ int html_ab_flames(FILE *f, const struct env *env, const struct result *res,
 	kc = role_profile(res, n, AB_ROLE_A2);
 	if (!ka)
 		return 0;
+	/* each frame's paired CI, by the rounds ab's analysis keeps */
+	ab_opts_from_env(env, &o);
+	have_fd = pdiff_ab_by(res, n, o.drop_noisy, true, &fd) == 0;
 	a = side_of("A", ka);
 	if (kb) {
 		b = side_of("B", kb);
-		done += plot_diff(f, &a, &b, "B against A");
+		done += plot_diff(f, &a, &b, "B against A",
+				  have_fd ? &fd : NULL, false);
 	}
 	if (kc) {
 		c = side_of("A'", kc);
 		done += plot_diff(f, &a, &c, "the control, A' (A again) "
-				  "against A: what moves here is noise");
+				  "against A: what moves here is noise",
+				  have_fd ? &fd : NULL, true);
 	}
+	if (have_fd)
+		pdiff_free(&fd);
 	return done;
 }
 
@@ -468,7 +532,8 @@ int html_cmp_flames(FILE *f, const struct cmp *c)
 					label[ll - ml] = '\0';
 				snprintf(what, sizeof(what), "%s, new against "
 					 "base", label);
-				done += plot_diff(f, &b, &nw, what);
+				done += plot_diff(f, &b, &nw, what, NULL,
+						  false);
 			}
 		}
 		free(b.stacks);

@@ -29,7 +29,9 @@ total, its width is value / total x the chart's width, it lies inside its
 parent; a diff's both counts per frame, the frames left out (only the
 first side has them), the colour's sign (red more of the self share,
 blue fewer, the largest change deepest); each frame's tooltip names its
-counts, and a diff's says it is not a CI.
+counts, and a diff's says it is not a CI, or, for an ab run (crafted
+with each traced sample's even share of the stacks), gives each frame's
+paired change, which is checked against the traced samples.
 """
 import html
 import json
@@ -96,6 +98,14 @@ def craft(argv):
         t["direction"] = "info"
         t["histogram"] = []
         t["info"]["traced"] = True
+        # each traced sample (round) its even share of every stack
+        per = []
+        for i in range(n):
+            st = [[j, c // n + (1 if i < c % n else 0)]
+                  for j, (_, c) in enumerate(stacks)]
+            st = [x for x in st if x[1]]
+            per.append({"op_ns": med, "samples": sum(c for _, c in st),
+                        "stacks": st})
         t["info"]["kernel"] = {
             "views": "profile", "samples": n, "ops": 1000 * n, "lost": 0,
             "traced_ns_per_op": med, "untraced_ns_per_op": med,
@@ -103,7 +113,7 @@ def craft(argv):
             "profile": {"event": "cpu-clock", "pmu": False, "hz": 499,
                         "samples": sum(c for _, c in stacks),
                         "outside": 0, "lost": 0, "op_ns": med,
-                        "stacks": stacks}}
+                        "stacks": stacks, "per_sample": per}}
         out.append(t)
     for seq, r in enumerate(out):
         r["seq"] = seq
@@ -126,10 +136,40 @@ def profiles_of(show):
 
 
 def side(shows, n):
-    """The nth profile of each file of shows ('a.json+b.json'), pooled."""
+    """The nth profile of each file of shows ('a.json+b.json'), pooled;
+    one profile's traced samples as "per" (None when pooled)."""
     ps = [profiles_of(s)[int(n)] for s in shows.split("+")]
     return {"stacks": [st for p in ps for st in p["stacks"]],
-            "samples": sum(p["samples"] for p in ps)}
+            "samples": sum(p["samples"] for p in ps),
+            "per": ps[0].get("per_sample") if len(ps) == 1 else None}
+
+
+def frame_changes(a, b):
+    """path -> the mean over rounds of b's ns/op in the frame minus a's
+    (each round: the frame's share of the round's samples x its op)."""
+    def value(side, r, path):
+        p = side["per"][r]
+        n = sum(c for i, c in p["stacks"]
+                if side["stacks"][i][0] == path or
+                side["stacks"][i][0].startswith(path + ";"))
+        return n / p["samples"] * p["op_ns"]
+    rounds = min(len(a["per"]), len(b["per"]))
+    paths = set()
+    for f, _ in a["stacks"] + b["stacks"]:
+        parts = f.split(";")
+        paths.update(";".join(parts[:i + 1]) for i in range(len(parts)))
+    out = {p: sum(value(b, r, p) - value(a, r, p)
+                  for r in range(rounds)) / rounds for p in paths}
+    # the root: the op's own change
+    out[""] = sum(b["per"][r]["op_ns"] - a["per"][r]["op_ns"]
+                  for r in range(rounds)) / rounds
+    return out
+
+
+UNIT_NS = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+CI_RE = (r"in it: ([+-][0-9.]+) (ns|us|ms|s)/op, 95% CI ([+-][0-9.]+) "
+         r"(ns|us|ms|s)\.\.([+-][0-9.]+) (ns|us|ms|s) \(paired over "
+         r"(\d+) rounds\)")
 
 
 def nodes(stacks):
@@ -219,8 +259,17 @@ def check_figure(fig, kind, a, b):
 
 
 def check_titles(body, kind, a, b):
-    """Each frame's tooltip (<title>) names its counts."""
+    """Each frame's tooltip (<title>) names its counts; a diff's says
+    it is not a CI, or (an ab run's, whose spec carries "ci") gives the
+    frame's paired change, checked against the traced samples."""
+    spec = json.loads(html.unescape(re.search(
+        r'<script type="application/json">(.*?)</script>', body,
+        re.S).group(1)))
+    want = frame_changes(a, b) if spec.get("ci") and a["per"] and \
+        b["per"] else None
+    assert not spec.get("ci") or want, "a CI without traced samples"
     tb, sb = nodes(b["stacks"])
+    nci = 0
     T = sum(n for _, n in b["stacks"])
     by_name = {}
     for p, n in tb.items():
@@ -238,11 +287,32 @@ def check_titles(body, kind, a, b):
         else:
             m = re.search(r": \S+ (\d+) of (\d+) samples \([0-9.]+%\), "
                           r"self (\d+) ", t)
-            assert "not a CI" in t, "a diff's tooltip: %r" % t
+            if want is None:
+                assert "not a CI" in t, "a diff's tooltip: %r" % t
+            else:
+                c = re.search(CI_RE, t)
+                assert c or "No CI for this frame" in t, \
+                    "a diff's tooltip without its CI: %r" % t
+                if c:
+                    est = float(c.group(1)) * UNIT_NS[c.group(2)]
+                    lo = float(c.group(3)) * UNIT_NS[c.group(4)]
+                    hi = float(c.group(5)) * UNIT_NS[c.group(6)]
+                    near = [v for p, v in want.items()
+                            if (p.rsplit(";", 1)[-1] or "all") == name and
+                            abs(v - est) <= 0.006 * abs(v) + 1e-3]
+                    assert near, "tooltip %r: the change is none of %s" % (
+                        t, sorted(v for p, v in want.items()
+                                  if p.rsplit(";", 1)[-1] == name))
+                    assert lo <= est <= hi, t
+                    nci += 1
         assert m, "tooltip %r" % t
         n, of, s = int(m.group(1)), int(m.group(2)), int(m.group(3))
         assert of == T and (n, s) in by_name[name], \
             "tooltip %r: not the stored counts %s" % (t, by_name[name])
+    assert want is None or nci > 0, "no frame's CI was checked"
+    if want is not None:
+        print("%d of %d tooltips: the frame's paired change as the traced "
+              "samples give it" % (nci, len(titles)))
     return len(titles)
 
 

@@ -7,7 +7,9 @@
 # the stored counts (tests/smoke/flame_check.py): the root's value is the
 # total samples, every frame's value the samples of the stacks through
 # it, its width value / total x the chart's width; a diff's both counts,
-# the frames it leaves out, the colour's sign, "not a CI" in its tooltip.
+# the frames it leaves out, the colour's sign; in an ab run's tooltips
+# each frame's paired change with its 95% CI (checked against the
+# crafted traced samples), in a comparison's "not a CI".
 # Known profiles (crafted into real runs' exports, imported) first, then
 # real ones (run --kernel profile: root, kernel callchains) checked the
 # same way and against show --folded.  The flame graphs' script is in a
@@ -63,7 +65,8 @@ contains "$OUT" "wrote $TMP/ab.html"
 	fail "the ab report has not the two differential flame graphs"
 contains "$TMP/ab.html" "profile: B against A, differential flame graph (A 100 samples, B 220)"
 contains "$TMP/ab.html" "the control, A&#39; (A again) against A"
-contains "$TMP/ab.html" "These are counts, not a CI"
+contains "$TMP/ab.html" "the paired change of the frame&#39;s ns per op"
+not_contains "$TMP/ab.html" "These are counts, not a CI"
 grep -q 'd3-flame-graph' "$TMP/ab.html" || fail "the flame graphs' script is not in the ab report"
 grep -Eiq '(src|href)="(https?:)?//' "$TMP/ab.html" &&
 	fail "the ab report loads something from outside"
@@ -117,6 +120,7 @@ done
 cs 0 report --compare fa fb -o "$TMP/cmp.html"
 contains "$TMP/cmp.html" "kernel profile: what moved"
 contains "$TMP/cmp.html" "profile: sys.rw, new against base, differential flame graph (base 200 samples, new 220)"
+contains "$TMP/cmp.html" "These are counts, not a CI"
 [ "$(grep -c '<figure class="flame"' "$TMP/cmp.html")" -eq 1 ] ||
 	fail "the comparison has not one differential flame graph"
 
