@@ -18,6 +18,13 @@ the edits of FILE, one a line, fields separated by tabs, change it:
   bimodal  METRIC SEED LOW HIGH NHIGH  10 values, NHIGH of them around
                                      HIGH and the others around LOW (1%)
   values   METRIC V1 V2 ...          exactly these values
+  ab       METRIC SEED BFACTOR ROUNDS  an ab run's A, B and A' (its
+                                     three METRIC results in seq order):
+                                     ROUNDS values each around 1000, B
+                                     BFACTOR times as much, 2% noise of
+                                     each sample, and the same drift of
+                                     up to +-20% applied to the three
+                                     samples of each round
   flagged  all|other|none            every sample of every result marked
                                      disturbed (flagged, why kept; with
                                      other, why "other": a busy machine,
@@ -66,6 +73,22 @@ def bimodal(seed, low, high, nhigh):
     lo, hi, nhi = float(low), float(high), int(nhigh)
     v = [lo * (1 + r.gauss(0, 0.01)) for _ in range(10 - nhi)]
     return v + [hi * (1 + r.gauss(0, 0.01)) for _ in range(nhi)]
+
+
+def ab_rounds(results, sel, seed, bfactor, rounds):
+    """The ab edit: A, B and A' of one round share that round's drift."""
+    hit = sorted((r for r in results if picks(r, sel)),
+                 key=lambda r: r["seq"])
+    if len(hit) != 3:
+        sys.exit("craft_export.py: ab needs 3 results %s, not %d"
+                 % (sel, len(hit)))
+    r = random.Random(int(seed))
+    n = int(rounds)
+    drift = [1 + r.uniform(-0.2, 0.2) for _ in range(n)]
+    for role, res in enumerate(hit):
+        f = float(bfactor) if role == 1 else 1.0
+        set_samples(res, [1000 * f * drift[k] * (1 + r.gauss(0, 0.02))
+                          for k in range(n)])
 
 
 def resize(a, n):
@@ -150,6 +173,9 @@ def apply(results, runs, edits):
         if kind == "offcpu":
             offcpu = set() if args[0] == "none" else \
                 {int(k) for k in args[0].split(",")}
+            continue
+        if kind == "ab":
+            ab_rounds(results, *args)
             continue
         if kind == "env":
             for r in runs:

@@ -399,6 +399,14 @@ made_values() {
 	printf '\n' >>"$EDITS"
 }
 
+# made_ab METRIC SEED B_FACTOR ROUNDS: the staged ab run's A, B and A'
+# (its three METRIC results) get ROUNDS values each around 1000, B
+# B_FACTOR times as much, 2% noise, and one drift of up to +-20% shared by
+# the three samples of each round: a paired change with a known answer.
+made_ab() {
+	printf 'ab\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$EDITS"
+}
+
 # made_flags all|other|none: every sample of the staged runs marked as
 # disturbed (with other: by a busy machine, which leaves the headline
 # whole, where all keeps each sample's reason, offcpu among them), or

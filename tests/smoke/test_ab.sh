@@ -53,33 +53,15 @@ t = [r for r in d["ab"]["rows"] if r["metric"] == "time/call"][0]
 assert t["verdict"] == "worse" and d["ab"]["b"] == "inject_ns=2us", d["ab"]
 PY
 
-# seeded samples with a known answer in place of this machine's: A and A'
-# around 1000, B 5% above (or equal for A/A), 2% noise, the same drift of
-# up to +-20% applied to the three samples of each round
-need_sqlite3
-set_samples() {	# RUN B_FACTOR SEED
-	python3 - "$COPYSCOPE_DB" "$1" "$2" "$3" <<'PY' || fail "set_samples"
-import random, sqlite3, sys
-db, run, bf, seed = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
-r = random.Random(seed)
-c = sqlite3.connect(db)
-ids = [i for (i,) in c.execute("SELECT id FROM results WHERE run_id = ? AND "
-       "metric = 'time/call' ORDER BY seq", (run,))]
-assert len(ids) == 3, ids
-n = 12
-drift = [1 + r.uniform(-0.2, 0.2) for _ in range(n)]
-for role, rid in enumerate(ids):
-    f = bf if role == 1 else 1.0
-    c.execute("DELETE FROM samples WHERE result_id = ?", (rid,))
-    for k in range(n):
-        c.execute("INSERT INTO samples (result_id, idx, value) VALUES (?, ?, ?)",
-                  (rid, k, 1000 * f * drift[k] * (1 + r.gauss(0, 0.02))))
-c.commit()
-PY
-}
+# seeded samples with a known answer in place of this machine's, written
+# the promised way (an export crafted and imported: lib.sh, made_ab): A
+# and A' around 1000, B 5% above (or equal for A/A), 2% noise, the same
+# drift of up to +-20% applied to the three samples of each round
 note "seeded samples: +5% under +-20% drift between rounds is worse"
-set_samples "$id" 1.05 11
-cs 0 show "$id" --json
+restage "$COPYSCOPE_DB" "$id"
+made_ab time/call 11 1.05 12
+made_import --new-uuid ab5 --tag ab5
+cs 0 show "$MADE_ID" --json
 python3 - "$OUT" <<'PY' || fail "a known +5% paired change was not 'worse'"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -89,8 +71,10 @@ assert 2 < t["change_pct"] < 8 and t["ci"][0] > 1, t
 assert abs(t["control"]["change_pct"]) < 3, t
 PY
 note "seeded samples: A/A under the same drift is ~"
-set_samples "$id" 1.0 12
-cs 0 show "$id" --json
+restage "$COPYSCOPE_DB" "$id"
+made_ab time/call 12 1.0 12
+made_import --new-uuid abaa --tag abaa
+cs 0 show "$MADE_ID" --json
 python3 - "$OUT" <<'PY' || fail "a seeded A/A got a verdict"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -123,8 +107,8 @@ cs 2 compare abc abo
 contains "$ERR" "not the same A/B: ab.b is 'inject_ns=2us' and 'inject_ns=1us'"
 
 # a run whose rounds disagree with the others widens the pooled CI: the
-# seeded A/A run (abk) pooled with two runs of a 2 us slowdown
-cs 0 compare abk abc --json
+# seeded A/A run (abaa) pooled with two runs of a 2 us slowdown
+cs 0 compare abaa abc --json
 python3 - "$OUT" <<'PY' || fail "a disagreeing run did not widen the CI"
 import json, sys
 d = json.load(open(sys.argv[1]))
