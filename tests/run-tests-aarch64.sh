@@ -10,6 +10,7 @@
 # and exits non-zero when anything failed or timed out.
 set -u
 cd "$(dirname "$0")/.."
+. tests/failure-excerpt.sh
 
 QEMU=${QEMU_AARCH64:-qemu-aarch64-static}
 UNIT_TIMEOUT=${UNIT_TIMEOUT:-300}
@@ -114,15 +115,15 @@ run_one() {	# limit name command...
 	elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		tmo=$((tmo + 1))
 		failed_list="$failed_list $name(timeout)"
-		printf 'TIME  %-44s killed after %ss; last lines of %s:\n' \
+		printf 'TIME  %-44s killed after %ss; from %s:\n' \
 			"$name" "$limit" "$log"
-		tail -n 15 "$log" | sed 's/^/      /'
+		failure_excerpt "$log"
 	else
 		fail=$((fail + 1))
 		failed_list="$failed_list $name"
-		printf 'FAIL  %-44s exit %s; last lines of %s:\n' "$name" \
+		printf 'FAIL  %-44s exit %s; from %s:\n' "$name" \
 			"$rc" "$log"
-		tail -n 15 "$log" | sed 's/^/      /'
+		failure_excerpt "$log"
 	fi
 	while IFS= read -r why; do
 		skip=$((skip + 1))

@@ -25,6 +25,7 @@
 # test.
 set -u
 cd "$(dirname "$0")/.."
+. tests/failure-excerpt.sh
 
 UNIT_TIMEOUT=${UNIT_TIMEOUT:-120}
 SMOKE_TIMEOUT=${SMOKE_TIMEOUT:-300}
@@ -93,15 +94,15 @@ run_one() {	# limit name command...
 	elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		tmo=$((tmo + 1))
 		failed_list="$failed_list $name(timeout)"
-		printf 'TIME  %-44s killed after %ss; last lines of %s:\n' \
+		printf 'TIME  %-44s killed after %ss; from %s:\n' \
 			"$name" "$limit" "$log"
-		tail -n 15 "$log" | sed 's/^/      /'
+		failure_excerpt "$log"
 	else
 		fail=$((fail + 1))
 		failed_list="$failed_list $name"
-		printf 'FAIL  %-44s exit %s; last lines of %s:\n' "$name" \
+		printf 'FAIL  %-44s exit %s; from %s:\n' "$name" \
 			"$rc" "$log"
-		tail -n 15 "$log" | sed 's/^/      /'
+		failure_excerpt "$log"
 	fi
 	# parts of the test that could not run here
 	while IFS= read -r why; do
