@@ -28,23 +28,6 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-# Edges of src/cli/ that Restructure III (issue 29 item 1) has not yet
-# taken out: the side loading and --ignore-param of compare/check/report
-# (comparison/, to move into session/), the environment keys run sets
-# (env/), run's timer line (runner/) and run --kernel's backend choice
-# (kernel/, to move behind the views' descriptors).  Temporary, file by
-# folder: each leaves this list when its part lands; the list is to end
-# empty.  Any other upward edge fails.
-CLI_ALLOW_LINKS = {
-    'src/cli/check.c': {'comparison'},
-    'src/cli/common.c': {'comparison', 'env'},
-    'src/cli/compare.c': {'comparison'},
-    'src/cli/report.c': {'comparison'},
-    'src/cli/run.c': {'env', 'runner'},
-    'src/cli/run_kernel.c': {'env', 'kernel'},
-}
-
-
 def load_structure():
     """The layer-table reader of check-structure.py (one parser)."""
     spec = importlib.util.spec_from_file_location(
@@ -118,8 +101,6 @@ def main(argv):
                 if g == folder or g in allowed[folder]:
                     continue
                 src = os.path.relpath(o, objdir)[:-2] + '.c'
-                if g in CLI_ALLOW_LINKS.get('src/' + src, ()):
-                    continue
                 problems.append('src/%s: uses %s, defined in src/%s, '
                                 'which %s/ may not use (%s)'
                                 % (src, name,

@@ -13,14 +13,14 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "cli/run_kernel.h"
 #include "report/ab_print.h"
 #include "report/mail_print.h"
 #include "report/profile_diff_print.h"
 #include "results/kernel_records.h"
 #include "session/ab_session.h"
-#include "util/array.h"
+#include "session/kernel_backend.h"
 #include "session/run_plan.h"
+#include "util/array.h"
 
 #define AB_STR(x) #x
 #define AB_XSTR(x) AB_STR(x)
@@ -362,11 +362,13 @@ int cmd_ab(int argc, char **argv)
 	if (e)
 		goto out;	/* OPT_HELP (-1): the usage went to stdout */
 	if (c->spec.session.ro.kviews) {
-		struct run_kernel rk;
+		struct kernel_backend rk;
 
-		e = run_kernel_choose(&c->spec.session.ro.kviews, NULL, &rk);
-		if (e)
+		if (kernel_backend_choose(&c->spec.session.ro.kviews, NULL,
+					  &rk) != 0) {
+			e = EXIT_NOTHING_RAN;
 			goto out;
+		}
 	}
 	cmdline = cli_join_cmdline(argc, argv);
 	if (!cmdline) {

@@ -21,16 +21,17 @@
 #include "cli/commands.h"
 #include "cli/history.h"
 #include "cli/options.h"
-#include "session/session.h"
-#include "session/check_plan.h"
-#include "session/check_verdict.h"
-#include "session/history_check.h"
 #include "report/comparison_print.h"
 #include "report/history_print.h"
 #include "report/notes.h"
-#include "util/random_id.h"
+#include "session/check_plan.h"
+#include "session/check_verdict.h"
+#include "session/compare_session.h"
+#include "session/history_check.h"
 #include "session/run_plan.h"
+#include "session/session.h"
 #include "util/array.h"
+#include "util/random_id.h"
 
 #define MAX_FILTER 128
 /* The most runs check measures (--runs). */
@@ -264,14 +265,11 @@ static int measure(const struct check_cli *cc, const struct cmp_side *base,
 
 	*nids = 0;
 	e = check_plan_make(&req, &plan, err, sizeof(err));
-	if (e) {
-		cli_error("check: %s", err);
-		goto out;
-	}
-	if (plan.warning[0])
+	if (!e && plan.warning[0])
 		cli_error("%s", plan.warning);
 	spec->tag = cc->tag ? cc->tag : "check";
-	e = session_check(spec, err, sizeof(err));
+	if (!e)
+		e = session_check(spec, err, sizeof(err));
 	if (e) {
 		cli_error("check: %s", err);
 		goto out;
@@ -442,7 +440,7 @@ int cmd_check(int argc, char **argv)
 		cli_error("warning: BASE and NEW were measured with different "
 			  "build flavours (copyscope.build_flavour)");
 out:
-	cmp_free(&c);
+	session_compare_free(&c);
 	cli_free_side(&c.base);
 	cli_free_side(&c.new);
 	cmp_ignore_free(&cc.ig);

@@ -3,7 +3,6 @@
  */
 #include <stdarg.h>
 #include <stdbool.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 #include <errno.h>
 #include <limits.h>
@@ -18,6 +17,7 @@
 #include "core/param.h"
 #include "results/codec.h"
 #include "results/exchange.h"
+#include "session/compare_session.h"
 #include "session/lost_run.h"
 #include "report/format.h"
 #include "report/notes.h"
@@ -145,30 +145,6 @@ static int resolve_db(const char *db_opt, char *path, size_t pathlen,
 }
 
 /*
- * Runs of this host and boot left 'running' by a process that is gone
- * (SIGKILL, the OOM killer, a power cut) are marked interrupted whenever
- * the store is opened; a failure to do so only warns.
- */
-static void mark_abandoned(struct store *st)
-{
-	struct utsname un;
-	char boot[64], err[512];
-	size_t n = 0;
-
-	if (uname(&un) != 0 ||
-	    env_read_line("/proc/sys/kernel/random/boot_id", boot,
-			  sizeof(boot)) != 0)
-		return;
-	if (store_mark_abandoned(st, un.nodename, boot, &n, err,
-				 sizeof(err)) != 0)
-		cli_error("warning: %s", err);
-	else if (n)
-		cli_error("%zu run%s left 'running' by a copyscope process "
-			  "that no longer exists marked 'interrupted'", n,
-			  n == 1 ? "" : "s");
-}
-
-/*
  * Open the store at path (a file path or a URL); then path says how
  * messages may name it: a URL with its passwords masked.  A database that
  * cannot be used is exit 2 whether the user named it or it is the
@@ -189,7 +165,7 @@ static int open_at(const char *origin, struct store **st, char *path,
 	snprintf(path, pathlen, "%s", shown ? shown : "(database)");
 	free(shown);
 	if (!store_is_read_only(*st))
-		mark_abandoned(*st);
+		session_mark_abandoned(*st);
 	return 0;
 }
 
@@ -284,50 +260,19 @@ int cli_open_existing_store(const char *db_opt, struct store **st,
 int cli_load_side(struct store *st, const char *cmd, const char *spec,
 		  struct cmp_side *side)
 {
-	enum store_select_status ss;
-	int64_t *ids = NULL;
 	char err[512];
-	size_t n = 0;
-	int rc = 0;
+	int e = session_load_side(st, spec, side, err, sizeof(err));
 
-	memset(side, 0, sizeof(*side));
-	ss = store_select_runs(st, spec, &ids, &n, err, sizeof(err));
-	if (ss == STORE_SELECT_EMPTY_ITEM)
+	if (e == 2)
 		return cli_usage(cmd, "%s", err);
-	if (ss == STORE_SELECT_NO_MATCH)
-		return cli_usage(cmd, "%s ('copyscope runs' lists them)", err);
-	if (ss != STORE_SELECT_OK) {
+	if (e)
 		cli_error("%s", err);
-		return EXIT_FAIL;
-	}
-	side->runs = calloc(n ? n : 1, sizeof(*side->runs));
-	if (!side->runs) {
-		cli_error("out of memory");
-		free(ids);
-		return EXIT_FAIL;
-	}
-	if (store_load_runs(st, ids, n, side->runs, err, sizeof(err)) != 0) {
-		cli_error("%s", err);
-		rc = EXIT_FAIL;
-	} else {
-		side->nruns = n;
-	}
-	free(ids);
-	if (rc)
-		cli_free_side(side);
-	else
-		cmp_side_count_boots(side);
-	return rc;
+	return e ? EXIT_FAIL : 0;
 }
 
 void cli_free_side(struct cmp_side *side)
 {
-	size_t i;
-
-	for (i = 0; i < side->nruns; i++)
-		run_data_free(&side->runs[i]);
-	free(side->runs);
-	memset(side, 0, sizeof(*side));
+	session_free_side(side);
 }
 
 int cmp_ignore_add(const char *cmd, struct cmp_ignore *ig,

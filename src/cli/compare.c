@@ -16,7 +16,7 @@
 #include "report/comparison_print.h"
 #include "report/mail_print.h"
 #include "report/observe_compare_print.h"
-#include "session/history_runs.h"
+#include "session/compare_session.h"
 #include "util/array.h"
 
 struct compare_cli {
@@ -159,54 +159,23 @@ static int compare_args(int argc, char **argv, struct compare_cli *cc,
 	return 0;
 }
 
-/* Every run of both sides an ab run: they are replicates of one A/B. */
-static bool all_ab(const struct cmp_side *b, const struct cmp_side *n)
-{
-	size_t i;
-
-	for (i = 0; i < b->nruns; i++)
-		if (!ab_env_is_ab(&b->runs[i].env))
-			return false;
-	for (i = 0; i < n->nruns; i++)
-		if (!ab_env_is_ab(&n->runs[i].env))
-			return false;
-	return b->nruns + n->nruns > 0;
-}
-
 /*
  * compare of ab runs: the runs of both sides are the same A/B measured on
  * several boots or hosts; their rounds are judged together.
  */
 static int compare_ab(const struct cmp *c, const struct compare_cli *cc)
 {
-	const struct run_data **runs;
 	struct ab_combined ac;
 	struct ab_opts o = { .alpha = cc->o.alpha, .noise_pct = cc->o.noise_pct,
 			     .looks = 1, .drop_noisy = cc->o.drop_noisy };
-	size_t i, n = 0;
 	char err[512];
-	int e = EXIT_OK;
+	int e = session_compare_ab(c, &o, &ac, err, sizeof(err));
 
-	/* an array of pointers */
-	runs = calloc(c->base.nruns + c->new.nruns,
-		      sizeof(*runs));	/* NOLINT(bugprone-sizeof-expression) */
-	if (!runs) {
-		cli_error("out of memory");
-		return EXIT_FAIL;
-	}
-	for (i = 0; i < c->base.nruns + c->new.nruns; i++) {
-		const struct run_data *r = i < c->base.nruns ?
-			&c->base.runs[i] : &c->new.runs[i - c->base.nruns];
-		size_t k;
-
-		for (k = 0; k < n && runs[k]->info.id != r->info.id; k++)
-			;
-		if (k == n)	/* a run named on both sides counts once */
-			runs[n++] = r;
-	}
-	if (ab_combine(runs, n, &o, &ac, err, sizeof(err)) != 0) {
-		free(runs);
+	if (e == 2)
 		return cli_usage("compare", "%s", err);
+	if (e) {
+		cli_error("%s", err);
+		return EXIT_FAIL;
 	}
 	if (cc->json) {
 		json_t *j = ab_combined_json(&ac, &o);
@@ -218,8 +187,7 @@ static int compare_ab(const struct cmp *c, const struct compare_cli *cc)
 	} else {
 		ab_print_combined(stdout, &ac, &o);
 	}
-	ab_combined_free(&ac);
-	free(runs);
+	session_ab_combined_free(&ac);
 	return e;
 }
 
@@ -234,7 +202,7 @@ static int compare_observations(const struct cmp *c,
 	char err[512];
 	int e = EXIT_OK;
 
-	if (!obs_cmp_all_observations(&c->base, &c->new))
+	if (!session_sides_observations(&c->base, &c->new))
 		return cli_usage("compare", "observations (copyscope observe) "
 				 "compare only with observations: a side "
 				 "holds a run with results");
@@ -252,8 +220,8 @@ static int compare_observations(const struct cmp *c,
 				 "columns (--json takes any number)",
 				 c->base.nruns + c->new.nruns,
 				 OBS_CMP_TEXT_MAX_COLS);
-	if (obs_cmp_build(&oc, &c->base, &c->new, cc->caller, err,
-			  sizeof(err)) != 0) {
+	if (session_compare_observations(&oc, &c->base, &c->new, cc->caller,
+					 err, sizeof(err)) != 0) {
 		cli_error("%s", err);
 		e = EXIT_FAIL;
 	} else if (cc->json ? report_observation_compare_json(stdout, &oc) :
@@ -261,7 +229,7 @@ static int compare_observations(const struct cmp *c,
 		cli_error("cannot write the comparison: %s", strerror(errno));
 		e = EXIT_FAIL;
 	}
-	obs_cmp_free(&oc);
+	session_observations_free(&oc);
 	if (fflush(stdout) != 0 && !e) {
 		cli_error("cannot write the output: %s", strerror(errno));
 		e = EXIT_FAIL;
@@ -275,14 +243,10 @@ int cli_cmp_build(const char *db, struct cmp *c, const struct cmp_opts *o)
 	char path[4096], err[512];
 	int e;
 
-	if (cmp_build(c, o) != 0) {
-		cli_error("out of memory");
-		return EXIT_FAIL;
-	}
 	e = cli_open_existing_store(db, &st, path, sizeof(path), NULL);
 	if (e)
 		return e;
-	if (history_noise_apply(st, c, err, sizeof(err)) != 0) {
+	if (session_compare_with_history(st, c, o, err, sizeof(err)) != 0) {
 		cli_error("%s", err);
 		e = EXIT_FAIL;
 	}
@@ -318,7 +282,7 @@ int cmd_compare(int argc, char **argv)
 		e = cmp_ignore_check("compare", &cc.ig, &c.base, &c.new);
 	if (e)
 		goto out;
-	if (obs_cmp_any_observation(&c.base, &c.new)) {
+	if (session_sides_any_observation(&c.base, &c.new)) {
 		e = compare_observations(&c, &cc);
 		goto out;
 	}
@@ -327,7 +291,7 @@ int cmd_compare(int argc, char **argv)
 			      "(copyscope observe); these are runs");
 		goto out;
 	}
-	if (all_ab(&c.base, &c.new)) {
+	if (session_sides_ab(&c.base, &c.new)) {
 		if (cc.csv) {
 			e = cli_usage("compare", "--csv: not for ab runs "
 				      "(--json or the table)");
@@ -367,7 +331,7 @@ flush:
 	if (!e && !cc.ab && cmp_print_explain_none("compare", &c))
 		e = EXIT_USAGE;
 out:
-	cmp_free(&c);
+	session_compare_free(&c);
 	cli_free_side(&c.base);
 	cli_free_side(&c.new);
 	cmp_ignore_free(&cc.ig);

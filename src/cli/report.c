@@ -18,6 +18,7 @@
 #include "cli/options.h"
 #include "report/comparison_print.h"
 #include "report/html.h"
+#include "session/compare_session.h"
 #include "session/run_plan.h"
 #include "util/array.h"
 
@@ -288,7 +289,7 @@ int cmd_report(int argc, char **argv)
 		rc->opts.ignore = rc->ig.keys;
 		rc->opts.nignore = rc->ig.n;
 		e = cmp_ignore_check("report", &rc->ig, &c.base, &c.new);
-		if (!e && cmp_build(&c, &rc->opts) != 0) {
+		if (!e && session_compare(&c, &rc->opts) != 0) {
 			cli_error("out of memory");
 			e = EXIT_FAIL;
 		}
@@ -298,7 +299,7 @@ int cmd_report(int argc, char **argv)
 	if (!e)
 		e = write_report(rc, path, &runs, rc->compare ? &c : NULL,
 				 NULL);
-	cmp_free(&c);
+	session_compare_free(&c);
 	cli_free_side(&c.base);
 	cli_free_side(&c.new);
 	cli_free_side(&runs);

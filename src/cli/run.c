@@ -13,11 +13,11 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/run_group.h"
-#include "cli/run_kernel.h"
 #include "cli/run_priv.h"
 #include "report/mail_print.h"
 #include "report/run_print.h"
 #include "results/kernel_records.h"
+#include "session/kernel_backend.h"
 #include "session/session.h"
 #include "util/array.h"
 
@@ -186,34 +186,15 @@ const struct opt_cmd *cli_run_options(void)
 }
 
 
-/*
- * What the run adds to its environment: the kernel views' backend (and
- * why) with --kernel, and the observation a replay came from.
- */
-static int run_add_env(void *arg, struct env *env, uint64_t seed)
-{
-	struct run_cli *rc = arg;
-
-	if (rc->ro.kviews && run_kernel_add_env(&rc->rk, env, seed))
-		return -1;
-	if (rc->replayed[0])
-		return env_set(env, "replay.observation", rc->replayed);
-	return 0;
-}
-
-
 static void print_preamble(void *arg, const struct run_info *run,
-			   const struct env *env, const struct timer_info *ti)
+			   const struct env *env,
+			   const struct session_clock *sc)
 {
 	struct run_cli *rc = arg;
 	struct run_print_clock clk = {
-		.unit = ti->unit, .tsc = ti->source != TIMER_CLOCK_NS,
-		.tsc_hz = ti->tsc_hz, .overhead_ns = ti->overhead_ns,
+		.unit = sc->unit, .tsc = sc->tsc, .tsc_hz = sc->tsc_hz,
+		.overhead_ns = sc->overhead_ns, .counter = sc->counter,
 	};
-	char ctr[96];
-
-	timer_counter_text(ti, ctr, sizeof(ctr));
-	clk.counter = ctr;
 
 	run_print_preamble(stdout, &rc->out, run, env, &clk);
 }
@@ -279,15 +260,17 @@ int cmd_run(int argc, char **argv)
 	e = run_parse_args(rc, argc, argv);
 	if (e)
 		goto out;
-	e = run_kernel_choose(&rc->ro.kviews, rc->kbackend, &rc->rk);
-	if (e)
+	if (kernel_backend_choose(&rc->ro.kviews, rc->kbackend,
+				  &rc->rk) != 0) {
+		e = EXIT_NOTHING_RAN;
 		goto out;
+	}
 	rc->ro.kbackend = rc->rk.backend;
 	run_fill_spec(rc, &spec);
 	spec.out = &run_output;
 	spec.out_arg = rc;
-	spec.add_env = run_add_env;
-	spec.hook_arg = rc;
+	spec.kernel_backend = &rc->rk;
+	spec.replayed = rc->replayed;
 	e = session_check(&spec, err, sizeof(err));
 	if (e == EXIT_USAGE) {
 		e = cli_usage("run", "%s", err);

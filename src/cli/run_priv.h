@@ -9,9 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cli/run_kernel.h"
 #include "cli/run_replay.h"
 #include "report/run_print.h"
+#include "session/kernel_backend.h"
 #include "session/run_plan.h"
 #include "session/session.h"
 
@@ -32,7 +32,7 @@ struct run_cli {
 	bool interleave, seed_set;
 	uint64_t seed;
 	const char *kbackend;		/* --kernel-backend, NULL: auto */
-	struct run_kernel rk;		/* what --kernel runs on, and why */
+	struct kernel_backend rk;		/* what --kernel runs on, and why */
 	/* mix=observed:ID made explicit, and the observation it names */
 	char replay_mix[RUN_REPLAY_MAX];
 	char replayed[128];

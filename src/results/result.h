@@ -188,6 +188,9 @@ struct result {
 					   not the kept ones; the one named
 					   KVIEW_METRIC_TIME carries
 					   cfg->kernel in its info */
+	bool withheld;			/* the headline rule (below): too
+					   few undisturbed samples for a
+					   headline */
 	double *samples;
 	size_t nsamples;
 	struct result_hist *hist;	/* NULL: none */
@@ -196,11 +199,10 @@ struct result {
 					   (result_value_counts()) */
 	struct modes modes;		/* over the same samples */
 	/* the headline rule (stats/headline.h): samples left out of the
-	   summary as disturbed (flagged offcpu), and whether too few
-	   undisturbed ones remained for a headline (then the summary is
-	   over every sample, and no renderer prints its median) */
+	   summary as disturbed (flagged offcpu); when too few undisturbed
+	   ones remained for a headline (withheld, above), the summary is
+	   over every sample, and no renderer prints its median */
 	size_t left_out;
-	bool withheld;
 };
 
 /*

@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "results/codec.h"
 #include "results/exchange.h"
+#include "env/env.h"
 #include "runner/runner.h"
 #include "session/lost_run.h"
 #include "util/msg.h"
@@ -83,4 +85,28 @@ void session_catch_stop(void)
 int session_stop_signal(void)
 {
 	return runner_interrupted ? (int)runner_signal : 0;
+}
+
+/*
+ * Runs of this host and boot left 'running' by a process that is gone
+ * (SIGKILL, the OOM killer, a power cut) are marked interrupted whenever
+ * the store is opened; a failure to do so only warns.
+ */
+void session_mark_abandoned(struct store *st)
+{
+	struct utsname un;
+	char boot[64], err[512];
+	size_t n = 0;
+
+	if (uname(&un) != 0 ||
+	    env_read_line("/proc/sys/kernel/random/boot_id", boot,
+			  sizeof(boot)) != 0)
+		return;
+	if (store_mark_abandoned(st, un.nodename, boot, &n, err,
+				 sizeof(err)) != 0)
+		msg_error("warning: %s", err);
+	else if (n)
+		msg_error("%zu run%s left 'running' by a copyscope process "
+			  "that no longer exists marked 'interrupted'", n,
+			  n == 1 ? "" : "s");
 }

@@ -1,7 +1,8 @@
 /*
  * lost_run.h - a run written to the store but not found there at the end
  * (store_check_stored), kept whole as an export file (lost_run.c); and
- * the stop signals of the commands that add runs one after the other.
+ * the stop signals of the commands that add runs one after the other;
+ * runs left 'running' by a process that is gone.
  */
 #ifndef COPYSCOPE_SESSION_LOST_RUN_H
 #define COPYSCOPE_SESSION_LOST_RUN_H
@@ -26,5 +27,13 @@ void session_catch_stop(void);
 
 /* The signal that asked to stop since session_catch_stop(), 0 if none. */
 int session_stop_signal(void);
+
+/*
+ * Runs of this host and boot left 'running' by a process that is gone
+ * (SIGKILL, the OOM killer, a power cut) marked interrupted (said on
+ * stderr); called whenever a command opens the store.  A failure to do
+ * so only warns.
+ */
+void session_mark_abandoned(struct store *st);
 
 #endif

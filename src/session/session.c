@@ -576,6 +576,11 @@ int session_run(const struct session_spec *spec, struct session_result *out)
 	env_add_timer(&out->run.env, &ti);
 	/* the IRQs that may land where the workers are pinned (--cpus) */
 	if (env_add_irq(&out->run.env, sp.ro.cpus, sp.ro.ncpus) != 0 ||
+	    (sp.ro.kviews && sp.kernel_backend &&
+	     kernel_backend_add_env(sp.kernel_backend, &out->run.env) != 0) ||
+	    (sp.replayed && sp.replayed[0] &&
+	     env_set(&out->run.env, "replay.observation",
+		     sp.replayed) != 0) ||
 	    (sp.add_env && sp.add_env(sp.hook_arg, &out->run.env,
 				      sp.seed))) {
 		msg_error("out of memory adding to the environment");
@@ -590,9 +595,16 @@ int session_run(const struct session_spec *spec, struct session_result *out)
 		out->exit_code = SESSION_FAIL;
 		return out->exit_code;
 	}
-	if (sp.out && sp.out->begin)
+	if (sp.out && sp.out->begin) {
+		struct session_clock clk = {
+			.unit = ti.unit, .tsc = ti.source != TIMER_CLOCK_NS,
+			.tsc_hz = ti.tsc_hz, .overhead_ns = ti.overhead_ns,
+		};
+
+		timer_counter_text(&ti, clk.counter, sizeof(clk.counter));
 		sp.out->begin(sp.out_arg, &out->run.info, &out->run.env,
-			      &ti);
+			      &clk);
+	}
 	if (sp.interleave)
 		run_interleaved(&s);
 	else

@@ -23,6 +23,7 @@
 #include "runner/runner.h"
 #include "runner/timer.h"
 #include "results/run.h"
+#include "session/kernel_backend.h"
 #include "store/store.h"
 
 /* The run defaults, in one place. */
@@ -45,12 +46,22 @@ struct session_job {
 	struct param_request req;
 };
 
+/* The run's clock as the preamble states it. */
+struct session_clock {
+	const char *unit;		/* "ns", "tsc-cycles" or "cycles" */
+	bool tsc;			/* not the ns clock: the TSC's Hz */
+	double tsc_hz;
+	double overhead_ns;		/* one timer read pair */
+	char counter[96];		/* the counter's text: "TSC 2.1 GHz",
+					   "CNTVCT_EL0 25.000 MHz, ..." */
+};
+
 /* What the caller is told as the session goes (any may be NULL). */
 struct session_output {
 	/* the run has begun (stored when run->id > 0), with the
-	   environment it stores; before measuring */
+	   environment it stores and its clock; before measuring */
 	void (*begin)(void *arg, const struct run_info *run,
-		      const struct env *env, const struct timer_info *ti);
+		      const struct env *env, const struct session_clock *clk);
 	/* the results of one job, all its configurations done */
 	void (*job_done)(void *arg, const struct result *res, size_t n);
 };
@@ -68,6 +79,12 @@ struct session_spec {
 	const char *group_id;		/* NULL: the run is alone */
 	const char *cmdline;		/* stored with the run */
 	struct store *store;		/* NULL: nothing stored */
+	/* what records --kernel's views (session/kernel_backend.h), kept in
+	   the environment as kernel_views.*; NULL: none */
+	const struct kernel_backend *kernel_backend;
+	/* the observation a replay came from (env replay.observation);
+	   NULL or "": not a replay */
+	const char *replayed;
 	const struct session_output *out;
 	void *out_arg;
 	/*

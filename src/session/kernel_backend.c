@@ -1,16 +1,16 @@
 /*
- * run_kernel.c - `run --kernel`'s backend (see run_kernel.h): the bpf
+ * kernel_backend.c - which backend records `run --kernel`'s and `ab
+ * --kernel`'s views (see kernel_backend.h): the bpf
  * backend when it loads (aggregated in the kernel, docs/kernel-views.md),
  * else the tracefs one (every event read by libtraceevent), or the one
  * --kernel-backend forces; the views each cannot record refused with
  * why, and tracefs mounted when it is missing and we are root.
  */
-#include "cli/run_kernel.h"
+#include "session/kernel_backend.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "kernel/kprof.h"
 #include "env/env.h"
 #include "kernel/ktrace.h"
@@ -18,12 +18,13 @@
 #include "kernel/kview_bpf.h"
 #include "results/kernel_records.h"
 #include "util/array.h"
+#include "util/msg.h"
 
 static const unsigned view_bits[] = { KVIEW_LOCK, KVIEW_SCHED,
 				      KVIEW_SYSCALL };
 
 /* The views tracefs can record, each refused one named with why. */
-static unsigned tracefs_views(unsigned asked, struct run_kernel *rk)
+static unsigned tracefs_views(unsigned asked, struct kernel_backend *rk)
 {
 	unsigned ok = asked;
 	char err[512];
@@ -31,7 +32,7 @@ static unsigned tracefs_views(unsigned asked, struct run_kernel *rk)
 
 	if (ktrace_mount_tracefs(err, sizeof(err)) == 1) {
 		snprintf(rk->mounted, sizeof(rk->mounted), "%s", err);
-		cli_error("tracefs was not mounted: mounted it at %s (as perf "
+		msg_error("tracefs was not mounted: mounted it at %s (as perf "
 			 "does)", err);
 	}
 	for (i = 0; i < ARRAY_SIZE(view_bits); i++) {
@@ -42,14 +43,14 @@ static unsigned tracefs_views(unsigned asked, struct run_kernel *rk)
 				 sizeof(err)) == 0)
 			continue;
 		kview_mask_text(view_bits[i], name, sizeof(name));
-		cli_error("--kernel %s: refused: %s", name, err);
+		msg_error("--kernel %s: refused: %s", name, err);
 		ok &= ~view_bits[i];
 	}
 	return ok;
 }
 
 /* The bpf backend forced: its views, each refused one with why. */
-static unsigned bpf_views(unsigned asked, struct run_kernel *rk)
+static unsigned bpf_views(unsigned asked, struct kernel_backend *rk)
 {
 	unsigned ok = 0;
 	size_t i;
@@ -66,7 +67,7 @@ static unsigned bpf_views(unsigned asked, struct run_kernel *rk)
 			continue;
 		}
 		kview_mask_text(view_bits[i], name, sizeof(name));
-		cli_error("--kernel %s: refused (--kernel-backend bpf): %s",
+		msg_error("--kernel %s: refused (--kernel-backend bpf): %s",
 			  name, why);
 		if (!rk->why[0])
 			snprintf(rk->why, sizeof(rk->why), "%s", why);
@@ -87,17 +88,17 @@ static unsigned profile_view(unsigned asked)
 	if (!(asked & KVIEW_PROFILE))
 		return 0;
 	if (kprof_probe(&pmu, why, sizeof(why)) != 0) {
-		cli_error("--kernel profile: refused: %s", why);
+		msg_error("--kernel profile: refused: %s", why);
 		return 0;
 	}
 	if (!pmu)
-		cli_error("kernel views: profile: no PMU here (the cycles "
+		msg_error("kernel views: profile: no PMU here (the cycles "
 			  "event does not open): sampling cpu-clock");
 	return KVIEW_PROFILE;
 }
 
-int run_kernel_choose(unsigned *views, const char *word,
-		      struct run_kernel *rk)
+int kernel_backend_choose(unsigned *views, const char *word,
+		      struct kernel_backend *rk)
 {
 	unsigned asked = *views & ~KVIEW_PROFILE, got, prof;
 	char d[48];
@@ -112,9 +113,9 @@ int run_kernel_choose(unsigned *views, const char *word,
 		return 0;
 	}
 	if (!asked) {
-		cli_error("--kernel: none of the views asked for can be "
+		msg_error("--kernel: none of the views asked for can be "
 			  "recorded here; nothing measured");
-		return EXIT_NOTHING_RAN;
+		return 1;
 	}
 	kview_bpf_describe(d, sizeof(d));
 	if (word && !strcmp(word, "bpf")) {
@@ -134,28 +135,25 @@ int run_kernel_choose(unsigned *views, const char *word,
 		snprintf(rk->backend_text, sizeof(rk->backend_text),
 			 "bpf (%s)", d);
 		if (*views)
-			cli_error("kernel views: bpf backend (%s)", d);
+			msg_error("kernel views: bpf backend (%s)", d);
 	} else {
 		rk->backend = KVIEW_BACKEND_TRACEFS;
 		snprintf(rk->backend_text, sizeof(rk->backend_text),
 			 "tracefs (libtraceevent)");
-		cli_error("kernel views: tracefs backend: %s", rk->why);
+		msg_error("kernel views: tracefs backend: %s", rk->why);
 		*views = tracefs_views(asked, rk);
 	}
 	*views |= prof;
 	if (!*views) {
-		cli_error("--kernel: none of the views asked for can be "
+		msg_error("--kernel: none of the views asked for can be "
 			  "recorded here; nothing measured");
-		return EXIT_NOTHING_RAN;
+		return 1;
 	}
 	return 0;
 }
 
-int run_kernel_add_env(void *arg, struct env *env, uint64_t seed)
+int kernel_backend_add_env(const struct kernel_backend *rk, struct env *env)
 {
-	const struct run_kernel *rk = arg;
-
-	(void)seed;
 	if (!rk->backend_text[0])
 		return 0;
 	if (env_set(env, "kernel_views.backend", rk->backend_text) != 0 ||
