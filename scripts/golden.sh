@@ -37,6 +37,8 @@ make)
 	"$bin" run quick --tag quick --db "$db" >/dev/null
 	"$bin" run pipe.mix writers=2 $q --kernel lock,sched,syscall \
 		--tag kv --db "$db" >/dev/null 2>&1 || true
+	"$bin" run sys.null $q --kernel profile --tag prof --db "$db" \
+		>/dev/null 2>&1 || true
 	;;
 print)
 	out=${4:?OUTDIR}

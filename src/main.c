@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kernel/kview.h"
+#include "report/kview_render.h"
 #include "results/kview_table.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -122,6 +124,11 @@ static int dispatch(int argc, char **argv)
 	}
 	if (kview_records_validate(kview_records, KVIEW_NVIEWS, err,
 				   sizeof(err)) != 0) {
+		cli_error("BUG: invalid kernel views table: %s", err);
+		return EXIT_FAIL;
+	}
+	if (kview_recorders_validate(err, sizeof(err)) != 0 ||
+	    kview_renderers_validate(err, sizeof(err)) != 0) {
 		cli_error("BUG: invalid kernel views table: %s", err);
 		return EXIT_FAIL;
 	}

@@ -47,7 +47,7 @@ static int check_kviews(const char *cmd, const struct opt_row *r,
 	(void)r;
 	if (kview_parse(v, dest, err, sizeof(err)) != 0)
 		return cli_usage(cmd, "%s", err);
-	if (*(unsigned *)dest & ~KVIEW_PROFILE)
+	if (kview_traced_views(*(unsigned *)dest))
 		return cli_usage(cmd, "--kernel %s: ab records only profile "
 				 "(lock, sched and syscall hold their tracer "
 				 "while a configuration is open, and ab opens "
@@ -255,7 +255,7 @@ static int parse_args(struct ab_cli *c, int argc, char **argv)
 	    !(c->spec.precision_pct > 0))
 		e = cli_usage("ab", "--max-time: only with --precision");
 	if (!e && c->spec.session.ro.profile_hz &&
-	    !(c->spec.session.ro.kviews & KVIEW_PROFILE))
+	    !kview_mask_has(c->spec.session.ro.kviews, "profile"))
 		e = cli_usage("ab", "--profile-hz: only with --kernel profile");
 	for (s = 0; s < 2 && !e; s++)
 		e = add_settings(c, s);

@@ -28,7 +28,7 @@ static int check_options(struct run_cli *rc)
 {
 	if (rc->seed_set && !rc->interleave)
 		return cli_usage("run", "--seed: only with --interleave");
-	if (rc->ro.profile_hz && !(rc->ro.kviews & KVIEW_PROFILE))
+	if (rc->ro.profile_hz && !kview_mask_has(rc->ro.kviews, "profile"))
 		return cli_usage("run", "--profile-hz: only with --kernel "
 				 "profile");
 	if (rc->kbackend && !rc->ro.kviews)

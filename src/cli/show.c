@@ -118,7 +118,7 @@ static size_t profiled(const struct run_data *run, size_t *first)
 	for (i = run->results.ncfgs; i-- > 0;) {
 		const struct result_config *c = run->results.cfgs[i];
 
-		if (c->kernel && (c->kernel->views & KVIEW_PROFILE)) {
+		if (c->kernel && kview_mask_has(c->kernel->views, "profile")) {
 			*first = i;
 			n++;
 		}
@@ -151,7 +151,8 @@ static int show_folded(const struct run_data *run, const char *job)
 					 job, ncfg);
 		first = (size_t)j - 1;
 		if (!run->results.cfgs[first]->kernel ||
-		    !(run->results.cfgs[first]->kernel->views & KVIEW_PROFILE))
+		    !kview_mask_has(run->results.cfgs[first]->kernel->views,
+				    "profile"))
 			return cli_usage("show", "--folded: configuration %ld "
 					 "has no --kernel profile", j);
 	}

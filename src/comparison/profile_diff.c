@@ -376,7 +376,7 @@ static const char *const cmp_side_name[2] = { "base", "new" };
 static bool missing(struct pdiff *d, const struct result_kernel *k,
 		    const char *side)
 {
-	if (!k || !(k->views & KVIEW_PROFILE)) {
+	if (!k || !kview_mask_has(k->views, "profile")) {
 		snprintf(d->why, sizeof(d->why), "%s was not profiled (--kernel "
 			 "profile)", side);
 		return true;
@@ -651,7 +651,8 @@ int pdiff_ab_by(const struct result *res, size_t nres, bool drop_noisy,
 	for (i = 0; i < nres; i++) {
 		const struct result_config *c = res[i].cfg;
 
-		if (!c || !c->kernel || !(c->kernel->views & KVIEW_PROFILE) ||
+		if (!c || !c->kernel ||
+		    !kview_mask_has(c->kernel->views, "profile") ||
 		    c->job < 0 || c->job >= AB_NROLES)
 			continue;
 		k[c->job] = c->kernel;

@@ -38,7 +38,7 @@ static long side_profiles(const struct cmp_side *side, char ***m,
 			    strcmp(x->cfg->workload,
 				   r->ref->cfg->workload) != 0 ||
 			    strcmp(m[i][j], r->match) != 0 || !x->cfg->kernel ||
-			    !(x->cfg->kernel->views & KVIEW_PROFILE))
+			    !kview_mask_has(x->cfg->kernel->views, "profile"))
 				continue;
 			if (n == cap) {
 				size_t nc = cap ? cap * 2 : 8;

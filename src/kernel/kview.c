@@ -2,8 +2,9 @@
  * kview.c - the kernel views of one configuration: traced samples
  * recorded and aggregated (see kview.h): the tracer, the tasks of a
  * sample, feeding its events to the views and what each sample and the
- * whole configuration gives.  The lock view's events are kview_lock.c's,
- * the sched and syscall views' kview_sched.c's.
+ * whole configuration gives, each view through its row of
+ * kview_recorders.c.  The lock view's events are kview_lock.c's, the
+ * sched and syscall views' kview_sched.c's.
  */
 #include "kernel/kview.h"
 
@@ -22,30 +23,26 @@
 #include "stats/summary.h"
 #include "util/array.h"
 
-/*
- * Ring pages per CPU: a sample's records must fit, since nothing drains
- * inside a sample.  A lock record with its callchain is about 150 bytes,
- * its end 60: five writers on one pipe make about 70k waits a second
- * (9 MiB/s over two CPUs), so 8 MiB a CPU hold samples of about a
- * second; a syscall record is about 100 bytes, and a fast call makes
- * millions a second (the ring holds some 100 ms of them).  What does not
- * fit is counted as lost and reported.
- */
-#define KV_RING_PAGES_LOCK 2048		/* 8 MiB */
-#define KV_RING_PAGES_SCHED 2048	/* 8 MiB */
-#define KV_RING_PAGES_SYSCALL 8192	/* 32 MiB */
-
 unsigned kview_kinds(unsigned views)
 {
 	unsigned k = 0;
+	int id;
 
-	if (views & KVIEW_LOCK)
-		k |= 1u << KEV_LOCK_BEGIN | 1u << KEV_LOCK_END;
-	if (views & KVIEW_SCHED)
-		k |= 1u << KEV_WAKEUP | 1u << KEV_SWITCH;
-	if (views & KVIEW_SYSCALL)
-		k |= 1u << KEV_SYS_ENTER | 1u << KEV_SYS_EXIT;
+	for (id = 0; id < KVIEW_NVIEWS; id++)
+		if (views & KVIEW_BIT(id))
+			k |= kview_recorders[id].kinds;
 	return k;
+}
+
+int kview_probe_own(int id, char *why, size_t len, char *note,
+		    size_t notelen)
+{
+	note[0] = 0;
+	if (id < 0 || id >= KVIEW_NVIEWS || !kview_recorders[id].probe) {
+		snprintf(why, len, "not a view with a recorder of its own");
+		return -1;
+	}
+	return kview_recorders[id].probe(why, len, note, notelen);
 }
 
 static int worker_idx(const struct kview *kv, int32_t tid)
@@ -143,7 +140,7 @@ struct kview *kview_new(unsigned views, const pid_t *tids, int ntids,
 {
 	struct kview *kv = calloc(1, sizeof(*kv));
 	bool bad = false;
-	int i;
+	int i, id;
 
 	if (!kv)
 		return NULL;
@@ -154,11 +151,10 @@ struct kview *kview_new(unsigned views, const pid_t *tids, int ntids,
 	for (i = 0; i < ntids && i < KV_MAX_TIDS; i++)
 		kv->tids[kv->ntids++] = tids[i];
 	alloc_samples(&kv->s, max_samples, &bad);
-	if (views & KVIEW_SCHED) {
-		kv->wake = hist_new(KV_HIST_MAX_NS);
-		kv->s_wake = hist_new(KV_HIST_MAX_NS);
-		bad |= !kv->wake || !kv->s_wake;
-	}
+	for (id = 0; id < KVIEW_NVIEWS; id++)
+		if ((views & KVIEW_BIT(id)) && kview_recorders[id].init &&
+		    kview_recorders[id].init(kv) != 0)
+			bad = true;
 	if (bad || grow_tasks(kv) != 0) {
 		kview_free(kv);
 		return NULL;
@@ -166,10 +162,17 @@ struct kview *kview_new(unsigned views, const pid_t *tids, int ntids,
 	return kv;
 }
 
+/* The ring pages per CPU the views need: the most any of them does. */
 static size_t ring_pages(unsigned views)
 {
-	return views & KVIEW_SYSCALL ? KV_RING_PAGES_SYSCALL :
-	       views & KVIEW_SCHED ? KV_RING_PAGES_SCHED : KV_RING_PAGES_LOCK;
+	size_t n = 0;
+	int id;
+
+	for (id = 0; id < KVIEW_NVIEWS; id++)
+		if ((views & KVIEW_BIT(id)) &&
+		    kview_recorders[id].ring_pages > n)
+			n = kview_recorders[id].ring_pages;
+	return n;
 }
 
 const char *kview_backend_name(enum kview_backend b)
@@ -178,26 +181,14 @@ const char *kview_backend_name(enum kview_backend b)
 	       b == KVIEW_BACKEND_TRACEFS ? "tracefs" : "auto";
 }
 
-/* The profile view's recorder into kv.  0, or -1 with why in err. */
-static int open_profile(struct kview *kv, const struct kview_workers *w,
-			char *err, size_t errlen)
-{
-	const struct ksyms *ks = kv->ks ? kv->ks : ksyms_kernel(err, errlen);
-
-	if (!ks)
-		return -1;
-	kv->kp = kprof_open(w->tids, w->ntids, w->profile_hz ?
-			    w->profile_hz : KPROF_DEFAULT_HZ, ks, err, errlen);
-	return kv->kp ? 0 : -1;
-}
-
 struct kview *kview_open(unsigned views, enum kview_backend backend,
 			 const struct kview_workers *w, size_t max_samples,
 			 char *err, size_t errlen)
 {
 	struct kview *kv = kview_new(views, w->tids, w->ntids, max_samples,
 				     NULL);
-	unsigned traced = views & ~KVIEW_PROFILE;
+	unsigned traced = kview_traced_views(views);
+	int id;
 
 	if (!kv) {
 		snprintf(err, errlen, "%s", strerror(ENOMEM));
@@ -215,8 +206,10 @@ struct kview *kview_open(unsigned views, enum kview_backend backend,
 			goto fail;
 		kv->ks = ktrace_ksyms(kv->kt);
 	}
-	if ((views & KVIEW_PROFILE) && open_profile(kv, w, err, errlen) != 0)
-		goto fail;
+	for (id = 0; id < KVIEW_NVIEWS; id++)
+		if ((views & ~traced & KVIEW_BIT(id)) &&
+		    kview_recorders[id].open(kv, w, err, errlen) != 0)
+			goto fail;
 	return kv;
 fail:
 	kview_free(kv);
@@ -299,7 +292,7 @@ static int sample_close(struct kview *kv, const struct kview_sample_info *si,
 	uint64_t nops = si->nops * (uint64_t)(si->op_workers > 1 ?
 					      si->op_workers : 1);
 	double per = nops ? (double)nops : NAN, window_ns = si->window_ns;
-	int nworkers = si->nworkers;
+	int nworkers = si->nworkers, id;
 
 	kv->lo = kv->hi = NULL;
 	kv->lost += lost;
@@ -313,20 +306,16 @@ static int sample_close(struct kview *kv, const struct kview_sample_info *si,
 		s->span_ns[2 * s->n + 1] = kv->span_hi;
 	}
 	s->ns_per_op[s->n] = window_ns / per;
-	s->lock_waits_per_op[s->n] = kv->views & KVIEW_LOCK ?
-				     (double)kv->s_waits / per : NAN;
-	s->lock_wait_ns_per_op[s->n] = kv->views & KVIEW_LOCK ?
-				       (double)kv->s_wait_ns / per : NAN;
+	s->lock_waits_per_op[s->n] = NAN;
+	s->lock_wait_ns_per_op[s->n] = NAN;
+	s->sys_share_pct[s->n] = NAN;
 	s->wake_p99_ns[s->n] = kv->s_wake && kv->s_wake->total ?
 			       (double)hist_percentile(kv->s_wake, 99) : NAN;
-	if (kv->views & KVIEW_SYSCALL && window_ns > 0 && nworkers > 0) {
-		kv->sys_ns += kv->s_sys_ns;
-		kv->thread_ns += window_ns * nworkers;
-		s->sys_share_pct[s->n] = 100.0 * (double)kv->s_sys_ns /
-					 (window_ns * nworkers);
-	} else {
-		s->sys_share_pct[s->n] = NAN;
-	}
+	for (id = 0; id < KVIEW_NVIEWS; id++)
+		if ((kv->views & KVIEW_BIT(id)) &&
+		    kview_recorders[id].sample_done)
+			kview_recorders[id].sample_done(kv, s->n, per,
+							window_ns, nworkers);
 	s->n++;
 	return 0;
 }
@@ -391,23 +380,18 @@ int kview_end(struct kview *kv, const struct kview_sample_info *si,
 	return 0;
 }
 
+/* One event to the views that read its kind. */
 static int feed_one(struct kview *kv, const struct kevent *e)
 {
-	switch (e->kind) {
-	case KEV_LOCK_BEGIN:
-		return kv->views & KVIEW_LOCK ? kview_on_lock_begin(kv, e) : 0;
-	case KEV_LOCK_END:
-		return kv->views & KVIEW_LOCK ? kview_on_lock_end(kv, e) : 0;
-	case KEV_WAKEUP:
-		return kv->views & KVIEW_SCHED ? kview_on_wakeup(kv, e) : 0;
-	case KEV_SWITCH:
-		return kv->views & KVIEW_SCHED ? kview_on_switch(kv, e) : 0;
-	case KEV_SYS_ENTER:
-	case KEV_SYS_EXIT:
-		return kv->views & KVIEW_SYSCALL ? kview_on_sys(kv, e) : 0;
-	default:
-		return 0;
-	}
+	int id;
+
+	for (id = 0; id < KVIEW_NVIEWS; id++)
+		if ((kv->views & KVIEW_BIT(id)) &&
+		    (unsigned)e->kind < KEV_NKINDS &&
+		    (kview_recorders[id].kinds & (1u << e->kind)) &&
+		    kview_recorders[id].on_event(kv, e) != 0)
+			return -1;
+	return 0;
 }
 
 int kview_feed(struct kview *kv, const struct kevent *evs, size_t n,
@@ -438,6 +422,7 @@ struct result_kernel *kview_result(const struct kview *kv,
 	struct result_kernel *k = calloc(1, sizeof(*k));
 	double untraced_ns_per_op = untraced_ns_per_batch_op /
 				    kv->op_workers;
+	int id;
 
 	if (!k)
 		return NULL;
@@ -460,35 +445,10 @@ struct result_kernel *kview_result(const struct kview *kv,
 		       2 * kv->s.n * sizeof(*k->windows));
 		k->nwindows = kv->s.n;
 	}
-	if ((kv->views & KVIEW_LOCK) && kview_build_locks(kv, k) != 0)
-		goto fail;
-	if (kv->views & KVIEW_SCHED) {
-		k->wakeups = kv->wake->total;
-		k->wake_p50_ns = hist_percentile(kv->wake, 50);
-		k->wake_p99_ns = hist_percentile(kv->wake, 99);
-		k->wake_max_ns = kv->wake->total ? kv->wake->max_seen : 0;
-		k->wake_mean_ns = kv->wake->total ? hist_mean(kv->wake) : NAN;
-		memcpy(k->wake_hist, kv->wake_log2, sizeof(k->wake_hist));
-		k->rq_wait_ns = kv->rq_wait_ns;
-		k->preemptions = kv->preemptions;
-		if (kv->nwake_cpu) {
-			k->wake_cpu = malloc(kv->nwake_cpu *
-					     sizeof(*k->wake_cpu));
-			if (!k->wake_cpu)
-				goto fail;
-			memcpy(k->wake_cpu, kv->wake_cpu,
-			       kv->nwake_cpu * sizeof(*k->wake_cpu));
-			k->nwake_cpu = kv->nwake_cpu;
-		}
-	}
-	if (kv->views & KVIEW_SYSCALL) {
-		if (kview_build_sys(kv, k) != 0)
+	for (id = 0; id < KVIEW_NVIEWS; id++)
+		if ((kv->views & KVIEW_BIT(id)) &&
+		    kview_recorders[id].build(kv, k) != 0)
 			goto fail;
-		k->sys_ns = kv->sys_ns;
-		k->thread_ns = kv->thread_ns;
-	}
-	if (kv->kp && kprof_result(kv->kp, k) != 0)
-		goto fail;
 	return k;
 fail:
 	result_kernel_free(k);

@@ -161,7 +161,24 @@ struct result_kernel *kview_result(const struct kview *kv,
 				   double untraced_ns_per_batch_op);
 
 /* The tracepoint kinds (1 << enum kev_kind) of a KVIEW_* mask. */
+/*
+ * Check the kernel layer's table of the views (kview_recorders.c)
+ * against the results layer's: each row has the hooks its kind of view
+ * needs (a traced one its tracepoints, ring, event hook and BPF reader;
+ * one with its own recorder that recorder's open and probe).  Returns
+ * the number of problems; the first is written to err.
+ */
+int kview_recorders_validate(char *err, size_t errlen);
+
 unsigned kview_kinds(unsigned views);
+
+/*
+ * Whether view id, one with a recorder of its own (not traced by a
+ * backend, results/kview_table.h), can record here: 0 (note gets a
+ * remark to say, "" for none), or -1 with why.
+ */
+int kview_probe_own(int id, char *why, size_t len, char *note,
+		    size_t notelen);
 
 /* perf lock's name of a lock type from contention_begin's flags. */
 const char *kview_lock_type(uint32_t flags);

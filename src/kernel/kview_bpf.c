@@ -119,6 +119,22 @@ const struct ksyms *kview_bpf_ksyms(const struct kview_bpf *kb)
 	return NULL;
 }
 
+/* Never called: kview_bpf_open() fails in this build. */
+int kview_bpf_read_locks(struct kview_bpf *kb, struct kview *kv)
+{
+	return kview_bpf_read(kb, kv, &(uint64_t){ 0 });
+}
+
+int kview_bpf_read_sched(struct kview_bpf *kb, struct kview *kv)
+{
+	return kview_bpf_read(kb, kv, &(uint64_t){ 0 });
+}
+
+int kview_bpf_read_sys(struct kview_bpf *kb, struct kview *kv)
+{
+	return kview_bpf_read(kb, kv, &(uint64_t){ 0 });
+}
+
 void kview_bpf_close(struct kview_bpf *kb)
 {
 	(void)kb;
@@ -147,6 +163,7 @@ struct kview_bpf {
 	struct kvb_caller *callers;	/* stack id -> caller, as named */
 	size_t ncallers, capcallers;
 	uint64_t dropped;		/* the program's count, read so far */
+	uint64_t wake_total, wake_max;	/* the sample's wake-ups (sched) */
 };
 
 const char *kview_bpf_describe(char *buf, size_t len)
@@ -263,24 +280,22 @@ static int attach_kind(struct kviews *s, struct bpf_link **links, int kind,
 static unsigned attach(struct kviews *s, struct bpf_link **links,
 		       unsigned views, char *why, size_t len)
 {
-	static const unsigned bits[] = { KVIEW_LOCK, KVIEW_SCHED,
-					 KVIEW_SYSCALL };
 	unsigned ok = 0;
-	size_t b;
+	int id;
 
-	for (b = 0; b < sizeof(bits) / sizeof(bits[0]); b++) {
-		unsigned kinds = kview_kinds(bits[b]);
+	for (id = 0; id < KVIEW_NVIEWS; id++) {
+		unsigned kinds = kview_recorders[id].kinds;
 		bool all = true;
 		int kind;
 
-		if (!(views & bits[b]))
+		if (!(views & KVIEW_BIT(id)) || !kinds)
 			continue;
 		for (kind = 0; kind < KEV_NKINDS && all; kind++)
 			if ((kinds & (1u << kind)) &&
 			    attach_kind(s, links, kind, why, len) != 0)
 				all = false;
 		if (all)
-			ok |= bits[b];
+			ok |= KVIEW_BIT(id);
 	}
 	return ok;
 }
@@ -338,18 +353,21 @@ struct kview_bpf *kview_bpf_open(unsigned views,
 		snprintf(err, errlen, "%s", strerror(ENOMEM));
 		goto fail;
 	}
-	if (views & KVIEW_LOCK) {
-		kb->ks = ksyms_kernel(err, errlen);
-		if (!kb->ks)
-			goto fail;
-	}
+	for (i = 0; i < KVIEW_NVIEWS && !kb->ks; i++)
+		if ((views & KVIEW_BIT(i)) && kview_recorders[i].needs_ksyms) {
+			kb->ks = ksyms_kernel(err, errlen);
+			if (!kb->ks)
+				goto fail;
+		}
 	kb->skel = load(views, err, errlen);
 	if (!kb->skel)
 		goto fail;
 	kb->skel->bss->marks = w->marks && w->mark0;
 	kb->skel->bss->mark_addr = (uint64_t)(uintptr_t)w->mark0;
 	kb->skel->bss->mark_stride = (uint32_t)w->mark_stride;
-	kb->skel->bss->sys_view = (views & KVIEW_SYSCALL) != 0;
+	for (i = 0; i < KVIEW_NVIEWS; i++)
+		if ((views & KVIEW_BIT(i)) && kview_recorders[i].bpf_sys_time)
+			kb->skel->bss->sys_view = true;
 	memset(&zt, 0, sizeof(zt));
 	for (i = 0; i < w->ntids && i < KVB_MAX_TIDS; i++) {
 		uint32_t tid = (uint32_t)w->tids[i];
@@ -446,7 +464,7 @@ static int take(struct kview_bpf *kb, struct bpf_map *m, const void *key,
 	return bpf_map__update_elem(m, key, ksz, kb->zero, all, BPF_EXIST);
 }
 
-static int read_locks(struct kview_bpf *kb, struct kview *kv)
+int kview_bpf_read_locks(struct kview_bpf *kb, struct kview *kv)
 {
 	struct bpf_map *m = kb->skel->maps.lock_rows;
 	struct kvb_lock_key key, next;
@@ -490,10 +508,10 @@ static void hist_sum_max(struct histogram *h, uint64_t sum, uint64_t max)
 		h->max_seen = max;
 }
 
-static int read_sched(struct kview_bpf *kb, struct kview *kv,
-		      uint64_t *total, uint64_t *max)
+int kview_bpf_read_sched(struct kview_bpf *kb, struct kview *kv)
 {
 	const struct kvb_sched *v = kb->vals;
+	uint64_t *total = &kb->wake_total, *max = &kb->wake_max;
 	uint32_t zero = 0;
 	int c;
 
@@ -514,7 +532,7 @@ static int read_sched(struct kview_bpf *kb, struct kview *kv,
 	return 0;
 }
 
-static int read_sys(struct kview_bpf *kb, struct kview *kv)
+int kview_bpf_read_sys(struct kview_bpf *kb, struct kview *kv)
 {
 	struct bpf_map *m = kb->skel->maps.sys_rows;
 	const struct kvb_sys_val *v = kb->vals;
@@ -590,22 +608,24 @@ static int read_hist(struct kview_bpf *kb, struct kview *kv)
 
 int kview_bpf_read(struct kview_bpf *kb, struct kview *kv, uint64_t *lost)
 {
-	uint64_t wake_total = 0, wake_max = 0, d;
+	uint64_t d;
+	bool hists = false;
+	int id;
 
 	*lost = 0;
-	if ((kb->views & KVIEW_LOCK) && read_locks(kb, kv) != 0)
-		return -1;
-	if ((kb->views & KVIEW_SCHED) &&
-	    read_sched(kb, kv, &wake_total, &wake_max) != 0)
-		return -1;
-	if ((kb->views & KVIEW_SYSCALL) && read_sys(kb, kv) != 0)
-		return -1;
-	if ((kb->views & (KVIEW_SCHED | KVIEW_SYSCALL)) &&
-	    read_hist(kb, kv) != 0)
+	kb->wake_total = kb->wake_max = 0;
+	for (id = 0; id < KVIEW_NVIEWS; id++) {
+		if (!(kb->views & KVIEW_BIT(id)))
+			continue;
+		if (kview_recorders[id].bpf_read(kb, kv) != 0)
+			return -1;
+		hists |= kview_recorders[id].bpf_hists;
+	}
+	if (hists && read_hist(kb, kv) != 0)
 		return -1;
 	if (kv->wake) {
-		hist_sum_max(kv->wake, wake_total, wake_max);
-		hist_sum_max(kv->s_wake, wake_total, wake_max);
+		hist_sum_max(kv->wake, kb->wake_total, kb->wake_max);
+		hist_sum_max(kv->s_wake, kb->wake_total, kb->wake_max);
 	}
 	d = __atomic_load_n(&kb->skel->bss->dropped, __ATOMIC_RELAXED);
 	*lost = d - kb->dropped;

@@ -56,6 +56,12 @@ void kview_bpf_disable(struct kview_bpf *kb);
 int kview_bpf_read(struct kview_bpf *kb, struct kview *kv, uint64_t *lost);
 
 /* The kernel's symbols the lock callers are named with, or NULL. */
+/* One view's part of kview_bpf_read() (the rows of
+   kernel/kview_recorders.c): 0, or -1 with errno set. */
+int kview_bpf_read_locks(struct kview_bpf *kb, struct kview *kv);
+int kview_bpf_read_sched(struct kview_bpf *kb, struct kview *kv);
+int kview_bpf_read_sys(struct kview_bpf *kb, struct kview *kv);
+
 const struct ksyms *kview_bpf_ksyms(const struct kview_bpf *kb);
 
 void kview_bpf_close(struct kview_bpf *kb);

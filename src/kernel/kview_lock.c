@@ -142,6 +142,12 @@ int kview_on_lock_end(struct kview *kv, const struct kevent *e)
 	return 0;
 }
 
+int kview_on_lock(struct kview *kv, const struct kevent *e)
+{
+	return e->kind == KEV_LOCK_BEGIN ? kview_on_lock_begin(kv, e) :
+	       e->kind == KEV_LOCK_END ? kview_on_lock_end(kv, e) : 0;
+}
+
 int kview_merge_lock(struct kview *kv, const struct kview_lock *in)
 {
 	struct kview_lock *r = lock_row(kv, in->other, in->flags, in->caller);

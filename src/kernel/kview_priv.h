@@ -135,4 +135,46 @@ struct kview_sys *kview_sys_row(struct kview *kv, uint32_t nr);
 /* The syscall view's rows into k->sys, largest total first; 0 or -1. */
 int kview_build_sys(const struct kview *kv, struct result_kernel *k);
 
+/*
+ * A view at the kernel layer: a row of kview_recorders (kview_recorders.c),
+ * indexed by the view's id.  A traced view (results/kview_table.h) reads
+ * tracepoint kinds, from the tracefs ring or the BPF maps; a view with a
+ * recorder of its own (the profile) opens it and probes whether it can.
+ */
+struct kview_recorder {
+	size_t ring_pages;		/* tracefs: ring pages per CPU its
+					   records need in a sample */
+	/* kv made for the view (NULL: nothing to make); 0 or -1 */
+	int (*init)(struct kview *kv);
+	/* one tracefs event of its kinds into the sample; 0 or -1 */
+	int (*on_event)(struct kview *kv, const struct kevent *e);
+	/* the sample's part from the BPF maps; 0 or -1 */
+	int (*bpf_read)(struct kview_bpf *kb, struct kview *kv);
+	/* the sample's figures (kv->s at index i; per: ops, window_ns:
+	   the sample's window, nworkers: its workers); NULL: none */
+	void (*sample_done)(struct kview *kv, size_t i, double per,
+			    double window_ns, int nworkers);
+	/* its own recorder opened into kv; 0, or -1 with why in err */
+	int (*open)(struct kview *kv, const struct kview_workers *w,
+		    char *err, size_t errlen);
+	/* whether its own recorder can run here: 0 (note: a remark to
+	   say, "" none), or -1 with why */
+	int (*probe)(char *why, size_t len, char *note, size_t notelen);
+	/* the configuration's record of it into k; 0, or -1 on ENOMEM */
+	int (*build)(const struct kview *kv, struct result_kernel *k);
+	unsigned kinds;			/* 1u << KEV_*: the tracepoints it
+					   reads; 0: none */
+	bool needs_ksyms;		/* bpf: the kernel's symbols, to name
+					   callers */
+	bool bpf_hists;			/* bpf: reads the histogram map */
+	bool bpf_sys_time;		/* bpf: per system call time */
+};
+
+extern const struct kview_recorder kview_recorders[KVIEW_NVIEWS];
+
+int kview_on_lock(struct kview *kv, const struct kevent *e);
+int kview_sched_init(struct kview *kv);
+int kview_on_sched(struct kview *kv, const struct kevent *e);
+int kview_build_sched(const struct kview *kv, struct result_kernel *k);
+
 #endif

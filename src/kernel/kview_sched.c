@@ -5,6 +5,7 @@
  */
 #include "kernel/kview_priv.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,40 @@ int kview_on_switch(struct kview *kv, const struct kevent *e)
 		}
 		t->wake_pending = false;
 		t->runnable = false;
+	}
+	return 0;
+}
+
+int kview_on_sched(struct kview *kv, const struct kevent *e)
+{
+	return e->kind == KEV_WAKEUP ? kview_on_wakeup(kv, e) :
+	       e->kind == KEV_SWITCH ? kview_on_switch(kv, e) : 0;
+}
+
+int kview_sched_init(struct kview *kv)
+{
+	kv->wake = hist_new(KV_HIST_MAX_NS);
+	kv->s_wake = hist_new(KV_HIST_MAX_NS);
+	return kv->wake && kv->s_wake ? 0 : -1;
+}
+
+int kview_build_sched(const struct kview *kv, struct result_kernel *k)
+{
+	k->wakeups = kv->wake->total;
+	k->wake_p50_ns = hist_percentile(kv->wake, 50);
+	k->wake_p99_ns = hist_percentile(kv->wake, 99);
+	k->wake_max_ns = kv->wake->total ? kv->wake->max_seen : 0;
+	k->wake_mean_ns = kv->wake->total ? hist_mean(kv->wake) : NAN;
+	memcpy(k->wake_hist, kv->wake_log2, sizeof(k->wake_hist));
+	k->rq_wait_ns = kv->rq_wait_ns;
+	k->preemptions = kv->preemptions;
+	if (kv->nwake_cpu) {
+		k->wake_cpu = malloc(kv->nwake_cpu * sizeof(*k->wake_cpu));
+		if (!k->wake_cpu)
+			return -1;
+		memcpy(k->wake_cpu, kv->wake_cpu,
+		       kv->nwake_cpu * sizeof(*k->wake_cpu));
+		k->nwake_cpu = kv->nwake_cpu;
 	}
 	return 0;
 }
@@ -200,5 +235,7 @@ int kview_build_sys(const struct kview *kv, struct result_kernel *k)
 		o->p99_ns = hist_percentile(r->h, 99);
 	}
 	qsort(k->sys, k->nsys, sizeof(*k->sys), cmp_sys);
+	k->sys_ns = kv->sys_ns;
+	k->thread_ns = kv->thread_ns;
 	return 0;
 }

@@ -45,7 +45,8 @@ struct flame_side {
 
 bool html_flame_drawable(const struct result_kernel *k)
 {
-	return k && (k->views & KVIEW_PROFILE) && k->prof_samples > 0 &&
+	return k && kview_mask_has(k->views, "profile") &&
+	       k->prof_samples > 0 &&
 	       k->nstacks > 0;
 }
 
@@ -159,7 +160,7 @@ int html_plot_flame(FILE *f, const struct result_kernel *k, const char *cfg)
 	char title[LABEL_LEN + 160], note[640], op[32];
 
 	if (!html_flame_drawable(k)) {
-		if (k->views & KVIEW_PROFILE) {
+		if (kview_mask_has(k->views, "profile")) {
 			fprintf(f, "<p class=\"muted\">profile");
 			if (*cfg) {
 				fprintf(f, ", ");

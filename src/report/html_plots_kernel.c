@@ -17,6 +17,7 @@
 
 #include "report/format.h"
 #include "report/html_plots_priv.h"
+#include "report/kview_render.h"
 #include "results/kernel_records.h"
 #include "stats/histogram.h"
 
@@ -100,10 +101,10 @@ static void lock_table(FILE *f, const struct result_kernel *k)
 }
 
 /* The lock table beside the wait histograms of its callers. */
-static int plot_lock(FILE *f, const struct result_kernel *k,
-		     const char *cfg)
+int html_plot_kernel_lock(FILE *f, const struct result_kernel *k,
+			  const char *cfg)
 {
-	const uint64_t *h[MAX_CALLERS];
+	const uint64_t *h[MAX_CALLERS] = { NULL };
 	const struct kv_lock_row *rows[MAX_CALLERS];
 	json_t *bins, *series;
 	size_t i, nh = 0, first, last;
@@ -134,8 +135,8 @@ static int plot_lock(FILE *f, const struct result_kernel *k,
 }
 
 /* The wake-up latency's histogram beside its percentiles. */
-static int plot_sched(FILE *f, const struct result_kernel *k,
-		      const char *cfg)
+int html_plot_kernel_sched(FILE *f, const struct result_kernel *k,
+			   const char *cfg)
 {
 	const uint64_t *h = k->wake_hist;
 	json_t *bins;
@@ -178,7 +179,8 @@ static int plot_sched(FILE *f, const struct result_kernel *k,
 }
 
 /* The share of the workers' wall time in each system call. */
-static int plot_sys(FILE *f, const struct result_kernel *k, const char *cfg)
+int html_plot_kernel_sys(FILE *f, const struct result_kernel *k,
+			 const char *cfg)
 {
 	json_t *bars = json_array();
 	char title[LABEL_LEN + 96], a[32];
@@ -236,7 +238,7 @@ int html_plot_kernel(FILE *f, const struct result *res, size_t n,
 		     const struct vary *v)
 {
 	char cfg[LABEL_LEN];
-	int done = 0;
+	int done = 0, id;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -245,14 +247,9 @@ int html_plot_kernel(FILE *f, const struct result *res, size_t n,
 		if (!k || (i && res[i - 1].cfg == res[i].cfg))
 			continue;
 		html_cfg_label(res[i].cfg, v, NULL, cfg, sizeof(cfg));
-		if (k->views & KVIEW_LOCK)
-			done += plot_lock(f, k, cfg);
-		if (k->views & KVIEW_SCHED)
-			done += plot_sched(f, k, cfg);
-		if (k->views & KVIEW_SYSCALL)
-			done += plot_sys(f, k, cfg);
-		if (k->views & KVIEW_PROFILE)
-			done += html_plot_flame(f, k, cfg);
+		for (id = 0; id < KVIEW_NVIEWS; id++)
+			if (k->views & KVIEW_BIT(id))
+				done += kview_renderers[id].html(f, k, cfg);
 	}
 	return done;
 }

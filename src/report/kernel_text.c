@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "report/format.h"
+#include "report/kview_render.h"
 #include "report/lock_table.h"
 #include "report/report.h"
 
@@ -52,7 +53,7 @@ static void print_overhead(FILE *out, const struct result_kernel *k)
 			(unsigned long long)k->lost);
 }
 
-static void print_lock(FILE *out, const struct result_kernel *k)
+void report_kernel_lock(FILE *out, const struct result_kernel *k)
 {
 	struct lock_table_row *rows = calloc(k->nlocks + 1, sizeof(*rows));
 	uint64_t waits = 0, wait_ns = 0;
@@ -106,7 +107,7 @@ static void print_lock(FILE *out, const struct result_kernel *k)
 	}
 }
 
-static void print_sched(FILE *out, const struct result_kernel *k)
+void report_kernel_sched(FILE *out, const struct result_kernel *k)
 {
 	char p50[32], p99[32], mx[32], mean[32], rq[32];
 	uint64_t total = 0;
@@ -151,7 +152,7 @@ static void print_sched(FILE *out, const struct result_kernel *k)
 	print_log2(out, k->wake_hist);
 }
 
-static void print_sys(FILE *out, const struct result_kernel *k)
+void report_kernel_sys(FILE *out, const struct result_kernel *k)
 {
 	size_t i;
 
@@ -183,16 +184,12 @@ static void print_sys(FILE *out, const struct result_kernel *k)
 void report_kernel(FILE *out, const struct result_config *c)
 {
 	const struct result_kernel *k = c->kernel;
+	int id;
 
 	if (!k)
 		return;
 	print_overhead(out, k);
-	if (k->views & KVIEW_LOCK)
-		print_lock(out, k);
-	if (k->views & KVIEW_SCHED)
-		print_sched(out, k);
-	if (k->views & KVIEW_SYSCALL)
-		print_sys(out, k);
-	if (k->views & KVIEW_PROFILE)
-		report_profile(out, k);
+	for (id = 0; id < KVIEW_NVIEWS; id++)
+		if (k->views & KVIEW_BIT(id))
+			kview_renderers[id].text(out, k);
 }

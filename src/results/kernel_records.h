@@ -19,12 +19,6 @@
 
 #include "results/kview_table.h"
 
-/* The views, as bits of a mask: KVIEW_BIT(id) of results/kview_table.h. */
-#define KVIEW_LOCK	KVIEW_BIT(0)	/* lock:contention_begin/end */
-#define KVIEW_SCHED	KVIEW_BIT(1)	/* sched:sched_wakeup, sched_switch */
-#define KVIEW_SYSCALL	KVIEW_BIT(2)	/* raw_syscalls:sys_enter/sys_exit */
-#define KVIEW_PROFILE	KVIEW_BIT(3)	/* perf_event_open: sampled stacks */
-
 /*
  * Log2 buckets of a wait: bucket 0 holds [0, 2) ns, bucket b >= 1 holds
  * [2^b, 2^(b+1)) ns; the last holds everything from 2^47 ns (39 hours).

@@ -60,6 +60,7 @@ static int lock_decode(struct result_kernel *k, json_t *a)
 const struct kview_record_desc kview_lock_record = {
 	.name = "lock",
 	.attaches = "lock:contention_begin/end",
+	.traced = true,
 	.encode = lock_encode,
 	.decode = lock_decode,
 };

@@ -184,6 +184,7 @@ const struct kview_record_desc kview_profile_record = {
 	.name = "profile",
 	.attaches = "perf_event_open: cycles, else cpu-clock, with "
 		    "callchains, per worker",
+	.traced = false,
 	.encode = prof_encode,
 	.decode = prof_decode,
 };

@@ -58,6 +58,7 @@ static int sched_decode(struct result_kernel *k, json_t *o)
 const struct kview_record_desc kview_sched_record = {
 	.name = "sched",
 	.attaches = "sched:sched_wakeup, sched:sched_switch",
+	.traced = true,
 	.encode = sched_encode,
 	.decode = sched_decode,
 };

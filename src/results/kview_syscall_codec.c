@@ -61,6 +61,7 @@ static int sys_decode(struct result_kernel *k, json_t *o)
 const struct kview_record_desc kview_syscall_record = {
 	.name = "syscall",
 	.attaches = "raw_syscalls:sys_enter/sys_exit",
+	.traced = true,
 	.encode = sys_encode,
 	.decode = sys_decode,
 };

@@ -16,12 +16,11 @@ extern const struct kview_record_desc kview_sched_record;
 extern const struct kview_record_desc kview_syscall_record;
 extern const struct kview_record_desc kview_profile_record;
 
-/* The ids: KVIEW_LOCK is KVIEW_BIT(0), ... (kernel_records.h). */
 const struct kview_record_desc *const kview_records[KVIEW_NVIEWS] = {
-	&kview_lock_record,
-	&kview_sched_record,
-	&kview_syscall_record,
-	&kview_profile_record,
+	[KVIEW_ID_LOCK] = &kview_lock_record,
+	[KVIEW_ID_SCHED] = &kview_sched_record,
+	[KVIEW_ID_SYSCALL] = &kview_syscall_record,
+	[KVIEW_ID_PROFILE] = &kview_profile_record,
 };
 
 int kview_id(const char *name)
@@ -32,6 +31,24 @@ int kview_id(const char *name)
 		if (!strcmp(kview_records[id]->name, name))
 			return id;
 	return -1;
+}
+
+bool kview_mask_has(unsigned mask, const char *name)
+{
+	int id = kview_id(name);
+
+	return id >= 0 && (mask & KVIEW_BIT(id));
+}
+
+unsigned kview_traced_views(unsigned mask)
+{
+	unsigned out = 0;
+	int id;
+
+	for (id = 0; id < KVIEW_NVIEWS; id++)
+		if ((mask & KVIEW_BIT(id)) && kview_records[id]->traced)
+			out |= KVIEW_BIT(id);
+	return out;
 }
 
 /* One problem: counted, and the first one kept in err. */

@@ -11,40 +11,34 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/kprof.h"
 #include "env/env.h"
 #include "kernel/ktrace.h"
 #include "kernel/kview.h"
 #include "kernel/kview_bpf.h"
 #include "results/kernel_records.h"
-#include "util/array.h"
 #include "util/msg.h"
-
-static const unsigned view_bits[] = { KVIEW_LOCK, KVIEW_SCHED,
-				      KVIEW_SYSCALL };
 
 /* The views tracefs can record, each refused one named with why. */
 static unsigned tracefs_views(unsigned asked, struct kernel_backend *rk)
 {
 	unsigned ok = asked;
 	char err[512];
-	size_t i;
+	int id;
 
 	if (ktrace_mount_tracefs(err, sizeof(err)) == 1) {
 		snprintf(rk->mounted, sizeof(rk->mounted), "%s", err);
 		msg_error("tracefs was not mounted: mounted it at %s (as perf "
 			 "does)", err);
 	}
-	for (i = 0; i < ARRAY_SIZE(view_bits); i++) {
-		char name[16];
+	for (id = 0; id < KVIEW_NVIEWS; id++) {
+		unsigned bit = KVIEW_BIT(id);
 
-		if (!(asked & view_bits[i]) ||
-		    ktrace_probe(kview_kinds(view_bits[i]), err,
-				 sizeof(err)) == 0)
+		if (!(asked & bit) ||
+		    ktrace_probe(kview_kinds(bit), err, sizeof(err)) == 0)
 			continue;
-		kview_mask_text(view_bits[i], name, sizeof(name));
-		msg_error("--kernel %s: refused: %s", name, err);
-		ok &= ~view_bits[i];
+		msg_error("--kernel %s: refused: %s", kview_records[id]->name,
+			  err);
+		ok &= ~bit;
 	}
 	return ok;
 }
@@ -53,22 +47,20 @@ static unsigned tracefs_views(unsigned asked, struct kernel_backend *rk)
 static unsigned bpf_views(unsigned asked, struct kernel_backend *rk)
 {
 	unsigned ok = 0;
-	size_t i;
+	int id;
 
-	for (i = 0; i < ARRAY_SIZE(view_bits); i++) {
-		unsigned got;
-		char name[16], why[512];
+	for (id = 0; id < KVIEW_NVIEWS; id++) {
+		unsigned got, bit = KVIEW_BIT(id);
+		char why[512];
 
-		if (!(asked & view_bits[i]))
+		if (!(asked & bit))
 			continue;
-		if (kview_bpf_probe(view_bits[i], &got, why,
-				    sizeof(why)) == 0) {
-			ok |= view_bits[i];
+		if (kview_bpf_probe(bit, &got, why, sizeof(why)) == 0) {
+			ok |= bit;
 			continue;
 		}
-		kview_mask_text(view_bits[i], name, sizeof(name));
 		msg_error("--kernel %s: refused (--kernel-backend bpf): %s",
-			  name, why);
+			  kview_records[id]->name, why);
 		if (!rk->why[0])
 			snprintf(rk->why, sizeof(rk->why), "%s", why);
 	}
@@ -76,37 +68,44 @@ static unsigned bpf_views(unsigned asked, struct kernel_backend *rk)
 }
 
 /*
- * The profile view: it needs no backend, only perf_event_open(2) with
- * kernel callchains.  Whether it can run, said on stderr with the event
- * it samples (the PMU's cycles, else cpu-clock: "no PMU here").
+ * The views with a recorder of their own (the profile: perf_event_open(2)
+ * with kernel callchains): which of asked can run here, each refused one
+ * named with why, and what to know of each that can (the profile with
+ * no PMU samples cpu-clock) said on stderr.
  */
-static unsigned profile_view(unsigned asked)
+static unsigned own_views(unsigned asked)
 {
-	char why[512];
-	bool pmu;
+	unsigned ok = 0;
+	int id;
 
-	if (!(asked & KVIEW_PROFILE))
-		return 0;
-	if (kprof_probe(&pmu, why, sizeof(why)) != 0) {
-		msg_error("--kernel profile: refused: %s", why);
-		return 0;
+	for (id = 0; id < KVIEW_NVIEWS; id++) {
+		const char *name = kview_records[id]->name;
+		char why[512], note[256];
+
+		if (!(asked & KVIEW_BIT(id)))
+			continue;
+		if (kview_probe_own(id, why, sizeof(why), note,
+				    sizeof(note)) != 0) {
+			msg_error("--kernel %s: refused: %s", name, why);
+			continue;
+		}
+		if (note[0])
+			msg_error("kernel views: %s: %s", name, note);
+		ok |= KVIEW_BIT(id);
 	}
-	if (!pmu)
-		msg_error("kernel views: profile: no PMU here (the cycles "
-			  "event does not open): sampling cpu-clock");
-	return KVIEW_PROFILE;
+	return ok;
 }
 
 int kernel_backend_choose(unsigned *views, const char *word,
 		      struct kernel_backend *rk)
 {
-	unsigned asked = *views & ~KVIEW_PROFILE, got, prof;
+	unsigned asked = kview_traced_views(*views), got, prof;
 	char d[48];
 
 	memset(rk, 0, sizeof(*rk));
 	if (!*views)
 		return 0;
-	prof = profile_view(*views);
+	prof = own_views(*views & ~asked);
 	*views = asked;
 	if (!asked && prof) {
 		*views = prof;

@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "kernel/kview.h"
+#include "report/kview_render.h"
 #include "results/kernel_records.h"
 #include "results/kview_table.h"
 
@@ -85,12 +87,46 @@ static void test_mask_names(void **state)
 			    "once)");
 }
 
+/* The kernel and report layers' tables agree with the results one. */
+static void test_layer_tables(void **state)
+{
+	char err[256];
+
+	(void)state;
+	assert_int_equal(kview_recorders_validate(err, sizeof(err)), 0);
+	assert_string_equal(err, "");
+	assert_int_equal(kview_renderers_validate(err, sizeof(err)), 0);
+	assert_string_equal(err, "");
+}
+
+/* A mask asked for a view by name, and its views a backend records. */
+static void test_mask_queries(void **state)
+{
+	unsigned v;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(kview_parse("lock,profile", &v, err, sizeof(err)),
+			 0);
+	assert_true(kview_mask_has(v, "profile"));
+	assert_true(kview_mask_has(v, "lock"));
+	assert_false(kview_mask_has(v, "sched"));
+	assert_false(kview_mask_has(v, "futex"));
+	assert_int_equal(kview_traced_views(v), KVIEW_BIT(kview_id("lock")));
+	assert_int_equal(kview_traced_views(KVIEW_BIT(kview_id("profile"))),
+			 0);
+	assert_int_equal(kview_traced_views(KVIEW_ALL),
+			 KVIEW_ALL & ~KVIEW_BIT(kview_id("profile")));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_table),
 		cmocka_unit_test(test_broken_rows),
 		cmocka_unit_test(test_mask_names),
+		cmocka_unit_test(test_layer_tables),
+		cmocka_unit_test(test_mask_queries),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
