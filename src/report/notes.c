@@ -316,10 +316,28 @@ void report_notes(const struct result *res, size_t n,
 	}
 }
 
+/*
+ * "; 3 of them taken beyond --reps in place of disturbed ones" when the
+ * run took samples again so as not to withhold the headline
+ * (runner/runner.c, retake_disturbed), else "".
+ */
+static const char *retaken_text(const struct result_config *c, char *buf,
+				size_t len)
+{
+	size_t n = c->retaken < c->nsamples ? c->retaken : c->nsamples;
+
+	buf[0] = '\0';
+	if (n)
+		snprintf(buf, len, "; %zu of them taken beyond --reps in "
+			 "place of disturbed ones", n);
+	return buf;
+}
+
 bool report_headline_note(const struct result *res, size_t n, char *buf,
 			  size_t len)
 {
 	const struct result *w = NULL, *l = NULL;
+	char retake[96];
 	size_t i;
 
 	buf[0] = '\0';
@@ -335,10 +353,12 @@ bool report_headline_note(const struct result *res, size_t n, char *buf,
 		for (k = 0; k < w->nsamples; k++)
 			nd += result_value_disturbed(w, k);
 		snprintf(buf, len, "withheld: %zu of %zu samples had a worker "
-			 "off its CPU >%.0f%%; rerun on a quiet machine or with "
-			 "--cpus (a headline needs %d undisturbed samples and "
-			 "half of them; all are stored)", nd,
-			 w->nsamples, SAMPLE_OFFCPU_PCT, HEADLINE_MIN_KEPT);
+			 "off its CPU >%.0f%%%s; rerun on a quiet machine or "
+			 "with --cpus (a headline needs %d undisturbed samples "
+			 "and half of them; all are stored)", nd,
+			 w->nsamples, SAMPLE_OFFCPU_PCT,
+			 retaken_text(w->cfg, retake, sizeof(retake)),
+			 HEADLINE_MIN_KEPT);
 		return true;
 	}
 	if (!l && n && !result_config_own_cpus(res[0].cfg) &&
@@ -353,9 +373,10 @@ bool report_headline_note(const struct result *res, size_t n, char *buf,
 		return false;
 	snprintf(buf, len, "headline over %zu of %zu samples: %zu had a "
 		 "worker off its CPU >%.0f%% and are left out (stored; the "
-		 "figures of those samples carry the wait)",
+		 "figures of those samples carry the wait)%s",
 		 l->nsamples - l->left_out, l->nsamples, l->left_out,
-		 SAMPLE_OFFCPU_PCT);
+		 SAMPLE_OFFCPU_PCT,
+		 retaken_text(l->cfg, retake, sizeof(retake)));
 	return true;
 }
 

@@ -181,6 +181,9 @@ json_t *result_info_json(const struct result *r)
 			"metric", codec_json_text(c->precision_metric),
 			"reached_pct", codec_num_or_null(c->precision_pct),
 			"time_ns", (json_int_t)c->precision_time_ns));
+	if (c->retaken)
+		json_object_set_new(o, "retaken",
+				    json_integer((json_int_t)c->retaken));
 	if (c->status)
 		json_object_set_new(o, "status", codec_json_text(c->status));
 	if (c->target_ns > 0)
@@ -486,6 +489,9 @@ int codec_config_decode(struct result_config *c, json_t *info)
 		c->inject_steps = (uint64_t)json_integer_value(
 			json_object_get(in, "steps"));
 	}
+	if (json_integer_value(json_object_get(info, "retaken")) > 0)
+		c->retaken = (size_t)json_integer_value(
+			json_object_get(info, "retaken"));
 	if (json_is_object(json_object_get(info, "precision"))) {
 		json_t *pr = json_object_get(info, "precision");
 

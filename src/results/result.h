@@ -134,6 +134,9 @@ struct result_config {
 	struct result_worker *workers;
 	size_t nworkers;
 	size_t nsamples;		/* kept samples taken */
+	size_t retaken;			/* of them, taken beyond --reps in
+					   place of disturbed ones (the
+					   headline rule), 0: none */
 	/* per kept sample, summed over workers; NULL: unknown */
 	uint64_t *ctx_switches, *migrations, *faults;
 	char *note;			/* placement/fallback notes, or "" */

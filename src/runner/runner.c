@@ -356,6 +356,9 @@ enum config_status runner_sample(struct runner *r, struct config_result *res)
 	    res->nsamples >= (size_t)r->opts->reps)
 		runner_progress(r, "sample %zu (precision %s)",
 				res->nsamples + 1, res->precision_metric);
+	else if (res->nsamples >= (size_t)r->opts->reps)
+		runner_progress(r, "sample %zu (in place of a disturbed one)",
+				res->nsamples + 1);
 	else
 		runner_progress(r, "sample %zu/%d", res->nsamples + 1,
 				r->opts->reps);
@@ -492,8 +495,8 @@ static int precision_cap(const struct run_opts *o)
 	int64_t q = o->sample_time_ns / 4 > 0 ? o->sample_time_ns / 4 : 1;
 	int64_t n;
 
-	if (o->precision_pct <= 0)
-		return o->reps;
+	if (o->precision_pct <= 0)	/* room for the retakes too */
+		return o->reps > INT32_MAX / 2 ? o->reps : 2 * o->reps;
 	n = o->max_time_ns / q + o->reps;
 	if (n > RUN_PRECISION_MAX_SAMPLES)
 		n = RUN_PRECISION_MAX_SAMPLES;
@@ -638,44 +641,6 @@ enum config_status runner_close(struct runner *r, struct config_result *res,
 	return st;
 }
 
-/*
- * The precision of the samples so far: the worst metric's (% of its
- * median) into res->precision_pct and _metric; metrics whose median is 0
- * have no relative precision and are left out.  Returns whether every
- * other metric is within the asked precision, -1 on allocation failure.
- */
-static int precision_check(const struct runner *r, struct config_result *res)
-{
-	double worst = NAN, pct;
-	const char *which = "";
-	size_t m;
-
-	for (m = 0; m < r->wl->nmetrics; m++) {
-		if (stats_median_precision_pct(res->values[m], res->nsamples,
-					       &pct))
-			return -1;
-		if (!isnan(pct) && (isnan(worst) || pct > worst)) {
-			worst = pct;
-			which = r->wl->metrics[m].name;
-		}
-	}
-	res->precision_pct = worst;
-	snprintf(res->precision_metric, sizeof(res->precision_metric), "%s",
-		 which);
-	return !isnan(worst) && worst <= r->opts->precision_pct;
-}
-
-/*
- * Whether to check the precision after sample n: after every sample up to
- * 50, then every n/20 (a check costs a bootstrap of every metric).
- */
-static bool precision_due(size_t n, size_t reps)
-{
-	if (n < reps)
-		return false;
-	return n < 50 || n % (n / 20) == 0;
-}
-
 enum config_status runner_run_config(const struct workload *wl,
 				     const struct param_set *ps,
 				     const struct run_opts *opts,
@@ -692,9 +657,11 @@ enum config_status runner_run_config(const struct workload *wl,
 	t0 = (int64_t)timer_mono_raw_ns();
 	for (i = 0; i < opts->reps && st == CONFIG_OK; i++)
 		st = runner_sample(r, res);
+	if (!precise && st == CONFIG_OK)
+		st = runner_retake_disturbed(r, res);
 	while (precise && st == CONFIG_OK) {
-		if (precision_due(res->nsamples, (size_t)opts->reps)) {
-			ok = precision_check(r, res);
+		if (runner_precision_due(res->nsamples, (size_t)opts->reps)) {
+			ok = runner_precision_check(r, res);
 			if (ok != 0)
 				break;
 		}
@@ -705,7 +672,7 @@ enum config_status runner_run_config(const struct workload *wl,
 	}
 	if (precise) {
 		if (ok == 0 && st == CONFIG_OK)
-			ok = precision_check(r, res);
+			ok = runner_precision_check(r, res);
 		if (ok < 0) {
 			snprintf(res->msg, sizeof(res->msg), "out of memory");
 			st = CONFIG_FAILED;

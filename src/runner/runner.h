@@ -95,6 +95,9 @@ struct config_result {
 	char precision_metric[32];
 	bool precision_met;
 	int64_t precision_time_ns;
+	/* kept samples taken beyond --reps in place of disturbed ones, so
+	   that the headline is not withheld (runner_run_config) */
+	size_t retaken;
 	int nworkers;
 	char worker_names[WL_MAX_WORKERS][16];
 	cpu_set_t *cpus_seen;		/* per worker: CPUs it ran on */

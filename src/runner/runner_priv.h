@@ -71,4 +71,18 @@ void runner_inject_calibrate(struct runner *r, struct config_result *res);
 enum config_status runner_inject_measure(struct runner *r,
 					 struct config_result *res);
 
+/*
+ * The kept samples beyond --reps (runner_more.c).  The precision of the
+ * samples so far: the worst metric's (% of its median) into
+ * res->precision_pct and _metric; returns whether every metric is within
+ * the asked precision, -1 on allocation failure.  Whether to check it
+ * after sample n.  And, without --precision, more samples in place of
+ * disturbed ones while the headline would be withheld and could still be
+ * had (stats/headline.h, headline_retake), counted in res->retaken.
+ */
+int runner_precision_check(const struct runner *r, struct config_result *res);
+bool runner_precision_due(size_t n, size_t reps);
+enum config_status runner_retake_disturbed(struct runner *r,
+					   struct config_result *res);
+
 #endif

@@ -193,6 +193,7 @@ static int build_config(struct result_config *c,
 	c->job = job;
 	c->batch_ops = cr->batch_ops;
 	c->nsamples = cr->nsamples;
+	c->retaken = cr->retaken;
 	c->target_ns = cr->target_ns;
 	c->tick_ns = cr->tick_ns;
 	c->inject_ns = cr->inject_ns;

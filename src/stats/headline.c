@@ -15,3 +15,10 @@ enum headline_state headline_rule(size_t n, size_t ndisturbed)
 		return HEADLINE_LEFT_OUT;
 	return HEADLINE_WITHHELD;
 }
+
+bool headline_retake(size_t n, size_t ndisturbed, size_t max_n)
+{
+	return n < max_n &&
+	       headline_rule(n, ndisturbed) == HEADLINE_WITHHELD &&
+	       headline_rule(max_n, ndisturbed) != HEADLINE_WITHHELD;
+}

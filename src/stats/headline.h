@@ -20,6 +20,7 @@
 #ifndef COPYSCOPE_STATS_HEADLINE_H
 #define COPYSCOPE_STATS_HEADLINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* The fewest undisturbed samples a headline is given over. */
@@ -34,5 +35,14 @@ enum headline_state {
 /* The rule above for n samples of which ndisturbed were disturbed
    (ndisturbed <= n). */
 enum headline_state headline_rule(size_t n, size_t ndisturbed);
+
+/*
+ * Whether to take another sample in place of a disturbed one: the
+ * headline of n samples (ndisturbed of them disturbed) is withheld, and
+ * it would not be if every sample up to max_n (the room left) were
+ * undisturbed.  A run takes samples again so while this holds
+ * (runner/runner.c), and stops when it is hopeless.
+ */
+bool headline_retake(size_t n, size_t ndisturbed, size_t max_n);
 
 #endif

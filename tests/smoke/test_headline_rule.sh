@@ -136,4 +136,33 @@ for r in rows:
     assert "995" not in r and "949" not in r, r
 assert "withheld" in t, "the report does not say withheld"
 EOF
+
+# A live run with a busy loop pinned on the reader's CPU: every sample
+# has the reader wait for its CPU (30-45% of the window here), so the
+# run takes one sample more in place of a disturbed one, sees that one
+# disturbed too, stops (3 clean of 6 can no longer be had) and withholds
+# the headline, saying so.  The helpful case (a retake that gives a
+# headline) is unit/test_headline's test_retake: which samples a busy
+# loop disturbs cannot be chosen.
+if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
+	note "run with a busy loop on the reader's CPU: one retake, then withheld"
+	taskset -c 1 sh -c 'while :; do :; done' &
+	HOG=$!
+	expect_exit 4 "$BIN" run pipe.bw --quick --cpus 0,1 --no-store --json
+	kill "$HOG" 2>/dev/null
+	wait "$HOG" 2>/dev/null
+	python3 - "$OUT" <<'EOF' || fail "see above"
+import json, sys
+r = [x for x in json.load(open(sys.argv[1]))["results"]
+     if x["metric"] == "bandwidth"][0]
+i, s = r["info"], r["summary"]
+off = i["interference"]["offcpu_pct"]
+assert len(r["samples"]) == 4, ("3 reps and 1 retake", r["samples"], off)
+assert i.get("retaken") == 1, i.get("retaken")
+assert all(o > 5 for o in off), off
+assert "1 of them taken beyond --reps" in s["withheld"], s
+EOF
+else
+	skip_case "the live retake: needs 2 CPUs and taskset"
+fi
 exit 0

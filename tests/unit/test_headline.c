@@ -39,6 +39,27 @@ static void test_rule(void **state)
 	assert_int_equal(headline_rule(1, 1), HEADLINE_WITHHELD);
 }
 
+/* When a run takes a sample again in place of a disturbed one. */
+static void test_retake(void **state)
+{
+	(void)state;
+	/* a headline already: no retake */
+	assert_false(headline_retake(3, 0, 6));
+	assert_false(headline_retake(10, 4, 20));
+	/* 3 of 3 disturbed: 3 clean of 6 would do */
+	assert_true(headline_retake(3, 3, 6));
+	/* one more disturbed (4 of 4): 2 clean of 6 cannot; stop */
+	assert_false(headline_retake(4, 4, 6));
+	/* 1 of 3: one clean retake gives 3 of 4 */
+	assert_true(headline_retake(3, 1, 6));
+	assert_false(headline_retake(4, 1, 6));
+	/* no room left */
+	assert_false(headline_retake(6, 3, 6));
+	/* 10 reps, 6 disturbed: 4 more clean give 8 of 14 */
+	assert_true(headline_retake(10, 6, 20));
+	assert_false(headline_retake(10, 6, 10));
+}
+
 /* One configuration of n samples, values v, load flags f. */
 static struct result *make(struct result_set *set, const double *v,
 			   const unsigned *f, size_t n)
@@ -193,6 +214,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rule),
+		cmocka_unit_test(test_retake),
 		cmocka_unit_test(test_left_out),
 		cmocka_unit_test(test_withheld),
 		cmocka_unit_test(test_untouched),
