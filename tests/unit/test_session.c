@@ -26,12 +26,13 @@ struct calls {
 };
 
 static void on_begin(void *arg, const struct run_info *run,
-		     const struct env *env, const struct timer_info *ti)
+		     const struct env *env, const struct session_clock *clk)
 {
 	struct calls *c = arg;
 
 	(void)env;
-	assert_non_null(ti->unit);
+	assert_non_null(clk->unit);
+	assert_true(clk->counter[0] != '\0');
 	assert_int_equal(c->jobs, 0);
 	c->begin++;
 	c->run_id = run->id;
