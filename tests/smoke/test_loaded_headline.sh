@@ -193,12 +193,15 @@ LAST_CMD="$BIN run pipe.bw place=split --cpus $CPUS --reps 3 ..."
 	--warmup 0 --no-store >"$OUT" 2>"$ERR"
 LAST_RC=$?
 stop_load
-# three samples: one flagged withholds; the loops make that near certain,
-# and the test says so when it did not happen
+# three samples: one flagged withholds unless samples taken again in
+# place of the disturbed ones (at most 3 more) give a headline; the loops
+# make withholding near certain, and the test says so when it did not
+# happen
 if [ "$LAST_RC" -eq 4 ]; then
-	grep -E -q "^  bandwidth +withheld +- +\(see below\) +3$" "$OUT" ||
+	grep -E -q "^  bandwidth +withheld +- +\(see below\) +[3-6]$" "$OUT" ||
 		fail "stdout lacks the withheld bandwidth row"
-	contains_flat "$OUT" "samples had a worker off its CPU >5%; rerun on a quiet machine or with --cpus"
+	contains_flat "$OUT" "samples had a worker off its CPU >5%"
+	contains_flat "$OUT" "rerun on a quiet machine or with --cpus"
 	contains "$ERR" "headline withheld for 1 configuration (exit 4)"
 else
 	[ "$LAST_RC" -eq 0 ] || fail "expected exit 0 or 4, got $LAST_RC"
