@@ -25,14 +25,18 @@ the edits of FILE, one a line, fields separated by tabs, change it:
                                      each sample, and the same drift of
                                      up to +-20% applied to the three
                                      samples of each round
-  flagged  all|other|none            every sample of every result marked
+  flagged  all|other|none|as-is      every sample of every result marked
                                      disturbed (flagged, why kept; with
                                      other, why "other": a busy machine,
                                      which leaves the headline whole) or
                                      not (the default: a verdict on made
                                      values must not depend on how loaded
-                                     this machine was when it measured)
+                                     this machine was when it measured;
+                                     as-is keeps what was recorded: a
+                                     copy of a run, not made values)
   env      KEY VALUE                 an environment key set (or added)
+  run      KEY VALUE                 a field of the run set: host, tag,
+                                     cmdline, boot_id (text)
   offcpu   I,J,...|none              after the flagged edit: exactly
                                      these samples (0-based) of every
                                      result flagged offcpu, a worker off
@@ -47,9 +51,13 @@ changes gets per-sample info arrays (counters, interference) of the new
 length: the recorded ones repeated in turn.  --new-uuid gives each run a
 new unique id (PREFIX and the run's place in the file, 32 hex digits), so
 that a crafted copy of a run already in a database is a run of its own;
---tag gives each run that tag.
+--tag gives each run that tag.  --copies N writes each run N times (with
+--new-uuid: each its own unique id), copy k started and finished k ns
+later than the one before, with all its results: many runs of real data
+without measuring each (the store's own copies, not table surgery).
 """
 import argparse
+import copy
 import json
 import random
 import sys
@@ -167,8 +175,8 @@ def apply(results, runs, edits):
     for e in edits:
         kind, args = e[0], e[1:]
         if kind == "flagged":
-            flagged = {"all": True, "other": "other",
-                       "none": False}[args[0]]
+            flagged = {"all": True, "other": "other", "none": False,
+                       "as-is": None}[args[0]]
             continue
         if kind == "offcpu":
             offcpu = set() if args[0] == "none" else \
@@ -181,6 +189,13 @@ def apply(results, runs, edits):
             for r in runs:
                 r["environment"][args[0]] = args[1]
             continue
+        if kind == "run":
+            if args[0] not in ("host", "tag", "cmdline", "boot_id"):
+                sys.exit("craft_export.py: run: %s is not host, tag, "
+                         "cmdline or boot_id" % args[0])
+            for r in runs:
+                r["run"][args[0]] = args[1]
+            continue
         make = {"gauss": lambda a: gauss(*a),
                 "bimodal": lambda a: bimodal(*a),
                 "values": lambda a: [float(v) for v in a]}[kind]
@@ -190,7 +205,8 @@ def apply(results, runs, edits):
         for r in hit:
             set_samples(r, make(args[1:]))
     for r in results:
-        set_flags(r, flagged)
+        if flagged is not None:
+            set_flags(r, flagged)
         if offcpu is not None:
             set_offcpu(r, offcpu)
 
@@ -202,6 +218,7 @@ def main():
     ap.add_argument("--edits")
     ap.add_argument("--new-uuid")
     ap.add_argument("--tag")
+    ap.add_argument("--copies", type=int, default=1)
     a = ap.parse_args()
     lines = [json.loads(line) for line in open(a.inp)]
     runs = [x for x in lines if x.get("type") == "run"]
@@ -209,18 +226,37 @@ def main():
     if not runs:
         sys.exit("craft_export.py: %s holds no run" % a.inp)
     apply(results, runs, read_edits(a.edits))
-    uuids = {}
-    for i, r in enumerate(runs):
-        if a.new_uuid:
-            new = "%s%0*x" % (a.new_uuid, 32 - len(a.new_uuid), i)
-            uuids[r["run"]["uuid"]] = new
-            r["run"]["uuid"] = new
-        if a.tag is not None:
-            r["run"]["tag"] = a.tag
-    for x in results:
-        x["run"] = uuids.get(x["run"], x["run"])
+    if a.copies < 1 or (a.copies > 1 and not a.new_uuid):
+        sys.exit("craft_export.py: --copies N: N >= 1, and with --new-uuid "
+                 "when N > 1 (a run's unique id once in a store)")
+    head = [x for x in lines if "format" in x]
+    tail = [x for x in lines if x.get("type") == "end"]
+    body, n = [], 0
+    for k in range(a.copies):
+        for run in runs:
+            r = copy.deepcopy(run)
+            old = r["run"]["uuid"]
+            if a.new_uuid:
+                r["run"]["uuid"] = "%s%0*x" % (a.new_uuid,
+                                               32 - len(a.new_uuid), n)
+            n += 1
+            if a.tag is not None:
+                r["run"]["tag"] = a.tag
+            if k:
+                r["run"]["started_ns"] += k
+                if r["run"]["finished_ns"]:
+                    r["run"]["finished_ns"] += k
+            body.append(r)
+            for x in results:
+                if x["run"] == old:
+                    y = copy.deepcopy(x)
+                    y["run"] = r["run"]["uuid"]
+                    body.append(y)
+    for x in tail:
+        x["runs"] = sum(1 for y in body if y["type"] == "run")
+        x["results"] = sum(1 for y in body if y["type"] == "result")
     with open(a.out, "w") as out:
-        for x in lines:
+        for x in head + body + tail:
             out.write(json.dumps(x, separators=(",", ":")) + "\n")
 
 

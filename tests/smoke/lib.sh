@@ -427,6 +427,28 @@ made_env() {
 	printf 'env\t%s\t%s\n' "$1" "$2" >>"$EDITS"
 }
 
+# made_run KEY VALUE: the staged runs' field KEY (host, tag, cmdline or
+# boot_id) set to VALUE, as another host's runs would have it.
+made_run() {
+	printf 'run\t%s\t%s\n' "$1" "$2" >>"$EDITS"
+}
+
+# made_copies DB N: the staged runs, with the edits given, imported N
+# times into DB, each copy with its own unique id (c1..., c2..., one
+# prefix per call) and started 1 ns after the one before; their samples
+# and flags as recorded unless an edit says otherwise (craft_export.py
+# --copies).
+made_copies() {
+	_made_n=$((${_made_n:-0} + 1))
+	{ printf 'flagged\tas-is\n'; cat "$EDITS"; } >"$EDITS.copies"
+	_made_step "$BIN" export "$STAGED" --db "$STAGED_DB" -o "$TMP/staged.jsonl"
+	_made_step python3 tests/smoke/craft_export.py "$TMP/staged.jsonl" \
+		"$TMP/made.jsonl" --edits "$EDITS.copies" --copies "$2" \
+		--new-uuid "c$_made_n"
+	_made_step "$BIN" import "$TMP/made.jsonl" --db "$1"
+	: >"$EDITS"
+}
+
 # _made_step cmd...: one step of made_import, its output in made.out and
 # made.err; on failure these are shown as the last command's.
 _made_step() {
@@ -491,35 +513,11 @@ pg_q() {
 }
 
 # clone_run DB RUN N: add N copies of run RUN to the SQLite file DB, each
-# with its own unique id and a later start, with its environment,
-# results, samples and histograms (to have many runs without measuring
-# each).
+# with its own unique id and a later start, with everything it measured
+# (environment, results, samples and their flags, histograms): exported,
+# copied by craft_export.py --copies and imported, the promised way, to
+# have many runs without measuring each.
 clone_run() {
-	_sql="BEGIN;"
-	_i=1
-	while [ "$_i" -le "$3" ]; do
-		_sql="$_sql
-INSERT INTO runs (started_ns, finished_ns, tag, host, boot_id,
-  tool_version, build_flavour, cmdline, status, reps, sample_time_ns,
-  warmup_ns, cpus, hist, interleave_seed, perf_counters, pid, uuid)
-  SELECT started_ns + $_i, finished_ns + $_i, tag, host, boot_id,
-  tool_version, build_flavour, cmdline, status, reps, sample_time_ns,
-  warmup_ns, cpus, hist, interleave_seed, perf_counters, pid,
-  lower(hex(randomblob(16))) FROM runs WHERE id = $2;
-INSERT INTO environment (run_id, key, value, seq) SELECT
-  (SELECT max(id) FROM runs), key, value, seq FROM environment
-  WHERE run_id = $2;
-INSERT INTO results (run_id, seq, workload, params, metric, unit,
-  direction, info) SELECT (SELECT max(id) FROM runs), seq, workload,
-  params, metric, unit, direction, info FROM results WHERE run_id = $2;
-INSERT INTO samples (result_id, idx, value) SELECT n.id, s.idx, s.value
-  FROM samples s JOIN results o ON o.id = s.result_id AND o.run_id = $2
-  JOIN results n ON n.seq = o.seq AND n.run_id = (SELECT max(id) FROM runs);
-INSERT INTO histograms (result_id, lo, hi, count) SELECT n.id, h.lo, h.hi,
-  h.count FROM histograms h JOIN results o ON o.id = h.result_id AND
-  o.run_id = $2 JOIN results n ON n.seq = o.seq AND
-  n.run_id = (SELECT max(id) FROM runs);"
-		_i=$((_i + 1))
-	done
-	sqlite3 "$1" "$_sql COMMIT;" || fail "clone_run: sqlite3 failed on $1"
+	restage "$1" "$2"
+	made_copies "$1" "$3"
 }

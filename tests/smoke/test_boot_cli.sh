@@ -13,7 +13,6 @@
 # verdicts ('emul'), unless --allow-emulated; check exits 1 on them.
 . "$(dirname "$0")/lib.sh"
 need_python
-need_sqlite3
 
 STATIC=build/copyscope-static
 [ -x "$STATIC" ] || skip "no $STATIC (make static)"
@@ -255,14 +254,15 @@ for sig in HUP KILL; do
 done
 
 # ---- compare and check on emulated runs ----
+# one real run, staged, imported twice as each side, each copy marked
+# emulated as boot marks its guests' runs
 db=$TMP/emu.db
-for t in a a b b; do
-	"$BIN" run sys.null --reps 5 --sample-time 5ms --tag "emu-$t" \
-		--db "$db" >/dev/null 2>&1 || fail "run for compare failed"
+stage run sys.null --reps 5 --sample-time 5ms
+for t in a b; do
+	made_env virt.emulated "yes (qemu TCG: test)"
+	made_run tag "emu-$t"
+	made_copies "$db" 2
 done
-sqlite3 "$db" "INSERT OR REPLACE INTO environment (run_id, key, value)
-	SELECT id, 'virt.emulated', 'yes (qemu TCG: test)' FROM runs;" ||
-	fail "sqlite3 failed"
 cs 0 compare emu-a emu-b --db "$db"
 contains_flat "$OUT" "WARNING: 2 base and 2 new runs were measured under an emulator"
 contains_flat "$OUT" "verdicts are withheld"
@@ -282,20 +282,20 @@ assert all(r["verdict"] in ("withheld", "info") for r in d["rows"]), d["rows"]
 ' "$OUT" || fail "compare --json on emulated runs"
 cs 1 check emu-a --new emu-b --db "$db"
 contains "$ERR" "were measured under an emulator"
-# judged: known samples, emu-b's 20% above emu-a's, are a regression
-sqlite3 "$db" "UPDATE samples SET value = (100 + idx) * (SELECT CASE r.tag
-	WHEN 'emu-b' THEN 1.2 ELSE 1 END FROM results x JOIN runs r ON
-	r.id = x.run_id WHERE x.id = samples.result_id)" || fail "sqlite3 failed"
-# and undisturbed: the real samples' interference flags (a loaded machine
-# flags most) would make the known values "cannot tell" (exit 4)
-sqlite3 "$db" "UPDATE results SET info = json_set(info,
-	'\$.interference.flagged', (SELECT json_group_array(json('false'))
-	FROM json_each(info, '\$.interference.flagged')),
-	'\$.interference.why', (SELECT json_group_array('')
-	FROM json_each(info, '\$.interference.why')))
-	WHERE json_type(info, '\$.interference') IS NOT NULL" ||
-	fail "sqlite3 failed"
-cs 3 check emu-a --new emu-b --db "$db" --allow-emulated --by-sample
+# judged: known samples, emu-b's 20% above emu-a's, are a regression;
+# undisturbed (made values: the real samples' interference flags, which a
+# loaded machine sets on most, would make them "cannot tell", exit 4)
+for t in a b; do
+	case $t in
+	a) made_values "*" 100 101 102 103 104 ;;
+	b) made_values "*" 120 121.2 122.4 123.6 124.8 ;;
+	esac
+	made_env virt.emulated "yes (qemu TCG: test)"
+	made_run tag "emu-j$t"
+	made_flags none
+	made_copies "$db" 2
+done
+cs 3 check emu-ja --new emu-jb --db "$db" --allow-emulated --by-sample
 contains_re "$OUT" '^check: REGRESSION: 1 of 2 metrics worse by more than 5% '
 not_contains "$ERR" "were measured under an emulator"
 echo "ok"
