@@ -64,7 +64,8 @@ for r in res:
 assert len(by) == 2, by.keys()
 for key, m in by.items():
     n = len(m["rtt p50"])
-    assert n == 3, (key, n)
+    # 3 samples, and up to 3 more taken in place of disturbed ones
+    assert 3 <= n <= 6, (key, n)
     for i in range(n):
         p50, p99 = m["rtt p50"][i], m["rtt p99"][i]
         p999, mx = m["rtt p99.9"][i], m["rtt max"][i]
