@@ -191,10 +191,14 @@ static void started(void *arg, const struct observation *o)
 static int print_it(const struct observe_cli *oc, const struct run_data *run,
 		    const struct observation *o, const char *path)
 {
-	if (oc->json)
-		return report_observation_json(stdout, &run->info, &run->env,
-					       run->observation) ?
-			EXIT_FAIL : EXIT_OK;
+	if (oc->json) {
+		json_t *j = observation_stored_json(run->observation);
+		int e = report_observation_json(stdout, &run->info, &run->env,
+						j) ? EXIT_FAIL : EXIT_OK;
+
+		json_decref(j);
+		return e;
+	}
 	if (oc->mail || oc->markdown)
 		return mail_print_observation(stdout, run, o,
 					      mail_format_of(oc->mail,

@@ -225,9 +225,11 @@ int cmd_show(int argc, char **argv)
 		e = report_csv(stdout, &run.info, run.results.v,
 			       run.results.n) ? EXIT_FAIL : EXIT_OK;
 	} else if (sc.json && run.observation) {
-		e = report_observation_json(stdout, &run.info, &run.env,
-					    run.observation) ?
+		json_t *o = observation_stored_json(run.observation);
+
+		e = report_observation_json(stdout, &run.info, &run.env, o) ?
 			EXIT_FAIL : EXIT_OK;
+		json_decref(o);
 	} else if (sc.json) {
 		nl = run_plan_suite_lines(&run, lines, ARRAY_SIZE(lines));
 		e = report_json_summary(stdout, &run.info, &run.env,

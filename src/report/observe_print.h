@@ -27,11 +27,13 @@ void report_log2_hist(FILE *out, const uint64_t *h, size_t n,
 
 /*
  * Print an observation run as one JSON document: schema_version, run (its
- * header), environment and observation (the stored JSON, json).  Returns
- * 0, or -1 when json is not JSON or on a write or allocation failure.
+ * header), environment and observation (o: the stored JSON as
+ * results/observation.h's observation_stored_json() reads it; NULL when
+ * it was not JSON).  Returns 0, or -1 when o is NULL or on a write or
+ * allocation failure.
  */
 int report_observation_json(FILE *out, const struct run_info *run,
-			    const struct env *env, const char *json);
+			    const struct env *env, json_t *o);
 
 /*
  * The HTML report's section of an observation run (json: its stored

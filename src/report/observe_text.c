@@ -270,9 +270,9 @@ void report_observation(FILE *out, const struct observation *o)
 }
 
 int report_observation_json(FILE *out, const struct run_info *run,
-			    const struct env *env, const char *json)
+			    const struct env *env, json_t *o)
 {
-	json_t *doc, *e = json_object(), *o = json_loads(json, 0, NULL);
+	json_t *doc, *e = json_object();
 	size_t i;
 	int rc = -1;
 
@@ -288,6 +288,5 @@ int report_observation_json(FILE *out, const struct run_info *run,
 		rc = 0;
 	json_decref(doc);
 	json_decref(e);
-	json_decref(o);
 	return rc;
 }

@@ -575,6 +575,11 @@ int observation_from_json(const json_t *j, struct observation *o,
 	return 0;
 }
 
+json_t *observation_stored_json(const char *text)
+{
+	return text ? json_loads(text, 0, NULL) : NULL;
+}
+
 int observation_from_text(const char *text, struct observation *o,
 			  char *err, size_t errlen)
 {

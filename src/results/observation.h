@@ -141,6 +141,10 @@ int observation_from_json(const json_t *j, struct observation *o,
 int observation_from_text(const char *text, struct observation *o,
 			  char *err, size_t errlen);
 
+/* The stored text of an observation as JSON, as it is stored, for a
+   renderer to write out (a new reference; NULL when it is not JSON). */
+json_t *observation_stored_json(const char *text);
+
 /*
  * The comm whose name is comm, or NULL.
  */
