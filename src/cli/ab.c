@@ -165,8 +165,9 @@ static void ab_usage(FILE *out, const struct opt_cmd *c)
 "which functions' ns per op moved: per function the mean change B - A\n"
 "over the rounds with its 95%% CI beside the control's (A' - A), and what\n"
 "the functions that moved most explain of the op's change (--json:\n"
-"profile_diff; not in --mail/--markdown).  The run is stored with its\n"
-"roles and settings; show prints it again, report draws it.\n"
+"profile_diff; --mail and --markdown put it under the table).  The run\n"
+"is stored with its roles and settings; show prints it again, report\n"
+"draws it.\n"
 "\n"
 "options:\n");
 	opt_print_options(out, c);
@@ -313,9 +314,13 @@ static void print_result(const struct ab_cli *c, const struct ab_outcome *o,
 	snprintf(seed, sizeof(seed), "%llu",
 		 (unsigned long long)o->session.run.info.opts.interleave_seed);
 	if (c->mail || c->markdown) {
+		int f = mail_format_of(c->mail, c->markdown);
+
 		if (mail_print_ab(stdout, &h, &o->analysis, &o->session.run,
-				  mail_format_of(c->mail, c->markdown)) != 0)
+				  f) != 0)
 			cli_error("out of memory");
+		else if (o->profiled)
+			mail_print_profile_diff(stdout, &o->pdiff, f);
 	} else if (c->json) {
 		json_t *j = ab_json(&h, &o->analysis);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/format.h"
+#include "report/mail_print.h"
 
 /* The function's column: what is left of 80 after the numbers' 55
    columns and the indent, at least PDIFF_NAME_MIN. */
@@ -247,4 +248,17 @@ json_t *profile_diff_json(const struct pdiff *d)
 	if (o && d->why[0])
 		json_object_set_new(o, "why", json_string(d->why));
 	return o;
+}
+
+void mail_print_profile_diff(FILE *out, const struct pdiff *d, int f)
+{
+	bool md = f == MAIL_MARKDOWN;
+
+	fprintf(out, "\n%s\n", md ? "#### Kernel profile (ab --kernel profile)" :
+		"Kernel profile (ab --kernel profile):");
+	if (md)
+		fputs("\n```\n", out);
+	report_profile_diff(out, d, 0);
+	if (md)
+		fputs("```\n", out);
 }

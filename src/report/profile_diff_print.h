@@ -24,6 +24,14 @@
 void report_profile_diff(FILE *out, const struct pdiff *d, int indent);
 
 /*
+ * The same under a mail (ab --mail, --markdown; f: enum mail_format of
+ * report/mail_print.h): a blank line, a heading, then the text as
+ * report_profile_diff() prints it, which fits a plain-text mail; in
+ * markdown inside a fenced block, so that its columns stay aligned.
+ */
+void mail_print_profile_diff(FILE *out, const struct pdiff *d, int f);
+
+/*
  * The rows as a JSON array, every function: function, a_ns_per_op,
  * b_ns_per_op, change_ns_per_op, ci [lo, hi], control_change_ns_per_op
  * and control_ci (null unpaired), moved, a_samples, b_samples.  NULL on

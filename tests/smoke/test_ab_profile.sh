@@ -11,7 +11,9 @@
 # profiled runs gives the unpaired diff; a busy wait injected in user
 # space (inject_ns) grows the sled's own function (inject_sled_steps, the
 # user frame named by the binary's symbols), not a kernel function (issue
-# 31's third known answer).  Bad input is a usage error.
+# 31's third known answer); --mail and --markdown carry the diff under
+# their table, in 80 columns (markdown: one fenced block).  Bad input is a
+# usage error.
 # Asserts signs, orderings and arithmetic, never times.  Skips (with
 # why) where perf_event_open of kernel callchains is refused.
 . "$(dirname "$0")/lib.sh"
@@ -143,5 +145,26 @@ assert s["paired"] is False and s["a_units"] == 6 and s["b_units"] == 6, s
 rz = [r for r in pd[0]["profile_diff"] if r["function"] == "read_zero"]
 assert rz and rz[0]["change_ns_per_op"] > 0, rz
 assert rz[0]["control_ci"] is None, rz
+PY
+
+note "ab --mail and --markdown: the profile diff under the table, in 80 columns"
+cs 0 ab sys.rw target=zero --a size=4k --b size=64k --kernel profile \
+	--profile-hz 1999 --rounds 5 $q --no-store --mail
+contains "$OUT" "Kernel profile (ab --kernel profile):"
+contains "$OUT" "kernel profile: B - A in self ns per op"
+contains_re "$OUT" "^ +[-+0-9.]+ +[-+0-9.]+ +[-+0-9.]+ .* read_zero$"
+awk 'length > 80 { print; bad = 1 } END { exit bad }' "$OUT" ||
+	fail "a line of the mail is over 80 columns"
+cs 0 ab sys.rw target=zero --a size=4k --b size=64k --kernel profile \
+	--profile-hz 1999 --rounds 5 $q --no-store --markdown
+contains "$OUT" "#### Kernel profile (ab --kernel profile)"
+python3 - "$OUT" <<'PY' || fail "the markdown's profile diff is not one fenced block"
+import sys
+t = open(sys.argv[1]).read()
+i = t.index("#### Kernel profile")
+rest = t[i:]
+assert rest.count("```") == 2, rest
+body = rest.split("```")[1]
+assert "kernel profile: B - A in self ns per op" in body, body
 PY
 exit 0
