@@ -9,14 +9,16 @@
 
 note "run udp.rr flows=100 --quick"
 cs 0 run udp.rr flows=100 --quick
+# the n column: 3 samples, or up to 6 where disturbed ones were taken
+# again and the headline was withheld all the same (docs/methodology.md)
 contains_re "$OUT" '^udp\.rr +flows=100 +server_threads=1 +client_threads=2'
-contains_re "$OUT" '^ +transactions/s +([0-9.]+ [KMG]?/s|withheld) .* 3$'
-contains_re "$OUT" '^ +rtt mean +([0-9.]+ (ns|us|ms|s)|withheld) .* 3$'
-contains_re "$OUT" '^ +rtt p50 +([0-9.]+ (ns|us|ms|s)|withheld) .* 3$'
-contains_re "$OUT" '^ +rtt p99 +([0-9.]+ (ns|us|ms|s)|withheld) .* 3$'
-contains_re "$OUT" '^ +rtt p99\.9 +([0-9.]+ (ns|us|ms|s)|withheld) .* 3$'
-contains_re "$OUT" '^ +events/wait +([0-9.]+|withheld) .* 3$'
-contains_re "$OUT" '^ +retransmits +([0-9.]+|withheld) .* 3$'
+contains_re "$OUT" '^ +transactions/s +([0-9.]+ [KMG]?/s|withheld) .* [3-6]$'
+contains_re "$OUT" '^ +rtt mean +([0-9.]+ (ns|us|ms|s)|withheld) .* [3-6]$'
+contains_re "$OUT" '^ +rtt p50 +([0-9.]+ (ns|us|ms|s)|withheld) .* [3-6]$'
+contains_re "$OUT" '^ +rtt p99 +([0-9.]+ (ns|us|ms|s)|withheld) .* [3-6]$'
+contains_re "$OUT" '^ +rtt p99\.9 +([0-9.]+ (ns|us|ms|s)|withheld) .* [3-6]$'
+contains_re "$OUT" '^ +events/wait +([0-9.]+|withheld) .* [3-6]$'
+contains_re "$OUT" '^ +retransmits +([0-9.]+|withheld) .* [3-6]$'
 contains "$OUT" "server0 cpu"
 contains "$OUT" "client1 cpu"
 contains_flat "$OUT" "per worker: mean, p50, p99, max"
@@ -87,14 +89,14 @@ if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 &&
 	contains "$ERR" "udp.rr: IPv6 loopback unavailable"
 	contains_flat "$OUT" "IPv6 loopback unavailable"
 	contains_flat "$OUT" "using IPv4 127.0.0.1"
-	contains_re "$OUT" '^ +transactions/s +([0-9.]+ [KMG]?/s|withheld) .* 3$'
+	contains_re "$OUT" '^ +transactions/s +([0-9.]+ [KMG]?/s|withheld) .* [3-6]$'
 else
 	note "not root or no unshare/ip: the IPv4 fallback is not tested"
 fi
 
 note "drop=2: every other request lost, resent, the run completes"
 cs 0 run udp.rr flows=4 drop=2 --quick --no-store
-contains_re "$OUT" '^ +retransmits +([1-9][0-9.]*|withheld) .* 3$'
+contains_re "$OUT" '^ +retransmits +([1-9][0-9.]*|withheld) .* [3-6]$'
 
 note "drop=1: a flow never answers; the run fails within bounded time"
 start=$(date +%s)
