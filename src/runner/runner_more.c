@@ -102,8 +102,10 @@ enum config_status runner_retake_disturbed(struct runner *r,
 	while (st == CONFIG_OK &&
 	       headline_retake(res->nsamples, disturbed(res),
 			       (size_t)r->cap)) {
+		size_t before = res->nsamples;
+
 		st = runner_sample(r, res);
-		res->retaken++;
+		res->retaken += res->nsamples > before;
 	}
 	return st;
 }

@@ -111,6 +111,7 @@ def set_samples(res, values):
     n = len(values)
     res["samples"] = [float("%.6f" % v) for v in values]
     info = res["info"]
+    info.pop("retaken", None)   # made values are no retakes
     for k in PER_SAMPLE:
         if k in info:
             info[k] = resize(info[k], n)

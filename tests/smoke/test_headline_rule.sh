@@ -8,7 +8,9 @@
 need_python
 
 note "a real pipe.bw run of 10 samples, staged"
-stage run pipe.bw --reps 10 --sample-time 2ms --warmup 0
+# --interleave: exactly 10 samples (no retakes in place of disturbed
+# ones), as the made values of one metric need the others to match
+stage run pipe.bw --reps 10 --sample-time 2ms --warmup 0 --interleave
 
 # A: 7 quiet samples of 1000 MB/s +- 2%, 3 disturbed at 100..300 MB/s
 made_values bandwidth 1000e6 1010e6 990e6 100e6 1020e6 980e6 200e6 \
@@ -137,30 +139,37 @@ for r in rows:
 assert "withheld" in t, "the report does not say withheld"
 EOF
 
-# A live run with a busy loop pinned on the reader's CPU: every sample
-# has the reader wait for its CPU (30-45% of the window here), so the
-# run takes one sample more in place of a disturbed one, sees that one
-# disturbed too, stops (3 clean of 6 can no longer be had) and withholds
-# the headline, saying so.  The helpful case (a retake that gives a
+# A live run with a busy loop pinned on the reader's CPU: nearly every
+# sample has the reader wait for its CPU (20-45% of the window here), so
+# the run takes samples again in place of disturbed ones, stops when 3
+# clean of 6 can no longer be had and withholds the headline, saying how
+# many it took again.  The helpful case (a retake that gives a
 # headline) is unit/test_headline's test_retake: which samples a busy
 # loop disturbs cannot be chosen.
 if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
 	note "run with a busy loop on the reader's CPU: one retake, then withheld"
-	taskset -c 1 sh -c 'while :; do :; done' &
+	# (bounded: a failed step exits the test with the loop still on)
+	timeout 60 taskset -c 1 sh -c 'while :; do :; done' &
 	HOG=$!
 	expect_exit 4 "$BIN" run pipe.bw --quick --cpus 0,1 --no-store --json
 	kill "$HOG" 2>/dev/null
 	wait "$HOG" 2>/dev/null
+	# the loop disturbs nearly every sample, not each one: a quiet one
+	# among them means one retake more before it is hopeless
 	python3 - "$OUT" <<'EOF' || fail "see above"
 import json, sys
 r = [x for x in json.load(open(sys.argv[1]))["results"]
      if x["metric"] == "bandwidth"][0]
 i, s = r["info"], r["summary"]
 off = i["interference"]["offcpu_pct"]
-assert len(r["samples"]) == 4, ("3 reps and 1 retake", r["samples"], off)
-assert i.get("retaken") == 1, i.get("retaken")
-assert all(o > 5 for o in off), off
-assert "1 of them taken beyond --reps" in s["withheld"], s
+k = i.get("retaken", 0)
+assert 1 <= k <= 3 and len(r["samples"]) == 3 + k, (k, r["samples"], off)
+bad = sum(o > 5 for o in off)
+# withheld: fewer than 3 quiet samples, or fewer than half
+assert len(off) - bad < 3 or 2 * (len(off) - bad) < len(off), off
+# and it stopped when 3 more quiet ones (up to 6) could not give one
+assert bad > 3 or len(off) == 6, off
+assert "%d of them taken beyond --reps" % k in s["withheld"], s
 EOF
 else
 	skip_case "the live retake: needs 2 CPUs and taskset"
