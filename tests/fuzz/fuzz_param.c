@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* format(v) parses back to v. */
 static void check_round_trip(const struct param_def *d, int64_t v)
 {
-	char text[400], err[512];
+	char text[PARAM_TEXT_MAX], err[512];
 	int64_t back;
 
 	param_format_value(d, v, text, sizeof(text));
