@@ -8,6 +8,7 @@
 #include "kernel/kview.h"
 #include "report/kview_render.h"
 #include "results/kview_table.h"
+#include "results/run_options.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -130,6 +131,10 @@ static int dispatch(int argc, char **argv)
 	if (kview_recorders_validate(err, sizeof(err)) != 0 ||
 	    kview_renderers_validate(err, sizeof(err)) != 0) {
 		cli_error("BUG: invalid kernel views table: %s", err);
+		return EXIT_FAIL;
+	}
+	if (run_options_validate(err, sizeof(err)) != 0) {
+		cli_error("BUG: invalid run options table: %s", err);
 		return EXIT_FAIL;
 	}
 	if (argc < 2) {

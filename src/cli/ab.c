@@ -87,9 +87,9 @@ static const struct opt_row ab_rows[] = {
 	  "rounds (default 60s)", spec.max_time_ns, .lo = 1e6,
 	  .hi = 86400e9),
 	OPT_ROW_TIME("--sample-time", "T", "one sample (default 10ms)",
-	  spec.session.ro.sample_time_ns, .lo = 1e6, .hi = 60e9),
+	  spec.session.ro.stored.sample_time_ns, .lo = 1e6, .hi = 60e9),
 	OPT_ROW_TIME("--warmup", "T", "warm-up of each configuration "
-	  "(default 100ms)", spec.session.ro.warmup_ns, .lo = 0,
+	  "(default 100ms)", spec.session.ro.stored.warmup_ns, .lo = 0,
 	  .hi = 600e9),
 	OPT_ROW_CHECK(OPT_LIST, "--cpus", "LIST", "CPUs the workers may use, "
 	  "in order (e.g. 0,1 or 2-5)", spec.session.ro, struct run_opts,
@@ -106,7 +106,7 @@ static const struct opt_row ab_rows[] = {
 	  "workers' kernel stacks in a traced sample after each kept one of "
 	  "A, B and A' (the kept ones stay untraced) and diff them per "
 	  "function, paired over the rounds, beside the control: see "
-	  "docs/kernel-views.md", spec.session.ro.kviews, unsigned,
+	  "docs/kernel-views.md", spec.session.ro.stored.kviews, unsigned,
 	  check_kviews, .words = kview_words),
 	OPT_ROW_INT("--profile-hz", "HZ", "with --kernel profile: samples a "
 	  "second of each worker (default 499)",
@@ -256,7 +256,7 @@ static int parse_args(struct ab_cli *c, int argc, char **argv)
 	    !(c->spec.precision_pct > 0))
 		e = cli_usage("ab", "--max-time: only with --precision");
 	if (!e && c->spec.session.ro.profile_hz &&
-	    !kview_mask_has(c->spec.session.ro.kviews, "profile"))
+	    !kview_mask_has(c->spec.session.ro.stored.kviews, "profile"))
 		e = cli_usage("ab", "--profile-hz: only with --kernel profile");
 	for (s = 0; s < 2 && !e; s++)
 		e = add_settings(c, s);
@@ -366,10 +366,10 @@ int cmd_ab(int argc, char **argv)
 	e = parse_args(c, argc, argv);
 	if (e)
 		goto out;	/* OPT_HELP (-1): the usage went to stdout */
-	if (c->spec.session.ro.kviews) {
+	if (c->spec.session.ro.stored.kviews) {
 		struct kernel_backend rk;
 
-		if (kernel_backend_choose(&c->spec.session.ro.kviews, NULL,
+		if (kernel_backend_choose(&c->spec.session.ro.stored.kviews, NULL,
 					  &rk) != 0) {
 			e = EXIT_NOTHING_RAN;
 			goto out;

@@ -283,7 +283,7 @@ static int measure(const struct check_cli *cc, const struct cmp_side *base,
 		spec->group_id = group;
 	fprintf(stderr, "copyscope check: measuring %zu configuration%s of "
 		"BASE again (%d samples each, %d run%s)\n", spec->njobs,
-		spec->njobs == 1 ? "" : "s", spec->ro.reps, plan.nruns,
+		spec->njobs == 1 ? "" : "s", spec->ro.stored.reps, plan.nruns,
 		plan.nruns == 1 ? "" : "s");
 	for (run = 0, e = EXIT_OK; run < plan.nruns && e == EXIT_OK; run++) {
 		e = session_run(spec, &sr);

@@ -53,18 +53,18 @@ static const char *const kbackend_words[] = { "bpf", "tracefs", "auto",
 #define OPT_BASE struct run_cli
 static const struct opt_row run_rows[] = {
 	OPT_ROW_INT("--reps", "N", "kept samples per configuration "
-	  "(default 10)", ro.reps, .lo = 1, .hi = 100000),
+	  "(default 10)", ro.stored.reps, .lo = 1, .hi = 100000),
 	OPT_ROW_TIME("--sample-time", "T", "target length of one sample "
-	  "(default 100ms)", ro.sample_time_ns, .lo = 1e6, .hi = 60e9),
+	  "(default 100ms)", ro.stored.sample_time_ns, .lo = 1e6, .hi = 60e9),
 	OPT_ROW_TIME("--warmup", "T", "warm-up after the batch is sized "
-	  "(default 200ms)", ro.warmup_ns, .lo = 0, .hi = 600e9),
+	  "(default 200ms)", ro.stored.warmup_ns, .lo = 0, .hi = 600e9),
 	OPT_ROW_FLAG("--quick", "3 samples of 10ms, no extra "
 	  "warm-up (for tests)", plan.quick),
 	OPT_ROW_TAG(tag, "label the run (for runs, show, compare)"),
 	OPT_ROW_CHECK(OPT_LIST, "--cpus", "LIST", "CPUs workers may use, in "
 	  "order (e.g. 0,1 or 2-5)", ro, struct run_opts, opt_check_cpus),
 	OPT_ROW_FLAG("--hist", "per-op latency histogram (a "
-	  "separate pass)", ro.hist),
+	  "separate pass)", ro.stored.hist),
 	OPT_ROW_PCT("--precision", "PCT", "after --reps samples, keep "
 	  "adding samples until the 95% CI of every metric's median is "
 	  "within ±PCT of it (e.g. 1%); prints the precision reached and the "
@@ -75,7 +75,7 @@ static const struct opt_row run_rows[] = {
 	OPT_ROW_FLAG("--interleave", "take the samples of all "
 	  "configurations in a shuffled round-robin order (spreads drift "
 	  "evenly; the order is recorded); at most 64 configurations",
-	  interleave),
+	  ro.stored.interleave),
 	OPT_ROW_U64("--seed", "N", "seed of the --interleave order "
 	  "(default: the clock)", seed),
 	OPT_ROW_INT("--runs", "N", "N runs, each in a fresh process (new "
@@ -98,7 +98,7 @@ static const struct opt_row run_rows[] = {
 	  "(wake-up latency, run-queue wait), syscall (time in the kernel per "
 	  "system call), profile (sampled kernel stacks: ns per op by "
 	  "function); a comma list.  Needs root (or perf_event_paranoid "
-	  "-1) and tracefs: see docs/kernel-views.md", ro.kviews, unsigned,
+	  "-1) and tracefs: see docs/kernel-views.md", ro.stored.kviews, unsigned,
 	  check_kviews, .words = kview_words),
 	OPT_ROW_STR("--kernel-backend", "bpf|tracefs", "how --kernel "
 	  "records: bpf (a BPF program aggregates in the kernel; the "
@@ -113,7 +113,7 @@ static const struct opt_row run_rows[] = {
 	OPT_ROW_FLAG("--perf-counters", "count context switches, "
 	  "migrations and faults with perf software events instead of "
 	  "getrusage (costs time on every context switch: see "
-	  "docs/methodology.md)", perf_counters),
+	  "docs/methodology.md)", ro.stored.perf_counters),
 	OPT_ROW_FLAG("--verbose", "every configuration's table and "
 	  "notes also for a suite (whose run prints one line per "
 	  "configuration and its summary); with --runs, every run in full",
@@ -260,7 +260,7 @@ int cmd_run(int argc, char **argv)
 	e = run_parse_args(rc, argc, argv);
 	if (e)
 		goto out;
-	if (kernel_backend_choose(&rc->ro.kviews, rc->kbackend,
+	if (kernel_backend_choose(&rc->ro.stored.kviews, rc->kbackend,
 				  &rc->rk) != 0) {
 		e = EXIT_NOTHING_RAN;
 		goto out;
@@ -314,7 +314,7 @@ int cmd_run(int argc, char **argv)
 		   `show RUN` prints the tables */
 		.brief = rc->plan.any_suite && !rc->verbose && !rc->json &&
 			 !rc->mail && !rc->markdown &&
-			 !rc->ro.hist && !rc->ro.kviews,
+			 !rc->ro.stored.hist && !rc->ro.stored.kviews,
 	};
 	session_run(&spec, &sr);
 	e = finish(rc, &sr, spec.store, path);

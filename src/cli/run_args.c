@@ -26,21 +26,21 @@ static int plan_error(int e, const char *err)
 /* The options that go together, and the defaults that follow. */
 static int check_options(struct run_cli *rc)
 {
-	if (rc->seed_set && !rc->interleave)
+	if (rc->seed_set && !rc->ro.stored.interleave)
 		return cli_usage("run", "--seed: only with --interleave");
-	if (rc->ro.profile_hz && !kview_mask_has(rc->ro.kviews, "profile"))
+	if (rc->ro.profile_hz && !kview_mask_has(rc->ro.stored.kviews, "profile"))
 		return cli_usage("run", "--profile-hz: only with --kernel "
 				 "profile");
-	if (rc->kbackend && !rc->ro.kviews)
+	if (rc->kbackend && !rc->ro.stored.kviews)
 		return cli_usage("run", "--kernel-backend: only with --kernel");
-	if (rc->ro.kviews && rc->interleave)
+	if (rc->ro.stored.kviews && rc->ro.stored.interleave)
 		return cli_usage("run", "--kernel: not with --interleave (each "
 				 "configuration holds its tracer and rings "
 				 "while open; interleaved, all are open at "
 				 "once)");
 	if (rc->max_time_set && !(rc->ro.precision_pct > 0))
 		return cli_usage("run", "--max-time: only with --precision");
-	if (rc->ro.precision_pct > 0 && rc->interleave)
+	if (rc->ro.precision_pct > 0 && rc->ro.stored.interleave)
 		return cli_usage("run", "--precision: not with --interleave "
 				 "(an interleaved run takes the same number "
 				 "of samples of every configuration, round by "
@@ -61,11 +61,11 @@ static int check_options(struct run_cli *rc)
 				 "it");
 	if (rc->plan.quick) {
 		if (!rc->reps_set)
-			rc->ro.reps = RUN_QUICK_REPS;
+			rc->ro.stored.reps = RUN_QUICK_REPS;
 		if (!rc->sample_set)
-			rc->ro.sample_time_ns = RUN_QUICK_SAMPLE_NS;
+			rc->ro.stored.sample_time_ns = RUN_QUICK_SAMPLE_NS;
 		if (!rc->warmup_set)
-			rc->ro.warmup_ns = RUN_QUICK_WARMUP_NS;
+			rc->ro.stored.warmup_ns = RUN_QUICK_WARMUP_NS;
 	}
 	return 0;
 }
@@ -120,10 +120,8 @@ void run_fill_spec(const struct run_cli *rc, struct session_spec *spec)
 	spec->jobs = (struct session_job *)rc->plan.jobs;
 	spec->njobs = rc->plan.njobs;
 	spec->ro = rc->ro;
-	spec->interleave = rc->interleave;
 	spec->seed_set = rc->seed_set;
 	spec->seed = rc->seed;
-	spec->perf_counters = rc->perf_counters;
 	spec->tag = rc->tag;
 	spec->group_id = rc->group;
 }

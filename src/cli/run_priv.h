@@ -23,13 +23,13 @@ struct run_cli {
 	bool reps_set, sample_set, warmup_set, max_time_set;
 	const char *tag;
 	const char *db;
-	bool json, no_store, verify, explain, perf_counters;
+	bool json, no_store, verify, explain;
 	bool mail, markdown;		/* report/mail_print.h */
 	bool verbose;			/* -v: every table, also of suites */
 	struct run_plan plan;		/* the jobs, and their suite lines */
 	const char *assign[256];
 	size_t nassign;
-	bool interleave, seed_set;
+	bool seed_set;
 	uint64_t seed;
 	const char *kbackend;		/* --kernel-backend, NULL: auto */
 	struct kernel_backend rk;		/* what --kernel runs on, and why */

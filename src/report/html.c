@@ -21,6 +21,7 @@
 #include "report/bundle.h"
 #include "report/format.h"
 #include "report/headline.h"
+#include "report/run_options_print.h"
 #include "report/html_plots.h"
 #include "report/observe_print.h"
 #include "report/notes.h"
@@ -128,7 +129,7 @@ static void run_header(FILE *f, const struct run_data *run)
 	const struct run_info *ri = &run->info;
 	const struct run_options *o = &ri->opts;
 	const char *kernel = env_get(&run->env, "kernel.release");
-	char t[320], a[64];
+	char t[480], a[64];
 
 	run_title(ri, t, sizeof(t));
 	fprintf(f, "<h2 id=\"run-%lld\">", (long long)ri->id);
@@ -147,10 +148,10 @@ static void run_header(FILE *f, const struct run_data *run)
 	kv(f, "copyscope", t);
 	kv(f, "unique id", ri->uuid);
 	if (ri->have_options) {
-		snprintf(t, sizeof(t), "%d samples of >= %.0fms after %.0fms "
-			 "warm-up; cpus %s%s%s", o->reps,
-			 o->sample_time_ns / 1e6, o->warmup_ns / 1e6,
-			 o->cpus[0] ? o->cpus : "?", o->hist ? "; --hist" : "",
+		char line[400];
+
+		run_options_line(o, line, sizeof(line));
+		snprintf(t, sizeof(t), "%s%s", line,
 			 o->interleave ? "; interleaved" : "");
 		kv(f, "options", t);
 	}

@@ -14,6 +14,7 @@
 #include "report/headline.h"
 #include "report/observe_print.h"
 #include "report/report.h"
+#include "report/run_options_print.h"
 #include "report/show_print.h"
 #include "results/codec.h"
 #include "results/kernel_records.h"
@@ -24,13 +25,12 @@
 static void print_options(FILE *out, const struct run_info *run)
 {
 	const struct run_options *o = &run->opts;
+	char line[400];
 
 	if (!run->have_options)
 		return;
-	fprintf(out, "options: %d samples of >= %.0fms after %.0fms warm-up; cpus "
-	       "%s%s%s", o->reps, o->sample_time_ns / 1e6, o->warmup_ns / 1e6,
-	       o->cpus[0] ? o->cpus : "?", o->hist ? "; --hist" : "",
-	       o->perf_counters ? "; --perf-counters" : "");
+	run_options_line(o, line, sizeof(line));
+	fprintf(out, "options: %s", line);
 	if (strcmp(run->status, "interrupted") == 0)
 		fprintf(out, " asked (interrupted: fewer were taken)");
 	else if (strcmp(run->status, "failed") == 0)

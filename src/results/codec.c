@@ -16,6 +16,7 @@
 
 #include "core/workload.h"
 #include "results/codec_priv.h"
+#include "results/kernel_records.h"
 #include "results/run.h"
 
 /* ---- text ---- */
@@ -210,25 +211,45 @@ nomem:
 
 /* ---- the run's header ---- */
 
+/* Field f of o as its JSON member. */
+static json_t *option_json(const struct run_options *o,
+			   const struct run_option_field *f)
+{
+	struct run_option_value v;
+
+	run_option_get(o, f, &v);
+	switch (f->kind) {
+	case RUN_OPTION_FLAG:
+		return json_boolean(v.i);
+	case RUN_OPTION_SEED:
+		/* the seed's 64 bits in a signed integer */
+		return o->interleave ?
+		       json_integer((json_int_t)o->interleave_seed) :
+		       json_null();
+	case RUN_OPTION_TEXT:
+	case RUN_OPTION_VIEWS:
+		return codec_json_text(v.text);
+	default:
+		return json_integer((json_int_t)v.i);
+	}
+}
+
 static json_t *options_json(const struct run_info *run)
 {
-	const struct run_options *o = &run->opts;
+	json_t *j;
+	size_t i;
 
 	if (!run->have_options)
 		return json_null();
-	char views[32];
-
-	kview_mask_text(o->kviews, views, sizeof(views));
-	return json_pack("{s:i, s:I, s:I, s:o, s:b, s:o, s:s, s:b}",
-			 "reps", o->reps,
-			 "sample_time_ns", (json_int_t)o->sample_time_ns,
-			 "warmup_ns", (json_int_t)o->warmup_ns,
-			 "cpus", codec_json_text(o->cpus), "hist", o->hist,
-			 "interleave_seed", o->interleave ?
-			 json_integer((json_int_t)o->interleave_seed) :
-			 json_null(),
-			 "kernel_views", views,
-			 "perf_counters", o->perf_counters);
+	j = json_object();
+	for (i = 0; j && i < run_option_count; i++)
+		if (json_object_set_new(j, run_option_fields[i].name,
+					option_json(&run->opts,
+						    &run_option_fields[i]))) {
+			json_decref(j);
+			return NULL;
+		}
+	return j;
 }
 
 json_t *codec_run_json(const struct run_info *run)
@@ -286,25 +307,54 @@ static int get_int(json_t *o, const char *key, int64_t lo, int64_t hi,
 	return 0;
 }
 
-static int get_bool(json_t *o, const char *key, bool *out, char *err,
-		    size_t errlen)
+/* Member f->name of o as the value its column would hold. */
+static int option_value(json_t *o, const struct run_option_field *f,
+			struct run_option_value *v, char *err, size_t errlen)
 {
-	json_t *v = json_object_get(o, key);
+	json_t *m = json_object_get(o, f->name);
 
-	if (!json_is_boolean(v)) {
-		snprintf(err, errlen, "'%s' is not true or false", key);
-		return -1;
+	memset(v, 0, sizeof(*v));
+	if ((!m || json_is_null(m)) &&
+	    (f->kind == RUN_OPTION_SEED || f->kind == RUN_OPTION_VIEWS)) {
+		/* kernel_views is absent from runs stored before it */
+		return 0;
+	} else if (f->kind == RUN_OPTION_COUNT || f->kind == RUN_OPTION_NS) {
+		/* not an integer: run_option_put says what is allowed */
+		v->type = json_is_integer(m) ? RUN_OPTION_INT : RUN_OPTION_NULL;
+		v->i = json_integer_value(m);
+		return 0;
+	} else if (json_is_boolean(m) && f->kind == RUN_OPTION_FLAG) {
+		v->type = RUN_OPTION_INT;
+		v->i = json_is_true(m);
+		return 0;
+	} else if (json_is_integer(m) && f->kind == RUN_OPTION_SEED) {
+		v->type = RUN_OPTION_INT;
+		v->i = json_integer_value(m);
+		return 0;
+	} else if (json_is_string(m) && f->kind != RUN_OPTION_SEED &&
+		   run_option_text_column(f)) {
+		unsigned views;
+
+		v->type = RUN_OPTION_STR;
+		if (get_text(o, f->name, v->text, f->kind == RUN_OPTION_TEXT ?
+			     f->size : sizeof(v->text), err, errlen))
+			return -1;
+		/* an export names only views this version knows */
+		return f->kind == RUN_OPTION_VIEWS && v->text[0] ?
+		       kview_parse(v->text, &views, err, errlen) : 0;
 	}
-	*out = json_is_true(v);
-	return 0;
+	snprintf(err, errlen, "'%s' is %s", f->name,
+		 f->kind == RUN_OPTION_FLAG ? "not true or false" :
+		 f->kind == RUN_OPTION_SEED ? "neither an integer nor null" :
+		 "not a string");
+	return -1;
 }
 
 static int options_decode(json_t *o, struct run_info *run, char *err,
 			  size_t errlen)
 {
-	struct run_options *op = &run->opts;
-	json_t *seed = json_object_get(o, "interleave_seed");
-	int64_t v;
+	struct run_option_value v;
+	size_t i;
 
 	if (json_is_null(o))
 		return 0;
@@ -314,34 +364,11 @@ static int options_decode(json_t *o, struct run_info *run, char *err,
 		return -1;
 	}
 	run->have_options = true;
-	if (get_int(o, "reps", 1, INT32_MAX, &v, err, errlen))
-		return -1;
-	op->reps = (int)v;
-	if (get_int(o, "sample_time_ns", 0, INT64_MAX, &op->sample_time_ns,
-		    err, errlen) ||
-	    get_int(o, "warmup_ns", 0, INT64_MAX, &op->warmup_ns, err,
-		    errlen) ||
-	    get_text(o, "cpus", op->cpus, sizeof(op->cpus), err, errlen) ||
-	    get_bool(o, "hist", &op->hist, err, errlen) ||
-	    get_bool(o, "perf_counters", &op->perf_counters, err, errlen))
-		return -1;
-	/* "lock,sched" (run --kernel); absent before it existed */
-	if (json_is_string(json_object_get(o, "kernel_views")) &&
-	    kview_parse(json_string_value(json_object_get(o,
-							  "kernel_views")),
-			&op->kviews, err, errlen) != 0 &&
-	    json_string_length(json_object_get(o, "kernel_views")) > 0) {
-		return -1;
-	}
-	if (json_is_integer(seed)) {
-		op->interleave = true;
-		/* written as the seed's 64 bits in a signed integer */
-		op->interleave_seed = (uint64_t)json_integer_value(seed);
-	} else if (!json_is_null(seed)) {
-		snprintf(err, errlen, "'interleave_seed' is neither an "
-			 "integer nor null");
-		return -1;
-	}
+	for (i = 0; i < run_option_count; i++)
+		if (option_value(o, &run_option_fields[i], &v, err, errlen) ||
+		    run_option_put(&run->opts, &run_option_fields[i], &v, err,
+				   errlen))
+			return -1;
 	return 0;
 }
 

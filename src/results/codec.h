@@ -119,9 +119,10 @@ char *result_params_without(const char *params_json,
  * A run's header as `--json` and export write it (a new reference, NULL
  * on ENOMEM): id, uuid, group (of `run --runs N`; null alone), tag,
  * host, boot_id, started_ns, finished_ns,
- * status, tool_version, build_flavour, cmdline and options (reps,
- * sample_time_ns, warmup_ns, cpus, hist, interleave_seed, perf_counters;
- * null for a run stored without them).
+ * status, tool_version, build_flavour, cmdline and options (one member
+ * per field of results/run_options.h: reps, sample_time_ns, warmup_ns,
+ * cpus, hist, interleave_seed, kernel_views, perf_counters; null for a run
+ * stored without them).
  */
 json_t *codec_run_json(const struct run_info *run);
 

@@ -12,20 +12,7 @@
 
 #include "env/env.h"
 #include "results/result.h"
-
-/* How a run measured: the options of `run` that shape every sample. */
-struct run_options {
-	int reps;			/* kept samples per configuration */
-	int64_t sample_time_ns;		/* target length of one sample */
-	int64_t warmup_ns;		/* warm-up after the batch is sized */
-	char cpus[256];			/* allowed CPUs as ranges, "0-1" */
-	bool hist;			/* per-op histogram pass */
-	bool interleave;		/* samples in shuffled round-robin */
-	uint64_t interleave_seed;
-	bool perf_counters;		/* counters from perf, not getrusage */
-	unsigned kviews;		/* --kernel: KVIEW_* bits
-					   (results/kernel_records.h), 0 none */
-};
+#include "results/run_options.h"
 
 struct run_info {
 	int64_t id;			/* 0: not stored */
@@ -61,10 +48,10 @@ struct run_data {
 };
 
 /*
- * Append the run's options to out as key/value text (run.reps,
- * run.sample_time_ns, run.warmup_ns, run.cpus, run.hist, run.interleave,
- * run.perf_counters), for printing and for telling two sides apart.
- * Nothing for a run without options.  Returns 0 or -1 (ENOMEM).
+ * Append the run's options to out as key/value text (each field's
+ * "run.*" key of results/run_options.h), for printing and for telling two
+ * sides apart.  Nothing for a run without options.  Returns 0 or -1
+ * (ENOMEM).
  */
 int run_options_env(const struct run_info *run, struct env *out);
 

@@ -226,7 +226,7 @@ void runner_progress(const struct runner *r, const char *fmt, ...)
 static enum config_status command(struct runner *r, uint32_t cmd,
 				  uint64_t nops, char *msg, size_t len)
 {
-	int64_t limit = (int64_t)WATCHDOG_FACTOR * r->opts->sample_time_ns;
+	int64_t limit = (int64_t)WATCHDOG_FACTOR * r->opts->stored.sample_time_ns;
 
 	if (limit < WATCHDOG_MIN_NS)
 		limit = WATCHDOG_MIN_NS;
@@ -291,7 +291,7 @@ static enum config_status traced_sample(struct runner *r,
 	int i;
 
 	runner_progress(r, "sample %zu/%d, traced", res->nsamples,
-			r->opts->reps);
+			r->opts->stored.reps);
 	if (kview_begin(r->kv, res->msg, sizeof(res->msg)) != 0)
 		return CONFIG_FAILED;
 	r->ws.ctl->mono_marks = 1;
@@ -331,11 +331,11 @@ static enum config_status kview_start(struct runner *r,
 	char err[400];
 	int i;
 
-	if (!r->opts->kviews)
+	if (!r->opts->stored.kviews)
 		return CONFIG_OK;
 	for (i = 0; i < r->ctx.nworkers; i++)
 		tids[i] = r->ws.ctl->slot[i].tid;
-	r->kv = kview_open(r->opts->kviews, r->opts->kbackend, &w,
+	r->kv = kview_open(r->opts->stored.kviews, r->opts->kbackend, &w,
 			   (size_t)r->cap, err, sizeof(err));
 	if (!r->kv) {
 		snprintf(res->msg, sizeof(res->msg), "%s: --kernel: %s",
@@ -353,15 +353,15 @@ enum config_status runner_sample(struct runner *r, struct config_result *res)
 	if (res->nsamples >= (size_t)r->cap)
 		return CONFIG_OK;
 	if (r->opts->precision_pct > 0 &&
-	    res->nsamples >= (size_t)r->opts->reps)
+	    res->nsamples >= (size_t)r->opts->stored.reps)
 		runner_progress(r, "sample %zu (precision %s)",
 				res->nsamples + 1, res->precision_metric);
-	else if (res->nsamples >= (size_t)r->opts->reps)
+	else if (res->nsamples >= (size_t)r->opts->stored.reps)
 		runner_progress(r, "sample %zu (in place of a disturbed one)",
 				res->nsamples + 1);
 	else
 		runner_progress(r, "sample %zu/%d", res->nsamples + 1,
-				r->opts->reps);
+				r->opts->stored.reps);
 	interference_mark(&m0, r->ws.pid, r->ws.nstarted);
 	st = runner_sample_cmd(r, r->nops, res->msg, sizeof(res->msg));
 	if (st != CONFIG_OK)
@@ -376,7 +376,7 @@ enum config_status runner_sample(struct runner *r, struct config_result *res)
 static enum config_status hist_pass(struct runner *r,
 				    struct config_result *res)
 {
-	uint64_t hops = r->nops * (uint64_t)r->opts->reps;
+	uint64_t hops = r->nops * (uint64_t)r->opts->stored.reps;
 	enum config_status st;
 
 	if (hops > HIST_MAX_OPS)
@@ -399,7 +399,7 @@ enum config_status runner_finish(struct runner *r, struct config_result *res)
 				  PARAM_ROLE_VERIFY);
 	enum config_status st;
 
-	if (r->opts->hist && !r->ot.counts) {
+	if (r->opts->stored.hist && !r->ot.counts) {
 		st = hist_pass(r, res);
 		if (st != CONFIG_OK)
 			return st;
@@ -492,15 +492,15 @@ static void runner_free(struct runner *r)
  */
 static int precision_cap(const struct run_opts *o)
 {
-	int64_t q = o->sample_time_ns / 4 > 0 ? o->sample_time_ns / 4 : 1;
+	int64_t q = o->stored.sample_time_ns / 4 > 0 ? o->stored.sample_time_ns / 4 : 1;
 	int64_t n;
 
 	if (o->precision_pct <= 0)	/* room for the retakes too */
-		return o->reps > INT32_MAX / 2 ? o->reps : 2 * o->reps;
-	n = o->max_time_ns / q + o->reps;
+		return o->stored.reps > INT32_MAX / 2 ? o->stored.reps : 2 * o->stored.reps;
+	n = o->max_time_ns / q + o->stored.reps;
 	if (n > RUN_PRECISION_MAX_SAMPLES)
 		n = RUN_PRECISION_MAX_SAMPLES;
-	return n < o->reps ? o->reps : (int)n;
+	return n < o->stored.reps ? o->stored.reps : (int)n;
 }
 
 struct runner *runner_open(const struct workload *wl,
@@ -515,7 +515,7 @@ struct runner *runner_open(const struct workload *wl,
 	int rc, i;
 
 	memset(res, 0, sizeof(*res));
-	res->target_ns = opts->sample_time_ns;
+	res->target_ns = opts->stored.sample_time_ns;
 	res->tick_ns = timer_get_info()->ns_per_tick;
 	res->wl = wl;
 	res->ps = *ps;
@@ -565,7 +565,7 @@ struct runner *runner_open(const struct workload *wl,
 	if (r->ctx.shared_bytes)
 		r->ctx.shared = map_shared(r->ctx.shared_bytes);
 	if (!r->ws.ctl || (r->ctx.shared_bytes && !r->ctx.shared) ||
-	    optime_open(&r->ot, &r->ctx, opts->hist, res) ||
+	    optime_open(&r->ot, &r->ctx, opts->stored.hist, res) ||
 	    alloc_result(res, wl->nmetrics, r->cap, r->ctx.nworkers)) {
 		st = CONFIG_FAILED;
 		snprintf(res->msg, sizeof(res->msg), "%s: out of memory",
@@ -655,12 +655,12 @@ enum config_status runner_run_config(const struct workload *wl,
 	if (!r)
 		return res->status;
 	t0 = (int64_t)timer_mono_raw_ns();
-	for (i = 0; i < opts->reps && st == CONFIG_OK; i++)
+	for (i = 0; i < opts->stored.reps && st == CONFIG_OK; i++)
 		st = runner_sample(r, res);
 	if (!precise && st == CONFIG_OK)
 		st = runner_retake_disturbed(r, res);
 	while (precise && st == CONFIG_OK) {
-		if (runner_precision_due(res->nsamples, (size_t)opts->reps)) {
+		if (runner_precision_due(res->nsamples, (size_t)opts->stored.reps)) {
 			ok = runner_precision_check(r, res);
 			if (ok != 0)
 				break;

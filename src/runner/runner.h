@@ -21,22 +21,23 @@
 
 #include "core/workload.h"
 #include "kernel/kview.h"
+#include "results/run_options.h"
 #include "stats/histogram.h"
 
 struct run_opts {
-	int reps;			/* kept samples */
-	int64_t sample_time_ns;		/* target length of one sample */
-	int64_t warmup_ns;		/* warm-up after batch growth */
-	bool hist;			/* per-op histogram pass */
+	/*
+	 * What the run stores of them (results/run_options.h): reps (kept
+	 * samples), sample_time_ns, warmup_ns (after batch growth), hist
+	 * (the per-op histogram pass), kviews (--kernel: KVIEW_* bits; each
+	 * kept sample is then followed by a traced sample of the same batch,
+	 * recorded by kernel/kview.c and never counted among the kept
+	 * ones), interleave and perf_counters (the session's).  Its cpus
+	 * text is filled when the run is stored.
+	 */
+	struct run_options stored;
 	int cpus[CPU_SETSIZE];		/* allowed CPUs, in order */
 	int ncpus;
 	bool progress;			/* progress lines on stderr */
-	/*
-	 * --kernel: KVIEW_* bits (results/kernel_records.h).  Each kept sample is
-	 * followed by a traced sample of the same batch, recorded by
-	 * kernel/kview.c and never counted among the kept ones.
-	 */
-	unsigned kviews;
 	int kbackend;			/* enum kview_backend, resolved */
 	int profile_hz;			/* --profile-hz (0: the default) */
 	/*
@@ -156,7 +157,7 @@ extern volatile sig_atomic_t runner_signal;
 void runner_install_signals(void);
 
 /*
- * Run one configuration: runner_open(), opts->reps x runner_sample()
+ * Run one configuration: runner_open(), opts->stored.reps x runner_sample()
  * (with opts->precision_pct, more until the precision is reached or the
  * time is up), runner_finish(), runner_close().  Never exits; always fills res (free it
  * with config_result_free()).  Returns res->status.
@@ -171,7 +172,7 @@ enum config_status runner_run_config(const struct workload *wl,
  * interleaved.  runner_open() sets up the workload, starts its workers,
  * grows the batch and warms up; it returns NULL with res->status set when
  * the configuration cannot go on (then do not call the others).
- * runner_sample() takes one kept sample (at most opts->reps in all, or
+ * runner_sample() takes one kept sample (at most opts->stored.reps in all, or
  * the --precision cap).
  * runner_finish() runs the histogram and verify passes.  runner_close()
  * stops the workers, runs the cold-call trace if asked and the status is

@@ -47,7 +47,7 @@ static double growth(double target, double ns, double min_factor)
 static enum config_status grow_batch(struct runner *r, uint64_t *nops_out,
 				     char *msg, size_t len)
 {
-	double target = (double)r->opts->sample_time_ns;
+	double target = (double)r->opts->stored.sample_time_ns;
 	uint64_t nops = 1;
 	enum config_status st;
 	int round;
@@ -91,7 +91,7 @@ static enum config_status grow_batch(struct runner *r, uint64_t *nops_out,
 enum config_status runner_warm_up(struct runner *r, struct config_result *res)
 {
 	enum config_status st;
-	double w[64], target = (double)r->opts->sample_time_ns;
+	double w[64], target = (double)r->opts->stored.sample_time_ns;
 	size_t nw = 0;
 	uint64_t start;
 
@@ -100,7 +100,7 @@ enum config_status runner_warm_up(struct runner *r, struct config_result *res)
 	if (st != CONFIG_OK)
 		return st;
 	start = timer_mono_raw_ns();
-	while ((int64_t)(timer_mono_raw_ns() - start) < r->opts->warmup_ns) {
+	while ((int64_t)(timer_mono_raw_ns() - start) < r->opts->stored.warmup_ns) {
 		runner_progress(r, "warm-up");
 		st = runner_sample_cmd(r, r->nops, res->msg, sizeof(res->msg));
 		if (st != CONFIG_OK)

@@ -36,9 +36,9 @@ void ab_spec_init(struct ab_spec *spec)
 {
 	memset(spec, 0, sizeof(*spec));
 	session_spec_init(&spec->session);
-	spec->session.ro.sample_time_ns = AB_DEFAULT_SAMPLE_NS;
-	spec->session.ro.warmup_ns = AB_DEFAULT_WARMUP_NS;
-	spec->session.interleave = true;
+	spec->session.ro.stored.sample_time_ns = AB_DEFAULT_SAMPLE_NS;
+	spec->session.ro.stored.warmup_ns = AB_DEFAULT_WARMUP_NS;
+	spec->session.ro.stored.interleave = true;
 	spec->rounds = AB_DEFAULT_ROUNDS;
 	spec->max_time_ns = AB_DEFAULT_MAX_NS;
 	spec->stats.alpha = 0.05;
@@ -297,7 +297,7 @@ static bool hook_round(void *arg, int rounds,
 static void plan_precision(struct ab_spec *spec, struct ab_hooks *h,
 			   bool rounds_given)
 {
-	int64_t per_round = 3 * spec->session.ro.sample_time_ns;
+	int64_t per_round = 3 * spec->session.ro.stored.sample_time_ns;
 	int64_t most = per_round > 0 ? spec->max_time_ns / per_round : 0;
 	int r;
 
@@ -331,7 +331,7 @@ int ab_run(struct ab_spec *spec, struct ab_outcome *out, char *err,
 	}
 	ss->jobs = jobs;
 	ss->njobs = AB_NROLES;
-	ss->interleave = true;
+	ss->ro.stored.interleave = true;
 	ss->pair_all = true;
 	ss->before_config = hook_before;
 	ss->add_env = hook_env;
@@ -344,7 +344,7 @@ int ab_run(struct ab_spec *spec, struct ab_outcome *out, char *err,
 		plan_precision(spec, &h, spec->rounds_given);
 		ss->round_done = hook_round;
 	}
-	ss->ro.reps = spec->rounds;
+	ss->ro.stored.reps = spec->rounds;
 	rc = session_check(ss, err, errlen);
 	if (rc != 0)
 		return rc;
@@ -364,7 +364,7 @@ int ab_run(struct ab_spec *spec, struct ab_outcome *out, char *err,
 		       &spec->stats, &out->analysis, err, errlen) != 0 &&
 	    rc == 0)
 		rc = 1;
-	if (out->session.run.results.n > 0 && ss->ro.kviews) {
+	if (out->session.run.results.n > 0 && ss->ro.stored.kviews) {
 		int p = pdiff_ab(out->session.run.results.v,
 				 out->session.run.results.n,
 				 spec->stats.drop_noisy, &out->pdiff);

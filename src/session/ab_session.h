@@ -127,7 +127,7 @@ struct ab_outcome {
 /*
  * Validate, run and judge spec: session_check(), the rounds (with the
  * settings written for each side, restored at the end whatever
- * happens), then ab_analyze(), and with spec->session.ro.kviews
+ * happens), then ab_analyze(), and with spec->session.ro.stored.kviews
  * the profile view (each of A, B and A' profiled in a traced sample after
  * each of its kept ones) pdiff_ab() into out->pdiff.  Returns the exit code (0, 1, 2, 77,
  * 130); out is always filled (free with ab_outcome_free()).

@@ -125,13 +125,13 @@ static void base_options(const struct check_plan_request *req,
 	char err[256];
 
 	if (base->have_options) {
-		spec->ro.reps = o->reps;
-		spec->ro.sample_time_ns = o->sample_time_ns;
-		spec->ro.warmup_ns = o->warmup_ns;
-		spec->ro.hist = o->hist;
-		spec->interleave = o->interleave &&
-				   spec->njobs <= SESSION_MAX_INTERLEAVE;
-		spec->perf_counters = o->perf_counters;
+		unsigned kviews = spec->ro.stored.kviews;
+
+		/* how BASE measured; its kernel views are not taken again */
+		spec->ro.stored = *o;
+		spec->ro.stored.kviews = kviews;
+		spec->ro.stored.interleave = o->interleave &&
+					     spec->njobs <= SESSION_MAX_INTERLEAVE;
 		if (o->cpus[0] && session_parse_cpus(o->cpus, &spec->ro, err,
 						     sizeof(err)) != 0) {
 			struct session_spec d;
@@ -145,7 +145,7 @@ static void base_options(const struct check_plan_request *req,
 		}
 	}
 	if (req->reps)
-		spec->ro.reps = req->reps;
+		spec->ro.stored.reps = req->reps;
 }
 
 int check_plan_make(const struct check_plan_request *req,

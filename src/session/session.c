@@ -46,9 +46,9 @@ static void default_cpus(struct run_opts *ro)
 void session_spec_init(struct session_spec *spec)
 {
 	memset(spec, 0, sizeof(*spec));
-	spec->ro.reps = RUN_DEFAULT_REPS;
-	spec->ro.sample_time_ns = RUN_DEFAULT_SAMPLE_NS;
-	spec->ro.warmup_ns = RUN_DEFAULT_WARMUP_NS;
+	spec->ro.stored.reps = RUN_DEFAULT_REPS;
+	spec->ro.stored.sample_time_ns = RUN_DEFAULT_SAMPLE_NS;
+	spec->ro.stored.warmup_ns = RUN_DEFAULT_WARMUP_NS;
 	default_cpus(&spec->ro);
 }
 
@@ -168,7 +168,7 @@ int session_check(const struct session_spec *spec, char *err, size_t errlen)
 		}
 	}
 	n = total_configs(spec);
-	if (spec->interleave && n > SESSION_MAX_INTERLEAVE) {
+	if (spec->ro.stored.interleave && n > SESSION_MAX_INTERLEAVE) {
 		snprintf(err, errlen, "--interleave: %zu configurations, at "
 			 "most %d can be open at once", n,
 			 SESSION_MAX_INTERLEAVE);
@@ -213,7 +213,7 @@ static void finish_config(struct session *s, size_t job,
 		out->n_canary += (f & INTERF_FLAG_CANARY) != 0;
 		out->n_offcpu += (f & INTERF_FLAG_OFFCPU) != 0;
 	}
-	if (results_build(cr, (int)job, s->spec->ro.hist, il, set) != 0) {
+	if (results_build(cr, (int)job, s->spec->ro.stored.hist, il, set) != 0) {
 		msg_error("out of memory");
 		cs = CONFIG_FAILED;
 	}
@@ -404,7 +404,7 @@ static void run_interleaved(struct session *s)
 	sl = calloc(n, sizeof(*sl));
 	perm = calloc(n, sizeof(*perm));
 	for (i = 0; sl && i < n; i++) {
-		sl[i].order = calloc((size_t)spec->ro.reps, sizeof(int64_t));
+		sl[i].order = calloc((size_t)spec->ro.stored.reps, sizeof(int64_t));
 		if (!sl[i].order)
 			break;
 	}
@@ -419,7 +419,7 @@ static void run_interleaved(struct session *s)
 			param_request_get(&spec->jobs[j].req, k, &sl[i].ps);
 			i++;
 		}
-	total = (int64_t)n * spec->ro.reps;
+	total = (int64_t)n * spec->ro.stored.reps;
 	for (i = 0; i < n && !s->stop; i++) {
 		if (!before_config(s, i))
 			break;
@@ -435,7 +435,7 @@ static void run_interleaved(struct session *s)
 		if (runner_interrupted)
 			s->stop = true;
 	}
-	for (round = 0; round < spec->ro.reps && !s->stop && nopen; round++) {
+	for (round = 0; round < spec->ro.stored.reps && !s->stop && nopen; round++) {
 		size_t m = 0;
 
 		for (i = 0; i < n; i++)
@@ -526,15 +526,9 @@ static void fill_info(const struct session_spec *spec, struct run_info *ri,
 	snprintf(ri->status, sizeof(ri->status), "running");
 	ri->pid = (int64_t)getpid();
 	ri->have_options = true;
-	o->reps = spec->ro.reps;
-	o->sample_time_ns = spec->ro.sample_time_ns;
-	o->warmup_ns = spec->ro.warmup_ns;
+	*o = spec->ro.stored;
 	cpus_text(&spec->ro, o->cpus, sizeof(o->cpus));
-	o->hist = spec->ro.hist;
-	o->interleave = spec->interleave;
-	o->interleave_seed = spec->interleave ? seed : 0;
-	o->perf_counters = spec->perf_counters;
-	o->kviews = spec->ro.kviews;
+	o->interleave_seed = o->interleave ? seed : 0;
 }
 
 static const char *status_of(int exit_code)
@@ -555,9 +549,9 @@ int session_run(const struct session_spec *spec, struct session_result *out)
 	result_set_init(&out->run.results);
 	out->planned = total_configs(spec);
 	runner_install_signals();
-	swcount_prefer_perf(spec->perf_counters);
+	swcount_prefer_perf(spec->ro.stored.perf_counters);
 	sp.ro.progress = isatty(STDERR_FILENO);
-	if (sp.interleave && !sp.seed_set)
+	if (sp.ro.stored.interleave && !sp.seed_set)
 		sp.seed = (uint64_t)realtime_ns();
 	s.spec = &sp;
 	/*
@@ -576,7 +570,7 @@ int session_run(const struct session_spec *spec, struct session_result *out)
 	env_add_timer(&out->run.env, &ti);
 	/* the IRQs that may land where the workers are pinned (--cpus) */
 	if (env_add_irq(&out->run.env, sp.ro.cpus, sp.ro.ncpus) != 0 ||
-	    (sp.ro.kviews && sp.kernel_backend &&
+	    (sp.ro.stored.kviews && sp.kernel_backend &&
 	     kernel_backend_add_env(sp.kernel_backend, &out->run.env) != 0) ||
 	    (sp.replayed && sp.replayed[0] &&
 	     env_set(&out->run.env, "replay.observation",
@@ -605,7 +599,7 @@ int session_run(const struct session_spec *spec, struct session_result *out)
 		sp.out->begin(sp.out_arg, &out->run.info, &out->run.env,
 			      &clk);
 	}
-	if (sp.interleave)
+	if (sp.ro.stored.interleave)
 		run_interleaved(&s);
 	else
 		run_sequential(&s);

@@ -70,11 +70,11 @@ struct session_output {
 struct session_spec {
 	struct session_job *jobs;
 	size_t njobs;
-	struct run_opts ro;		/* reps, times, hist, CPUs */
-	bool interleave;
+	/* reps, times, hist, views, interleave, perf counters (ro.stored)
+	   and the CPUs */
+	struct run_opts ro;
 	bool seed_set;			/* else the seed is the clock */
 	uint64_t seed;
-	bool perf_counters;
 	const char *tag;		/* NULL: none */
 	const char *group_id;		/* NULL: the run is alone */
 	const char *cmdline;		/* stored with the run */

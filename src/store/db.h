@@ -214,17 +214,28 @@ int db_check_schema(struct store *st, int *v, char *err, size_t errlen);
 
 /*
  * The columns of a run as db_row_to_run() reads them, from runs r: its
- * row, its result count and its kernel release (read.c).
+ * row, its result count and its kernel release (read.c); then one column
+ * per stored run option, in the order of results/run_options.h's table,
+ * which db_run_columns() appends.
  */
-#define DB_RUN_COLUMNS "r.id, r.started_ns, r.finished_ns, r.tag, " \
+#define DB_RUN_OWN_COLUMNS "r.id, r.started_ns, r.finished_ns, r.tag, " \
 	"r.host, r.boot_id, r.tool_version, r.build_flavour, r.cmdline, " \
 	"r.status, (SELECT count(*) FROM results x WHERE x.run_id = r.id), " \
 	"(SELECT e.value FROM environment e WHERE e.run_id = r.id " \
-	"AND e.key = 'kernel.release'), r.reps, r.sample_time_ns, " \
-	"r.warmup_ns, r.cpus, r.hist, r.interleave_seed, r.perf_counters, " \
-	"r.pid, r.uuid, r.group_id, r.kernel_views"
+	"AND e.key = 'kernel.release'), r.pid, r.uuid, r.group_id"
+#define DB_RUN_OWN_NCOLUMNS 15
 
-/* Fill run from a row of DB_RUN_COLUMNS; 0, or -1 on ENOMEM. */
+/* DB_RUN_OWN_COLUMNS and ", r.OPTION" for each option (static text). */
+const char *db_run_columns(void);
+
+/*
+ * Prepare "SELECT <db_run_columns()> FROM runs r <tail>": 0, or -1 with
+ * err.
+ */
+int db_prepare_runs(struct store *st, const char *tail, struct db_stmt **s,
+		    char *err, size_t errlen);
+
+/* Fill run from a row of db_run_columns(); 0, or -1 on ENOMEM. */
 int db_row_to_run(struct db_stmt *s, struct run_info *run);
 
 /*

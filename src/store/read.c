@@ -11,15 +11,74 @@
 #include <string.h>
 
 #include "results/codec.h"
-#include "results/kernel_records.h"
 #include "store/db.h"
+
+const char *db_run_columns(void)
+{
+	static char cols[1024];
+	size_t i, len;
+
+	if (cols[0])
+		return cols;
+	len = (size_t)snprintf(cols, sizeof(cols), "%s", DB_RUN_OWN_COLUMNS);
+	for (i = 0; i < run_option_count && len < sizeof(cols); i++)
+		len += (size_t)snprintf(cols + len, sizeof(cols) - len,
+					", r.%s", run_option_fields[i].name);
+	return cols;
+}
+
+int db_prepare_runs(struct store *st, const char *tail, struct db_stmt **s,
+		    char *err, size_t errlen)
+{
+	char *sql;
+	int rc;
+
+	*s = NULL;
+	if (asprintf(&sql, "SELECT %s FROM runs r %s", db_run_columns(),
+		     tail) < 0) {
+		db_set_err(err, errlen, "cannot read runs: %s",
+			   strerror(ENOMEM));
+		return -1;
+	}
+	rc = db_prepare(st, sql, s, err, errlen);
+	free(sql);
+	return rc;
+}
+
+/* The run's options from the columns after its own. */
+static void row_options(struct db_stmt *s, struct run_info *run)
+{
+	struct run_option_value v;
+	char ignored[128];
+	size_t i;
+	int col;
+
+	run->have_options = !db_col_null(s, DB_RUN_OWN_NCOLUMNS);
+	if (!run->have_options)
+		return;
+	for (i = 0; i < run_option_count; i++) {
+		const struct run_option_field *f = &run_option_fields[i];
+
+		col = DB_RUN_OWN_NCOLUMNS + (int)i;
+		memset(&v, 0, sizeof(v));
+		if (run_option_text_column(f)) {
+			const char *t = db_col_text(s, col);
+
+			v.type = t ? RUN_OPTION_STR : RUN_OPTION_NULL;
+			db_copy_str(v.text, sizeof(v.text), t);
+		} else {
+			/* NULL where a run was stored before the column */
+			v.type = RUN_OPTION_INT;
+			v.i = db_col_int64(s, col);
+		}
+		/* what a store holds is read as it is, never refused */
+		(void)run_option_put(&run->opts, f, &v, ignored,
+				     sizeof(ignored));
+	}
+}
 
 int db_row_to_run(struct db_stmt *s, struct run_info *run)
 {
-	struct run_options *o = &run->opts;
-	const char *seed;
-	char views_err[128];
-
 	memset(run, 0, sizeof(*run));
 	run->id = db_col_int64(s, 0);
 	run->started_ns = db_col_int64(s, 1);
@@ -34,23 +93,10 @@ int db_row_to_run(struct db_stmt *s, struct run_info *run)
 	db_copy_str(run->status, sizeof(run->status), db_col_text(s, 9));
 	run->nresults = db_col_int(s, 10);
 	db_copy_str(run->kernel, sizeof(run->kernel), db_col_text(s, 11));
-	run->have_options = !db_col_null(s, 12);
-	o->reps = db_col_int(s, 12);
-	o->sample_time_ns = db_col_int64(s, 13);
-	o->warmup_ns = db_col_int64(s, 14);
-	db_copy_str(o->cpus, sizeof(o->cpus), db_col_text(s, 15));
-	o->hist = db_col_int(s, 16) != 0;
-	seed = db_col_text(s, 17);
-	o->interleave = seed != NULL;
-	o->interleave_seed = seed ? strtoull(seed, NULL, 10) : 0;
-	o->perf_counters = db_col_int(s, 18) != 0;
-	run->pid = db_col_int64(s, 19);
-	db_copy_str(run->uuid, sizeof(run->uuid), db_col_text(s, 20));
-	db_copy_str(run->group_id, sizeof(run->group_id), db_col_text(s, 21));
-	if (db_col_text(s, 22) && kview_parse(db_col_text(s, 22), &o->kviews,
-					      views_err,
-					      sizeof(views_err)) != 0)
-		o->kviews = 0;	/* a view this version does not know */
+	run->pid = db_col_int64(s, 12);
+	db_copy_str(run->uuid, sizeof(run->uuid), db_col_text(s, 13));
+	db_copy_str(run->group_id, sizeof(run->group_id), db_col_text(s, 14));
+	row_options(s, run);
 	return db_col_dup(s, 8, &run->cmdline);
 }
 
@@ -64,8 +110,8 @@ int store_list_runs(struct store *st, struct run_info **runs, size_t *n,
 
 	*runs = NULL;
 	*n = 0;
-	if (db_prepare(st, "SELECT " DB_RUN_COLUMNS " FROM runs r "
-		       "ORDER BY r.started_ns, r.id", &s, err, errlen))
+	if (db_prepare_runs(st, "ORDER BY r.started_ns, r.id", &s, err,
+			    errlen))
 		return -1;
 	while ((rc = db_step(s)) == DB_ROW) {
 		if (cnt == cap) {
@@ -280,8 +326,7 @@ static int load_info(struct store *st, int64_t run_id, struct run_info *info,
 	struct db_stmt *s;
 	int rc, ret = -1;
 
-	if (db_prepare(st, "SELECT " DB_RUN_COLUMNS " FROM runs r "
-		       "WHERE r.id = ?", &s, err, errlen))
+	if (db_prepare_runs(st, "WHERE r.id = ?", &s, err, errlen))
 		return -1;
 	if (db_bind_int64(s, 1, run_id)) {
 		db_err(st, err, errlen, "cannot bind run id");

@@ -234,10 +234,12 @@ static int result_row(struct chunk *c, struct db_stmt *s)
 static int load_chunk(struct chunk *c)
 {
 	struct db_stmt *s;
+	char head[1200];
 	size_t i;
 
-	if (prepare_in(c, "SELECT " DB_RUN_COLUMNS " FROM runs r "
-		       "WHERE r.id IN ", "", &s) ||
+	snprintf(head, sizeof(head), "SELECT %s FROM runs r WHERE r.id IN ",
+		 db_run_columns());
+	if (prepare_in(c, head, "", &s) ||
 	    each_row(c, s, "cannot load runs", info_row))
 		return -1;
 	for (i = 0; i < c->n; i++)

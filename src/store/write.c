@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "results/codec.h"
-#include "results/kernel_records.h"
 #include "store/db.h"
 #include "util/random_id.h"
 
@@ -33,33 +32,29 @@ static void run_defaults(struct run_info *run, const struct env *env)
 		db_copy_str(run->build_flavour, sizeof(run->build_flavour), v);
 }
 
-/* Bind the run options to columns first.. first + 7. */
+/* Bind the run options to columns first .. first + run_option_count - 1. */
 static int bind_options(struct db_stmt *s, int first,
 			const struct run_info *run)
 {
-	const struct run_options *o = &run->opts;
-	char seed[32], views[32];
-	int i = first;
+	struct run_option_value v;
+	size_t i;
+	int rc;
 
-	if (!run->have_options) {
-		for (; i < first + 8; i++)
-			if (db_bind_null(s, i))
-				return -1;
-		return 0;
+	for (i = 0; i < run_option_count; i++) {
+		int col = first + (int)i;
+
+		if (!run->have_options) {
+			rc = db_bind_null(s, col);
+		} else {
+			run_option_get(&run->opts, &run_option_fields[i], &v);
+			rc = v.type == RUN_OPTION_NULL ? db_bind_null(s, col) :
+			     v.type == RUN_OPTION_INT ?
+			     db_bind_int64(s, col, v.i) :
+			     DB_BIND_STR(s, col, v.text);
+		}
+		if (rc)
+			return -1;
 	}
-	snprintf(seed, sizeof(seed), "%llu",
-		 (unsigned long long)o->interleave_seed);
-	if (db_bind_int64(s, i++, o->reps) ||
-	    db_bind_int64(s, i++, o->sample_time_ns) ||
-	    db_bind_int64(s, i++, o->warmup_ns) ||
-	    DB_BIND_STR(s, i++, o->cpus) ||
-	    db_bind_int64(s, i++, o->hist) ||
-	    db_bind_text(s, i++, o->interleave ? seed : NULL, 0) ||
-	    db_bind_int64(s, i++, o->perf_counters))
-		return -1;
-	kview_mask_text(o->kviews, views, sizeof(views));
-	if (db_bind_text(s, i, o->kviews ? views : NULL, 0))
-		return -1;
 	return 0;
 }
 
@@ -161,17 +156,23 @@ static int insert_env(struct store *st, int64_t run_id,
 static int insert_run_row(struct store *st, struct run_info *run,
 			  const char *status, char *err, size_t errlen)
 {
+	char sql[1024], cols[512] = "", marks[128] = "";
+	size_t i, len = 0, mlen = 0;
 	struct db_stmt *ins = NULL;
 	int rc;
 
-	if (db_prepare(st, "INSERT INTO runs (started_ns, finished_ns, tag, "
-		       "host, boot_id, tool_version, build_flavour, cmdline, "
-		       "status, reps, sample_time_ns, warmup_ns, cpus, hist, "
-		       "interleave_seed, perf_counters, kernel_views, pid, "
-		       "uuid, group_id) "
-		       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-		       "?, ?, ?, ?, ?) ON CONFLICT (uuid) DO NOTHING RETURNING id",
-		       &ins, err, errlen))
+	for (i = 0; i < run_option_count; i++) {
+		len += (size_t)snprintf(cols + len, sizeof(cols) - len, ", %s",
+					run_option_fields[i].name);
+		mlen += (size_t)snprintf(marks + mlen, sizeof(marks) - mlen,
+					 ", ?");
+	}
+	snprintf(sql, sizeof(sql), "INSERT INTO runs (started_ns, "
+		 "finished_ns, tag, host, boot_id, tool_version, "
+		 "build_flavour, cmdline, status, pid, uuid, group_id%s) "
+		 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?%s) "
+		 "ON CONFLICT (uuid) DO NOTHING RETURNING id", cols, marks);
+	if (db_prepare(st, sql, &ins, err, errlen))
 		return -1;
 	if (db_bind_int64(ins, 1, run->started_ns) ||
 	    (run->finished_ns ? db_bind_int64(ins, 2, run->finished_ns) :
@@ -183,12 +184,12 @@ static int insert_run_row(struct store *st, struct run_info *run,
 	    DB_BIND_STR(ins, 7, run->build_flavour) ||
 	    db_bind_text(ins, 8, run->cmdline, 0) ||
 	    db_bind_text(ins, 9, status, 0) ||
-	    bind_options(ins, 10, run) != 0 ||
-	    (run->pid > 0 ? db_bind_int64(ins, 18, run->pid) :
-	     db_bind_null(ins, 18)) ||
-	    DB_BIND_STR(ins, 19, run->uuid) ||
-	    db_bind_text(ins, 20, run->group_id[0] ? run->group_id : NULL,
-			 sizeof(run->group_id))) {
+	    (run->pid > 0 ? db_bind_int64(ins, 10, run->pid) :
+	     db_bind_null(ins, 10)) ||
+	    DB_BIND_STR(ins, 11, run->uuid) ||
+	    db_bind_text(ins, 12, run->group_id[0] ? run->group_id : NULL,
+			 sizeof(run->group_id)) ||
+	    bind_options(ins, 13, run) != 0) {
 		db_err(st, err, errlen, "cannot bind run");
 		(void)db_finalize(ins);
 		return -1;

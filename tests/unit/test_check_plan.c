@@ -114,12 +114,12 @@ static void test_jobs_and_options(void **state)
 	/* unstored parameters keep their defaults */
 	assert_string_equal(value(&plan.spec.jobs[3], "mode"), "proc");
 	/* BASE's first run's options */
-	assert_int_equal(plan.spec.ro.reps, 7);
-	assert_int_equal(plan.spec.ro.sample_time_ns, 5000000);
-	assert_int_equal(plan.spec.ro.warmup_ns, 1000000);
-	assert_true(plan.spec.ro.hist);
-	assert_true(plan.spec.interleave);
-	assert_true(plan.spec.perf_counters);
+	assert_int_equal(plan.spec.ro.stored.reps, 7);
+	assert_int_equal(plan.spec.ro.stored.sample_time_ns, 5000000);
+	assert_int_equal(plan.spec.ro.stored.warmup_ns, 1000000);
+	assert_true(plan.spec.ro.stored.hist);
+	assert_true(plan.spec.ro.stored.interleave);
+	assert_true(plan.spec.ro.stored.perf_counters);
 	assert_int_equal(plan.spec.ro.ncpus, 1);
 	assert_int_equal(plan.spec.ro.cpus[0], d.ro.cpus[d.ro.ncpus - 1]);
 	assert_string_equal(plan.warning, "");
@@ -154,10 +154,10 @@ static void test_named_reps_runs(void **state)
 	assert_int_equal(check_plan_make(&req, &plan, err, sizeof(err)), 0);
 	assert_int_equal(plan.spec.njobs, 1);
 	assert_string_equal(plan.spec.jobs[0].wl->name, "pipe.bw");
-	assert_int_equal(plan.spec.ro.reps, RUN_DEFAULT_REPS);
-	assert_int_equal(plan.spec.ro.sample_time_ns, RUN_DEFAULT_SAMPLE_NS);
-	assert_int_equal(plan.spec.ro.warmup_ns, RUN_DEFAULT_WARMUP_NS);
-	assert_false(plan.spec.interleave);
+	assert_int_equal(plan.spec.ro.stored.reps, RUN_DEFAULT_REPS);
+	assert_int_equal(plan.spec.ro.stored.sample_time_ns, RUN_DEFAULT_SAMPLE_NS);
+	assert_int_equal(plan.spec.ro.stored.warmup_ns, RUN_DEFAULT_WARMUP_NS);
+	assert_false(plan.spec.ro.stored.interleave);
 	/* three runs of BASE: the run is the unit, three again */
 	assert_int_equal(plan.nruns, 3);
 	check_plan_free(&plan);
@@ -166,8 +166,8 @@ static void test_named_reps_runs(void **state)
 	req.runs = 2;
 	with_options(&base[0].info, "");
 	assert_int_equal(check_plan_make(&req, &plan, err, sizeof(err)), 0);
-	assert_int_equal(plan.spec.ro.reps, 4);
-	assert_int_equal(plan.spec.ro.sample_time_ns, 5000000);
+	assert_int_equal(plan.spec.ro.stored.reps, 4);
+	assert_int_equal(plan.spec.ro.stored.sample_time_ns, 5000000);
 	assert_int_equal(plan.nruns, 2);
 	check_plan_free(&plan);
 
@@ -193,14 +193,14 @@ static void test_interleave_limit(void **state)
 	}
 	assert_int_equal(check_plan_make(&req, &plan, err, sizeof(err)), 0);
 	assert_int_equal(plan.spec.njobs, SESSION_MAX_INTERLEAVE);
-	assert_true(plan.spec.interleave);
+	assert_true(plan.spec.ro.stored.interleave);
 	check_plan_free(&plan);
 
 	/* one configuration more than can be open at once */
 	add(&base[0], "pipe.bw", "{\"size\":\"1M\"}", "bandwidth");
 	assert_int_equal(check_plan_make(&req, &plan, err, sizeof(err)), 0);
 	assert_int_equal(plan.spec.njobs, SESSION_MAX_INTERLEAVE + 1);
-	assert_false(plan.spec.interleave);
+	assert_false(plan.spec.ro.stored.interleave);
 	check_plan_free(&plan);
 }
 
@@ -223,7 +223,7 @@ static void test_cpus_unusable(void **state)
 			    strlen(tail), tail);
 	assert_non_null(strstr(plan.warning, "--cpus"));
 	/* the other options are still BASE's; the CPUs every allowed one */
-	assert_int_equal(plan.spec.ro.reps, 7);
+	assert_int_equal(plan.spec.ro.stored.reps, 7);
 	assert_int_equal(plan.spec.ro.ncpus, d.ro.ncpus);
 	assert_memory_equal(plan.spec.ro.cpus, d.ro.cpus,
 			    sizeof(d.ro.cpus));

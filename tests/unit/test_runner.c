@@ -109,9 +109,9 @@ static const struct workload fx_unsupported = {
 static void opts_init(struct run_opts *o, int reps)
 {
 	memset(o, 0, sizeof(*o));
-	o->reps = reps;
-	o->sample_time_ns = 5000000;	/* 5 ms */
-	o->warmup_ns = 0;
+	o->stored.reps = reps;
+	o->stored.sample_time_ns = 5000000;	/* 5 ms */
+	o->stored.warmup_ns = 0;
 	o->cpus[0] = 0;
 	o->ncpus = 1;
 }

@@ -58,9 +58,9 @@ static void tiny_spec(struct session_spec *spec, struct session_job *jobs,
 	size_t j;
 
 	session_spec_init(spec);
-	spec->ro.reps = 2;
-	spec->ro.sample_time_ns = 1000000;
-	spec->ro.warmup_ns = 0;
+	spec->ro.stored.reps = 2;
+	spec->ro.stored.sample_time_ns = 1000000;
+	spec->ro.stored.warmup_ns = 0;
 	for (j = 0; j < njobs; j++) {
 		const char *const *a;
 
@@ -87,9 +87,9 @@ static void test_defaults_and_cpus(void **state)
 
 	(void)state;
 	session_spec_init(&spec);
-	assert_int_equal(spec.ro.reps, RUN_DEFAULT_REPS);
-	assert_int_equal(spec.ro.sample_time_ns, RUN_DEFAULT_SAMPLE_NS);
-	assert_int_equal(spec.ro.warmup_ns, RUN_DEFAULT_WARMUP_NS);
+	assert_int_equal(spec.ro.stored.reps, RUN_DEFAULT_REPS);
+	assert_int_equal(spec.ro.stored.sample_time_ns, RUN_DEFAULT_SAMPLE_NS);
+	assert_int_equal(spec.ro.stored.warmup_ns, RUN_DEFAULT_WARMUP_NS);
 	assert_true(spec.ro.ncpus >= 1);
 	assert_int_equal(session_parse_cpus("0", &spec.ro, err, sizeof(err)),
 			 0);
@@ -176,7 +176,7 @@ static void test_interleaved(void **state)
 
 	(void)state;
 	tiny_spec(&spec, &job, 1, calls2);
-	spec.interleave = true;
+	spec.ro.stored.interleave = true;
 	spec.seed_set = true;
 	spec.seed = 42;
 	assert_int_equal(session_run(&spec, &sr), 0);
@@ -220,7 +220,7 @@ static void test_checks(void **state)
 	(void)state;
 	tiny_spec(&spec, &job, 1, wide);
 	assert_int_equal(session_check(&spec, err, sizeof(err)), 0);
-	spec.interleave = true;
+	spec.ro.stored.interleave = true;
 	assert_int_equal(session_check(&spec, err, sizeof(err)), 2);
 	assert_non_null(strstr(err, "--interleave: 66 configurations"));
 }
