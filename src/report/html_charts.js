@@ -4,7 +4,8 @@
  * written by src/report/html_plots.c) into a Chart.js chart.  Bundled
  * after Chart.js and chartjs-chart-matrix into the binary at build time.
  *
- * After drawing, each figure says what it drew (data-points; data-ink:
+ * After drawing, each figure says what it drew (data-points; data-gaps:
+ * the points left out as withheld headlines; data-ink:
  * the canvas pixels that are not blank; data-axes: each numeric axis's
  * range and tick labels as drawn; data-drawn, for a history: its
  * medians, change points and kernel labels as drawn), and the page says how
@@ -620,6 +621,16 @@
 		}, 0);
 	}
 
+	/* the gaps: points with a null y, each a withheld headline */
+	function gaps(cfg) {
+		return cfg.data.datasets.reduce(function (a, d) {
+			return a + d.data.filter(function (p) {
+				return p !== null && typeof p === 'object' &&
+				       p.y === null;
+			}).length;
+		}, 0);
+	}
+
 	var figs = document.querySelectorAll('figure.plot');
 	var drawn = 0;
 
@@ -641,6 +652,7 @@
 		var chart = new Chart(canvas, cfg);
 
 		fig.setAttribute('data-points', points(cfg));
+		fig.setAttribute('data-gaps', gaps(cfg));
 		fig.setAttribute('data-ink', ink(canvas));
 		fig.setAttribute('data-axes', JSON.stringify(axes(chart)));
 		if (DRAWN[spec.kind])
