@@ -5,6 +5,7 @@
 #include "comparison/ab_verdict.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +129,7 @@ static void judge(struct ab_row *row, const struct ab_opts *o,
 {
 	double ctl_band = fmax(fabs(row->ctl_ci_lo_pct),
 			       fabs(row->ctl_ci_hi_pct));
+	bool moved;
 	int side;
 
 	row->band_pct = fmax(o->noise_pct, ctl_band);
@@ -145,25 +147,34 @@ static void judge(struct ab_row *row, const struct ab_opts *o,
 			 pb->min_p, paired_min_n(row->alpha_used));
 		return;
 	}
-	if (pc->p < row->alpha_used &&
-	    beyond(row->ctl_ci_lo_pct, row->ctl_ci_hi_pct, o->noise_pct)) {
-		row->verdict = VERDICT_CANNOT_TELL;
-		snprintf(row->reason, sizeof(row->reason),
-			 "the A'/A control moved %+.1f%% (p %.3g): A and its "
-			 "copy differ, so the pairing did not hold",
-			 row->ctl_change_pct, pc->p);
-		return;
-	}
+	moved = pc->p < row->alpha_used &&
+		beyond(row->ctl_ci_lo_pct, row->ctl_ci_hi_pct, o->noise_pct);
 	/*
 	 * B's CI must clear the control's whole CI, not only its point
 	 * (band_pct); where it does not and the control's CI reaches past
 	 * the noise band, the rounds cannot separate two identical sides
 	 * by that much, so "no change larger than" cannot be said either.
+	 * A control that moved itself (A and its own copy differ) bounds
+	 * what the pairing can be off by: B beyond its whole CI still
+	 * differs by more than A from A, and says so.
 	 */
 	side = beyond(row->ci_lo_pct, row->ci_hi_pct, row->band_pct);
 	if (pb->p < row->alpha_used && side != 0) {
 		row->verdict = (side > 0) == (row->direction > 0) ?
 			       VERDICT_BETTER : VERDICT_WORSE;
+		if (moved)
+			snprintf(row->reason, sizeof(row->reason),
+				 "the A'/A control moved %+.1f%% (p %.3g), "
+				 "and B's whole CI lies beyond the control's",
+				 row->ctl_change_pct, pc->p);
+		return;
+	}
+	if (moved) {
+		row->verdict = VERDICT_CANNOT_TELL;
+		snprintf(row->reason, sizeof(row->reason),
+			 "the A'/A control moved %+.1f%% (p %.3g): A and its "
+			 "copy differ, so the pairing did not hold",
+			 row->ctl_change_pct, pc->p);
 		return;
 	}
 	if (ctl_band > o->noise_pct) {

@@ -48,9 +48,8 @@ static void print_row(FILE *out, const struct ab_row *r)
 	else if (r->reason[0]) {
 		char line[300];
 
-		snprintf(line, sizeof(line), "%s: %s",
-			 r->verdict == VERDICT_CANNOT_TELL ? "cannot tell" :
-			 "~", r->reason);
+		snprintf(line, sizeof(line), "%s: %s", verdict_word(r),
+			 r->reason);
 		fmt_wrap(out, 4, 6, line);
 	}
 }
@@ -367,8 +366,7 @@ void ab_print_combined(FILE *out, const struct ab_combined *c,
 		}
 		if (r->reason[0]) {
 			snprintf(line, sizeof(line), "%s: %s",
-				 r->verdict == VERDICT_SAME ? "~" :
-				 "cannot tell", r->reason);
+				 stats_verdict_name(r->verdict), r->reason);
 			fmt_wrap(out, 4, 6, line);
 		}
 		nw += r->verdict == VERDICT_WORSE;

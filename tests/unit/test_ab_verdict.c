@@ -151,12 +151,43 @@ static void test_derived_metric_counts_once(void **state)
 	result_set_free(&set);
 }
 
+/*
+ * A' itself 3% off A with little noise (the control moved, p tiny):
+ * B +50% lies beyond the control's whole CI and is worse, saying the
+ * control moved; B -1.5% (between A and A') does not clear it, so the
+ * pairing did not hold.
+ */
+static void test_moved_control(void **state)
+{
+	struct result_set set = { 0 };
+	struct ab_analysis a;
+
+	(void)state;
+	make_run(&set, 50, -3, 0.2, false);
+	analyze(&set, &a);
+	assert_true(a.rows[0].ctl_ci_hi_pct < -1);
+	assert_int_equal(a.rows[0].verdict, VERDICT_WORSE);
+	assert_non_null(strstr(a.rows[0].reason, "control moved"));
+	assert_non_null(strstr(a.rows[0].reason, "beyond the control's"));
+	ab_analysis_free(&a);
+	result_set_free(&set);
+
+	memset(&set, 0, sizeof(set));
+	make_run(&set, -1.5, -3, 0.2, false);
+	analyze(&set, &a);
+	assert_int_equal(a.rows[0].verdict, VERDICT_CANNOT_TELL);
+	assert_non_null(strstr(a.rows[0].reason, "pairing did not hold"));
+	ab_analysis_free(&a);
+	result_set_free(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clear_change_is_worse),
 		cmocka_unit_test(test_noisy_control_cannot_tell),
 		cmocka_unit_test(test_change_beyond_noisy_control),
+		cmocka_unit_test(test_moved_control),
 		cmocka_unit_test(test_derived_metric_counts_once),
 	};
 
