@@ -12,26 +12,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FIELD(n, k, m) { .name = n, .env_key = "run." n, .kind = k, \
+#define FIELD(n, e, k, m) { .name = (n), .env_key = (e), .kind = (k), \
 	.offset = offsetof(struct run_options, m), \
 	.size = sizeof(((struct run_options *)0)->m) }
 
 /* In the order of the JSON "options" object. */
 const struct run_option_field run_option_fields[] = {
-	FIELD("reps", RUN_OPTION_COUNT, reps),
-	FIELD("sample_time_ns", RUN_OPTION_NS, sample_time_ns),
-	FIELD("warmup_ns", RUN_OPTION_NS, warmup_ns),
-	FIELD("cpus", RUN_OPTION_TEXT, cpus),
-	FIELD("hist", RUN_OPTION_FLAG, hist),
-	{ .name = "interleave_seed", .env_key = "run.interleave",
-	  .kind = RUN_OPTION_SEED,
-	  .offset = offsetof(struct run_options, interleave_seed),
-	  .size = sizeof(uint64_t) },
-	{ .name = "kernel_views", .env_key = "run.kernel_views",
-	  .kind = RUN_OPTION_VIEWS,
-	  .offset = offsetof(struct run_options, kviews),
-	  .size = sizeof(unsigned) },
-	FIELD("perf_counters", RUN_OPTION_FLAG, perf_counters),
+	FIELD("reps", "run.reps", RUN_OPTION_COUNT, reps),
+	FIELD("sample_time_ns", "run.sample_time_ns", RUN_OPTION_NS,
+	      sample_time_ns),
+	FIELD("warmup_ns", "run.warmup_ns", RUN_OPTION_NS, warmup_ns),
+	FIELD("cpus", "run.cpus", RUN_OPTION_TEXT, cpus),
+	FIELD("hist", "run.hist", RUN_OPTION_FLAG, hist),
+	/* the key says whether, not the seed: two seeds measure alike */
+	FIELD("interleave_seed", "run.interleave", RUN_OPTION_SEED,
+	      interleave_seed),
+	FIELD("kernel_views", "run.kernel_views", RUN_OPTION_VIEWS, kviews),
+	FIELD("perf_counters", "run.perf_counters", RUN_OPTION_FLAG,
+	      perf_counters),
 };
 const size_t run_option_count = sizeof(run_option_fields) /
 				sizeof(run_option_fields[0]);
