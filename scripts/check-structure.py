@@ -15,7 +15,12 @@ Reads the layer table of docs/architecture.md and checks that
     (only the typed OPT_ROW_ macros do, which check its type) nor a
     synopsis by hand ("usage: copyscope ..."; they are printed from the
     tables' forms), and a row whose destination has the wrong type does
-    not compile.
+    not compile,
+  - no two files under src/ share a basename (src/a/x.c and src/b/x.c:
+    a name says what a file holds, and a grep, a backtrace or a
+    header comment naming x.c names one file), and a folder's private
+    header is named *_priv.h (not *_impl.h, *_internal.h, ...) and is
+    included by no other folder of src/.
 Prints one line per problem and exits 1 when there is any, else 0.
 Run from the top of the tree (make lint does).
 """
@@ -141,6 +146,55 @@ def option_table_problems():
     return out
 
 
+# Words that mark a header as private when its name is not *_priv.h.
+PRIVATE_WORDS = ('impl', 'internal', 'intern', 'private', 'priv', 'detail')
+
+
+def naming_problems():
+    """Repeated basenames under src/, and private headers misnamed or
+    included from another folder, as problem lines."""
+    out = []
+    seen = {}
+    headers = []
+    for root, dirs, files in os.walk('src'):
+        dirs.sort()
+        for f in sorted(files):
+            path = os.path.join(root, f)
+            seen.setdefault(f, []).append(path)
+            if f.endswith('.h'):
+                headers.append(path)
+    for f in sorted(seen):
+        if len(seen[f]) > 1:
+            out.append('%s: basename %s repeated under src/ (%s): give '
+                       'each a name that says what it holds'
+                       % (seen[f][0], f, ', '.join(seen[f][1:])))
+    priv = []
+    for path in headers:
+        f = os.path.basename(path)
+        words = f[:-len('.h')].split('_')
+        if f.endswith('_priv.h') and len(words) > 1:
+            priv.append(path)
+        elif any(w in PRIVATE_WORDS for w in words):
+            out.append('%s: a private header: name it *_priv.h'
+                       % path)
+    srcs = []
+    for root, dirs, files in os.walk('src'):
+        srcs.extend(os.path.join(root, f) for f in files
+                    if f.endswith(('.c', '.h')))
+    for path in sorted(priv):
+        rel = os.path.relpath(path, 'src')
+        folder = rel.split(os.sep)[0]
+        inc = re.compile(r'\s*#\s*include\s+"%s"' % re.escape(rel))
+        for src in sorted(srcs):
+            if os.path.relpath(src, 'src').split(os.sep)[0] == folder:
+                continue
+            for n, line in enumerate(open(src, errors='replace'), 1):
+                if inc.match(line):
+                    out.append('%s:%d: includes %s, private to src/%s/'
+                               % (src, n, rel, folder))
+    return out
+
+
 def main():
     problems = []
     allowed = read_layers()
@@ -176,6 +230,7 @@ def main():
                     problems.append('%s:%d: includes %s/, which %s/ may not '
                                     '(%s)' % (path, n, m.group(1), d, DOC))
     problems.extend(option_table_problems())
+    problems.extend(naming_problems())
     for f in ('src/main.c',):
         if os.path.exists(f):
             lines = open(f).readlines()

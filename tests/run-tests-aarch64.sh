@@ -4,13 +4,14 @@
 # the smoke tests against build/aarch64/copyscope, each run through
 # qemu-aarch64-static (a wrapper script, build/aarch64/qemu-copyscope,
 # stands in for the binary).  The smoke tests that need what qemu-user
-# does not translate are skipped with the reason.  Ends like
-# tests/run-tests.sh:
+# does not translate are skipped with the reason.  Each test runs and
+# is counted as in tests/run-tests.sh (both source tests/run-one.sh),
+# and it ends like it:
 #   tests: N passed, N failed, N timed out, N skipped
 # and exits non-zero when anything failed or timed out.
 set -u
 cd "$(dirname "$0")/.."
-. tests/failure-excerpt.sh
+. tests/run-one.sh
 
 QEMU=${QEMU_AARCH64:-qemu-aarch64-static}
 UNIT_TIMEOUT=${UNIT_TIMEOUT:-300}
@@ -83,61 +84,16 @@ exec $QEMU "\$(dirname "\$0")/copyscope" "\$@"
 WRAP
 chmod +x "$wrapper"
 
-pass=0
-fail=0
-tmo=0
-skip=0
-failed_list=""
-logdir=$ADIR/test-logs
-mkdir -p "$logdir"
-COPYSCOPE_SKIPS=$(mktemp "${TMPDIR:-/tmp}/copyscope-skips.XXXXXX") || exit 1
-export COPYSCOPE_SKIPS
+tests_begin "$ADIR/test-logs"
 trap 'rm -f "$COPYSCOPE_SKIPS"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-
-run_one() {	# limit name command...
-	limit=$1
-	name=$2
-	shift 2
-	log="$logdir/$(echo "$name" | tr '/ ' '__').log"
-	: >"$COPYSCOPE_SKIPS"
-	start=$(date +%s)
-	timeout -k 10 "$limit" "$@" >"$log" 2>&1
-	rc=$?
-	secs=$(( $(date +%s) - start ))
-	if [ $rc -eq 0 ]; then
-		pass=$((pass + 1))
-		printf 'PASS  %-44s %3ss\n' "$name" "$secs"
-	elif [ $rc -eq 77 ]; then
-		skip=$((skip + 1))
-		printf 'SKIP  %-44s (%s)\n' "$name" "$(tail -n 1 "$log")"
-	elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-		tmo=$((tmo + 1))
-		failed_list="$failed_list $name(timeout)"
-		printf 'TIME  %-44s killed after %ss; from %s:\n' \
-			"$name" "$limit" "$log"
-		failure_excerpt "$log"
-	else
-		fail=$((fail + 1))
-		failed_list="$failed_list $name"
-		printf 'FAIL  %-44s exit %s; from %s:\n' "$name" \
-			"$rc" "$log"
-		failure_excerpt "$log"
-	fi
-	while IFS= read -r why; do
-		skip=$((skip + 1))
-		printf 'SKIP  %-44s (%s)\n' "$name: part" "$why"
-	done <"$COPYSCOPE_SKIPS"
-}
 
 for t in "$ADIR"/release/unit/test_*; do
 	[ -x "$t" ] || continue
 	why=$(skip_reason "$(basename "$t")")
 	if [ -n "$why" ]; then
-		skip=$((skip + 1))
-		printf 'SKIP  %-44s (%s)\n' "aarch64-unit/$(basename "$t")" \
-			"$why"
+		skip_test "aarch64-unit/$(basename "$t")" "$why"
 		continue
 	fi
 	run_one "$UNIT_TIMEOUT" "aarch64-unit/$(basename "$t")" "$QEMU" "$t"
@@ -148,14 +104,10 @@ for t in ${SMOKE_TESTS:-tests/smoke/test_*.sh}; do
 	n=$(basename "$t" .sh)
 	why=$(skip_reason "$n")
 	if [ -n "$why" ]; then
-		skip=$((skip + 1))
-		printf 'SKIP  %-44s (%s)\n' "aarch64-smoke/$n" "$why"
+		skip_test "aarch64-smoke/$n" "$why"
 		continue
 	fi
 	run_one "$SMOKE_TIMEOUT" "aarch64-smoke/$n" sh "$t"
 done
 
-echo
-[ -n "$failed_list" ] && echo "failed:$failed_list"
-echo "tests: $pass passed, $fail failed, $tmo timed out, $skip skipped"
-[ $fail -eq 0 ] && [ $tmo -eq 0 ]
+tests_end

@@ -25,7 +25,7 @@
 # test.
 set -u
 cd "$(dirname "$0")/.."
-. tests/failure-excerpt.sh
+. tests/run-one.sh
 
 UNIT_TIMEOUT=${UNIT_TIMEOUT:-120}
 SMOKE_TIMEOUT=${SMOKE_TIMEOUT:-300}
@@ -41,15 +41,7 @@ test_interrupt test_lab test_boot_cli test_ab test_hostile_import"
 # runs them longer).
 FUZZ_SMOKE_SECONDS=${FUZZ_SMOKE_SECONDS:-10}
 
-pass=0
-fail=0
-tmo=0
-skip=0
-failed_list=""
-logdir=build/test-logs
-mkdir -p "$logdir"
-COPYSCOPE_SKIPS=$(mktemp "${TMPDIR:-/tmp}/copyscope-skips.XXXXXX") || exit 1
-export COPYSCOPE_SKIPS
+tests_begin build/test-logs
 # A throw-away PostgreSQL server (tests/pg-cluster.sh) for the tests of
 # the PostgreSQL store, which find its socket directory in
 # COPYSCOPE_TEST_PG_HOST; stopped and removed at the end, also when a
@@ -72,43 +64,6 @@ start_pg() {
 		echo "no PostgreSQL server for the tests ($(tail -n 1 \
 			"$logdir/pg-cluster.log")); their parts that need one skip"
 	fi
-}
-
-run_one() {	# limit name command...
-	limit=$1
-	name=$2
-	shift 2
-	log="$logdir/$(echo "$name" | tr '/ ' '__').log"
-	: >"$COPYSCOPE_SKIPS"
-	start=$(date +%s)
-	timeout -k 10 "$limit" "$@" >"$log" 2>&1
-	rc=$?
-	secs=$(( $(date +%s) - start ))
-	if [ $rc -eq 0 ]; then
-		pass=$((pass + 1))
-		printf 'PASS  %-44s %3ss\n' "$name" "$secs"
-	elif [ $rc -eq 77 ]; then
-		skip=$((skip + 1))
-		printf 'SKIP  %-44s (%s)\n' "$name" \
-			"$(tail -n 1 "$log")"
-	elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-		tmo=$((tmo + 1))
-		failed_list="$failed_list $name(timeout)"
-		printf 'TIME  %-44s killed after %ss; from %s:\n' \
-			"$name" "$limit" "$log"
-		failure_excerpt "$log"
-	else
-		fail=$((fail + 1))
-		failed_list="$failed_list $name"
-		printf 'FAIL  %-44s exit %s; from %s:\n' "$name" \
-			"$rc" "$log"
-		failure_excerpt "$log"
-	fi
-	# parts of the test that could not run here
-	while IFS= read -r why; do
-		skip=$((skip + 1))
-		printf 'SKIP  %-44s (%s)\n' "$name: part" "$why"
-	done <"$COPYSCOPE_SKIPS"
 }
 
 # unit NAME, unit_asan NAME, smoke NAME, smoke_asan NAME, fuzz NAME: run
@@ -179,10 +134,7 @@ if [ $# -gt 0 ]; then
 		"$1" "$2"
 		shift 2
 	done
-	echo
-	[ -n "$failed_list" ] && echo "failed:$failed_list"
-	echo "tests: $pass passed, $fail failed, $tmo timed out, $skip skipped"
-	[ $fail -eq 0 ] && [ $tmo -eq 0 ]
+	tests_end
 	exit
 fi
 
@@ -204,9 +156,7 @@ if [ -x build/copyscope-sanitize ]; then
 		smoke_asan "$t"
 	done
 else
-	skip=$((skip + 1))
-	printf 'SKIP  %-44s (%s)\n' "smoke-asan" \
-		"build/copyscope-sanitize is not built"
+	skip_test smoke-asan "build/copyscope-sanitize is not built"
 fi
 
 found_fuzz=0
@@ -216,12 +166,8 @@ for f in build/fuzz/fuzz_*; do
 	fuzz "$(basename "$f")"
 done
 if [ $found_fuzz -eq 0 ]; then
-	skip=$((skip + 1))
-	printf 'SKIP  %-44s (%s)\n' "fuzz" \
+	skip_test fuzz \
 		"the harnesses are not built (make fuzz-build needs clang)"
 fi
 
-echo
-[ -n "$failed_list" ] && echo "failed:$failed_list"
-echo "tests: $pass passed, $fail failed, $tmo timed out, $skip skipped"
-[ $fail -eq 0 ] && [ $tmo -eq 0 ]
+tests_end

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "session/complete.h"
+#include "session/complete_session.h"
 #include "store/store.h"
 
 int cli_complete(int argc, char **argv)

@@ -1,8 +1,8 @@
 /*
  * run_group.c - `copyscope run --runs N`: the group's runs, each in a
- * fresh process (session/run_group.c), read back from the store and
- * printed as one table of their medians' spread (report/run_brief.h) or
- * one JSON document (report/run_print.h), with how they were stored.
+ * fresh process (session/run_group_session.c), read back from the store
+ * and printed as one table of their medians' spread (report/run_brief.h)
+ * or one JSON document (report/run_print.h), with how they were stored.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 #include "cli/run_group.h"
 #include "report/run_brief.h"
 #include "report/run_print.h"
-#include "session/run_group.h"
+#include "session/run_group_session.h"
 
 int run_group(int argc, char **argv, const struct run_group_opts *rc)
 {

@@ -1,7 +1,7 @@
 /*
  * run_group.h - `run --runs N` (run_group.c): N runs, each in a fresh
- * process, sharing a group id (session/run_group.h runs them), then
- * their table or JSON document (report/run_print.h).
+ * process, sharing a group id (session/run_group_session.h runs them),
+ * then their table or JSON document (report/run_print.h).
  */
 #ifndef COPYSCOPE_CLI_RUN_GROUP_H
 #define COPYSCOPE_CLI_RUN_GROUP_H

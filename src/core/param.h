@@ -17,6 +17,10 @@
  * its field with PARAM_FIELD(struct, member), and param_bind() writes a
  * configuration (a param_set) into that struct.  A misspelt member is a
  * compile error; workload_table_validate() checks the rest.
+ *
+ * One value is parsed and formatted in param_value.c, a sweep request in
+ * param_request.c, and a configuration's JSON, binding and lookups in
+ * param_set.c.
  */
 #ifndef COPYSCOPE_PARAM_H
 #define COPYSCOPE_PARAM_H

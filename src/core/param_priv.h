@@ -1,8 +1,9 @@
 /*
- * param_priv.h - what the two halves of the parameter parser share
- * (param_value.c, param_request.c): the bounded message their errors are
- * written into, and the longest single value an assignment may carry.
- * Private to src/core/.
+ * param_priv.h - what the two parsers of parameter text share
+ * (param_value.c, one value; param_request.c, the assignments of a
+ * sweep): the bounded message both write their errors into, and the
+ * longest single value param_request.c lets an assignment carry.
+ * Private to src/core/ (param_set.c parses nothing and needs neither).
  */
 #ifndef COPYSCOPE_PARAM_PRIV_H
 #define COPYSCOPE_PARAM_PRIV_H

@@ -1,10 +1,13 @@
 /*
  * param_value.c - one parameter value: parsing it from text by its row's
  * type (integers, sizes with k/M/G suffixes, times with ns/us/ms/s
- * units, enums by choice name, booleans, interned strings) within the
- * row's range, and formatting it back in the same units.  Sweeps of
- * values are in param_request.c; a configuration's JSON and binding in
- * param_set.c.
+ * units, enums by choice name, booleans, strings) within the row's
+ * range, and formatting it back in the same units.  A string value is
+ * the index of its text in a table kept here for the process
+ * (param_string()).  The size and time parsers are also offered alone
+ * (param_parse_size(), param_parse_time_ns()), for option values and
+ * pipe.mix's texts.  Sweeps of values are in param_request.c; a
+ * configuration's JSON and binding in param_set.c.
  */
 #include "core/param.h"
 

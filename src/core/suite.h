@@ -18,8 +18,8 @@ struct suite_entry {
 };
 
 /*
- * How a suite's closing summary (report/headline.c) names an entry: the
- * experiment it reproduces and the metric it is known by.
+ * How a suite's closing summary (report/headline_print.c) names an
+ * entry: the experiment it reproduces and the metric it is known by.
  */
 struct suite_headline {
 	const char *label;		/* "E1", or NULL */

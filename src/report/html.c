@@ -20,7 +20,7 @@
 #include "comparison/ab_verdict.h"
 #include "report/bundle.h"
 #include "report/format.h"
-#include "report/headline.h"
+#include "report/headline_print.h"
 #include "report/run_options_print.h"
 #include "report/html_plots.h"
 #include "report/observe_print.h"

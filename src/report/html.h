@@ -19,7 +19,7 @@
 #include "results/history_series.h"
 #include "results/run.h"
 #include "comparison/comparison.h"
-#include "report/headline.h"
+#include "report/headline_print.h"
 
 /* The suite summary of a run: its lines (none: the run is no suite's). */
 struct html_suite {

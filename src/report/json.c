@@ -47,7 +47,7 @@
 #include "report/ab_print.h"
 #include "report/explain.h"
 #include "report/fit_report.h"
-#include "report/headline.h"
+#include "report/headline_print.h"
 #include "report/notes.h"
 #include "report/report.h"
 #include "results/codec.h"

@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "env/env.h"
-#include "report/headline.h"
+#include "report/headline_print.h"
 #include "results/run.h"
 #include "stats/histogram.h"
 

@@ -11,7 +11,7 @@
 #include "env/env.h"
 #include "report/explain.h"
 #include "report/format.h"
-#include "report/headline.h"
+#include "report/headline_print.h"
 #include "report/notes.h"
 #include "report/report.h"
 #include "report/run_brief.h"

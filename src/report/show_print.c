@@ -11,7 +11,7 @@
 #include "env/env.h"
 #include "report/ab_print.h"
 #include "report/format.h"
-#include "report/headline.h"
+#include "report/headline_print.h"
 #include "report/observe_print.h"
 #include "report/report.h"
 #include "report/run_options_print.h"

@@ -2,7 +2,7 @@
  * summary_line.h - one line of a suite's summary: which job of a run it
  * is, and how to name it (the suite entry's label and headline metric).
  * The session plans the lines (from the suites a run names) and the
- * report prints them (report/headline.h).
+ * report prints them (report/headline_print.h).
  */
 #ifndef COPYSCOPE_RESULTS_SUMMARY_LINE_H
 #define COPYSCOPE_RESULTS_SUMMARY_LINE_H

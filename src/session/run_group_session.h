@@ -1,11 +1,12 @@
 /*
- * run_group.h - `run --runs N` (run_group.c): N runs of the same request,
- * each in a fresh process, sharing a group id; and the group's runs read
- * back from the store.  Nothing is printed here but progress and errors
- * on stderr: report/run_brief.h and report/run_print.h print the group.
+ * run_group_session.h - `run --runs N` (run_group_session.c): N runs of
+ * the same request, each in a fresh process, sharing a group id; and the
+ * group's runs read back from the store.  Nothing is printed here but
+ * progress and errors on stderr: report/run_brief.h and report/run_print.h
+ * print the group.
  */
-#ifndef COPYSCOPE_SESSION_RUN_GROUP_H
-#define COPYSCOPE_SESSION_RUN_GROUP_H
+#ifndef COPYSCOPE_SESSION_RUN_GROUP_SESSION_H
+#define COPYSCOPE_SESSION_RUN_GROUP_SESSION_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /*
- * complete.c - the completion words only the program knows (see
- * complete.h): stored run ids and observations from the store, pipe.mix's
- * presets from its table, and ab's setting keys from the files under
- * /proc/sys and /sys/kernel/mm/transparent_hugepage.
+ * complete_session.c - the completion words only the program knows (see
+ * complete_session.h): stored run ids and observations from the store,
+ * pipe.mix's presets from its table, and ab's setting keys from the files
+ * under /proc/sys and /sys/kernel/mm/transparent_hugepage.
  */
 #include <dirent.h>
 #include <stdbool.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "session/complete.h"
+#include "session/complete_session.h"
 #include "workloads/mix.h"
 
 /* Where ab's settings live (session/settings_priv.h names them too). */

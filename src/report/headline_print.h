@@ -1,12 +1,12 @@
 /*
- * headline.h - the one-screen summary that ends a suite's run, in the
- * spirit of lmbench's summary table: one line per suite entry (for the
- * default suite, one per experiment E1-E7) with its headline figure at
- * its published parameters, its spread, whether the machine was quiet,
- * and how to see the run drawn.
+ * headline_print.h - the one-screen summary that ends a suite's run, in
+ * the spirit of lmbench's summary table: one line per suite entry (for
+ * the default suite, one per experiment E1-E7) with its headline figure
+ * at its published parameters, its spread, whether the machine was
+ * quiet, and how to see the run drawn.
  */
-#ifndef COPYSCOPE_REPORT_HEADLINE_H
-#define COPYSCOPE_REPORT_HEADLINE_H
+#ifndef COPYSCOPE_REPORT_HEADLINE_PRINT_H
+#define COPYSCOPE_REPORT_HEADLINE_PRINT_H
 
 #include <stdbool.h>
 #include <stddef.h>

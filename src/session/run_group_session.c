@@ -1,8 +1,9 @@
 /*
- * run_group.c - `copyscope run --runs N` (see run_group.h): N runs of the
- * same request, each in a fresh process (new buffers, placement, batch
- * sizing and warm-up: what differs between runs is what a comparison must
- * see), stored as N runs that share a group id.
+ * run_group_session.c - `copyscope run --runs N` (see
+ * run_group_session.h): N runs of the same request, each in a fresh
+ * process (new buffers, placement, batch sizing and warm-up: what differs
+ * between runs is what a comparison must see), stored as N runs that
+ * share a group id.
  *
  * The parent re-executes its own binary N times with the same arguments
  * less --runs, plus --group ID (and, with --interleave --seed S, the seed
@@ -23,7 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "session/run_group.h"
+#include "session/run_group_session.h"
 #include "util/msg.h"
 #include "util/random_id.h"
 

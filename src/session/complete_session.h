@@ -1,11 +1,11 @@
 /*
- * complete.h - the words bash completion offers that only the program
- * knows: stored run ids, observations as mix=observed:ID, pipe.mix's
- * presets, the /proc/sys and transparent_hugepage keys ab may set
- * (`copyscope __complete KIND`, completion/copyscope.bash).
+ * complete_session.h - the words bash completion offers that only the
+ * program knows: stored run ids, observations as mix=observed:ID,
+ * pipe.mix's presets, the /proc/sys and transparent_hugepage keys ab may
+ * set (`copyscope __complete KIND`, completion/copyscope.bash).
  */
-#ifndef COPYSCOPE_SESSION_COMPLETE_H
-#define COPYSCOPE_SESSION_COMPLETE_H
+#ifndef COPYSCOPE_SESSION_COMPLETE_SESSION_H
+#define COPYSCOPE_SESSION_COMPLETE_SESSION_H
 
 #include <stdio.h>
 

@@ -1,8 +1,9 @@
 /*
- * headline.c - the summary that ends a suite's run (see headline.h): each
- * line's figures, and the text form `run` and `show` print.
+ * headline_print.c - the summary that ends a suite's run (see
+ * headline_print.h): each line's figures, and the text form `run` and
+ * `show` print.
  */
-#include "report/headline.h"
+#include "report/headline_print.h"
 
 #include <stdbool.h>
 #include <string.h>
