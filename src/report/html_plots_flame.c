@@ -3,10 +3,14 @@
  * HTML report: a flame graph per profiled configuration beside its top
  * functions (as the text's table, profile_text.c: self share, ns per op
  * with its 95% CI, total), and differential flame graphs of two
- * profiles beside the functions whose self share moved most: an ab
- * run's B against A and its control A' against A, and compare's new
- * side against its base for each configuration both sides profiled
- * (each side's runs pooled).  A figure holds the folded stacks as
+ * profiles beside the functions that moved most: an ab run's B against
+ * A and its control A' against A, and compare's new side against its
+ * base for each configuration both sides profiled (each side's runs
+ * pooled).  Their tables are the text's profile diff
+ * (comparison/profile_diff.h, by function; profile_diff_print.c): each
+ * side's self ns per op, the change with its 95% CI and, in an ab run,
+ * the control's; the self samples' counts only where no diff can be
+ * made (a run stored without its traced samples).  A figure holds the folded stacks as
  * stored (show --folded); src/report/html_flame.js builds the frames
  * from them and draws them with d3-flame-graph (bundle.h's
  * flame_bundle).  An ab run's differentials carry each frame's paired
@@ -33,7 +37,7 @@
 #include "results/profile_funcs.h"
 
 /* Functions in a figure's table. */
-#define FLAME_TOP 15
+#define FLAME_TOP HTML_PDIFF_TOP
 
 /* One side of a flame graph: the stacks (borrowed) and their total. */
 struct flame_side {
@@ -325,9 +329,16 @@ static json_t *frames_ci_json(const struct pdiff *fd, bool control)
 	return o;
 }
 
+/*
+ * A differential flame graph of b against a (what: the title's words);
+ * fd: the paired diff by frame for the tooltip's CIs (NULL: none), fn:
+ * the diff by function for the table (NULL or no rows: the self
+ * samples' counts instead); control: the figure of A' against A.
+ */
 static int plot_diff(FILE *f, const struct flame_side *a,
 		     const struct flame_side *b, const char *what,
-		     const struct pdiff *fd, bool control)
+		     const struct pdiff *fd, const struct pdiff *fn,
+		     bool control)
 {
 	char title[LABEL_LEN + 160], note[1200], ci[400];
 	json_t *cis = frames_ci_json(fd, control), *spec;
@@ -349,9 +360,11 @@ static int plot_diff(FILE *f, const struct flame_side *a,
 			 a->name, fd->units[0]);
 	else
 		snprintf(ci, sizeof(ci), "Hover for both sides' counts.  "
-			 "These are counts, not a CI: %s", fd && *fd->why ?
-			 fd->why : "the stored profile is one count per "
-			 "stack and side, so the change has no interval.");
+			 "These are counts, not a CI: %s%s", fd && *fd->why ?
+			 fd->why : "the graph pools each side's profiles "
+			 "into one count per stack, so a frame's change has "
+			 "no interval.", fn && fn->n ? "  The table's "
+			 "changes, per function, have one." : "");
 	snprintf(note, sizeof(note), "The shape is %s's: a frame's width is "
 		 "its samples in %s (frames only %s has are not drawn; the "
 		 "table lists their functions).  The colour is the change "
@@ -365,7 +378,16 @@ static int plot_diff(FILE *f, const struct flame_side *a,
 	else
 		json_decref(cis);
 	open_flame(f, "flamediff", title, note, spec);
-	moved_table(f, a, b);
+	if (fn && fn->n) {
+		html_pdiff_table(f, fn, control, a->name, b->name);
+	} else {
+		moved_table(f, a, b);
+		if (fn && fn->why[0]) {
+			fprintf(f, "<p class=\"muted\">No ns per op: ");
+			html_text(f, fn->why);
+			fprintf(f, "</p>\n");
+		}
+	}
 	html_end_figure(f);
 	return 1;
 }
@@ -398,8 +420,8 @@ int html_ab_flames(FILE *f, const struct env *env, const struct result *res,
 	const struct result_kernel *ka, *kb, *kc;
 	struct flame_side a, b, c;
 	struct ab_opts o;
-	struct pdiff fd;
-	bool have_fd;
+	struct pdiff fd, fn;
+	bool have_fd, have_fn;
 	int done = 0;
 
 	if (!ab_env_is_ab(env))
@@ -412,20 +434,24 @@ int html_ab_flames(FILE *f, const struct env *env, const struct result *res,
 	/* each frame's paired CI, by the rounds ab's analysis keeps */
 	ab_opts_from_env(env, &o);
 	have_fd = pdiff_ab_by(res, n, o.drop_noisy, true, &fd) == 0;
+	/* the tables: the text's profile diff, by function */
+	have_fn = pdiff_ab(res, n, o.drop_noisy, &fn) == 0;
 	a = side_of("A", ka);
 	if (kb) {
 		b = side_of("B", kb);
 		done += plot_diff(f, &a, &b, "B against A",
-				  have_fd ? &fd : NULL, false);
+				  have_fd ? &fd : NULL, have_fn ? &fn : NULL,
+				  false);
 	}
 	if (kc) {
 		c = side_of("A'", kc);
 		done += plot_diff(f, &a, &c, "the control, A' (A again) "
 				  "against A: what moves here is noise",
-				  have_fd ? &fd : NULL, true);
+				  have_fd ? &fd : NULL, have_fn ? &fn : NULL,
+				  true);
 	}
-	if (have_fd)
-		pdiff_free(&fd);
+	pdiff_free(&fd);
+	pdiff_free(&fn);
 	return done;
 }
 
@@ -503,6 +529,32 @@ static bool seen_config(const struct cmp *c, size_t i)
 	return false;
 }
 
+/*
+ * compare's profile diff of row i's configuration (the row of its traced
+ * time per op, pdiff_cmp_row) into *d.  0 with the diff, 1 when there is
+ * none, -1 on ENOMEM.
+ */
+static int cmp_config_pdiff(const struct cmp *c, size_t i, struct pdiff *d)
+{
+	const struct cmp_row *r = &c->rows[i];
+	size_t k;
+
+	memset(d, 0, sizeof(*d));
+	for (k = 0; k < c->nrows; k++) {
+		const struct cmp_row *x = &c->rows[k];
+		int rc;
+
+		if (!x->in_base || !x->in_new ||
+		    strcmp(x->ref->cfg->workload, r->ref->cfg->workload) != 0 ||
+		    strcmp(x->match, r->match) != 0)
+			continue;
+		rc = pdiff_cmp_row(c, x, d);
+		if (rc != 1)
+			return rc;
+	}
+	return 1;
+}
+
 int html_cmp_flames(FILE *f, const struct cmp *c)
 {
 	int done = 0;
@@ -522,7 +574,9 @@ int html_cmp_flames(FILE *f, const struct cmp *c)
 				done++;
 			} else {
 				char label[LABEL_LEN], what[LABEL_LEN + 32];
+				struct pdiff fn;
 				size_t ll, ml;
+				int rc;
 
 				/* the row's label less its metric */
 				html_cmp_row_label(c, r, label, sizeof(label));
@@ -531,10 +585,12 @@ int html_cmp_flames(FILE *f, const struct cmp *c)
 				if (ll > ml && strcmp(label + ll - ml + 2,
 						      r->ref->metric) == 0)
 					label[ll - ml] = '\0';
+				rc = cmp_config_pdiff(c, i, &fn);
 				snprintf(what, sizeof(what), "%s, new against "
 					 "base", label);
 				done += plot_diff(f, &b, &nw, what, NULL,
-						  false);
+						  rc == 0 ? &fn : NULL, false);
+				pdiff_free(&fn);
 			}
 		}
 		free(b.stacks);

@@ -1,7 +1,8 @@
 /*
  * html_plots_priv.h - what the files of the HTML report's plots
  * (html_plots.c, html_plots_block.c, html_plots_explain.c,
- * html_plots_forest.c, html_plots_kernel.c, html_plots_flame.c) share and nothing else includes: a figure with
+ * html_plots_forest.c, html_plots_kernel.c, html_plots_flame.c,
+ * html_plots_pdiff.c) share and nothing else includes: a figure with
  * its table, table cells, what varies in a block, and the block plots
  * html_block_plots() draws.
  */
@@ -41,6 +42,24 @@ json_t *html_num_or_null(double v);
 void html_th(FILE *f, const char *s);
 void html_td(FILE *f, const char *s);
 void html_tdn(FILE *f, const char *s);
+
+/* Functions in a profile diff's table (the flame graphs' FLAME_TOP). */
+#define HTML_PDIFF_TOP 15
+
+struct pdiff;
+
+/*
+ * The functions of the profile diff d (by function) that moved most, as
+ * the text's diff (report/profile_diff_print.c), at most HTML_PDIFF_TOP
+ * with a sample on a side: each side's (an, bn) self ns per op, the
+ * change with its 95% CI and, paired, the control's CI and the mark of a
+ * function that moved; control: the control's figure, A' - A with its
+ * CI, its functions by the size of that change.  Then what the rounds
+ * (or samples, runs) are and what the shown functions explain of the
+ * op's change (html_plots_pdiff.c).
+ */
+void html_pdiff_table(FILE *f, const struct pdiff *d, bool control,
+		      const char *an, const char *bn);
 
 /* The parameters whose value varies over a block. */
 struct vary {

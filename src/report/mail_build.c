@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "comparison/profile_diff.h"
 #include "report/mail_priv.h"
+#include "report/profile_diff_print.h"
 
 /* Fill d's row r from a comparison row. */
 static void compare_row(struct mail_row *m, const struct cmp_row *r)
@@ -257,6 +259,23 @@ static int run_rows(struct mail_doc *d, const struct run_data *run)
 	return e;
 }
 
+/*
+ * A stored profiled ab run's kernel profile diff under its table, rebuilt
+ * from the stored traced samples as ab builds it (pdiff_ab, with the
+ * rounds its analysis kept): what ab --mail printed.  0, or -1 on ENOMEM.
+ */
+static int stored_profile_diff(FILE *out, const struct run_data *run,
+			       bool drop_noisy, enum mail_format f)
+{
+	struct pdiff d;
+	int rc = pdiff_ab(run->results.v, run->results.n, drop_noisy, &d);
+
+	if (rc == 0)
+		mail_print_profile_diff(out, &d, (int)f);
+	pdiff_free(&d);
+	return rc < 0 ? -1 : 0;
+}
+
 int mail_print_run(FILE *out, const struct run_data *run,
 		   enum mail_format f)
 {
@@ -275,6 +294,8 @@ int mail_print_run(FILE *out, const struct run_data *run,
 			return -1;
 		}
 		e = mail_print_ab(out, &s.h, &s.a, run, f);
+		if (!e)
+			e = stored_profile_diff(out, run, s.o.drop_noisy, f);
 		ab_stored_free(&s);
 		return e;
 	}

@@ -153,7 +153,8 @@ int mail_print_observation_run(FILE *out, const struct run_data *run,
 
 /*
  * A stored run as a mail (show, run): an observation as observe's mail,
- * an ab run as ab's mail, otherwise
+ * an ab run as ab's mail (a profiled one with its kernel profile diff
+ * under the table, rebuilt from the stored traced samples), otherwise
  * one row per kept result with its median and %stddev.  Returns 0, or -1
  * on ENOMEM or a broken ab run (a message on stderr).
  */

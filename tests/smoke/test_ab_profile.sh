@@ -12,8 +12,10 @@
 # space (inject_ns) grows the sled's own function (inject_sled_steps, the
 # user frame named by the binary's symbols), not a kernel function (issue
 # 31's third known answer); --mail and --markdown carry the diff under
-# their table, in 80 columns (markdown: one fenced block).  Bad input is a
-# usage error.
+# their table, in 80 columns (markdown: one fenced block), and show
+# --mail and --markdown of the stored run the same diff, rebuilt from its
+# traced samples (the mail byte for byte ab --mail's, the markdown's
+# fenced block its text).  Bad input is a usage error.
 # Asserts signs, orderings and arithmetic, never times.  Skips (with
 # why) where perf_event_open of kernel callchains is refused.
 . "$(dirname "$0")/lib.sh"
@@ -149,12 +151,28 @@ PY
 
 note "ab --mail and --markdown: the profile diff under the table, in 80 columns"
 cs 0 ab sys.rw target=zero --a size=4k --b size=64k --kernel profile \
-	--profile-hz 1999 --rounds 5 $q --no-store --mail
+	--profile-hz 1999 --rounds 5 $q --tag pabm --mail
+cp "$OUT" "$TMP/pabm.mail"
 contains "$OUT" "Kernel profile (ab --kernel profile):"
 contains "$OUT" "kernel profile: B - A in self ns per op"
 contains_re "$OUT" "^ +[-+0-9.]+ +[-+0-9.]+ +[-+0-9.]+ .* read_zero$"
 awk 'length > 80 { print; bad = 1 } END { exit bad }' "$OUT" ||
 	fail "a line of the mail is over 80 columns"
+
+note "show --mail and --markdown of the stored run: the same diff, rebuilt from its traced samples"
+cs 0 show pabm --mail
+cmp -s "$OUT" "$TMP/pabm.mail" ||
+	fail "show --mail of the profiled ab run differs from ab --mail's"
+cs 0 show pabm --markdown
+python3 - "$OUT" "$TMP/pabm.mail" <<'PY' || fail "show --markdown's profile diff is not ab --mail's"
+import sys
+md, mail = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+rest = md[md.index("#### Kernel profile (ab --kernel profile)"):]
+assert rest.count("```") == 2, rest
+body = rest.split("```")[1].lstrip("\n")
+text = mail.split("Kernel profile (ab --kernel profile):\n", 1)[1]
+assert body == text, (body, text)
+PY
 cs 0 ab sys.rw target=zero --a size=4k --b size=64k --kernel profile \
 	--profile-hz 1999 --rounds 5 $q --no-store --markdown
 contains "$OUT" "#### Kernel profile (ab --kernel profile)"

@@ -9,7 +9,12 @@
 # it, its width value / total x the chart's width; a diff's both counts,
 # the frames it leaves out, the colour's sign; in an ab run's tooltips
 # each frame's paired change with its 95% CI (checked against the
-# crafted traced samples), in a comparison's "not a CI".
+# crafted traced samples), in a comparison's "not a CI".  Beside each
+# differential, the profile diff's table (tests/smoke/
+# pdiff_table_check.py): per function each side's self ns per op, the
+# change with its 95% CI and (ab) the control's, figure by figure the
+# values of the same run's --json profile_diff; a run stored without its
+# traced samples gets the self samples' counts and says why.
 # Known profiles (crafted into real runs' exports, imported) first, then
 # real ones (run --kernel profile: root, kernel callchains) checked the
 # same way and against show --folded.  The flame graphs' script is in a
@@ -18,6 +23,7 @@
 . "$(dirname "$0")/lib.sh"
 need_python
 FC="python3 tests/smoke/flame_check.py"
+PT="python3 tests/smoke/pdiff_table_check.py"
 SHOTS=$ROOT/build/test-report
 mkdir -p "$SHOTS" || fail "cannot make $SHOTS"
 
@@ -86,18 +92,48 @@ d = specs[3]["sides"]
 assert [x["name"] for x in d] == ["A", "B"], d
 assert d[0]["stacks"] == prof[0]["stacks"] and d[1]["stacks"] == prof[1]["stacks"]
 assert [x["name"] for x in specs[4]["sides"]] == ["A", "A'"]
-# the moved functions: read_zero's self share 30% -> 68.18% first
-rows = re.findall(r'<tr class="(\w+)"><td>([^<]*)</td><td class="num">([^<]*)'
-                  r'</td><td class="num">([^<]*)</td><td class="num">([^<]*)</td>',
-                  page)
-first = rows[0]
-assert first == ("grew", "read_zero", "30 (30.0%)", "150 (68.2%)",
-                 "+38.18 points"), first
-assert ("shrank", "[user]", "40 (40.0%)", "20 (9.1%)", "-30.91 points") in rows, rows
-assert ("shrank", "rw_verify_area", "5 (5.0%)", "0 (0.0%)", "-5.00 points") in rows
+# the moved functions: the profile diff's, read_zero (its self share
+# 30% -> 68.18%) grew most
+rows = re.findall(r'<tr class="(\w+)"><td>([^<]*)</td>', page)
+diff = [r for r in rows if r[0] in ("grew", "shrank", "unmoved")]
+assert diff[0][1] == "read_zero" and diff[0][0] in ("grew", "unmoved"), diff
 # a flame graph's table: read_zero's row of A, its ns/op = share x op
 t = re.search(r'<table class="profile">.*?</table>', page, re.S).group(0)
 assert "<td>read_zero</td><td class=\"num\">30 (30.0%)</td>" in t, t
+PY
+# the tables beside the differentials: the profile diff of show --json,
+# figure by figure (B - A with the control's CI; A' - A)
+$PT "$TMP/ab.html" "$TMP/abk.json" ab control ||
+	fail "the ab report's profile-diff tables are not its JSON's profile_diff"
+
+note "an ab run stored without its traced samples: counts, and why no ns per op"
+python3 - "$TMP/abk.jsonl" "$TMP/abn.jsonl" <<'PY' || fail "stripping per_sample"
+import json, sys
+out = open(sys.argv[2], "w")
+for l in open(sys.argv[1]):
+    d = json.loads(l)
+    if d.get("type") == "run":
+        d["run"]["uuid"] = "abab0000abab0000abab0000abab0002"
+        d["run"]["tag"] = "abn"
+    if d.get("type") == "result":
+        d["run"] = "abab0000abab0000abab0000abab0002"
+        d.get("info", {}).get("kernel", {}).get("profile", {}).pop("per_sample", None)
+    out.write(json.dumps(d) + "\n")
+PY
+cs 0 import "$TMP/abn.jsonl"
+cs 0 report abn -o "$TMP/abn.html"
+contains "$TMP/abn.html" "No ns per op: A&#39;s profile was stored without its traced samples"
+python3 - "$TMP/abn.html" <<'PY' || fail "the counts table of a run without traced samples"
+import re, sys
+page = open(sys.argv[1]).read()
+rows = re.findall(r'<tr class="(\w+)"><td>([^<]*)</td><td class="num">([^<]*)'
+                  r'</td><td class="num">([^<]*)</td><td class="num">([^<]*)</td>',
+                  page)
+assert rows[0] == ("grew", "read_zero", "30 (30.0%)", "150 (68.2%)",
+                   "+38.18 points"), rows[0]
+assert ("shrank", "[user]", "40 (40.0%)", "20 (9.1%)", "-30.91 points") in rows, rows
+assert ("shrank", "rw_verify_area", "5 (5.0%)", "0 (0.0%)", "-5.00 points") in rows
+assert "Counts, not a CI" in page
 PY
 
 note "a comparison of runs with known profiles (base: two runs, pooled)"
@@ -121,6 +157,11 @@ cs 0 report --compare fa fb -o "$TMP/cmp.html"
 contains "$TMP/cmp.html" "kernel profile: what moved"
 contains "$TMP/cmp.html" "profile: sys.rw, new against base, differential flame graph (base 200 samples, new 220)"
 contains "$TMP/cmp.html" "These are counts, not a CI"
+contains "$TMP/cmp.html" "The table&#39;s changes, per function, have one."
+cs 0 compare fa fb --json
+cp "$OUT" "$TMP/cmp.json"
+$PT "$TMP/cmp.html" "$TMP/cmp.json" compare ||
+	fail "the comparison's profile-diff table is not compare --json's profile_diff"
 [ "$(grep -c '<figure class="flame"' "$TMP/cmp.html")" -eq 1 ] ||
 	fail "the comparison has not one differential flame graph"
 
@@ -156,6 +197,10 @@ assert sum(int(n) for _, n in folded) == p["samples"] > 0
 PY
 	cs 0 report real1 -o "$TMP/real.html"
 	cs 0 report --compare real1 real2 -o "$TMP/realcmp.html"
+	cs 0 compare real1 real2 --json
+	cp "$OUT" "$TMP/realcmp.json"
+	$PT "$TMP/realcmp.html" "$TMP/realcmp.json" compare ||
+		fail "the real comparison's profile-diff table is not its JSON's"
 else
 	skip_case "run --kernel profile refused here ($(tail -1 "$TMP/real1.err" 2>/dev/null)): no real profile drawn"
 fi
