@@ -151,8 +151,9 @@ static void funcs_table(FILE *f, const struct result_kernel *k)
 	}
 	fprintf(f, "</table>\n");
 	if (n > FLAME_TOP)
-		fprintf(f, "<p class=\"muted\">... %ld functions more (show "
-			"--json; show --folded)</p>\n", n - FLAME_TOP);
+		fprintf(f, "<p class=\"muted\">... %ld function%s more (show "
+			"--json; show --folded)</p>\n", n - FLAME_TOP,
+			n - FLAME_TOP == 1 ? "" : "s");
 	prof_funcs_free(fn, n);
 }
 

@@ -161,9 +161,9 @@ void report_profile_diff(FILE *out, const struct pdiff *d, int in)
 	fprintf(out, "%*s  *: moved, its CI excludes 0%s (%zu of %zu "
 		"functions)\n", in, "", d->paired ?
 		" and clears the control's" : "", pdiff_moved(d), d->n);
-	fprintf(out, "%*s  these %zu explain %s of %s ns per op: the op's "
-		"mean change over the\n%*s  same %s (95%% CI %s", in, "", top,
-		x, y, in, "", d->paired ? "rounds" : d->by_run ? "runs" :
+	fprintf(out, "%*s  %s %zu explain%s %s of %s ns per op: the op's "
+		"mean change over the\n%*s  same %s (95%% CI %s", in, "",
+		top == 1 ? "this" : "these", top, top == 1 ? "s" : "", x, y, in, "", d->paired ? "rounds" : d->by_run ? "runs" :
 		"samples", ci);
 	if (d->paired) {
 		char c[48];
@@ -173,8 +173,9 @@ void report_profile_diff(FILE *out, const struct pdiff *d, int in)
 	}
 	fprintf(out, ")\n");
 	if (d->n > top)
-		fprintf(out, "%*s  %zu functions more (--json: "
-			"profile_diff)\n", in, "", d->n - top);
+		fprintf(out, "%*s  %zu function%s more (--json: "
+			"profile_diff)\n", in, "", d->n - top,
+			d->n - top == 1 ? "" : "s");
 	for (i = 0; i < top; i++) {
 		char nm[PDIFF_NAME_MAX];
 

@@ -111,8 +111,9 @@ void report_profile(FILE *out, const struct result_kernel *k)
 	for (i = 0; i < n && i < PROF_TOP; i++)
 		print_row(out, &f[i], k->prof_samples, op_ns);
 	if (n > PROF_TOP)
-		fprintf(out, "      ... %ld functions more (show --json; "
-			"show --folded)\n", n - PROF_TOP);
+		fprintf(out, "      ... %ld function%s more (show --json; "
+			"show --folded)\n", n - PROF_TOP,
+			n - PROF_TOP == 1 ? "" : "s");
 	print_skew(out, k);
 	prof_funcs_free(f, n);
 }
