@@ -3,6 +3,7 @@
  * (see edivisive.h for the statistic, the test and the costs).
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -313,5 +314,65 @@ int ediv_find(const double *x, size_t n, const struct ediv_opts *o,
 	qsort(pts, np, sizeof(*pts), cmp_point);
 	*out = pts;
 	*nout = np;
+	return 0;
+}
+
+double ediv_min_p(size_t n, size_t k, unsigned perms)
+{
+	double c = 1, floor_perm = 1.0 / (1.0 + perms);
+	size_t i, j;
+
+	if (k == 0 || k >= n)
+		return NAN;
+	j = k < n - k ? k : n - k;
+	for (i = 1; i <= j; i++)	/* C(n, j), exact while it fits */
+		c = c * (double)(n - j + i) / (double)i;
+	return 2 / c > floor_perm ? 2 / c : floor_perm;
+}
+
+/* The points needed past n: the fewest from lo with a reachable split. */
+static size_t points_needed(size_t lo, bool whole,
+			    const struct ediv_opts *o)
+{
+	size_t m;
+
+	if (!(1.0 / (1.0 + o->perms) < o->alpha))
+		return 0;
+	if (lo < 2 * o->min_size)
+		lo = 2 * o->min_size;
+	/* 2 / C(m, min_size) falls to any alpha above the perms' floor */
+	for (m = lo; m < lo + 1000000; m++)
+		if (ediv_min_p(m, whole ? m / 2 : o->min_size, o->perms) <
+		    o->alpha)
+			return m;
+	return 0;
+}
+
+int ediv_tail(size_t n, const struct ediv_opts *o, struct ediv_tail *t)
+{
+	size_t k;
+
+	t->newest = 0;
+	t->min_p = NAN;
+	t->need = 0;
+	if (!(o->alpha > 0 && o->alpha < 1) || o->perms == 0 ||
+	    o->min_size < 2)
+		return -1;
+	if (n >= 2 * o->min_size)
+		t->min_p = ediv_min_p(n, n / 2, o->perms);
+	if (n < 2 * o->min_size || !(t->min_p < o->alpha)) {
+		t->newest = n;		/* no split can reach alpha */
+		t->need = points_needed(n + 1, true, o);
+		return 0;
+	}
+	for (k = o->min_size; k <= n / 2 &&
+	     !(ediv_min_p(n, k, o->perms) < o->alpha); k++)
+		t->newest = k;
+	if (t->newest) {
+		t->min_p = ediv_min_p(n, t->newest, o->perms);
+		t->need = points_needed(n + 1, false, o);
+	} else {
+		t->min_p = NAN;
+	}
 	return 0;
 }
