@@ -188,6 +188,44 @@ int ediv_best_split(const double *x, size_t n, size_t min_size,
 	return 0;
 }
 
+/* 2 / C(n, k): the exact p of the most extreme split (edivisive.h). */
+static double split_floor(size_t n, size_t k)
+{
+	double c = 1;
+	size_t i, j = k < n - k ? k : n - k;
+
+	for (i = 1; i <= j; i++)	/* C(n, j), exact while it fits */
+		c = c * (double)(n - j + i) / (double)i;
+	return 2 / c;
+}
+
+double ediv_min_p(size_t n, size_t k, unsigned perms)
+{
+	double f, floor_perm = 1.0 / (1.0 + perms);
+
+	if (k == 0 || k >= n)
+		return NAN;
+	f = split_floor(n, k);
+	return f > floor_perm ? f : floor_perm;
+}
+
+unsigned ediv_perms_at(size_t n, const struct ediv_opts *o)
+{
+	unsigned long more = 10UL * o->perms;
+	size_t k;
+
+	if (o->perms >= EDIV_MAX_PERMS)
+		return o->perms;
+	for (k = o->min_size; k <= n / 2; k++) {
+		double f = split_floor(n, k);
+
+		if (f < o->alpha && f * EDIV_NEAR_FACTOR >= o->alpha)
+			return more < EDIV_MAX_PERMS ? (unsigned)more :
+				EDIV_MAX_PERMS;
+	}
+	return o->perms;
+}
+
 /*
  * The permutation p-value of a segment's largest Q.  A shuffle moves the
  * points, not their values: their ranks are found once and move along.
@@ -197,13 +235,13 @@ static double perm_p(const double *y, size_t n, double q,
 		     struct ediv_work *w)
 {
 	size_t i, j, tau, hits = 0, rt;
-	unsigned r;
+	unsigned r, perms = ediv_perms_at(n, o);
 	double qp, tmp;
 
 	memcpy(w->perm, y, n * sizeof(*y));
 	rank_points(y, n, w);
 	memcpy(w->prank, w->rank, n * sizeof(*w->rank));
-	for (r = 0; r < o->perms; r++) {
+	for (r = 0; r < perms; r++) {
 		for (i = n - 1; i > 0; i--) {	/* Fisher-Yates */
 			j = stats_rng_index(rng, i + 1);
 			tmp = w->perm[i];
@@ -217,7 +255,7 @@ static double perm_p(const double *y, size_t n, double q,
 		if (qp >= q * (1 - 1e-12))
 			hits++;
 	}
-	return (1.0 + (double)hits) / (1.0 + o->perms);
+	return (1.0 + (double)hits) / (1.0 + perms);
 }
 
 /* A segment [lo, hi) of the series and its best split (q -INF: none). */
@@ -317,19 +355,6 @@ int ediv_find(const double *x, size_t n, const struct ediv_opts *o,
 	return 0;
 }
 
-double ediv_min_p(size_t n, size_t k, unsigned perms)
-{
-	double c = 1, floor_perm = 1.0 / (1.0 + perms);
-	size_t i, j;
-
-	if (k == 0 || k >= n)
-		return NAN;
-	j = k < n - k ? k : n - k;
-	for (i = 1; i <= j; i++)	/* C(n, j), exact while it fits */
-		c = c * (double)(n - j + i) / (double)i;
-	return 2 / c > floor_perm ? 2 / c : floor_perm;
-}
-
 /* The points needed past n: the fewest from lo with a reachable split. */
 static size_t points_needed(size_t lo, bool whole,
 			    const struct ediv_opts *o)
@@ -350,6 +375,7 @@ static size_t points_needed(size_t lo, bool whole,
 
 int ediv_tail(size_t n, const struct ediv_opts *o, struct ediv_tail *t)
 {
+	unsigned perms;
 	size_t k;
 
 	t->newest = 0;
@@ -358,18 +384,19 @@ int ediv_tail(size_t n, const struct ediv_opts *o, struct ediv_tail *t)
 	if (!(o->alpha > 0 && o->alpha < 1) || o->perms == 0 ||
 	    o->min_size < 2)
 		return -1;
+	perms = ediv_perms_at(n, o);
 	if (n >= 2 * o->min_size)
-		t->min_p = ediv_min_p(n, n / 2, o->perms);
+		t->min_p = ediv_min_p(n, n / 2, perms);
 	if (n < 2 * o->min_size || !(t->min_p < o->alpha)) {
 		t->newest = n;		/* no split can reach alpha */
 		t->need = points_needed(n + 1, true, o);
 		return 0;
 	}
 	for (k = o->min_size; k <= n / 2 &&
-	     !(ediv_min_p(n, k, o->perms) < o->alpha); k++)
+	     !(ediv_min_p(n, k, perms) < o->alpha); k++)
 		t->newest = k;
 	if (t->newest) {
-		t->min_p = ediv_min_p(n, t->newest, o->perms);
+		t->min_p = ediv_min_p(n, t->newest, perms);
 		t->need = points_needed(n + 1, false, o);
 	} else {
 		t->min_p = NAN;

@@ -13,10 +13,11 @@
  *
  * The candidate is the tau of the largest Q (both sides at least
  * min_size points).  Its significance comes from a permutation test: the
- * segment's points are shuffled perms times (a seeded generator, so the
- * same series always gives the same answer), the largest Q of each
- * shuffle is found the same way, and p = (1 + #{Q_perm >= Q}) / (1 +
- * perms).  A candidate with p < alpha is a change point; the segments on
+ * segment's points are shuffled perms times (ten times as many in a
+ * segment as short as to leave a split's exact p just below alpha,
+ * ediv_perms_at(); a seeded generator, so the same series always gives
+ * the same answer), the largest Q of each shuffle is found the same way,
+ * and p = (1 + #{Q_perm >= Q}) / (1 + perms).  A candidate with p < alpha is a change point; the segments on
  * either side are then searched again (recursive bisection, the segment
  * with the largest Q first), until a candidate is not significant or
  * max_points are found.  Unlike ecp::e.divisive, only the segment being
@@ -62,6 +63,25 @@ struct ediv_opts {
  * or more, at most EDIV_MAX_PERMS.  999 at history's alpha of 0.01.
  */
 unsigned ediv_perms_for(double alpha);
+
+/*
+ * Where the exact p of a split can fall below alpha but not far below
+ * it (the smallest p of a split of n points, 2 / C(n, k) for a side of
+ * k, within this factor of alpha: at alpha 0.01 the newest 4 of 10 or 11
+ * points, the newest 3 of 12 to 17), the estimate's own noise would
+ * decide (999 permutations find a 3x step in the newest 3 of 13 points
+ * in 63 of 100 series, 9990 in 100); a segment of such n is tested with
+ * ten times the permutations (at most EDIV_MAX_PERMS).
+ */
+#define EDIV_NEAR_FACTOR 4
+
+/*
+ * The permutations a segment of n points is tested with: o->perms, or
+ * ten times as many where a split's smallest p lies within
+ * EDIV_NEAR_FACTOR below alpha.  Of n only, not of the values, so that
+ * the test stays exact at its level.
+ */
+unsigned ediv_perms_at(size_t n, const struct ediv_opts *o);
 
 struct ediv_point {
 	size_t index;		/* the first point after the change */

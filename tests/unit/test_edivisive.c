@@ -8,8 +8,9 @@
  * default 199 permutations, which keeps the whole test well under 20 s.
  * And what a short segment cannot tell (issue 30): the smallest p of a
  * split, 2 / C(n, k), against the exact p of every shuffle of a 9-point
- * series with a 3x step in its newest 3, and ediv_tail()'s undecidable
- * newest points on seeded 10- and 14-point series with that step.
+ * series with a 3x step in its newest 3, the permutations of segments
+ * whose exact p can fall just below alpha, and ediv_tail()'s undecidable
+ * newest points on seeded 10- and 16-point series with that step.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -326,6 +327,28 @@ static void test_min_p_exact(void **state)
 }
 
 /*
+ * Ten times the permutations where a split's exact p falls just below
+ * alpha (within a factor 4): at 0.01 segments of 10 to 17 points (the
+ * newest 4 of 10: 2/210, the newest 3 of 17: 2/680); none at 9 (no split
+ * reaches 0.01) or 18 (2/816 is far below it), nor beyond the cap.
+ */
+static void test_perms_at(void **state)
+{
+	struct ediv_opts o = dflt;
+	size_t n;
+
+	(void)state;
+	o.perms = ediv_perms_for(0.01);
+	assert_int_equal(ediv_perms_at(9, &o), 999);
+	for (n = 10; n <= 17; n++)
+		assert_int_equal(ediv_perms_at(n, &o), 9990);
+	assert_int_equal(ediv_perms_at(18, &o), 999);
+	assert_int_equal(ediv_perms_at(60, &o), 999);
+	o.perms = EDIV_MAX_PERMS;
+	assert_int_equal(ediv_perms_at(12, &o), EDIV_MAX_PERMS);
+}
+
+/*
  * What a segment cannot tell at alpha 0.01 (999 permutations, sides of
  * 3): the newest 3 of 10 or 11 points (smallest p 2/120, 2/165), 12
  * points could (2/220 = 0.009); no split of 6 to 9 points (the best,
@@ -427,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_perms_for),
 		cmocka_unit_test(test_min_p),
 		cmocka_unit_test(test_min_p_exact),
+		cmocka_unit_test(test_perms_at),
 		cmocka_unit_test(test_tail),
 		cmocka_unit_test(test_tail_decision),
 	};
