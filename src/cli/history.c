@@ -76,10 +76,14 @@ static void history_usage(FILE *out, const struct opt_cmd *c)
 "each run's 95%% CI, kernel and boot, oldest first (--by kernel: in kernel\n"
 "version order, the runs of one kernel as one point).  Change points are\n"
 "found by E-divisive means (Matteson & James 2014, as Apache Otava uses\n"
-"it) on the log medians with a permutation test (199 permutations); each\n"
+"it) on the log medians with a permutation test (999 permutations at\n"
+"--alpha 0.01, ten times as many in a segment of 10 to 17 points); each\n"
 "gives the runs either side, the %%change of the segment after against\n"
 "the one before with its 95%% CI (Welch's t on the log medians), p, and\n"
-"the environment keys that changed there.\n"
+"the environment keys that changed there.  Where no split of the newest\n"
+"points could reach alpha however large a change (a split of k of n\n"
+"points has p 2/C(n,k) at best: the newest 3 of 10, 0.017), the last line\n"
+"says so, with that p and the points that could, not \"no change point\".\n"
 "\n"
 "options:\n");
 	opt_print_options(out, c);

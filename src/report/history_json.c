@@ -1,7 +1,7 @@
 /*
  * history_json.c - a lab's history as JSON and as CSV (see
- * history_print.h): every series with its points and change points, or
- * one CSV line per point.
+ * history_print.h): every series with its points, change points and
+ * undecidable newest points, or one CSV line per point.
  */
 #include <jansson.h>
 #include <math.h>
@@ -17,6 +17,13 @@ static bool is_change(const struct hist_series *s, size_t i)
 		if (s->cps[k].index == i)
 			return true;
 	return false;
+}
+
+/* Whether point i is one of the newest that no split can tell. */
+static bool in_tail(const struct hist_series *s, size_t i)
+{
+	return !s->nonpositive && s->tail.newest &&
+		i + s->tail.newest >= s->n;
 }
 
 /* v, or null where it is not finite (a point without a CI). */
@@ -45,6 +52,29 @@ static json_t *points_json(const struct hist_series *s)
 	return pts;
 }
 
+/*
+ * What the change points cannot tell about the newest points (struct
+ * hist_tail), or null when nothing: the newest segment (from, points),
+ * the newest points a change in cannot reach alpha (newest; all of the
+ * segment's points when no split can), the fewest a side, the smallest
+ * p, alpha, and the points the segment would need (null: no number).
+ */
+static json_t *tail_json(const struct hist_series *s)
+{
+	const struct hist_tail *t = &s->tail;
+
+	if (s->nonpositive || !t->newest)
+		return json_null();
+	return json_pack("{s:I, s:I, s:I, s:I, s:o, s:f, s:o}",
+			 "from", (json_int_t)t->from, "points",
+			 (json_int_t)(s->n - t->from), "newest",
+			 (json_int_t)t->newest, "min_size",
+			 (json_int_t)t->min_size, "smallest_p",
+			 num_or_null(t->min_p), "alpha", t->alpha,
+			 "points_needed", t->need ?
+			 json_integer((json_int_t)t->need) : json_null());
+}
+
 static json_t *series_json(const struct hist_series *s)
 {
 	json_t *o = json_object(), *cps = json_array();
@@ -70,6 +100,7 @@ static json_t *series_json(const struct hist_series *s)
 			"after", (json_int_t)c->after_run, "env_changed",
 			env));
 	}
+	json_object_set_new(o, "undecidable_tail", tail_json(s));
 	json_object_set_new(o, "withheld_runs",
 			    json_integer((json_int_t)s->nwithheld));
 	json_object_set_new(o, "series", points_json(s));
@@ -120,7 +151,7 @@ void history_print_csv(FILE *out, const struct history *h)
 
 	fprintf(out, "host,workload,params,metric,unit,index,run_id,uuid,"
 		"started_ns,kernel,boot_id,runs,median,ci_lo,ci_hi,"
-		"change_point\n");
+		"change_point,undecidable_tail\n");
 	for (i = 0; i < h->n; i++) {
 		const struct hist_series *s = &h->s[i];
 
@@ -141,7 +172,8 @@ void history_print_csv(FILE *out, const struct history *h)
 			fprintf(out, "%zu,%.10g", p->nruns, p->median);
 			csv_num(out, p->ci_lo);
 			csv_num(out, p->ci_hi);
-			fprintf(out, ",%d\n", is_change(s, k) ? 1 : 0);
+			fprintf(out, ",%d,%d\n", is_change(s, k) ? 1 : 0,
+				in_tail(s, k) ? 1 : 0);
 		}
 	}
 }

@@ -1,7 +1,8 @@
 /*
  * history_print.h - a lab's history (results/history_series.h) printed:
- * each series as an 80-column table of its points with a sparkline and
- * its change points (history_text.c), check --history's line per series
+ * each series as an 80-column table of its points with a sparkline, its
+ * change points and what they cannot tell about the newest points
+ * (history_text.c), check --history's line per series
  * (history_text.c), and every series as JSON or as CSV
  * (history_json.c).  The HTML form is html_report_history() (html.h).
  */
@@ -21,6 +22,18 @@
  * (struct hist_opts, want_ci).
  */
 bool history_text_shows(const struct hist_series *s, size_t i);
+
+/*
+ * What the change points of s cannot tell about its newest points
+ * (struct hist_tail) as a sentence into buf: "no change point at 4..6;
+ * one in the newest 3 of 10 points cannot reach alpha 0.01 here
+ * (smallest p 0.017); 12 points could", or "no change point can reach
+ * alpha 0.01 in 8 points (smallest p 0.029); 10 points could" when no
+ * split of the newest segment can ("no later change point ... the 10
+ * points from 14" after a change point).  false (buf untouched) when
+ * every split there could reach alpha, or a median is <= 0.
+ */
+bool history_tail_text(const struct hist_series *s, char *buf, size_t len);
 
 /* Print every series of h as text to out, a blank line between them. */
 void history_print_text(FILE *out, const struct history *h);

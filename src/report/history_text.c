@@ -2,7 +2,8 @@
  * history_text.c - a lab's history as text (see history_print.h): each
  * series' header, its points as an 80-column table (with a sparkline
  * when it is long), its change points with the environment keys that
- * changed there; and check --history's line per series.
+ * changed there and what they cannot tell about the newest points; and
+ * check --history's line per series.
  */
 #include <math.h>
 #include <stdio.h>
@@ -114,6 +115,55 @@ static void print_change(FILE *out, const struct hist_series *s,
 	fmt_wrap(out, 4, 6, line);
 }
 
+bool history_tail_text(const struct hist_series *s, char *buf, size_t len)
+{
+	const struct hist_tail *t = &s->tail;
+	size_t seglen = s->n - t->from, lo, hi;
+	const char *later = s->ncp ? " later" : "";
+	char seg[64], p[16], k[48], at[48], need[64], why[64];
+
+	if (s->nonpositive || !t->newest)
+		return false;
+	if (t->from)
+		snprintf(seg, sizeof(seg), "the %zu points from %zu", seglen,
+			 t->from);
+	else
+		snprintf(seg, sizeof(seg), "%zu point%s", seglen,
+			 seglen == 1 ? "" : "s");
+	if (t->need)
+		snprintf(need, sizeof(need), "%zu points%s could", t->need,
+			 t->from ? " there" : "");
+	else
+		snprintf(need, sizeof(need), "no number of points could at "
+			 "this alpha");
+	fmt_p(t->min_p, p, sizeof(p));
+	if (t->newest >= seglen) {
+		if (isnan(t->min_p))
+			snprintf(why, sizeof(why), "a split needs %zu a side",
+				 t->min_size);
+		else
+			snprintf(why, sizeof(why), "smallest p %s", p);
+		snprintf(buf, len, "no%s change point can reach alpha %g in "
+			 "%s (%s); %s", later, t->alpha, seg, why, need);
+		return true;
+	}
+	/* the splits with more than t->newest points a side can */
+	lo = t->from + t->newest + 1;
+	hi = s->n - t->newest - 1;
+	if (lo == hi)
+		snprintf(at, sizeof(at), "%zu", lo);
+	else
+		snprintf(at, sizeof(at), "%zu..%zu", lo, hi);
+	if (t->newest == t->min_size)
+		snprintf(k, sizeof(k), "%zu", t->newest);
+	else
+		snprintf(k, sizeof(k), "%zu to %zu", t->min_size, t->newest);
+	snprintf(buf, len, "no%s change point at %s; one in the newest %s of "
+		 "%s cannot reach alpha %g here (smallest p %s); %s", later,
+		 at, k, seg, t->alpha, p, need);
+	return true;
+}
+
 /*
  * A series' parameters as the other commands print them, "call=gettid
  * inject_ns=0" (the stored text when the codec could not read it),
@@ -138,7 +188,7 @@ static void params_text(const struct hist_series *s, char *buf, size_t len)
 
 static void print_series(FILE *out, const struct hist_series *s)
 {
-	char host[128], params[512], head[1024];
+	char host[128], params[512], head[1024], tail[512];
 	size_t i, last = 0;
 
 	fmt_clean_text(s->host[0] ? s->host : "?", host, sizeof(host));
@@ -167,10 +217,12 @@ static void print_series(FILE *out, const struct hist_series *s)
 			s->nwithheld == 1 ? "its" : "their");
 	if (s->nonpositive)
 		fprintf(out, "  no change points: a median is <= 0\n");
-	else if (!s->ncp)
+	else if (!s->ncp && !s->tail.newest)
 		fprintf(out, "  no change point\n");
 	for (i = 0; i < s->ncp; i++)
 		print_change(out, s, &s->cps[i]);
+	if (history_tail_text(s, tail, sizeof(tail)))
+		fmt_wrap(out, 2, 4, tail);
 }
 
 void history_print_text(FILE *out, const struct history *h)

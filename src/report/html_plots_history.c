@@ -4,7 +4,8 @@
  * metric on one host, results/history_series.h) its run medians in series order
  * with their 95% CI as a band, each change point marked where it starts
  * with its %change, and the kernel release labelled on a second axis
- * where it changes; beside it the numbers as a table.
+ * where it changes; beside it the numbers as a table, and under them what
+ * the change points cannot tell about the newest points.
  */
 #include <jansson.h>
 #include <math.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "report/format.h"
+#include "report/history_print.h"
 #include "report/html_plots.h"
 #include "report/html_plots_priv.h"
 #include "results/result.h"
@@ -127,7 +129,7 @@ static void history_table(FILE *f, const struct hist_series *s, double div,
 
 static int plot_history(FILE *f, const struct hist_series *s, bool by_kernel)
 {
-	char title[LABEL_LEN + 160], label[LABEL_LEN], head[96];
+	char title[LABEL_LEN + 160], label[LABEL_LEN], head[96], tail[512];
 	const char *unit;
 	double div, lo = 0;
 	json_t *spec;
@@ -151,6 +153,11 @@ static int plot_history(FILE *f, const struct hist_series *s, bool by_kernel)
 		 s->ncp == 1 ? "" : "s");
 	html_figure(f, "history", title, 300, spec);
 	history_table(f, s, div, head);
+	if (history_tail_text(s, tail, sizeof(tail))) {
+		fprintf(f, "<p class=\"muted\">");
+		html_text(f, tail);
+		fprintf(f, "</p>\n");
+	}
 	html_end_figure(f);
 	return 1;
 }

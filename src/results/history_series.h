@@ -34,6 +34,26 @@ struct hist_change {
 	size_t nenv;
 };
 
+/*
+ * What the change points cannot tell about the newest points: the newest
+ * segment E-divisive searched (from the last change point it found, or
+ * the first point, to the end) and the newest points of it that no split
+ * can reach alpha with (stats/edivisive.h, ediv_tail).
+ */
+struct hist_tail {
+	size_t from;			/* the segment's first point */
+	size_t newest;			/* 0: none; n - from: no split of
+					   the segment can; else a change
+					   in its newest min_size .. newest
+					   points cannot */
+	size_t min_size;		/* the fewest points a side */
+	double min_p;			/* their smallest p (NAN: the
+					   segment has no split at all) */
+	size_t need;			/* the points the segment would
+					   need; 0: no number */
+	double alpha;			/* of the test */
+};
+
 struct result_param;
 
 struct hist_series {
@@ -48,6 +68,7 @@ struct hist_series {
 	struct hist_change *cps;
 	size_t ncp;
 	bool nonpositive;		/* a median <= 0: no change points */
+	struct hist_tail tail;		/* (newest 0 when nonpositive) */
 	size_t nwithheld;		/* runs of this series left out:
 					   their headline was withheld
 					   (stats/headline.h) */

@@ -356,6 +356,7 @@ static int find_changes(struct store *st, struct hist_series *s,
 				.min_size = EDIV_DEFAULT_MIN_SIZE,
 				.seed = EDIV_DEFAULT_SEED };
 	struct ediv_point *ep = NULL;
+	struct ediv_tail t;
 	double *x = malloc((s->n ? s->n : 1) * sizeof(*x));
 	size_t i, nep = 0;
 	int rc = -1;
@@ -374,6 +375,14 @@ static int find_changes(struct store *st, struct hist_series *s,
 	if (ediv_find(x, s->n, &eo, &ep, &nep) != 0 ||
 	    !(s->cps = calloc(nep ? nep : 1, sizeof(*s->cps))))
 		goto nomem;
+	s->tail.from = nep ? ep[nep - 1].index : 0;
+	if (ediv_tail(s->n - s->tail.from, &eo, &t) != 0)
+		goto nomem;
+	s->tail.newest = t.newest;
+	s->tail.min_size = eo.min_size;
+	s->tail.min_p = t.min_p;
+	s->tail.need = t.need;
+	s->tail.alpha = eo.alpha;
 	for (i = 0; i < nep; i++) {
 		struct hist_change *cp = &s->cps[s->ncp];
 		size_t lo = i ? ep[i - 1].index : 0;

@@ -15,7 +15,10 @@
  * permutation p, and the environment keys that differ between the last
  * run before and the first run after (the comparison's environment diff,
  * comparison/comparison.c).  Change points smaller than min_change_pct
- * are dropped.
+ * are dropped.  And the series' tail (struct hist_tail): the newest
+ * points of the segment after the last change point found (before
+ * min_change_pct) that no split could reach alpha with, however large a
+ * change there (stats/edivisive.h, ediv_tail), and the points that could.
  */
 #ifndef COPYSCOPE_SESSION_HISTORY_H
 #define COPYSCOPE_SESSION_HISTORY_H

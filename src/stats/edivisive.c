@@ -3,6 +3,7 @@
  * (see edivisive.h for the statistic, the test and the costs).
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,6 +188,44 @@ int ediv_best_split(const double *x, size_t n, size_t min_size,
 	return 0;
 }
 
+/* 2 / C(n, k): the exact p of the most extreme split (edivisive.h). */
+static double split_floor(size_t n, size_t k)
+{
+	double c = 1;
+	size_t i, j = k < n - k ? k : n - k;
+
+	for (i = 1; i <= j; i++)	/* C(n, j), exact while it fits */
+		c = c * (double)(n - j + i) / (double)i;
+	return 2 / c;
+}
+
+double ediv_min_p(size_t n, size_t k, unsigned perms)
+{
+	double f, floor_perm = 1.0 / (1.0 + perms);
+
+	if (k == 0 || k >= n)
+		return NAN;
+	f = split_floor(n, k);
+	return f > floor_perm ? f : floor_perm;
+}
+
+unsigned ediv_perms_at(size_t n, const struct ediv_opts *o)
+{
+	unsigned long more = 10UL * o->perms;
+	size_t k;
+
+	if (o->perms >= EDIV_MAX_PERMS)
+		return o->perms;
+	for (k = o->min_size; k <= n / 2; k++) {
+		double f = split_floor(n, k);
+
+		if (f < o->alpha && f * EDIV_NEAR_FACTOR >= o->alpha)
+			return more < EDIV_MAX_PERMS ? (unsigned)more :
+				EDIV_MAX_PERMS;
+	}
+	return o->perms;
+}
+
 /*
  * The permutation p-value of a segment's largest Q.  A shuffle moves the
  * points, not their values: their ranks are found once and move along.
@@ -196,13 +235,13 @@ static double perm_p(const double *y, size_t n, double q,
 		     struct ediv_work *w)
 {
 	size_t i, j, tau, hits = 0, rt;
-	unsigned r;
+	unsigned r, perms = ediv_perms_at(n, o);
 	double qp, tmp;
 
 	memcpy(w->perm, y, n * sizeof(*y));
 	rank_points(y, n, w);
 	memcpy(w->prank, w->rank, n * sizeof(*w->rank));
-	for (r = 0; r < o->perms; r++) {
+	for (r = 0; r < perms; r++) {
 		for (i = n - 1; i > 0; i--) {	/* Fisher-Yates */
 			j = stats_rng_index(rng, i + 1);
 			tmp = w->perm[i];
@@ -216,7 +255,7 @@ static double perm_p(const double *y, size_t n, double q,
 		if (qp >= q * (1 - 1e-12))
 			hits++;
 	}
-	return (1.0 + (double)hits) / (1.0 + o->perms);
+	return (1.0 + (double)hits) / (1.0 + perms);
 }
 
 /* A segment [lo, hi) of the series and its best split (q -INF: none). */
@@ -313,5 +352,54 @@ int ediv_find(const double *x, size_t n, const struct ediv_opts *o,
 	qsort(pts, np, sizeof(*pts), cmp_point);
 	*out = pts;
 	*nout = np;
+	return 0;
+}
+
+/* The points needed past n: the fewest from lo with a reachable split. */
+static size_t points_needed(size_t lo, bool whole,
+			    const struct ediv_opts *o)
+{
+	size_t m;
+
+	if (!(1.0 / (1.0 + o->perms) < o->alpha))
+		return 0;
+	if (lo < 2 * o->min_size)
+		lo = 2 * o->min_size;
+	/* 2 / C(m, min_size) falls to any alpha above the perms' floor */
+	for (m = lo; m < lo + 1000000; m++)
+		if (ediv_min_p(m, whole ? m / 2 : o->min_size, o->perms) <
+		    o->alpha)
+			return m;
+	return 0;
+}
+
+int ediv_tail(size_t n, const struct ediv_opts *o, struct ediv_tail *t)
+{
+	unsigned perms;
+	size_t k;
+
+	t->newest = 0;
+	t->min_p = NAN;
+	t->need = 0;
+	if (!(o->alpha > 0 && o->alpha < 1) || o->perms == 0 ||
+	    o->min_size < 2)
+		return -1;
+	perms = ediv_perms_at(n, o);
+	if (n >= 2 * o->min_size)
+		t->min_p = ediv_min_p(n, n / 2, perms);
+	if (n < 2 * o->min_size || !(t->min_p < o->alpha)) {
+		t->newest = n;		/* no split can reach alpha */
+		t->need = points_needed(n + 1, true, o);
+		return 0;
+	}
+	for (k = o->min_size; k <= n / 2 &&
+	     !(ediv_min_p(n, k, perms) < o->alpha); k++)
+		t->newest = k;
+	if (t->newest) {
+		t->min_p = ediv_min_p(n, t->newest, perms);
+		t->need = points_needed(n + 1, false, o);
+	} else {
+		t->min_p = NAN;
+	}
 	return 0;
 }

@@ -13,10 +13,11 @@
  *
  * The candidate is the tau of the largest Q (both sides at least
  * min_size points).  Its significance comes from a permutation test: the
- * segment's points are shuffled perms times (a seeded generator, so the
- * same series always gives the same answer), the largest Q of each
- * shuffle is found the same way, and p = (1 + #{Q_perm >= Q}) / (1 +
- * perms).  A candidate with p < alpha is a change point; the segments on
+ * segment's points are shuffled perms times (ten times as many in a
+ * segment as short as to leave a split's exact p just below alpha,
+ * ediv_perms_at(); a seeded generator, so the same series always gives
+ * the same answer), the largest Q of each shuffle is found the same way,
+ * and p = (1 + #{Q_perm >= Q}) / (1 + perms).  A candidate with p < alpha is a change point; the segments on
  * either side are then searched again (recursive bisection, the segment
  * with the largest Q first), until a candidate is not significant or
  * max_points are found.  Unlike ecp::e.divisive, only the segment being
@@ -63,6 +64,25 @@ struct ediv_opts {
  */
 unsigned ediv_perms_for(double alpha);
 
+/*
+ * Where the exact p of a split can fall below alpha but not far below
+ * it (the smallest p of a split of n points, 2 / C(n, k) for a side of
+ * k, within this factor of alpha: at alpha 0.01 the newest 4 of 10 or 11
+ * points, the newest 3 of 12 to 17), the estimate's own noise would
+ * decide (999 permutations find a 3x step in the newest 3 of 13 points
+ * in 63 of 100 series, 9990 in 100); a segment of such n is tested with
+ * ten times the permutations (at most EDIV_MAX_PERMS).
+ */
+#define EDIV_NEAR_FACTOR 4
+
+/*
+ * The permutations a segment of n points is tested with: o->perms, or
+ * ten times as many where a split's smallest p lies within
+ * EDIV_NEAR_FACTOR below alpha.  Of n only, not of the values, so that
+ * the test stays exact at its level.
+ */
+unsigned ediv_perms_at(size_t n, const struct ediv_opts *o);
+
 struct ediv_point {
 	size_t index;		/* the first point after the change */
 	double q;		/* its statistic Q */
@@ -91,5 +111,47 @@ int ediv_best_split(const double *x, size_t n, size_t min_size,
  */
 int ediv_find(const double *x, size_t n, const struct ediv_opts *o,
 	      struct ediv_point **out, size_t *nout);
+
+/*
+ * The smallest p the permutation test can give a split of n points into
+ * n - k and k (0 < k < n), however large the change: the shuffles that
+ * put the same k points on the same side (k! (n - k)! of the n!) give the
+ * same Q, and so do those that put them first (the mirror image, the
+ * other split of the same sizes), so the exact p is at least
+ * 2 / C(n, k) (for a step in the newest 3 of 10 points 2/120 = 0.017,
+ * what full enumeration of the 10! shuffles gives); and the estimate
+ * (1 + hits) / (1 + perms) is at least 1 / (1 + perms).  The larger of
+ * the two; NAN when k is 0 or n or more.
+ */
+double ediv_min_p(size_t n, size_t k, unsigned perms);
+
+/*
+ * What a segment of n points cannot tell at o's alpha (ediv_tail()).
+ * Splits of the newest k points, for k from min_size up, have a smallest
+ * p (ediv_min_p) that falls with k up to n / 2, so the splits that
+ * cannot reach alpha are those of the newest (and, mirrored, the oldest)
+ * min_size .. newest points.
+ */
+struct ediv_tail {
+	size_t newest;		/* 0: every split can reach alpha; n: none
+				   can (or n < 2 min_size: there is none);
+				   else a change in the newest min_size ..
+				   newest points cannot */
+	double min_p;		/* the smallest p of those splits (of the
+				   newest points, or of the whole segment's
+				   best split); NAN when there is no split */
+	size_t need;		/* the fewest points with which they could:
+				   for newest == n some split of the
+				   segment, else a split of its newest
+				   min_size points; 0: no number of points
+				   can (1 / (1 + perms) >= alpha) */
+};
+
+/*
+ * What a segment of n points cannot tell with o (alpha, perms, min_size)
+ * into *t; nothing of the values, only of n.  Returns 0, -1 when o is out
+ * of range (as ediv_find()).
+ */
+int ediv_tail(size_t n, const struct ediv_opts *o, struct ediv_tail *t);
 
 #endif

@@ -8,7 +8,10 @@
 # exit 3 on the worsened tail and 0 on the flat one, 4 on a short one;
 # report --history's chart, rendered in headless Chromium, holds the
 # JSON's medians, change point and kernels, its tick labels on their
-# axes; the same history on PostgreSQL when a server is here.
+# axes; the same history on PostgreSQL when a server is here.  Where a
+# change in the newest points cannot reach alpha (3x in the newest 3 of
+# 10, issue 30) history says so, with the smallest p and the points that
+# could, in text, JSON, CSV and the report, never a flat "no change point".
 . "$(dirname "$0")/lib.sh"
 
 need_python
@@ -46,9 +49,14 @@ for p in s:
             p["ci"][0] <= p["median"] <= p["ci"][1]), p
 assert [p["started_ns"] for p in s] == sorted(p["started_ns"] for p in s)
 cp = h["change_points"]
+t = h["undecidable_tail"]
 if sys.argv[2] == "none":
     assert cp == [], cp
+    assert t is None, t  # 24 points: the newest 3 could (2/C(24, 3))
 else:
+    # the 10 +-1 points after the change: their newest 3 cannot
+    assert t["from"] == cp[-1]["index"] and t["newest"] >= 3, t
+    assert t["points"] == 24 - t["from"] and t["alpha"] == 0.01, t
     assert len(cp) == 1, cp
     c = cp[0]
     assert abs(c["index"] - int(sys.argv[2])) <= 1, c
@@ -190,6 +198,39 @@ cs 0 check --history sys.null --db "$TMP/s10.db"
 cs 4 check --history sys.null --metric time/call --db "$TMP/s3.db"
 contains_flat "$OUT" "3 points, 6 needed (3 more runs)"
 not_contains "$OUT" "same:"
+
+note "history on them: where a change in the newest points cannot reach"
+note "alpha it says so (2/C(10, 3) = 0.017 at best), never 'no change point'"
+cs 0 history sys.null --metric time/call --db "$TMP/s3x.db"
+contains_flat "$OUT" "no change point at 4..6; one in the newest 3 of 10 points cannot reach alpha 0.01 here (smallest p 0.017); 12 points could"
+! grep -q -x "  no change point" "$OUT" || fail "history: a flat 'no change point'"
+awk 'length($0) > 80 { bad = 1 } END { exit bad }' "$OUT" ||
+	fail "history's text is wider than 80 columns"
+cs 0 history sys.null --metric time/call --json --db "$TMP/s3x.db"
+python3 - "$OUT" <<'PY' || fail "history --json's undecidable_tail: see above"
+import json, sys
+h = json.load(open(sys.argv[1]))["histories"][0]
+assert h["change_points"] == [], h["change_points"]
+t = h["undecidable_tail"]
+assert (t["from"], t["points"], t["newest"], t["min_size"]) == (0, 10, 3, 3), t
+assert abs(t["smallest_p"] - 2 / 120) < 1e-9, t
+assert t["alpha"] == 0.01 and t["points_needed"] == 12, t
+PY
+cs 0 history sys.null --metric time/call --csv --db "$TMP/s3x.db"
+python3 - "$OUT" <<'PY' || fail "history --csv's undecidable_tail: see above"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [r["undecidable_tail"] for r in rows] == ["0"] * 7 + ["1"] * 3, rows
+PY
+cs 0 history sys.null --metric time/call --alpha 0.05 --db "$TMP/s3x.db"
+contains_flat "$OUT" "change at 7"
+cs 0 history sys.null --metric time/call --db "$TMP/s30.db"
+contains_flat "$OUT" "no change point can reach alpha 0.01 in 8 points (smallest p 0.029); 10 points could"
+cs 0 history sys.null --metric time/call --db "$TMP/s3.db"
+contains_flat "$OUT" "no change point can reach alpha 0.01 in 3 points (a split needs 3 a side); 10 points could"
+cs 0 report --history sys.null --metric time/call -o "$TMP/s3x.html" \
+	--db "$TMP/s3x.db"
+contains "$TMP/s3x.html" "one in the newest 3 of 10 points cannot reach alpha 0.01"
 note "the +30% step below --min-change is not worse"
 cs 0 check --history sys.null --metric time/call --min-change 50 \
 	--db "$TMP/s30.db"

@@ -6,6 +6,11 @@
  * found within +-1 point, flat series without a false change, two steps
  * both found, and what normal noise of sd 3% allows.  The series are 40 to 60 points and each test uses the
  * default 199 permutations, which keeps the whole test well under 20 s.
+ * And what a short segment cannot tell (issue 30): the smallest p of a
+ * split, 2 / C(n, k), against the exact p of every shuffle of a 9-point
+ * series with a 3x step in its newest 3, the permutations of segments
+ * whose exact p can fall just below alpha, and ediv_tail()'s undecidable
+ * newest points on seeded 10- and 16-point series with that step.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -253,6 +258,185 @@ static void test_perms_for(void **state)
 	assert_int_equal(ediv_perms_for(1e-6), EDIV_MAX_PERMS);
 }
 
+/*
+ * The smallest p of a split of n into n - k and k: 2 / C(n, k), the same
+ * for the mirror split, never below 1 / (1 + perms); NAN without a side.
+ */
+static void test_min_p(void **state)
+{
+	(void)state;
+	assert_true(fabs(ediv_min_p(10, 3, 999) - 2.0 / 120) < 1e-15);
+	assert_true(fabs(ediv_min_p(10, 7, 999) - 2.0 / 120) < 1e-15);
+	assert_true(fabs(ediv_min_p(11, 3, 999) - 2.0 / 165) < 1e-15);
+	assert_true(fabs(ediv_min_p(12, 3, 999) - 2.0 / 220) < 1e-15);
+	assert_true(fabs(ediv_min_p(10, 5, 999) - 2.0 / 252) < 1e-15);
+	/* C(40, 20) is huge: the permutations' floor */
+	assert_true(fabs(ediv_min_p(40, 20, 199) - 1.0 / 200) < 1e-15);
+	assert_true(isnan(ediv_min_p(10, 0, 999)));
+	assert_true(isnan(ediv_min_p(10, 10, 999)));
+}
+
+/* log(140 ns) with noise uniform in +-1.5%, x3 from index step. */
+static void stepped(double *x, size_t n, size_t step, uint64_t *rng)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		x[i] = log(140 * (1 + 0.03 * ((double)(stats_rng_next(rng) >> 11) /
+					      9007199254740992.0 - 0.5))) +
+			(i >= step ? log(3) : 0);
+}
+
+/*
+ * The exact p of a 3x step in the newest 3 of 9 points: of all 9! orders
+ * of the points, those whose largest Q reaches the series' own.  It is
+ * 2 / C(9, 3) = 2/84 exactly (the step's 3 points last or first, in any
+ * order; no other order comes near), which ediv_min_p() gives.
+ */
+static void test_min_p_exact(void **state)
+{
+	enum { N = 9 };
+	double x[N], q0, q, t;
+	size_t c[N] = { 0 }, i = 1, tau, hits = 1, total = 1;
+	uint64_t rng = 42;
+
+	(void)state;
+	stepped(x, N, N - 3, &rng);
+	assert_int_equal(ediv_best_split(x, N, 3, &tau, &q0), 0);
+	assert_int_equal(tau, N - 3);
+	while (i < N) {		/* Heap's algorithm: every order once */
+		if (c[i] < i) {
+			size_t j = i % 2 ? c[i] : 0;
+
+			t = x[j];
+			x[j] = x[i];
+			x[i] = t;
+			assert_int_equal(ediv_best_split(x, N, 3, &tau, &q), 0);
+			total++;
+			hits += q >= q0 * (1 - 1e-12);
+			c[i]++;
+			i = 1;
+		} else {
+			c[i++] = 0;
+		}
+	}
+	assert_int_equal(total, 362880);
+	assert_int_equal(hits, 2 * 6 * 720);	/* 2 * 3! * 6! */
+	assert_true(fabs((double)hits / (double)total -
+			 ediv_min_p(N, 3, EDIV_MAX_PERMS)) < 1e-15);
+}
+
+/*
+ * Ten times the permutations where a split's exact p falls just below
+ * alpha (within a factor 4): at 0.01 segments of 10 to 17 points (the
+ * newest 4 of 10: 2/210, the newest 3 of 17: 2/680); none at 9 (no split
+ * reaches 0.01) or 18 (2/816 is far below it), nor beyond the cap.
+ */
+static void test_perms_at(void **state)
+{
+	struct ediv_opts o = dflt;
+	size_t n;
+
+	(void)state;
+	o.perms = ediv_perms_for(0.01);
+	assert_int_equal(ediv_perms_at(9, &o), 999);
+	for (n = 10; n <= 17; n++)
+		assert_int_equal(ediv_perms_at(n, &o), 9990);
+	assert_int_equal(ediv_perms_at(18, &o), 999);
+	assert_int_equal(ediv_perms_at(60, &o), 999);
+	o.perms = EDIV_MAX_PERMS;
+	assert_int_equal(ediv_perms_at(12, &o), EDIV_MAX_PERMS);
+}
+
+/*
+ * What a segment cannot tell at alpha 0.01 (999 permutations, sides of
+ * 3): the newest 3 of 10 or 11 points (smallest p 2/120, 2/165), 12
+ * points could (2/220 = 0.009); no split of 6 to 9 points (the best,
+ * halves of 9: 2/126), 10 could; none of 5 at all.  At 0.05 (199
+ * permutations) 7 points cannot, 8 can; at 0.001 (9999) the newest 3 to
+ * 4 of 16 cannot (2/1820), 24 points could a change in the newest 3;
+ * below 1 / (1 + 9999) no number of points can.
+ */
+static void test_tail(void **state)
+{
+	struct ediv_opts o = dflt;
+	struct ediv_tail t;
+
+	(void)state;
+	o.perms = ediv_perms_for(0.01);
+	assert_int_equal(ediv_tail(10, &o, &t), 0);
+	assert_int_equal(t.newest, 3);
+	assert_true(fabs(t.min_p - 2.0 / 120) < 1e-15);
+	assert_int_equal(t.need, 12);
+	assert_int_equal(ediv_tail(11, &o, &t), 0);
+	assert_int_equal(t.newest, 3);
+	assert_true(fabs(t.min_p - 2.0 / 165) < 1e-15);
+	assert_int_equal(t.need, 12);
+	assert_int_equal(ediv_tail(12, &o, &t), 0);
+	assert_int_equal(t.newest, 0);
+	assert_true(isnan(t.min_p));
+	assert_int_equal(ediv_tail(9, &o, &t), 0);
+	assert_int_equal(t.newest, 9);
+	assert_true(fabs(t.min_p - 2.0 / 126) < 1e-15);
+	assert_int_equal(t.need, 10);
+	assert_int_equal(ediv_tail(5, &o, &t), 0);
+	assert_int_equal(t.newest, 5);
+	assert_true(isnan(t.min_p));
+	assert_int_equal(t.need, 10);
+	o.alpha = 0.05;
+	o.perms = ediv_perms_for(0.05);
+	assert_int_equal(ediv_tail(7, &o, &t), 0);
+	assert_int_equal(t.newest, 7);
+	assert_int_equal(t.need, 8);
+	assert_int_equal(ediv_tail(8, &o, &t), 0);
+	assert_int_equal(t.newest, 0);
+	o.alpha = 0.001;
+	o.perms = ediv_perms_for(0.001);
+	assert_int_equal(ediv_tail(16, &o, &t), 0);
+	assert_int_equal(t.newest, 4);
+	assert_true(fabs(t.min_p - 2.0 / 1820) < 1e-15);
+	assert_int_equal(t.need, 24);
+	o.alpha = 1e-5;
+	assert_int_equal(ediv_tail(100, &o, &t), 0);
+	assert_int_equal(t.newest, 100);
+	assert_int_equal(t.need, 0);
+	o.alpha = 0;
+	assert_int_equal(ediv_tail(10, &o, &t), -1);
+}
+
+/*
+ * The decision on seeded series, 140 ns then 3x: with 7 + 3 points
+ * E-divisive finds no change point at alpha 0.01 and cannot (the newest
+ * 3 of 10 are undecidable, their smallest p above alpha); with 13 + 3
+ * (smallest p 2/560) it finds the step at 13.
+ */
+static void test_tail_decision(void **state)
+{
+	struct ediv_opts o = dflt;
+	struct ediv_point *p;
+	struct ediv_tail t;
+	uint64_t rng = 0x3a7;
+	double x[16];
+	size_t np;
+
+	(void)state;
+	o.perms = ediv_perms_for(o.alpha);
+	stepped(x, 10, 7, &rng);
+	assert_int_equal(ediv_find(x, 10, &o, &p, &np), 0);
+	assert_int_equal(np, 0);
+	assert_int_equal(ediv_tail(10, &o, &t), 0);
+	assert_int_equal(t.newest, 3);
+	assert_true(t.min_p >= o.alpha);
+	stepped(x, 16, 13, &rng);
+	assert_int_equal(ediv_find(x, 16, &o, &p, &np), 0);
+	assert_int_equal(np, 1);
+	assert_int_equal(p[0].index, 13);
+	assert_true(p[0].p < o.alpha);
+	free(p);
+	assert_int_equal(ediv_tail(16, &o, &t), 0);
+	assert_int_equal(t.newest, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -264,6 +448,11 @@ int main(void)
 		cmocka_unit_test(test_two_steps),
 		cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_perms_for),
+		cmocka_unit_test(test_min_p),
+		cmocka_unit_test(test_min_p_exact),
+		cmocka_unit_test(test_perms_at),
+		cmocka_unit_test(test_tail),
+		cmocka_unit_test(test_tail_decision),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
