@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FIELD(n, k, m) { .name = n, .env_key = "run." n, .kind = k, \
+#define FIELD(n, k, m) { .name = (n), .env_key = "run." n, .kind = (k), \
 	.offset = offsetof(struct run_options, m), \
 	.size = sizeof(((struct run_options *)0)->m) }
 
@@ -32,6 +32,10 @@ const struct run_option_field run_option_fields[] = {
 	  .offset = offsetof(struct run_options, kviews),
 	  .size = sizeof(unsigned) },
 	FIELD("perf_counters", RUN_OPTION_FLAG, perf_counters),
+	{ .name = "hw_counters", .env_key = "run.hw_counters",
+	  .kind = RUN_OPTION_FLAG, .optional = true,
+	  .offset = offsetof(struct run_options, hw_counters),
+	  .size = sizeof(bool) },
 };
 const size_t run_option_count = sizeof(run_option_fields) /
 				sizeof(run_option_fields[0]);
@@ -194,7 +198,7 @@ bool run_option_env_text(const struct run_options *o,
 	default:
 		run_option_get(o, f, &v);
 		snprintf(buf, len, "%lld", (long long)v.i);
-		return true;
+		return !f->optional || v.i != 0;
 	}
 }
 
@@ -207,6 +211,7 @@ int run_options_validate(char *err, size_t errlen)
 
 		if (f->offset + f->size > sizeof(struct run_options) ||
 		    f->size > sizeof(((struct run_option_value *)0)->text) ||
+		    (f->optional && f->kind != RUN_OPTION_FLAG) ||
 		    strncmp(f->env_key, "run.", 4) != 0) {
 			snprintf(err, errlen, "run option '%s': offset, size "
 				 "or environment key out of place", f->name);
