@@ -15,6 +15,7 @@
 #include "cli/options.h"
 #include "report/ab_print.h"
 #include "report/mail_print.h"
+#include "report/notes.h"
 #include "report/profile_diff_print.h"
 #include "results/kernel_records.h"
 #include "session/ab_session.h"
@@ -111,6 +112,10 @@ static const struct opt_row ab_rows[] = {
 	OPT_ROW_INT("--profile-hz", "HZ", "with --kernel profile: samples a "
 	  "second of each worker (default 499)",
 	  spec.session.ro.profile_hz, .lo = 1, .hi = 100000),
+	OPT_ROW_FLAG("--hw-counters", "read core cycles, instructions, "
+	  "cache and dTLB misses from the PMU around each sample, as run "
+	  "--hw-counters: their rows are info, never a verdict",
+	  spec.session.ro.stored.hw_counters),
 	OPT_ROW_JSON(json, "the result as JSON"),
 	OPT_ROW_FLAG("--mail", "only the header, the machine, the "
 	  "parameters and the table of A, %change and B in the kernel test "
@@ -308,6 +313,10 @@ static void print_result(const struct ab_cli *c, const struct ab_outcome *o,
 			 role[o->session.pair_lost], o->session.pair_lost_why);
 		h.stopped_why = why;
 	}
+	/* where no counter was read, --json and --mail say why on stderr */
+	if (report_hw_line(&o->session.run.env, h.hw, sizeof(h.hw)) < 0 &&
+	    (c->json || c->mail || c->markdown))
+		fprintf(stderr, "copyscope: %s\n", h.hw);
 	ab_shared_text(s, both, sizeof(both));
 	ab_side_text(s, 0, a, sizeof(a));
 	ab_side_text(s, 1, b, sizeof(b));

@@ -114,6 +114,12 @@ static const struct opt_row run_rows[] = {
 	  "migrations and faults with perf software events instead of "
 	  "getrusage (costs time on every context switch: see "
 	  "docs/methodology.md)", ro.stored.perf_counters),
+	OPT_ROW_FLAG("--hw-counters", "read core cycles, instructions, "
+	  "cache and dTLB misses from the PMU around each kept sample, as "
+	  "perf stat counts them: hw cycles/op, hw instr/op, hw IPC, "
+	  "cache-miss/op and dTLB-miss/op beside the TSC figures (info "
+	  "rows, never a verdict); where there is no PMU the run says so "
+	  "and gives none (see docs/methodology.md)", ro.stored.hw_counters),
 	OPT_ROW_FLAG("--verbose", "every configuration's table and "
 	  "notes also for a suite (whose run prints one line per "
 	  "configuration and its summary); with --runs, every run in full",

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/format.h"
+#include "report/notes.h"
 #include "report/profile_diff_print.h"
 
 static const char *verdict_word(const struct ab_row *r)
@@ -79,6 +80,8 @@ void ab_print_text(FILE *out, const struct ab_header *h,
 		fprintf(out, ": %zu rounds of A, B and A', each in a new "
 			"order\n", rounds);
 	fprintf(out, "  seed %s\n", h->seed ? h->seed : "?");
+	if (h->hw[0])
+		fmt_wrap(out, 2, 4, h->hw);
 	if (h->both && *h->both) {
 		char line[1100];
 
@@ -240,6 +243,7 @@ static void stored_header(const struct run_info *run, const struct env *env,
 	h->interrupted = strcmp(run->status, "interrupted") == 0;
 	if (strcmp(run->status, "failed") == 0)
 		h->stopped_why = "the run failed";
+	report_hw_line(env, h->hw, sizeof(h->hw));
 }
 
 /* Judge a stored ab run; 0, or -1 with a message in err. */

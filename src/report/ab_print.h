@@ -38,6 +38,8 @@ struct ab_header {
 	const char *stopped_why;	/* stopped by a failure before the
 					   rounds asked ("B failed: ...");
 					   NULL: it was not */
+	char hw[400];			/* --hw-counters: report_hw_line()
+					   (report/notes.h); "": none */
 };
 
 /* Print the header, the rows and the counts. */

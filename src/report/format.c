@@ -20,6 +20,7 @@ int fmt_unit_is_bare(const char *unit)
 	return strcmp(unit, "tsc-cycles") == 0 || strcmp(unit, "cycles") == 0 ||
 	       strcmp(unit, "cntvct-ticks") == 0 ||
 	       strcmp(unit, "count") == 0 ||
+	       strcmp(unit, "instr/cycle") == 0 ||
 	       strcmp(unit, "tsc-cycles/byte") == 0 ||
 	       strcmp(unit, "cntvct-ticks/byte") == 0 ||
 	       strcmp(unit, "cycles/byte") == 0;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/hw_metrics.h"
 #include "results/sample_flags.h"
 #include "report/format.h"
 #include "report/report.h"
@@ -453,4 +454,33 @@ void report_warn_noisy(size_t nsamples, size_t nflagged, size_t n_other,
 			  n_offcpu, text, sizeof(text));
 	snprintf(line, sizeof(line), "copyscope: %s", text);
 	fmt_wrap(stderr, 0, 2, line);
+}
+
+int report_hw_line(const struct env *env, char *buf, size_t len)
+{
+	const char *have, *pmu, *scope, *miss;
+
+	buf[0] = '\0';
+	if (!env || !(have = env_get(env, HW_ENV_COUNTERS)))
+		return 0;
+	pmu = env_get(env, HW_ENV_PMU);
+	scope = env_get(env, HW_ENV_SCOPE);
+	miss = env_get(env, HW_ENV_MISSING);
+	if (strcmp(have, "none") == 0) {
+		if (pmu && strcmp(pmu, "none") == 0)
+			snprintf(buf, len, "no PMU here: no cycles, "
+				 "instructions or cache/TLB counts (%s)",
+				 miss ? miss : "?");
+		else
+			snprintf(buf, len, "no hardware counters: "
+				 "perf_event_open gave none of them (%s)",
+				 miss ? miss : "?");
+		return -1;
+	}
+	snprintf(buf, len, "hardware counters: %s, %s%s%s", have,
+		 scope && strcmp(scope, "user") == 0 ?
+		 "user space only (perf_event_paranoid keeps the kernel's "
+		 "share out)" : "user and kernel", miss ? "; not " : "",
+		 miss ? miss : "");
+	return 1;
 }

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "env/env.h"
 #include "results/result.h"
 
 /* What a note is about. */
@@ -79,5 +80,15 @@ size_t report_noisy_note(const struct result *res, size_t n, char *buf,
  */
 bool report_headline_note(const struct result *res, size_t n, char *buf,
 			  size_t len);
+
+/*
+ * The hardware counters' line of a run with --hw-counters, from its
+ * environment (results/hw_metrics.h: hw.*) into buf: "hardware counters:
+ * cycles,instructions,... , user and kernel", or where there were none
+ * "no PMU here: no cycles, instructions or cache/TLB counts
+ * (perf_event_open: ...)" (or why else none).  Returns 1 for counters,
+ * -1 for none (the line says why), 0 for a run without them (buf "").
+ */
+int report_hw_line(const struct env *env, char *buf, size_t len);
 
 #endif

@@ -41,7 +41,11 @@ void run_print_preamble(FILE *out, const struct run_print *p,
 			const struct run_print_clock *clk)
 {
 	const struct run_options *o = &run->opts;
+	char hw[600];
 
+	/* where no counter was read, --json and --mail say why on stderr */
+	if (report_hw_line(env, hw, sizeof(hw)) < 0 && (p->json || p->mail))
+		fprintf(stderr, "copyscope: %s\n", hw);
 	if (p->json || p->mail)
 		return;
 	if (run->id > 0)
@@ -72,6 +76,8 @@ void run_print_preamble(FILE *out, const struct run_print *p,
 		fprintf(out, "interleaved: the samples of all configurations "
 			"in a shuffled round-robin\norder, seed %llu\n",
 			(unsigned long long)o->interleave_seed);
+	if (hw[0])
+		fmt_wrap(out, 0, 2, hw);
 	print_noise(out, env);
 	fprintf(out, "\n");
 	fflush(out);

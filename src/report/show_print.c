@@ -12,6 +12,7 @@
 #include "report/ab_print.h"
 #include "report/format.h"
 #include "report/headline_print.h"
+#include "report/notes.h"
 #include "report/observe_print.h"
 #include "report/report.h"
 #include "report/run_options_print.h"
@@ -67,7 +68,7 @@ void report_show_run(FILE *out, const struct run_data *run, const char *db,
 		     const struct summary_line *lines, size_t nl,
 		     bool with_env)
 {
-	char t0[32], t1[32], tag[512], host[512], *cmd;
+	char t0[32], t1[32], tag[512], host[512], hw[400], *cmd;
 
 	fmt_utc_time(run->info.started_ns, t0, sizeof(t0));
 	fmt_utc_time(run->info.finished_ns, t1, sizeof(t1));
@@ -79,6 +80,8 @@ void report_show_run(FILE *out, const struct run_data *run, const char *db,
 	fprintf(out, "started %s UTC, finished %s UTC, copyscope %s (%s)\n",
 		t0, t1, run->info.tool_version, run->info.build_flavour);
 	print_options(out, &run->info);
+	if (report_hw_line(&run->env, hw, sizeof(hw)))
+		fmt_wrap(out, 2, 4, hw);
 	cmd = calloc(1, (run->info.cmdline ? strlen(run->info.cmdline)
 			 : 0) * 4 + 1);
 	if (cmd)

@@ -323,6 +323,10 @@ static int option_value(json_t *o, const struct run_option_field *f,
 		v->type = json_is_integer(m) ? RUN_OPTION_INT : RUN_OPTION_NULL;
 		v->i = json_integer_value(m);
 		return 0;
+	} else if ((!m || json_is_null(m)) && f->optional) {
+		/* a flag absent from runs exported before it: off */
+		v->type = RUN_OPTION_INT;
+		return 0;
 	} else if (json_is_boolean(m) && f->kind == RUN_OPTION_FLAG) {
 		v->type = RUN_OPTION_INT;
 		v->i = json_is_true(m);

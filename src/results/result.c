@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/workload.h"
+#include "results/hw_metrics.h"
 #include "results/sample_flags.h"
 #include "stats/headline.h"
 
@@ -165,14 +166,18 @@ int result_set_take(struct result_set *dst, struct result_set *src)
  * Whether r's values carry the time a worker waited: the window's
  * readings (time, cycles, bytes or ops per second of the window) and
  * the op-timed percentiles and means; not a count or a ratio of counts
- * (fairness, retransmits, context switches per MiB).  For a workload
- * not in this build, by its unit: ns, cycles, a rate per second.
+ * (fairness, retransmits, context switches per MiB), nor the hardware
+ * counters' figures (results/hw_metrics.h).  For a workload not in this
+ * build, by its unit: ns, cycles, a rate per second.
  */
 static bool carries_wait(const struct result *r)
 {
 	const struct workload *wl = r->cfg->wl;
 	size_t i, n;
 
+	/* the PMU counts only while the workers run */
+	if (hw_metric_name(r->metric))
+		return false;
 	for (i = 0; wl && i < wl->nmetrics; i++)
 		if (strcmp(wl->metrics[i].name, r->metric) == 0)
 			return result_window_reading(r) ||

@@ -30,6 +30,10 @@ const struct run_option_field run_option_fields[] = {
 	FIELD("kernel_views", "run.kernel_views", RUN_OPTION_VIEWS, kviews),
 	FIELD("perf_counters", "run.perf_counters", RUN_OPTION_FLAG,
 	      perf_counters),
+	{ .name = "hw_counters", .env_key = "run.hw_counters",
+	  .kind = RUN_OPTION_FLAG, .optional = true,
+	  .offset = offsetof(struct run_options, hw_counters),
+	  .size = sizeof(bool) },
 };
 const size_t run_option_count = sizeof(run_option_fields) /
 				sizeof(run_option_fields[0]);
@@ -192,7 +196,7 @@ bool run_option_env_text(const struct run_options *o,
 	default:
 		run_option_get(o, f, &v);
 		snprintf(buf, len, "%lld", (long long)v.i);
-		return true;
+		return !f->optional || v.i != 0;
 	}
 }
 
@@ -205,6 +209,7 @@ int run_options_validate(char *err, size_t errlen)
 
 		if (f->offset + f->size > sizeof(struct run_options) ||
 		    f->size > sizeof(((struct run_option_value *)0)->text) ||
+		    (f->optional && f->kind != RUN_OPTION_FLAG) ||
 		    strncmp(f->env_key, "run.", 4) != 0) {
 			snprintf(err, errlen, "run option '%s': offset, size "
 				 "or environment key out of place", f->name);

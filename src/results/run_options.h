@@ -30,6 +30,8 @@ struct run_options {
 	unsigned kviews;		/* --kernel: KVIEW_* bits
 					   (results/kview_table.h), 0 none */
 	bool perf_counters;		/* counters from perf, not getrusage */
+	bool hw_counters;		/* --hw-counters: the PMU's counts
+					   around each kept sample */
 };
 
 enum run_option_kind {
@@ -49,9 +51,16 @@ enum run_option_kind {
 struct run_option_field {
 	const char *name;	/* JSON key and column name */
 	const char *env_key;	/* "run.NAME" */
-	enum run_option_kind kind;
 	size_t offset;		/* in struct run_options */
 	size_t size;		/* of the field (a text's buffer) */
+	enum run_option_kind kind;
+	/*
+	 * A flag added after runs were first exported: absent from an
+	 * export (or null) it reads as off, and its "run.*" key is there
+	 * only when it is on, so that runs from before it and runs without
+	 * it stay alike.
+	 */
+	bool optional;
 };
 
 extern const struct run_option_field run_option_fields[];

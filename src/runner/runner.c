@@ -205,6 +205,7 @@ static void record_sample(struct runner *r, struct config_result *res,
 	res->ctx_switches[k] = sum_counter(r, 0);
 	res->migrations[k] = sum_counter(r, 1);
 	res->faults[k] = sum_counter(r, 2);
+	runner_hw_record(r, res, k, nops);
 	note_cpus(r, res);
 	optime_keep(&r->ot, res);
 	res->nsamples++;
@@ -399,6 +400,7 @@ enum config_status runner_finish(struct runner *r, struct config_result *res)
 				  PARAM_ROLE_VERIFY);
 	enum config_status st;
 
+	runner_hw_note(res);
 	if (r->opts->stored.hist && !r->ot.counts) {
 		st = hist_pass(r, res);
 		if (st != CONFIG_OK)
@@ -445,7 +447,7 @@ static int alloc_result(struct config_result *res, size_t nmetrics, int reps,
 	res->oncpu_ns = calloc((size_t)reps, sizeof(double));
 	if (!res->other_cpu_pct || !res->steal_pct || !res->canary_ns ||
 	    !res->interf_flags || !res->window_ns || !res->offcpu_pct ||
-	    !res->oncpu_ns)
+	    !res->oncpu_ns || runner_hw_alloc(res, reps))
 		return -1;
 	res->cpus_seen = calloc((size_t)(nworkers > 0 ? nworkers : 1),
 				sizeof(cpu_set_t));
@@ -695,6 +697,7 @@ void config_result_free(struct config_result *res)
 	free(res->ctx_switches);
 	free(res->migrations);
 	free(res->faults);
+	runner_hw_free(res);
 	free(res->other_cpu_pct);
 	free(res->steal_pct);
 	free(res->canary_ns);

@@ -21,6 +21,7 @@
 
 #include "core/workload.h"
 #include "kernel/kview.h"
+#include "results/hw_metrics.h"
 #include "results/run_options.h"
 #include "stats/histogram.h"
 
@@ -105,6 +106,14 @@ struct config_result {
 	int worker_cpu[WL_MAX_WORKERS];	/* requested CPU, -1 none */
 	/* per kept sample, summed over workers; SWCOUNT_NA if unknown */
 	uint64_t *ctx_switches, *migrations, *faults;
+	/*
+	 * --hw-counters (runner/hwcount.h): per kept sample, the per-op
+	 * figures of results/hw_metrics.h summed over the workers (NAN:
+	 * unknown), and the least share of the sample any counter was on
+	 * the PMU, % (NAN: none was); all NULL when the counters are off.
+	 */
+	double *hw[HW_NMETRICS];
+	double *hw_running_pct;
 	/*
 	 * per kept sample, what else ran (runner/interference.h): other CPU
 	 * and steal as % of the machine (NAN unknown), the canary's ns and

@@ -85,4 +85,17 @@ bool runner_precision_due(size_t n, size_t reps);
 enum config_status runner_retake_disturbed(struct runner *r,
 					   struct config_result *res);
 
+/*
+ * --hw-counters (runner_hw.c): room for cap kept samples' figures in res
+ * (none when the counters are off; 0, or -1 on ENOMEM); kept sample k's
+ * figures from the workers' readings of the sample just taken; after the
+ * last sample, a note in res when the counters were multiplexed or did
+ * not run; and freeing them.
+ */
+int runner_hw_alloc(struct config_result *res, int cap);
+void runner_hw_record(const struct runner *r, struct config_result *res,
+		      size_t k, uint64_t nops);
+void runner_hw_note(struct config_result *res);
+void runner_hw_free(struct config_result *res);
+
 #endif

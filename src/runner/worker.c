@@ -164,8 +164,8 @@ static void batch_mark(struct worker_slot *s, uint32_t in)
 }
 
 static void worker_run_cmd(struct workers *ws, struct wl_worker *w,
-			   struct swcount *sc, uint32_t cmd, uint64_t nops,
-			   int sched_fd)
+			   struct swcount *sc, const struct hwcount *hc,
+			   uint32_t cmd, uint64_t nops, int sched_fd)
 {
 	const struct workload *wl = ws->ctx->wl;
 	struct worker_slot *s = &ws->ctl->slot[w->idx];
@@ -174,6 +174,7 @@ static void worker_run_cmd(struct workers *ws, struct wl_worker *w,
 	case CMD_RUN:
 		s->cpu_start = current_cpu();
 		swcount_read(sc, &s->sw0);
+		hwcount_read(hc, &s->hw0);
 		s->wait0_ns = thread_wait_ns(sched_fd);
 		s->cpu0_ns = thread_cpu_ns();
 		if (ws->ctl->mono_marks) {
@@ -193,6 +194,7 @@ static void worker_run_cmd(struct workers *ws, struct wl_worker *w,
 		}
 		s->cpu1_ns = thread_cpu_ns();
 		s->wait1_ns = thread_wait_ns(sched_fd);
+		hwcount_read(hc, &s->hw1);
 		s->idle_end = s->rc == WL_IDLE_END;
 		if (s->idle_end)
 			s->rc = 0;
@@ -221,6 +223,7 @@ static void worker_main(struct workers *ws, int idx)
 		.idx = idx, .ctx = ws->ctx, .priv = NULL, .err = s->err,
 	};
 	struct swcount sc;
+	struct hwcount hc;
 	uint32_t seen = 0;
 	int sched_fd;
 
@@ -232,6 +235,7 @@ static void worker_main(struct workers *ws, int idx)
 		s->rc = -1;
 	}
 	swcount_open(&sc);
+	hwcount_open(&hc);
 	sched_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 	if (s->rc == 0 && wl->worker_init)
 		s->rc = wl->worker_init(&w);
@@ -250,7 +254,7 @@ static void worker_main(struct workers *ws, int idx)
 		if (cmd == CMD_EXIT)
 			break;
 		barrier_wait(ctl, seen);
-		worker_run_cmd(ws, &w, &sc, cmd, ctl->nops, sched_fd);
+		worker_run_cmd(ws, &w, &sc, &hc, cmd, ctl->nops, sched_fd);
 		report_done(ctl);
 	}
 	if (wl->worker_fini)
@@ -258,6 +262,7 @@ static void worker_main(struct workers *ws, int idx)
 out:
 	if (sched_fd >= 0)
 		close(sched_fd);
+	hwcount_close(&hc);
 	swcount_close(&sc);
 }
 

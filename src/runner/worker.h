@@ -9,8 +9,9 @@
  *   coordinator: writes cmd and nops, resets the barrier and done counts,
  *                bumps gen and wakes the workers (futex on gen);
  *   each worker: sees gen change, enters the start barrier (spin briefly,
- *                then futex), reads counters, reads the clock, runs the
- *                batch, reads the clock, reads counters, bumps done;
+ *                then futex), reads counters (software, then hardware),
+ *                reads the clock, runs the batch, reads the clock, reads
+ *                counters (hardware, then software), bumps done;
  *   coordinator: sleeps on done in 100 ms slices, checking for signals,
  *                dead workers and a watchdog.
  * Clock reads sit right around run_batch(); the window of a sample is the
@@ -26,6 +27,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "runner/hwcount.h"
 #include "runner/optime.h"
 #include "runner/runner.h"
 #include "runner/swcount.h"
@@ -52,6 +54,9 @@ struct worker_slot {
 	int rc;
 	bool idle_end;			/* run_batch returned WL_IDLE_END */
 	struct swcount_values sw0, sw1;
+	/* the hardware counters just outside the on-CPU clock reads
+	   (HWCOUNT_NA everywhere without --hw-counters) */
+	struct hwcount_values hw0, hw1;
 	char err[WL_ERR_LEN];
 };
 

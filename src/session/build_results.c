@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/hw_metrics.h"
 #include "runner/swcount.h"
 #include "stats/histogram.h"
 #include "stats/summary.h"
@@ -390,6 +391,39 @@ static int build_kernel(const struct config_result *cr,
 	return 0;
 }
 
+/*
+ * --hw-counters: one info result per figure the counters gave
+ * (results/hw_metrics.h), after the workload's own metrics; a figure no
+ * sample has (a counter this PMU lacks) gives none.
+ */
+static int build_hw(const struct config_result *cr, struct result_config *c,
+		    struct result_set *out)
+{
+	int m;
+
+	for (m = 0; cr->hw_running_pct && m < HW_NMETRICS; m++) {
+		const double *v = cr->hw[m];
+		struct result *r;
+		size_t k, nfinite = 0;
+
+		for (k = 0; k < cr->nsamples; k++)
+			nfinite += isfinite(v[k]) != 0;
+		if (nfinite == 0)
+			continue;
+		r = new_result(out, c, hw_metric_defs[m].name,
+			       hw_metric_defs[m].unit, METRIC_INFO,
+			       cr->nsamples);
+		if (!r)
+			return -1;
+		for (k = 0; k < cr->nsamples; k++)
+			if (isfinite(v[k]))
+				r->samples[r->nsamples++] = v[k];
+		if (result_finalize(r) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 int results_build(const struct config_result *cr, int job, bool want_hist,
 		  const struct result_interleave *il, struct result_set *out)
 {
@@ -428,6 +462,8 @@ int results_build(const struct config_result *cr, int job, bool want_hist,
 		if (result_finalize(r) != 0)
 			return -1;
 	}
+	if (build_hw(cr, c, out) != 0)
+		return -1;
 	if (cr->ntrace > 0) {
 		struct result *r;
 

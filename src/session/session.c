@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "runner/context.h"
+#include "runner/hwcount.h"
 #include "runner/interference.h"
 #include "util/msg.h"
 #include "runner/swcount.h"
@@ -542,6 +543,7 @@ int session_run(const struct session_spec *spec, struct session_result *out)
 	struct session s = { .spec = spec, .out = out };
 	struct session_spec sp = *spec;
 	struct timer_info ti;
+	struct hwcount_probe hw;
 	char err[512];
 
 	memset(out, 0, sizeof(*out));
@@ -550,6 +552,11 @@ int session_run(const struct session_spec *spec, struct session_result *out)
 	out->planned = total_configs(spec);
 	runner_install_signals();
 	swcount_prefer_perf(spec->ro.stored.perf_counters);
+	/* --hw-counters: what the PMU has here, for every worker to open */
+	memset(&hw, 0, sizeof(hw));
+	if (spec->ro.stored.hw_counters)
+		hwcount_probe(&hw);
+	hwcount_use(spec->ro.stored.hw_counters ? &hw : NULL);
 	sp.ro.progress = isatty(STDERR_FILENO);
 	if (sp.ro.stored.interleave && !sp.seed_set)
 		sp.seed = (uint64_t)realtime_ns();
@@ -570,6 +577,8 @@ int session_run(const struct session_spec *spec, struct session_result *out)
 	env_add_timer(&out->run.env, &ti);
 	/* the IRQs that may land where the workers are pinned (--cpus) */
 	if (env_add_irq(&out->run.env, sp.ro.cpus, sp.ro.ncpus) != 0 ||
+	    (sp.ro.stored.hw_counters &&
+	     hwcount_env(&hw, &out->run.env) != 0) ||
 	    (sp.ro.stored.kviews && sp.kernel_backend &&
 	     kernel_backend_add_env(sp.kernel_backend, &out->run.env) != 0) ||
 	    (sp.replayed && sp.replayed[0] &&

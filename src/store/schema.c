@@ -161,6 +161,16 @@
 	"    REFERENCES runs(id) ON DELETE CASCADE," \
 	"  data TEXT NOT NULL);"
 
+/*
+ * 6 -> 7: runs.hw_counters, whether `run --hw-counters` read the PMU
+ * around each kept sample (NULL for runs before: they did not).  What
+ * the counters gave is in each configuration's results (the metrics of
+ * results/hw_metrics.h); which counters there were, in the environment
+ * (hw.*).
+ */
+#define MIGRATION_7(D) \
+	"ALTER TABLE runs ADD COLUMN hw_counters " D##_INT ";"
+
 const char *const store_migrations[] = {
 	MIGRATION_1(SQLITE),
 	MIGRATION_2(SQLITE),
@@ -168,6 +178,7 @@ const char *const store_migrations[] = {
 	MIGRATION_4(SQLITE),
 	MIGRATION_5(SQLITE),
 	MIGRATION_6(SQLITE),
+	MIGRATION_7(SQLITE),
 };
 
 const char *const store_migrations_pg[] = {
@@ -177,6 +188,7 @@ const char *const store_migrations_pg[] = {
 	MIGRATION_4(PG),
 	MIGRATION_5(PG),
 	MIGRATION_6(PG),
+	MIGRATION_7(PG),
 };
 
 _Static_assert(ARRAY_SIZE(store_migrations) ==

@@ -34,6 +34,13 @@ the edits of FILE, one a line, fields separated by tabs, change it:
                                      this machine was when it measured;
                                      as-is keeps what was recorded: a
                                      copy of a run, not made values)
+  add      FROM METRIC UNIT DIR      a new result METRIC (UNIT; DIR
+                                     lower, higher or info) beside each
+                                     result FROM, a copy of it (its
+                                     configuration's info, its samples
+                                     until an edit sets them): a metric
+                                     this machine cannot measure (the
+                                     PMU's, where there is none)
   env      KEY VALUE                 an environment key set (or added)
   run      KEY VALUE                 a field of the run set: host, tag,
                                      cmdline, boot_id (text)
@@ -147,6 +154,23 @@ def set_offcpu(res, which):
     it["offcpu_pct"] = [40.0 if k in which else 0.0 for k in range(n)]
 
 
+def add_result(results, runs, sel, metric, unit, direction):
+    """The add edit: a copy of each result sel named metric, last."""
+    hit = [r for r in results if picks(r, sel)]
+    if not hit:
+        sys.exit("craft_export.py: no result is %s" % sel)
+    for r in hit:
+        y = copy.deepcopy(r)
+        y.update(metric=metric, unit=unit, direction=direction,
+                 histogram=[])
+        y["seq"] = 1 + max(x["seq"] for x in results
+                           if x["run"] == r["run"])
+        results.append(y)
+        for run in runs:
+            if run["run"]["uuid"] == r["run"]:
+                run["results"] += 1
+
+
 def picks(res, sel):
     """Whether the edit's selector names the result."""
     if sel == "*":
@@ -185,6 +209,9 @@ def apply(results, runs, edits):
             continue
         if kind == "ab":
             ab_rounds(results, *args)
+            continue
+        if kind == "add":
+            add_result(results, runs, *args)
             continue
         if kind == "env":
             for r in runs:

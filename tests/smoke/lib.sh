@@ -422,6 +422,14 @@ made_offcpu() {
 	printf 'offcpu\t%s\n' "$1" >>"$EDITS"
 }
 
+# made_add FROM METRIC UNIT DIR: beside each result FROM of the staged
+# runs, a new result METRIC (UNIT, DIR lower|higher|info), a copy of FROM
+# until made_values or made_gauss sets its values: a metric this machine
+# cannot measure (the PMU's, where it has none).
+made_add() {
+	printf 'add\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$EDITS"
+}
+
 # made_env KEY VALUE: the staged runs' environment KEY set to VALUE.
 made_env() {
 	printf 'env\t%s\t%s\n' "$1" "$2" >>"$EDITS"

@@ -3,7 +3,8 @@
  * run_options.h): it passes its start-up check, every field goes to its
  * column value and back, to the export's JSON and back, and to its
  * environment text; a bad JSON member is refused naming the field and
- * what is allowed.
+ * what is allowed; an optional flag (hw_counters) absent from an older
+ * export reads as off and has an environment key only when on.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -32,6 +33,7 @@ static void filled(struct run_options *o)
 	o->interleave_seed = UINT64_MAX;
 	o->kviews = KVIEW_LOCK | KVIEW_PROFILE;
 	o->perf_counters = true;
+	o->hw_counters = true;
 }
 
 static void test_table_checks(void **state)
@@ -47,7 +49,7 @@ static void test_table_checks(void **state)
 		cover += run_option_fields[i].size;
 	assert_int_equal(cover + sizeof(bool),
 			 sizeof(int) + 2 * sizeof(int64_t) + 256 +
-			 3 * sizeof(bool) + sizeof(uint64_t) +
+			 4 * sizeof(bool) + sizeof(uint64_t) +
 			 sizeof(unsigned));
 }
 
@@ -157,6 +159,34 @@ static void test_json_refusals(void **state)
 			    "'cpus' is not a string");
 	/* runs exported before the views existed have no member */
 	assert_null(decode_with("kernel_views", json_null()));
+	/* nor before --hw-counters: off */
+	assert_null(decode_with("hw_counters", json_null()));
+	assert_string_equal(decode_with("hw_counters", json_integer(1)),
+			    "'hw_counters' is not true or false");
+}
+
+/* An export from before --hw-counters (no member) reads it as off. */
+static void test_json_without_hw(void **state)
+{
+	struct run_info run, back;
+	char err[256];
+	json_t *j;
+
+	(void)state;
+	memset(&run, 0, sizeof(run));
+	snprintf(run.status, sizeof(run.status), "complete");
+	run.have_options = true;
+	filled(&run.opts);
+	j = codec_run_json(&run);
+	assert_true(json_is_true(json_object_get(json_object_get(j,
+		"options"), "hw_counters")));
+	assert_int_equal(json_object_del(json_object_get(j, "options"),
+					 "hw_counters"), 0);
+	assert_int_equal(codec_run_decode(j, &back, err, sizeof(err)), 0);
+	assert_false(back.opts.hw_counters);
+	assert_true(back.opts.perf_counters);
+	json_decref(j);
+	run_info_free(&back);
 }
 
 static void test_env_text(void **state)
@@ -179,14 +209,19 @@ static void test_env_text(void **state)
 	assert_string_equal(env_get(&e, "run.interleave"), "1");
 	assert_string_equal(env_get(&e, "run.kernel_views"), "lock,profile");
 	assert_string_equal(env_get(&e, "run.perf_counters"), "1");
+	assert_string_equal(env_get(&e, "run.hw_counters"), "1");
 	env_free(&e);
 
+	/* off: no key, so that runs from before it and runs without it
+	   compare alike */
 	memset(&e, 0, sizeof(e));
 	run.opts.kviews = 0;
+	run.opts.hw_counters = false;
 	run.opts.cpus[0] = '\0';
 	assert_int_equal(run_options_env(&run, &e), 0);
 	v = env_get(&e, "run.kernel_views");
 	assert_null(v);
+	assert_null(env_get(&e, "run.hw_counters"));
 	assert_string_equal(env_get(&e, "run.cpus"), "unavailable");
 	env_free(&e);
 }
@@ -198,6 +233,7 @@ int main(void)
 		cmocka_unit_test(test_column_round_trip),
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_json_refusals),
+		cmocka_unit_test(test_json_without_hw),
 		cmocka_unit_test(test_env_text),
 	};
 
