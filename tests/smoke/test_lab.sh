@@ -71,8 +71,8 @@ contains "$OUT" "new:  tag check (run 3; 1 boot)"
 	contains_re "$OUT" '^check: ok: none of 2 metrics worse by more than 5% '
 [ "$(pg_q "SELECT count(*) FROM runs WHERE status = 'complete'")" = 3 ] ||
 	fail "check's run is not stored in PostgreSQL"
-[ "$(pg_q "SELECT version FROM copyscope_schema")" = 6 ] ||
-	fail "the schema version is not 6"
+[ "$(pg_q "SELECT version FROM copyscope_schema")" = 7 ] ||
+	fail "the schema version is not 7"
 
 note "hosts measure into their own SQLite files"
 # three hosts' files: one real run each, staged, made another host's
