@@ -11,9 +11,13 @@ note "run --runs 3: one table across the runs"
 cs 0 run sys.null pipe.bw size=4k,64k $Q --runs 3 --tag g
 contains "$OUT" "the runs' medians: mean ± sd (% of the mean), min .. max, over N runs"
 contains_re "$OUT" '^  time/call +[0-9.]+ [mun]?s ± [0-9.]+% +[0-9.]+ \.\. [0-9.]+ [mun]?s +3$'
-contains_re "$OUT" '^  bandwidth +[0-9.]+ [KMG]iB/s ± [0-9.]+% +[0-9.]+ \.\. [0-9.]+ [KMG]iB/s +3$'
-[ "$(grep -c '^  bandwidth ' "$OUT")" -eq 2 ] ||
-	fail "expected a bandwidth line per pipe.bw size"
+# pipe.bw's headline is withheld in runs a loaded machine disturbed
+# (exit 4, a skipped part): then its rows are not over 3 runs
+if [ "$LAST_RC" -eq 0 ]; then
+	contains_re "$OUT" '^  bandwidth +[0-9.]+ [KMG]iB/s ± [0-9.]+% +[0-9.]+ \.\. [0-9.]+ [KMG]iB/s +3$'
+	[ "$(grep -c '^  bandwidth ' "$OUT")" -eq 2 ] ||
+		fail "expected a bandwidth line per pipe.bw size"
+fi
 # the runs' own tables are not printed
 not_contains "$OUT" "95% CI of median"
 not_contains "$OUT" "outside load"
