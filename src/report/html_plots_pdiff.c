@@ -14,44 +14,13 @@
 #include "report/format.h"
 #include "report/html_plots.h"
 #include "report/html_plots_priv.h"
-
-/* ns per op as the text diff prints it (3 significant digits), "-"
-   where there is none; signed when sign. */
-static void pd_ns(double v, bool sign, char *buf, size_t len)
-{
-	char b[32];
-
-	if (!isfinite(v)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	if (v == 0) {
-		snprintf(buf, len, "0");
-		return;
-	}
-	fmt_number(v, b, sizeof(b));
-	snprintf(buf, len, "%s%s", sign && v > 0 ? "+" : "", b);
-}
-
-/* A CI as "lo .. hi", "-" where there is none. */
-static void pd_ci(const struct mean_ci *c, char *buf, size_t len)
-{
-	char lo[32], hi[32];
-
-	if (!isfinite(c->lo) || !isfinite(c->hi)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	pd_ns(c->lo, true, lo, sizeof(lo));
-	pd_ns(c->hi, true, hi, sizeof(hi));
-	snprintf(buf, len, "%s .. %s", lo, hi);
-}
+#include "report/profile_diff_print.h"
 
 static void pd_cell(FILE *f, double v, bool sign)
 {
 	char a[32];
 
-	pd_ns(v, sign, a, sizeof(a));
+	pdiff_ns_text(v, sign, a, sizeof(a));
 	html_tdn(f, a);
 }
 
@@ -59,7 +28,7 @@ static void pd_cell_ci(FILE *f, const struct mean_ci *c)
 {
 	char a[72];
 
-	pd_ci(c, a, sizeof(a));
+	pdiff_ci_text(c, " .. ", a, sizeof(a));
 	html_tdn(f, a);
 }
 
@@ -184,13 +153,13 @@ void html_pdiff_table(FILE *f, const struct pdiff *d, bool control,
 	}
 	fprintf(f, "</table>\n");
 	pd_how(f, d, control, an, bn);
-	pd_ns(sum, true, x, sizeof(x));
-	pd_ns(op->est, true, y, sizeof(y));
-	pd_ci(op, ci, sizeof(ci));
+	pdiff_ns_text(sum, true, x, sizeof(x));
+	pdiff_ns_text(op->est, true, y, sizeof(y));
+	pdiff_ci_text(op, " .. ", ci, sizeof(ci));
 	if (d->paired && !control) {
 		char cc[80];
 
-		pd_ci(&d->op_ctl, cc, sizeof(cc));
+		pdiff_ci_text(&d->op_ctl, " .. ", cc, sizeof(cc));
 		snprintf(ci + strlen(ci), sizeof(ci) - strlen(ci),
 			 "; the control's %s", cc);
 	}

@@ -17,8 +17,7 @@
 #define PDIFF_NAME_MIN 16
 #define PDIFF_NAME_MAX 64
 
-/* ns per op, 3 significant digits, signed when sign ("+12.3"). */
-static void ns_text(double v, bool sign, char *buf, size_t len)
+void pdiff_ns_text(double v, bool sign, char *buf, size_t len)
 {
 	char b[32];
 
@@ -34,7 +33,8 @@ static void ns_text(double v, bool sign, char *buf, size_t len)
 	snprintf(buf, len, "%s%s", sign && v > 0 ? "+" : "", b);
 }
 
-static void ci_text(const struct mean_ci *c, char *buf, size_t len)
+void pdiff_ci_text(const struct mean_ci *c, const char *sep, char *buf,
+		   size_t len)
 {
 	char lo[32], hi[32];
 
@@ -42,9 +42,9 @@ static void ci_text(const struct mean_ci *c, char *buf, size_t len)
 		snprintf(buf, len, "-");
 		return;
 	}
-	ns_text(c->lo, true, lo, sizeof(lo));
-	ns_text(c->hi, true, hi, sizeof(hi));
-	snprintf(buf, len, "%s..%s", lo, hi);
+	pdiff_ns_text(c->lo, true, lo, sizeof(lo));
+	pdiff_ns_text(c->hi, true, hi, sizeof(hi));
+	snprintf(buf, len, "%s%s%s", lo, sep, hi);
 }
 
 /* The name in the columns left after indent, '~' ending a cut one. */
@@ -112,12 +112,12 @@ static void print_row(FILE *out, const struct pdiff *d,
 {
 	char a[32], b[32], ch[32], ci[48], ctl[48], nm[PDIFF_NAME_MAX];
 
-	ns_text(r->a_ns, false, a, sizeof(a));
-	ns_text(r->b_ns, false, b, sizeof(b));
-	ns_text(r->change.est, true, ch, sizeof(ch));
-	ci_text(&r->change, ci, sizeof(ci));
+	pdiff_ns_text(r->a_ns, false, a, sizeof(a));
+	pdiff_ns_text(r->b_ns, false, b, sizeof(b));
+	pdiff_ns_text(r->change.est, true, ch, sizeof(ch));
+	pdiff_ci_text(&r->change, "..", ci, sizeof(ci));
 	if (d->paired)
-		ci_text(&r->ctl, ctl, sizeof(ctl));
+		pdiff_ci_text(&r->ctl, "..", ctl, sizeof(ctl));
 	else
 		ctl[0] = '\0';	/* no control */
 	name_text(r->function, in, nm, sizeof(nm));
@@ -155,9 +155,9 @@ void report_profile_diff(FILE *out, const struct pdiff *d, int in)
 		"function");
 	for (i = 0; i < top; i++)
 		print_row(out, d, &d->rows[i], in);
-	ns_text(pdiff_top_sum(d, top), true, x, sizeof(x));
-	ns_text(d->op.est, true, y, sizeof(y));
-	ci_text(&d->op, ci, sizeof(ci));
+	pdiff_ns_text(pdiff_top_sum(d, top), true, x, sizeof(x));
+	pdiff_ns_text(d->op.est, true, y, sizeof(y));
+	pdiff_ci_text(&d->op, "..", ci, sizeof(ci));
 	fprintf(out, "%*s  *: moved, its CI excludes 0%s (%zu of %zu "
 		"functions)\n", in, "", d->paired ?
 		" and clears the control's" : "", pdiff_moved(d), d->n);
@@ -168,7 +168,7 @@ void report_profile_diff(FILE *out, const struct pdiff *d, int in)
 	if (d->paired) {
 		char c[48];
 
-		ci_text(&d->op_ctl, c, sizeof(c));
+		pdiff_ci_text(&d->op_ctl, "..", c, sizeof(c));
 		fprintf(out, "; the control's %s", c);
 	}
 	fprintf(out, ")\n");

@@ -7,9 +7,20 @@
 #define COPYSCOPE_REPORT_PROFILE_DIFF_PRINT_H
 
 #include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "comparison/profile_diff.h"
+
+/* ns per op, 3 significant digits, signed when sign ("+12.3"); "0" for
+   0, "-" where there is none. */
+void pdiff_ns_text(double v, bool sign, char *buf, size_t len);
+
+/* A CI as "lo" sep "hi" in pdiff_ns_text's form; "-" where there is
+   none. */
+void pdiff_ci_text(const struct mean_ci *c, const char *sep, char *buf,
+		   size_t len);
 
 /* Functions the text shows (the ones that moved most). */
 #define PDIFF_TEXT_TOP 10
