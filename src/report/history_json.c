@@ -75,6 +75,32 @@ static json_t *tail_json(const struct hist_series *s)
 			 json_integer((json_int_t)t->need) : json_null());
 }
 
+/*
+ * What E-divisive rejected (struct hist_rejected): the likeliest split
+ * it tried and did not accept (null when none), and the change points
+ * smaller than min_change_pct it left out (their count, the largest).
+ */
+static json_t *rejected_json(const struct hist_series *s)
+{
+	const struct hist_rejected *r = &s->rejected;
+	json_t *split = json_null();
+
+	if (r->index && !s->nonpositive)
+		split = json_pack("{s:I, s:o, s:[o, o], s:o, s:I, s:I}",
+				  "index", (json_int_t)r->index, "change_pct",
+				  num_or_null(r->change_pct), "ci",
+				  num_or_null(r->ci_lo), num_or_null(r->ci_hi),
+				  "p", num_or_null(r->p), "before", (json_int_t)r->before_run,
+				  "after", (json_int_t)r->after_run);
+	return json_pack("{s:o, s:I, s:o, s:f}", "likeliest_split", split,
+			 "smaller_than_min_change", (json_int_t)r->nsmall,
+			 "largest_smaller", r->nsmall ?
+			 json_pack("{s:I, s:o}", "index",
+				   (json_int_t)r->small_index, "change_pct",
+				   num_or_null(r->small_pct)) : json_null(),
+			 "min_change_pct", r->min_change_pct);
+}
+
 static json_t *series_json(const struct hist_series *s)
 {
 	json_t *o = json_object(), *cps = json_array();
@@ -101,6 +127,7 @@ static json_t *series_json(const struct hist_series *s)
 			env));
 	}
 	json_object_set_new(o, "undecidable_tail", tail_json(s));
+	json_object_set_new(o, "rejected", rejected_json(s));
 	json_object_set_new(o, "withheld_runs",
 			    json_integer((json_int_t)s->nwithheld));
 	json_object_set_new(o, "series", points_json(s));

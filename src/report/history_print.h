@@ -35,6 +35,18 @@ bool history_text_shows(const struct hist_series *s, size_t i);
  */
 bool history_tail_text(const struct hist_series *s, char *buf, size_t len);
 
+/*
+ * What E-divisive rejected in s (struct hist_rejected) as a sentence into
+ * buf: "no change point: the likeliest split, at 7 (run 12 -> 13), +3.1%
+ * [-2.0..+8.4%], has p 0.21, not below alpha 0.01", "no other change
+ * point: ..." after change points; "no change point of --min-change 50% or more
+ * (1 smaller left out: at 14, +10.2%)" before the split where
+ * --min-change dropped some.  false (buf untouched) when nothing was
+ * rejected, or a median is <= 0.
+ */
+bool history_rejected_text(const struct hist_series *s, char *buf,
+			   size_t len);
+
 /* Print every series of h as text to out, a blank line between them. */
 void history_print_text(FILE *out, const struct history *h);
 

@@ -119,7 +119,7 @@ bool history_tail_text(const struct hist_series *s, char *buf, size_t len)
 {
 	const struct hist_tail *t = &s->tail;
 	size_t seglen = s->n - t->from, lo, hi;
-	const char *later = s->ncp ? " later" : "";
+	const char *later = s->ncp || s->rejected.nsmall ? " later" : "";
 	char seg[64], p[16], k[48], at[48], need[64], why[64];
 
 	if (s->nonpositive || !t->newest)
@@ -161,6 +161,38 @@ bool history_tail_text(const struct hist_series *s, char *buf, size_t len)
 	snprintf(buf, len, "no%s change point at %s; one in the newest %s of "
 		 "%s cannot reach alpha %g here (smallest p %s); %s", later,
 		 at, k, seg, t->alpha, p, need);
+	return true;
+}
+
+bool history_rejected_text(const struct hist_series *s, char *buf,
+			   size_t len)
+{
+	const struct hist_rejected *r = &s->rejected;
+	char chg[32], ci[48], p[16], small[160] = "", split[256] = "";
+	bool other = s->ncp || r->nsmall;
+
+	if (s->nonpositive || (!r->index && !r->nsmall))
+		return false;
+	if (r->nsmall) {
+		fmt_change(r->small_pct, chg, sizeof(chg));
+		snprintf(small, sizeof(small), " of --min-change %g%% or more "
+			 "(%zu smaller left out%s at %zu, %s)",
+			 r->min_change_pct, r->nsmall,
+			 r->nsmall == 1 ? ":" : "; the largest", r->small_index,
+			 chg);
+	}
+	if (r->index) {
+		fmt_change(r->change_pct, chg, sizeof(chg));
+		fmt_ci(r->ci_lo, r->ci_hi, ci, sizeof(ci));
+		fmt_p(r->p, p, sizeof(p));
+		snprintf(split, sizeof(split), ": the likeliest %ssplit, at "
+			 "%zu (run %lld -> %lld), %s [%s%%], has p %s, not "
+			 "below alpha %g", other ? "other " : "", r->index,
+			 (long long)r->before_run, (long long)r->after_run,
+			 chg, ci, p, s->tail.alpha);
+	}
+	snprintf(buf, len, "no %schange point%s%s", s->ncp ? "other " : "",
+		 small, split);
 	return true;
 }
 
@@ -217,10 +249,12 @@ static void print_series(FILE *out, const struct hist_series *s)
 			s->nwithheld == 1 ? "its" : "their");
 	if (s->nonpositive)
 		fprintf(out, "  no change points: a median is <= 0\n");
-	else if (!s->ncp && !s->tail.newest)
+	else if (!s->ncp && !s->tail.newest && !s->rejected.index)
 		fprintf(out, "  no change point\n");
 	for (i = 0; i < s->ncp; i++)
 		print_change(out, s, &s->cps[i]);
+	if (history_rejected_text(s, tail, sizeof(tail)))
+		fmt_wrap(out, 2, 4, tail);
 	if (history_tail_text(s, tail, sizeof(tail)))
 		fmt_wrap(out, 2, 4, tail);
 }

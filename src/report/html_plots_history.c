@@ -153,6 +153,11 @@ static int plot_history(FILE *f, const struct hist_series *s, bool by_kernel)
 		 s->ncp == 1 ? "" : "s");
 	html_figure(f, "history", title, 300, spec);
 	history_table(f, s, div, head);
+	if (history_rejected_text(s, tail, sizeof(tail))) {
+		fprintf(f, "<p class=\"muted\">");
+		html_text(f, tail);
+		fprintf(f, "</p>\n");
+	}
 	if (history_tail_text(s, tail, sizeof(tail))) {
 		fprintf(f, "<p class=\"muted\">");
 		html_text(f, tail);

@@ -54,6 +54,24 @@ struct hist_tail {
 	double alpha;			/* of the test */
 };
 
+/*
+ * What E-divisive looked at and did not report: the likeliest split it
+ * tried and rejected (its p not below alpha), and the change points it
+ * found that were smaller than --min-change.
+ */
+struct hist_rejected {
+	size_t index;			/* its first point after; 0: none
+					   was tried */
+	double change_pct, ci_lo, ci_hi;	/* after vs before in its
+						   segment, % */
+	double p;			/* >= alpha */
+	int64_t before_run, after_run;	/* the runs either side */
+	size_t nsmall;			/* change points below min_change */
+	size_t small_index;		/* the largest of them: its index */
+	double small_pct;		/* and its change, % */
+	double min_change_pct;		/* of the history asked for */
+};
+
 struct result_param;
 
 struct hist_series {
@@ -69,6 +87,7 @@ struct hist_series {
 	size_t ncp;
 	bool nonpositive;		/* a median <= 0: no change points */
 	struct hist_tail tail;		/* (newest 0 when nonpositive) */
+	struct hist_rejected rejected;	/* (index 0 when nonpositive) */
 	size_t nwithheld;		/* runs of this series left out:
 					   their headline was withheld
 					   (stats/headline.h) */

@@ -347,6 +347,25 @@ static int segment_change(const struct hist_series *s, size_t lo,
 	return 0;
 }
 
+/* The split E-divisive rejected (rej) into s->rejected, with its change. */
+static int rejected_split(struct hist_series *s,
+			  const struct ediv_rejected *rej)
+{
+	struct hist_change c = { .index = rej->index };
+	struct hist_rejected *r = &s->rejected;
+
+	if (segment_change(s, rej->lo, rej->index, rej->hi, &c) != 0)
+		return -1;
+	r->index = rej->index;
+	r->change_pct = c.change_pct;
+	r->ci_lo = c.ci_lo;
+	r->ci_hi = c.ci_hi;
+	r->p = rej->p;
+	r->before_run = s->pts[rej->index - 1].run_id;
+	r->after_run = s->pts[rej->index].first_run_id;
+	return 0;
+}
+
 /* The change points of s (its points made), beyond o->min_change_pct. */
 static int find_changes(struct store *st, struct hist_series *s,
 			const struct hist_opts *o, char *err, size_t errlen)
@@ -356,6 +375,7 @@ static int find_changes(struct store *st, struct hist_series *s,
 				.min_size = EDIV_DEFAULT_MIN_SIZE,
 				.seed = EDIV_DEFAULT_SEED };
 	struct ediv_point *ep = NULL;
+	struct ediv_rejected rej;
 	struct ediv_tail t;
 	double *x = malloc((s->n ? s->n : 1) * sizeof(*x));
 	size_t i, nep = 0;
@@ -372,7 +392,8 @@ static int find_changes(struct store *st, struct hist_series *s,
 		free(x);
 		return 0;
 	}
-	if (ediv_find(x, s->n, &eo, &ep, &nep) != 0 ||
+	s->rejected.min_change_pct = o->min_change_pct;
+	if (ediv_find_rejected(x, s->n, &eo, &ep, &nep, &rej) != 0 ||
 	    !(s->cps = calloc(nep ? nep : 1, sizeof(*s->cps))))
 		goto nomem;
 	s->tail.from = nep ? ep[nep - 1].index : 0;
@@ -383,6 +404,8 @@ static int find_changes(struct store *st, struct hist_series *s,
 	s->tail.min_p = t.min_p;
 	s->tail.need = t.need;
 	s->tail.alpha = eo.alpha;
+	if (rej.index && rejected_split(s, &rej) != 0)
+		goto nomem;
 	for (i = 0; i < nep; i++) {
 		struct hist_change *cp = &s->cps[s->ncp];
 		size_t lo = i ? ep[i - 1].index : 0;
@@ -392,8 +415,18 @@ static int find_changes(struct store *st, struct hist_series *s,
 		cp->p = ep[i].p;
 		if (segment_change(s, lo, cp->index, hi, cp) != 0)
 			goto nomem;
-		if (fabs(cp->change_pct) < o->min_change_pct)
+		if (fabs(cp->change_pct) < o->min_change_pct) {
+			struct hist_rejected *r = &s->rejected;
+
+			if (!r->nsmall++ ||
+			    fabs(cp->change_pct) > fabs(r->small_pct)) {
+				r->small_index = cp->index;
+				r->small_pct = cp->change_pct;
+			}
+			free(cp->env_keys);
+			memset(cp, 0, sizeof(*cp));
 			continue;
+		}
 		cp->before_run = s->pts[cp->index - 1].run_id;
 		cp->after_run = s->pts[cp->index].first_run_id;
 		s->ncp++;

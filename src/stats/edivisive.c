@@ -300,6 +300,13 @@ unsigned ediv_perms_for(double alpha)
 int ediv_find(const double *x, size_t n, const struct ediv_opts *o,
 	      struct ediv_point **out, size_t *nout)
 {
+	return ediv_find_rejected(x, n, o, out, nout, NULL);
+}
+
+int ediv_find_rejected(const double *x, size_t n,
+		       const struct ediv_opts *o, struct ediv_point **out,
+		       size_t *nout, struct ediv_rejected *rej)
+{
 	struct segment *seg = NULL;
 	struct ediv_point *pts = NULL;
 	struct ediv_work w;
@@ -308,6 +315,8 @@ int ediv_find(const double *x, size_t n, const struct ediv_opts *o,
 
 	*out = NULL;
 	*nout = 0;
+	if (rej)
+		*rej = (struct ediv_rejected){ .q = NAN, .p = NAN };
 	if (!(o->alpha > 0 && o->alpha < 1) || o->perms == 0 ||
 	    o->min_size < 2)
 		return -1;
@@ -332,8 +341,18 @@ int ediv_find(const double *x, size_t n, const struct ediv_opts *o,
 			break;
 		p = perm_p(x + seg[best].lo, seg[best].hi - seg[best].lo,
 			   seg[best].q, o, &rng, &w);
-		if (p >= o->alpha)
+		/* the estimate's own noise can fall below what any shuffle
+		   allows (split_floor); the exact p cannot */
+		p = fmax(p, split_floor(seg[best].hi - seg[best].lo,
+					seg[best].hi - seg[best].tau));
+		if (p >= o->alpha) {
+			if (rej)
+				*rej = (struct ediv_rejected){
+					.lo = seg[best].lo, .hi = seg[best].hi,
+					.index = seg[best].tau,
+					.q = seg[best].q, .p = p };
 			break;
+		}
 		pts[np++] = (struct ediv_point){ .index = seg[best].tau,
 						 .q = seg[best].q, .p = p };
 		seg[nseg] = (struct segment){ .lo = seg[best].tau,

@@ -113,6 +113,22 @@ int ediv_find(const double *x, size_t n, const struct ediv_opts *o,
 	      struct ediv_point **out, size_t *nout);
 
 /*
+ * The split E-divisive tried last and did not accept: the segment
+ * [lo, hi) it was the best split of, its first point after the split
+ * (index), its Q and its p (>= alpha).  index 0: none was tried (no
+ * segment could be split, or max_points stopped the search first).
+ */
+struct ediv_rejected {
+	size_t lo, hi, index;
+	double q, p;
+};
+
+/* ediv_find(), and the split it stopped at into *rej (may be NULL). */
+int ediv_find_rejected(const double *x, size_t n,
+		       const struct ediv_opts *o, struct ediv_point **out,
+		       size_t *nout, struct ediv_rejected *rej);
+
+/*
  * The smallest p the permutation test can give a split of n points into
  * n - k and k (0 < k < n), however large the change: the shuffles that
  * put the same k points on the same side (k! (n - k)! of the n!) give the

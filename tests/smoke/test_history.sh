@@ -83,7 +83,38 @@ note "without the step: no change point"
 cs 0 history sys.null --metric time/call --json --db "$TMP/flat.db"
 check_json "$OUT" none
 cs 0 history --metric time/call --db "$TMP/flat.db"
-contains "$OUT" "no change point"
+contains_flat "$OUT" "no change point: the likeliest split, at "
+contains_flat "$OUT" "not below alpha 0.01"
+cs 0 history sys.null --metric time/call --json --db "$TMP/flat.db"
+python3 - "$OUT" <<'PY' || fail "history --json's rejected split: see above"
+import json, sys
+h = json.load(open(sys.argv[1]))["histories"][0]
+r = h["rejected"]
+s = r["likeliest_split"]
+assert s is not None and s["p"] >= 0.01, r
+assert 3 <= s["index"] <= 21, s
+assert s["ci"][0] <= s["change_pct"] <= s["ci"][1], s
+pts = h["series"]
+assert s["before"] == pts[s["index"] - 1]["run_id"], s
+assert s["after"] == pts[s["index"]]["run_id"], s
+assert r["smaller_than_min_change"] == 0, r
+PY
+note "a change point below --min-change is said to be left out"
+cs 0 history sys.null --metric time/call --min-change 50 --db "$TMP/step.db"
+contains_flat "$OUT" "no change point of --min-change 50% or more (1 smaller left out: at 1"
+contains_flat "$OUT" "the likeliest other split, at "
+not_contains "$OUT" "change at 1"
+cs 0 history sys.null --metric time/call --min-change 50 --json \
+	--db "$TMP/step.db"
+python3 - "$OUT" <<'PY' || fail "history --json's smaller change: see above"
+import json, sys
+h = json.load(open(sys.argv[1]))["histories"][0]
+r = h["rejected"]
+assert h["change_points"] == [], h["change_points"]
+assert r["smaller_than_min_change"] == 1 and r["min_change_pct"] == 50, r
+assert abs(r["largest_smaller"]["index"] - 14) <= 1, r
+assert 5 < r["largest_smaller"]["change_pct"] < 15, r
+PY
 
 note "CSV: a header and one row per point, the change point marked"
 cs 0 history sys.null --metric time/call --csv --db "$TMP/step.db"
@@ -231,6 +262,7 @@ contains_flat "$OUT" "no change point can reach alpha 0.01 in 3 points (a split 
 cs 0 report --history sys.null --metric time/call -o "$TMP/s3x.html" \
 	--db "$TMP/s3x.db"
 contains "$TMP/s3x.html" "one in the newest 3 of 10 points cannot reach alpha 0.01"
+contains "$TMP/s3x.html" "no change point: the likeliest split, at 7 (run"
 note "the +30% step below --min-change is not worse"
 cs 0 check --history sys.null --metric time/call --min-change 50 \
 	--db "$TMP/s30.db"

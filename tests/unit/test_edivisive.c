@@ -437,6 +437,46 @@ static void test_tail_decision(void **state)
 	assert_int_equal(t.newest, 0);
 }
 
+/*
+ * The split E-divisive stops at: with 7 + 3 points the 3x step at 7 is
+ * the likeliest split, rejected with the p no shuffle can go below
+ * (2/C(10, 3), never the Monte Carlo estimate under it); on 16 points
+ * with the step found, the one it rejected next lies in a segment either
+ * side of it; with max_points stopping the search none is reported.
+ */
+static void test_rejected(void **state)
+{
+	struct ediv_opts o = dflt;
+	struct ediv_rejected r;
+	struct ediv_point *p;
+	uint64_t rng = 0x3a7;
+	double x[16];
+	size_t np;
+
+	(void)state;
+	o.perms = ediv_perms_for(o.alpha);
+	stepped(x, 10, 7, &rng);
+	assert_int_equal(ediv_find_rejected(x, 10, &o, &p, &np, &r), 0);
+	assert_int_equal(np, 0);
+	assert_int_equal(r.index, 7);
+	assert_int_equal(r.lo, 0);
+	assert_int_equal(r.hi, 10);
+	assert_true(r.p >= 2.0 / 120 - 1e-12);
+	assert_true(r.p < 0.03);
+	stepped(x, 16, 13, &rng);
+	assert_int_equal(ediv_find_rejected(x, 16, &o, &p, &np, &r), 0);
+	assert_int_equal(np, 1);
+	free(p);
+	assert_true(r.index == 0 || r.hi <= 13 || r.lo >= 13);
+	assert_true(r.index == 0 || r.p >= o.alpha);
+	o.max_points = 1;
+	assert_int_equal(ediv_find_rejected(x, 16, &o, &p, &np, &r), 0);
+	assert_int_equal(np, 1);
+	free(p);
+	assert_int_equal(r.index, 0);
+	assert_true(isnan(r.p));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -453,6 +493,7 @@ int main(void)
 		cmocka_unit_test(test_perms_at),
 		cmocka_unit_test(test_tail),
 		cmocka_unit_test(test_tail_decision),
+		cmocka_unit_test(test_rejected),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
