@@ -383,9 +383,9 @@ static bool arm64_not_applied(const char *append, const struct env *env,
 		    !v || strncmp(v, "on ", 3) != 0)
 			return false;
 		snprintf(msg, len, "'arm64.nopan' asks to turn PAN off, but "
-			 "the guest's cpu.arm64.pan is %s (a kernel without "
-			 "that parameter ignores it: Linux 6.1 has none; PAN "
-			 "off needs a kernel built without CONFIG_ARM64_PAN)",
+			 "the guest's cpu.arm64.pan is %s: a kernel without "
+			 "that parameter ignores it (Linux 6.1 has none); PAN "
+			 "off needs a kernel built without CONFIG_ARM64_PAN",
 			 v);
 		return true;
 	}
