@@ -206,7 +206,8 @@ static void log_line(const char *log, const char *mark, char *out,
  * isolation (KPTI)"), and the "forced ON|OFF by ..." line where kpti= or
  * mitigations=off forced it.  User space cannot see KPTI otherwise;
  * cpu.vuln.meltdown says "Not affected" on a CPU without Meltdown even
- * where kpti=1 forced it on.
+ * where kpti=1 forced it on.  A log without any "CPU features:" line
+ * (wrapped, or the x86 host's under qemu-user) says nothing.
  */
 static void kpti_text(const char *log, int log_errno, char *buf, size_t len)
 {
@@ -215,6 +216,13 @@ static void kpti_text(const char *log, int log_errno, char *buf, size_t len)
 	if (!log) {
 		snprintf(buf, len, "unknown (the kernel log cannot be read: "
 			 "%s)", strerror(log_errno));
+		return;
+	}
+	if (!strstr(log, "CPU features: ")) {
+		/* an arm64 kernel logs its CPU features at boot */
+		snprintf(buf, len, "unknown (no \"CPU features:\" line in "
+			 "the kernel log: wrapped since boot, or not an arm64 "
+			 "kernel's log: emulated?)");
 		return;
 	}
 	log_line(log, KPTI_FORCED, forced, sizeof(forced));

@@ -332,8 +332,14 @@ static void test_init_plain(void **state)
 		assert_true(info.ns_per_tick == 1.0);
 		assert_true(info.fallback_note[0] != '\0');
 	}
-	assert_true(info.overhead_ticks > 0.0);
-	assert_true(info.overhead_ns > 0.0);
+	/* a read pair can fall within one tick of a coarse counter
+	   (CNTVCT_EL0 at 62.5 MHz under qemu-user: 0 ticks) */
+	if (info.source == TIMER_CNTVCT) {
+		assert_true(info.overhead_ticks >= 0.0);
+	} else {
+		assert_true(info.overhead_ticks > 0.0);
+		assert_true(info.overhead_ns > 0.0);
+	}
 	assert_true(info.overhead_ns == info.overhead_ticks *
 		    info.ns_per_tick);
 
@@ -428,7 +434,8 @@ static void test_init_cycles(void **state)
 			assert_int_equal(info.source, TIMER_CLOCK_NS);
 		}
 	}
-	assert_true(info.overhead_ns > 0.0);
+	assert_true(info.source == TIMER_CNTVCT ? info.overhead_ns >= 0.0 :
+		    info.overhead_ns > 0.0);
 	check_monotonic(1000);
 	print_message("  cycles requested: source %s, note \"%s\"\n",
 		      info.unit, info.fallback_note);
