@@ -186,18 +186,24 @@ double timer_calib_busy_hz(uint64_t (*read)(void), uint64_t window_ns)
 /* An integer sysctl under /proc/sys/kernel, or fallback when absent. */
 int timer_calib_kernel_sysctl(const char *name, int fallback)
 {
-	char path[128];
+	char path[128], line[32], *end;
 	FILE *f;
-	int v;
+	long v;
 
 	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", name);
 	f = fopen(path, "r");
 	if (!f)
 		return fallback;
-	if (fscanf(f, "%d", &v) != 1)
-		v = fallback;
+	if (!fgets(line, sizeof(line), f)) {
+		fclose(f);
+		return fallback;
+	}
 	fclose(f);
-	return v;
+	errno = 0;
+	v = strtol(line, &end, 10);
+	if (end == line || errno || v < INT_MIN || v > INT_MAX)
+		return fallback;
+	return (int)v;
 }
 
 int timer_pmc_register(bool arm64, uint32_t index, char *buf, size_t len)
