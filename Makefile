@@ -17,7 +17,8 @@
 #                   puts into the guest's initramfs
 #   make test-boot  boot Debian's kernel in qemu (TCG here) with and
 #                   without clearcpuid=smap: tests/boot/test_boot.sh; and
-#                   its arm64 kernel once: tests/boot/test_boot_arm64.sh
+#                   its arm64 kernel twice (with and without kpti=1):
+#                   tests/boot/test_boot_arm64.sh
 #   make aarch64    build/aarch64/copyscope: cross-compiled for arm64 with
 #                   gcc-aarch64-linux-gnu against the arm64 multiarch
 #                   libraries (scripts/install-deps.sh installs them);
@@ -335,9 +336,10 @@ test: deps
 	$(Q)tests/run-tests.sh
 
 # Four real boots of Debian's kernel in qemu (TCG here: about 25 s each
-# with the quick suite; BOOT_WORK=sys.null for a faster try), then one
-# boot of Debian's arm64 kernel in qemu-system-aarch64 with the static
-# aarch64 copyscope (sys.null --quick: about 15 s under TCG); the kernels
+# with the quick suite; BOOT_WORK=sys.null for a faster try), then two
+# boots of Debian's arm64 kernel in qemu-system-aarch64 with the static
+# aarch64 copyscope, one a side (perf_user_access and kpti=1 against the
+# defaults; sys.null --quick: about 6 s a boot under TCG); the kernels
 # are fetched into build/kernel/ and build/kernel-arm64/ by
 # scripts/fetch-kernel.sh.
 BOOT_TIMEOUT ?= 900

@@ -259,22 +259,41 @@ bool boot_console_failure(const char *console, size_t len, char *why,
 
 /* ---- did the setting take effect (guest.c) ---- */
 
-/* The settings whose effect can be seen in the environment. */
+/*
+ * The settings whose effect can be seen in the environment: x86's
+ * (smap, smep, pti), arm64's (pan, kpti) and both's (mitigations).
+ */
 enum boot_setting {
 	BOOT_SET_SMAP,		/* cpu.flags: smap */
 	BOOT_SET_SMEP,		/* cpu.flags: smep */
 	BOOT_SET_PTI,		/* cpu.flags: pti; cpu.vuln.meltdown */
 	BOOT_SET_MITIGATIONS,	/* cpu.vuln.* */
+	BOOT_SET_PAN,		/* arm64: cpu.arm64.pan (arm64.nopan) */
+	BOOT_SET_KPTI,		/* arm64: cpu.arm64.kpti (kpti=) */
 	BOOT_NSETTINGS
 };
 
-/* "smap", "smep", "pti", "mitigations". */
+/* "smap", "smep", "pti", "mitigations", "pan", "kpti". */
 const char *boot_setting_name(enum boot_setting s);
+
+/* Whether setting s is one of the guests of architecture a. */
+bool boot_setting_applies(enum boot_setting s, enum boot_arch a);
+
+/*
+ * Whether append (the value of opt, "--append" or "--append-b") asks for
+ * a setting of another architecture than a's (x86's nosmap, nosmep,
+ * nopti, pti=, clearcpuid= of an arm64 guest; arm64's arm64.*, kpti= of
+ * an x86 one), or a kpti= that is neither on nor off: a message naming
+ * the word and what a's guests take into err, and true.
+ */
+bool boot_setting_foreign(const char *opt, const char *append,
+			  enum boot_arch a, char *err, size_t len);
 
 /*
  * The words of append that ask for setting s, space separated, into out
  * ("" when none): nosmap, clearcpuid=...smap..., nosmep, nopti, pti=...,
- * mitigations=... .  Returns true when there is any.
+ * mitigations=..., arm64.nopan, kpti=... .  Returns true when there is
+ * any.
  */
 bool boot_setting_words(const char *append, enum boot_setting s, char *out,
 			size_t len);
@@ -283,14 +302,18 @@ bool boot_setting_words(const char *append, enum boot_setting s, char *out,
  * What setting s looks like in one guest environment, as a string into
  * out: for smap/smep/pti "flag present"/"flag absent" (from cpu.flags),
  * plus for pti the meltdown file; for mitigations the cpu.vuln.* values
- * joined.  "" when the environment does not say (no cpu.flags).
+ * joined; for pan cpu.arm64.pan; for kpti cpu.arm64.kpti and the
+ * meltdown file.  "" when the environment does not say.
  */
 void boot_setting_state(const struct env *env, enum boot_setting s,
 			char *out, size_t len);
 
 /*
  * A check for one side alone: when append asks to remove smap or smep
- * and the guest's cpu.flags still has it, a message into msg and true.
+ * and the guest's cpu.flags still has it, when it asks arm64.nopan and
+ * cpu.arm64.pan is still on, or when its kpti= (or mitigations=off)
+ * asks for KPTI on or off and cpu.arm64.kpti says the other: a message
+ * into msg and true.
  */
 bool boot_setting_not_applied(const char *append, const struct env *env,
 			      enum boot_setting s, char *msg, size_t len);

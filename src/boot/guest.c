@@ -3,7 +3,9 @@
  * report on the data channel (boot.h describes the lines), the kernel's
  * console (a panic), and whether a side's kernel setting took effect (the
  * command line, parameters the kernel did not recognise, CPU flags and
- * vulnerability files).  Pure functions of text: unit tested.
+ * vulnerability files; on arm64 the kernel log's PAN and KPTI lines the
+ * guest's environment quotes), and which settings a guest's architecture
+ * takes at all.  Pure functions of text: unit tested.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,10 +177,46 @@ bool boot_console_failure(const char *console, size_t len, char *why,
 const char *boot_setting_name(enum boot_setting s)
 {
 	static const char *const names[BOOT_NSETTINGS] = {
-		"smap", "smep", "pti", "mitigations",
+		"smap", "smep", "pti", "mitigations", "pan", "kpti",
 	};
 
 	return s < BOOT_NSETTINGS ? names[s] : "?";
+}
+
+bool boot_setting_applies(enum boot_setting s, enum boot_arch a)
+{
+	switch (s) {
+	case BOOT_SET_SMAP:
+	case BOOT_SET_SMEP:
+	case BOOT_SET_PTI:
+		return a == BOOT_ARCH_X86_64;
+	case BOOT_SET_PAN:
+	case BOOT_SET_KPTI:
+		return a == BOOT_ARCH_AARCH64;
+	case BOOT_SET_MITIGATIONS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * A kpti= value as the kernel's kstrtobool reads it: 1 (1, y, Y, t, T,
+ * on), 0 (0, n, N, f, F, off), -1 (anything else: the kernel ignores
+ * the word).
+ */
+static int kpti_value(const char *v, size_t n)
+{
+	if (n == 0)
+		return -1;
+	if (strchr("1yYtT", v[0]))
+		return 1;
+	if (strchr("0nNfF", v[0]))
+		return 0;
+	if ((v[0] == 'o' || v[0] == 'O') && n > 1)
+		return v[1] == 'n' || v[1] == 'N' ? 1 :
+		       v[1] == 'f' || v[1] == 'F' ? 0 : -1;
+	return -1;
 }
 
 /* Whether the clearcpuid= value (a comma list) names flag. */
@@ -218,6 +256,10 @@ static bool word_asks(const char *w, size_t n, enum boot_setting s)
 		       IS("mitigations=off");
 	case BOOT_SET_MITIGATIONS:
 		return PREFIX("mitigations=");
+	case BOOT_SET_PAN:
+		return IS("arm64.nopan");
+	case BOOT_SET_KPTI:
+		return PREFIX("kpti=") || IS("mitigations=off");
 	default:
 		return false;
 	}
@@ -252,6 +294,20 @@ void boot_setting_state(const struct env *env, enum boot_setting s,
 	size_t i;
 
 	out[0] = '\0';
+	if (s == BOOT_SET_PAN || s == BOOT_SET_KPTI) {
+		const char *v = env_get(env, s == BOOT_SET_PAN ?
+					"cpu.arm64.pan" : "cpu.arm64.kpti");
+		const char *m = env_get(env, "cpu.vuln.meltdown");
+
+		if (!v)
+			return;
+		if (s == BOOT_SET_PAN)
+			snprintf(out, len, "pan %s", v);
+		else
+			snprintf(out, len, "kpti %s; meltdown: %s", v,
+				 m ? m : "(no file)");
+		return;
+	}
 	if (s == BOOT_SET_MITIGATIONS) {
 		for (i = 0; i < env->n; i++) {
 			const struct env_item *it = &env->items[i];
@@ -280,6 +336,71 @@ void boot_setting_state(const struct env *env, enum boot_setting s,
 	}
 }
 
+/*
+ * KPTI as append asks it: 1 on, 0 off (the last kpti= word, else
+ * mitigations=off), -1 not asked; *word is the deciding word.
+ */
+static int kpti_asked(const char *append, char *word, size_t len)
+{
+	const char *p = append ? append : "";
+	int want = -1;
+	bool by_kpti = false;
+
+	word[0] = '\0';
+	while (*p) {
+		size_t n;
+
+		p += strspn(p, " \t");
+		n = strcspn(p, " \t");
+		if (!n)
+			break;
+		if (n > 5 && memcmp(p, "kpti=", 5) == 0 &&
+		    kpti_value(p + 5, n - 5) >= 0) {
+			want = kpti_value(p + 5, n - 5);
+			by_kpti = true;
+			snprintf(word, len, "%.*s", (int)n, p);
+		} else if (!by_kpti && n == 15 &&
+			   memcmp(p, "mitigations=off", 15) == 0) {
+			want = 0;
+			snprintf(word, len, "mitigations=off");
+		}
+		p += n;
+	}
+	return want;
+}
+
+/* boot_setting_not_applied() for pan and kpti (arm64 guests). */
+static bool arm64_not_applied(const char *append, const struct env *env,
+			      enum boot_setting s, char *msg, size_t len)
+{
+	const char *v;
+	char word[128];
+	int want;
+
+	if (s == BOOT_SET_PAN) {
+		v = env_get(env, "cpu.arm64.pan");
+		if (!has_wordn(append ? append : "", "arm64.nopan", 11) ||
+		    !v || strncmp(v, "on ", 3) != 0)
+			return false;
+		snprintf(msg, len, "'arm64.nopan' asks to turn PAN off, but "
+			 "the guest's cpu.arm64.pan is %s: a kernel without "
+			 "that parameter ignores it (Linux 6.1 has none); PAN "
+			 "off needs a kernel built without CONFIG_ARM64_PAN",
+			 v);
+		return true;
+	}
+	v = env_get(env, "cpu.arm64.kpti");
+	want = kpti_asked(append, word, sizeof(word));
+	if (want < 0 || !v || (strncmp(v, "on ", 3) != 0 &&
+			       strncmp(v, "off ", 4) != 0))
+		return false;
+	if ((want == 1) == (strncmp(v, "on ", 3) == 0))
+		return false;
+	snprintf(msg, len, "'%s' asks for KPTI %s, but the guest's "
+		 "cpu.arm64.kpti is %s", word, want ? "on" : "off", v);
+	return true;
+}
+
 bool boot_setting_not_applied(const char *append, const struct env *env,
 			      enum boot_setting s, char *msg, size_t len)
 {
@@ -288,6 +409,8 @@ bool boot_setting_not_applied(const char *append, const struct env *env,
 	char words[512];
 
 	msg[0] = '\0';
+	if (s == BOOT_SET_PAN || s == BOOT_SET_KPTI)
+		return arm64_not_applied(append, env, s, msg, len);
 	if (s != BOOT_SET_SMAP && s != BOOT_SET_SMEP)
 		return false;
 	if (!boot_setting_words(append, s, words, sizeof(words)) || !flags ||
@@ -296,4 +419,64 @@ bool boot_setting_not_applied(const char *append, const struct env *env,
 	snprintf(msg, len, "'%s' asks to turn %s off, but the guest's CPU "
 		 "flags still show %s", words, name, name);
 	return true;
+}
+
+/* The x86-only words, then the arm64-only ones (prefix when '=' ends). */
+static const char *const x86_words[] = {
+	"nosmap", "nosmep", "nopti", "pti=", "clearcpuid=",
+};
+static const char *const arm64_words[] = { "arm64.", "kpti=" };
+
+/* Whether word w (n bytes) is pat, or begins with it where pat ends in
+   '=' or '.'. */
+static bool word_is(const char *w, size_t n, const char *pat)
+{
+	size_t pl = strlen(pat);
+	char last = pat[pl - 1];
+
+	if (last == '=' || last == '.')
+		return n >= pl && memcmp(w, pat, pl) == 0;
+	return n == pl && memcmp(w, pat, pl) == 0;
+}
+
+bool boot_setting_foreign(const char *opt, const char *append,
+			  enum boot_arch a, char *err, size_t len)
+{
+	bool arm = a == BOOT_ARCH_AARCH64;
+	const char *const *bad = arm ? x86_words : arm64_words;
+	size_t nbad = arm ? ARRAY_SIZE(x86_words) : ARRAY_SIZE(arm64_words);
+	const char *p = append ? append : "";
+
+	while (*p) {
+		size_t n, i;
+
+		p += strspn(p, " \t");
+		n = strcspn(p, " \t");
+		if (!n)
+			break;
+		for (i = 0; i < nbad; i++) {
+			if (!word_is(p, n, bad[i]))
+				continue;
+			snprintf(err, len, "%s: '%.*s' is %s kernel parameter "
+				 "and the guest is %s: %s", opt, (int)n, p,
+				 arm ? "an x86" : "an arm64",
+				 boot_arch_info(a)->name, arm ?
+				 "on arm64 the settings boot checks are "
+				 "kpti=0|1 (KPTI), arm64.nopan (PAN, where "
+				 "the kernel has it; Linux 6.1 has not) and "
+				 "mitigations=" : "on x86 the settings boot "
+				 "checks are nosmap, nosmep, clearcpuid=smap,"
+				 "smep, nopti, pti= and mitigations=");
+			return true;
+		}
+		if (arm && n > 5 && memcmp(p, "kpti=", 5) == 0 &&
+		    kpti_value(p + 5, n - 5) < 0) {
+			snprintf(err, len, "%s: '%.*s': kpti takes 0 or 1 (or "
+				 "off, on, n, y), else the kernel ignores it",
+				 opt, (int)n, p);
+			return true;
+		}
+		p += n;
+	}
+	return false;
 }

@@ -200,6 +200,7 @@ static void print_preamble(void *arg, const struct run_info *run,
 	struct run_print_clock clk = {
 		.unit = sc->unit, .tsc = sc->tsc, .tsc_hz = sc->tsc_hz,
 		.overhead_ns = sc->overhead_ns, .counter = sc->counter,
+		.cycles = sc->cycles,
 	};
 
 	run_print_preamble(stdout, &rc->out, run, env, &clk);

@@ -1,9 +1,10 @@
 /*
  * env_arm64.c - what the environment records of an arm64 CPU
  * (env_arm64.h): the MIDR with the implementer's and the part's names,
- * the HWCAP features, PAC and BTI, the SVE vector length and PAN (the
+ * the HWCAP features, PAC and BTI, the SVE vector length, PAN (the
  * kernel log's "detected" line, else whether the kernel was built with
- * it).  On other architectures it records nothing.
+ * it) and KPTI (the kernel log's lines).  On other architectures it
+ * records nothing.
  *
  * On arm64 /proc/cpuinfo has no "model name" and its "Features" line is
  * the HWCAP list; under qemu-user it is the host's file, so this reads
@@ -15,6 +16,7 @@
 
 #ifdef __aarch64__
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -153,44 +155,99 @@ static bool has_word(const char *words, const char *w)
 
 /* The kernel's line when its CPU feature code turned PAN on. */
 #define PAN_DETECTED "CPU features: detected: Privileged Access Never"
+/* ... and KPTI (arm64_features[]: ARM64_UNMAP_KERNEL_AT_EL0). */
+#define KPTI_DETECTED "CPU features: detected: Kernel page table " \
+	"isolation (KPTI)"
+/* unmap_kernel_at_el0(): "forced ON|OFF by kpti command line option"
+   (or "by mitigations=off") */
+#define KPTI_FORCED "kernel page table isolation forced "
 
 /*
- * Whether the kernel log (klogctl, which needs CAP_SYSLOG where
- * dmesg_restrict is set; the log may also have wrapped since boot) holds
- * the line the kernel prints when it enables PAN on every CPU.
+ * The kernel log (klogctl, which needs CAP_SYSLOG where dmesg_restrict
+ * is set; the log may also have wrapped since boot), malloc'd; NULL with
+ * errno set when it cannot be read.
  */
-static bool pan_in_kernel_log(void)
+static char *kernel_log(void)
 {
 	int size = klogctl(10, NULL, 0);	/* SYSLOG_ACTION_SIZE_BUFFER */
 	char *log;
-	bool found;
 	int n;
 
 	if (size <= 0)
-		return false;
+		return NULL;
 	log = malloc((size_t)size + 1);
 	if (!log)
-		return false;
+		return NULL;
 	n = klogctl(3, log, size);		/* SYSLOG_ACTION_READ_ALL */
-	if (n < 0)
-		n = 0;
+	if (n < 0) {
+		int e = errno;
+
+		free(log);
+		errno = e;
+		return NULL;
+	}
 	log[n] = '\0';
-	found = strstr(log, PAN_DETECTED) != NULL;
-	free(log);
-	return found;
+	return log;
+}
+
+/* The log's line that holds mark, from mark to its end, into out. */
+static void log_line(const char *log, const char *mark, char *out,
+		     size_t len)
+{
+	const char *p = strstr(log, mark);
+	size_t n = p ? strcspn(p, "\r\n") : 0;
+
+	snprintf(out, len, "%.*s", (int)n, p ? p : "");
+}
+
+/*
+ * cpu.arm64.kpti: whether the kernel unmaps itself at EL0 (KPTI), from
+ * the line the kernel logs when it does ("detected: Kernel page table
+ * isolation (KPTI)"), and the "forced ON|OFF by ..." line where kpti= or
+ * mitigations=off forced it.  User space cannot see KPTI otherwise;
+ * cpu.vuln.meltdown says "Not affected" on a CPU without Meltdown even
+ * where kpti=1 forced it on.  A log without any "CPU features:" line
+ * (wrapped, or the x86 host's under qemu-user) says nothing.
+ */
+static void kpti_text(const char *log, int log_errno, char *buf, size_t len)
+{
+	char forced[160];
+
+	if (!log) {
+		snprintf(buf, len, "unknown (the kernel log cannot be read: "
+			 "%s)", strerror(log_errno));
+		return;
+	}
+	if (!strstr(log, "CPU features: ")) {
+		/* an arm64 kernel logs its CPU features at boot */
+		snprintf(buf, len, "unknown (no \"CPU features:\" line in "
+			 "the kernel log: wrapped since boot, or not an arm64 "
+			 "kernel's log: emulated?)");
+		return;
+	}
+	log_line(log, KPTI_FORCED, forced, sizeof(forced));
+	if (strstr(log, KPTI_DETECTED))
+		snprintf(buf, len, "on (the kernel log: \"" KPTI_DETECTED
+			 "\"%s%s%s)", forced[0] ? "; \"" : "", forced,
+			 forced[0] ? "\"" : "");
+	else if (forced[0])
+		snprintf(buf, len, "off (the kernel log: \"%s\")", forced);
+	else
+		snprintf(buf, len, "off (no \"" KPTI_DETECTED "\" in the "
+			 "kernel log)");
 }
 
 /* cpu.arm64.pan: the kernel log's "detected" line (the CPU has PAN and
    the kernel uses it), else what the kernel config (/proc/config.gz,
    /boot/config-R) says of CONFIG_ARM64_PAN. */
-static void pan_text(char *buf, size_t len)
+static void pan_text(const char *log, char *buf, size_t len)
 {
 	struct utsname un;
 	char path[300], line[256];
 	bool arm64 = false, pan = false;
 	gzFile f;
 
-	if (pan_in_kernel_log()) {
+	if (log && strstr(log, PAN_DETECTED)) {
 		snprintf(buf, len, "on (the kernel log: \"" PAN_DETECTED
 			 "\")");
 		return;
@@ -228,8 +285,8 @@ int env_arm64_capture(struct env *env)
 	unsigned pn = (unsigned)(midr >> 4) & 0xfff;
 	unsigned var = (unsigned)(midr >> 20) & 0xf, rev = midr & 0xf;
 	unsigned long hw = getauxval(AT_HWCAP), hw2 = getauxval(AT_HWCAP2);
-	char model[160], v[512] = "", flags[128] = "";
-	int vl = prctl(PR_SVE_GET_VL, 0, 0, 0, 0);
+	char model[160], v[512] = "", flags[128] = "", kpti[256], *log;
+	int vl = prctl(PR_SVE_GET_VL, 0, 0, 0, 0), log_errno;
 	size_t i;
 
 	impl = midr_lookup(im, ~0u);
@@ -268,8 +325,15 @@ int env_arm64_capture(struct env *env)
 		snprintf(v, sizeof(v), "none (no SVE)");
 	if (env_set(env, "cpu.arm64.sve_vector_length", v))
 		return -1;
-	pan_text(v, sizeof(v));
-	return env_set(env, "cpu.arm64.pan", v);
+	log = kernel_log();
+	log_errno = errno;
+	pan_text(log, v, sizeof(v));
+	kpti_text(log, log_errno, kpti, sizeof(kpti));
+	free(log);
+	if (env_set(env, "cpu.arm64.pan", v) ||
+	    env_set(env, "cpu.arm64.kpti", kpti))
+		return -1;
+	return 0;
 }
 
 #else

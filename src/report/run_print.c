@@ -72,6 +72,14 @@ void run_print_preamble(FILE *out, const struct run_print *p,
 		fprintf(out, " (TSC %.3f GHz)", clk->tsc_hz / 1e9);
 	fprintf(out, ", %.0f ns per read pair; rows: median, ±%%sd, CI\n",
 		clk->overhead_ns);
+	if (clk->cycles && clk->cycles[0]) {
+		char line[320];
+
+		/* the timer line's second half: the counter is not cycles */
+		snprintf(line, sizeof(line), "core cycles from user space: %s",
+			 clk->cycles);
+		fmt_wrap(out, 2, 4, line);
+	}
 	if (o->interleave)
 		fprintf(out, "interleaved: the samples of all configurations "
 			"in a shuffled round-robin\norder, seed %llu\n",

@@ -23,6 +23,9 @@ struct run_print_clock {
 	double tsc_hz;
 	double overhead_ns;		/* one read pair */
 	const char *counter;		/* the counter's text, else the TSC's */
+	const char *cycles;		/* "" or NULL, else whether core
+					   cycles can be read: "yes: ..." or
+					   "no: <why>" */
 };
 
 /* How one run prints, and where it is. */

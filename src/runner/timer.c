@@ -2,11 +2,21 @@
  * timer.c - the clocks copyscope measures with (see timer.h and
  * docs/methodology.md).
  *
- * timer_init() picks one of three sources and calibrates it:
- *   TIMER_RDPMC     core cycles, rdpmc on a perf_event mmap page;
+ * timer_init() picks one of these sources and calibrates it (the
+ * calibration itself is in timer_calib.c):
+ *   TIMER_RDPMC     core cycles read from user space on a perf_event mmap
+ *                   page: rdpmc on x86; on arm64 mrs of PMCCNTR_EL0 (page
+ *                   index 32) or PMEVCNTR<n>_EL0 (index n + 1), which the
+ *                   kernel allows only with perf_user_access = 1 and an
+ *                   event opened with config1 bit 0 (user access) and
+ *                   bit 1 (a 64-bit counter);
  *   TIMER_TSC       lfence;rdtsc;lfence, calibrated against
  *                   CLOCK_MONOTONIC_RAW;
+ *   TIMER_CNTVCT    arm64: isb;mrs cntvct_el0;isb, at CNTFRQ_EL0;
  *   TIMER_CLOCK_NS  clock_gettime(CLOCK_MONOTONIC_RAW).
+ * Whatever the source, timer_init() also probes whether core cycles can
+ * be read from user space here and what a read pair costs, or why not
+ * (timer_info.cycles: the environment's timer.cycles).
  * rdtscp is never used: some hypervisors let it execute without reporting
  * it in CPUID and hand back the host's CPU id in ecx.
  *
@@ -29,6 +39,7 @@
 #include "runner/timer.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
@@ -41,30 +52,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util/sort.h"
+#include "runner/timer_priv.h"
 
-/*
- * TIMER_HAVE_TSC: a constant-rate counter readable from user space: the
- * TSC on x86, the generic timer's virtual count CNTVCT_EL0 (at CNTFRQ_EL0)
- * on arm64.  TIMER_ARM64 selects the arm64 reads.
- */
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#define TIMER_HAVE_TSC 1
-#define TIMER_ARM64 0
-#elif defined(__aarch64__)
-#define TIMER_HAVE_TSC 1
-#define TIMER_ARM64 1
-#else
-#define TIMER_HAVE_TSC 0
-#define TIMER_ARM64 0
-#endif
-
-#define CALIB_WINDOWS		5
-#define CALIB_WINDOW_NS		10000000ull	/* 10 ms per window */
-#define CALIB_BRACKET_TRIES	8
-#define CROSS_CPU_ROUNDS	4
 #define OVERHEAD_PAIRS		10000
+#define PMC_PROBE_PAIRS		1000	/* pairs of PMU reads in the probe */
+#define CYCLES_WINDOW_NS	2000000ull	/* 2 ms busy windows */
 
 /* Process-wide state, written only by timer_init(). */
 static enum timer_source g_source = TIMER_CLOCK_NS;
@@ -75,6 +67,7 @@ static struct timer_info g_info = {
 	.ns_per_tick = 1.0,
 };
 static struct perf_event_attr g_cycles_attr;	/* the attr that opened */
+static uint32_t g_refused_cap, g_refused_index;	/* a refusing page's */
 static bool g_announced;
 static bool g_atfork_done;
 
@@ -134,6 +127,44 @@ static uint64_t rdpmc_insn(uint32_t counter)
 		     : "=a"(lo), "=d"(hi) : "c"(counter) : "memory");
 	return ((uint64_t)hi << 32) | lo;
 }
+#elif TIMER_ARM64
+/* One PMEVCNTR<n>_EL0 read: the register is part of the instruction. */
+#define PMEV_CASE(n)							\
+	case n:								\
+		asm volatile("isb\n\tmrs %0, pmevcntr" #n "_el0\n\tisb"	\
+			     : "=r"(v) : : "memory");			\
+		break
+
+/*
+ * The counter the page's index names, less one (as rdpmc takes it): 31
+ * is the cycle counter PMCCNTR_EL0 (the kernel's index 32), n < 31 the
+ * event counter PMEVCNTR<n>_EL0.  The isb barriers order the read as
+ * CNTVCT_EL0's are (timer_rdtsc).  setup_rdpmc() refuses an index that
+ * names no counter, so the default case is never reached.
+ */
+static uint64_t rdpmc_insn(uint32_t counter)
+{
+	uint64_t v = 0;
+
+	switch (counter) {
+	case 31:
+		asm volatile("isb\n\tmrs %0, pmccntr_el0\n\tisb"
+			     : "=r"(v) : : "memory");
+		break;
+	PMEV_CASE(0); PMEV_CASE(1); PMEV_CASE(2); PMEV_CASE(3);
+	PMEV_CASE(4); PMEV_CASE(5); PMEV_CASE(6); PMEV_CASE(7);
+	PMEV_CASE(8); PMEV_CASE(9); PMEV_CASE(10); PMEV_CASE(11);
+	PMEV_CASE(12); PMEV_CASE(13); PMEV_CASE(14); PMEV_CASE(15);
+	PMEV_CASE(16); PMEV_CASE(17); PMEV_CASE(18); PMEV_CASE(19);
+	PMEV_CASE(20); PMEV_CASE(21); PMEV_CASE(22); PMEV_CASE(23);
+	PMEV_CASE(24); PMEV_CASE(25); PMEV_CASE(26); PMEV_CASE(27);
+	PMEV_CASE(28); PMEV_CASE(29); PMEV_CASE(30);
+	default:
+		break;
+	}
+	return v;
+}
+#undef PMEV_CASE
 #else
 static uint64_t rdpmc_insn(uint32_t counter)
 {
@@ -141,6 +172,28 @@ static uint64_t rdpmc_insn(uint32_t counter)
 	return 0;
 }
 #endif
+
+/*
+ * The counter is width bits wide; sign-extend it modulo 2^64 (keep the
+ * low width bits, then (x ^ m) - m with m the sign bit), in unsigned
+ * arithmetic: no implementation-defined right shift of a negative value.
+ * A width of 0 or 64 leaves pmc as it is.
+ */
+static inline uint64_t pmc_extend(uint64_t pmc, uint16_t width)
+{
+	if (width > 0 && width < 64) {
+		uint64_t m = UINT64_C(1) << (width - 1);
+
+		pmc &= (UINT64_C(1) << width) - 1;
+		pmc = (pmc ^ m) - m;
+	}
+	return pmc;
+}
+
+uint64_t timer_pmc_extend(uint64_t pmc, uint16_t width)
+{
+	return pmc_extend(pmc, width);
+}
 
 /*
  * The seqlock loop from include/uapi/linux/perf_event.h.  static inline so
@@ -162,25 +215,11 @@ static inline int rdpmc_read_page(volatile struct perf_event_mmap_page *pc,
 		cnt = (uint64_t)pc->offset;
 		ok = pc->cap_user_rdpmc && idx != 0;
 		if (ok) {
-			uint16_t width = pc->pmc_width;
-			uint64_t pmc = read_pmc(idx - 1);
-
 			/*
-			 * The counter is width bits wide; sign-extend it
-			 * modulo 2^64 (keep the low width bits, then
-			 * (x ^ m) - m with m the sign bit), in unsigned
-			 * arithmetic: no implementation-defined right shift
-			 * of a negative value.  offset is chosen by the
-			 * kernel so that offset + sign-extended pmc is the
-			 * count.
+			 * offset is chosen by the kernel so that offset +
+			 * the sign-extended counter is the count.
 			 */
-			if (width > 0 && width < 64) {
-				uint64_t m = UINT64_C(1) << (width - 1);
-
-				pmc &= (UINT64_C(1) << width) - 1;
-				pmc = (pmc ^ m) - m;
-			}
-			cnt += pmc;
+			cnt += pmc_extend(read_pmc(idx - 1), pc->pmc_width);
 		}
 		barrier();
 	} while (pc->lock != seq);
@@ -228,8 +267,9 @@ static void thread_release(void)
 
 /*
  * Open g_cycles_attr for the calling thread and map its page.  Returns 0;
- * -1 with errno set when perf_event_open or mmap fails; -2 when the page
- * does not allow user reads.  Nothing is left open on failure.
+ * -1 with errno set when perf_event_open fails, -3 when mmap does; -2
+ * when the page does not allow user reads.  Nothing is left open on
+ * failure.
  */
 static int thread_open_cycles(void)
 {
@@ -248,11 +288,13 @@ static int thread_open_cycles(void)
 		if (close((int)fd) != 0)
 			perror("copyscope: close(perf fd)");
 		errno = err;
-		return -1;
+		return -3;
 	}
 	tls_fd = (int)fd;
 	tls_pc = p;
 	if (rdpmc_read_page(tls_pc, rdpmc_insn, &cnt) != 0) {
+		g_refused_cap = tls_pc->cap_user_rdpmc;
+		g_refused_index = tls_pc->index;
 		thread_release();
 		return -2;
 	}
@@ -332,6 +374,10 @@ void timer_counter_text(const struct timer_info *ti, char *buf,
 	if (ti->source == TIMER_CNTVCT)
 		snprintf(buf, len, "CNTVCT_EL0 %.3f MHz, %.1f ns a tick",
 			 ti->tsc_hz / 1e6, ti->ns_per_tick);
+	else if (ti->source == TIMER_RDPMC && TIMER_ARM64)
+		snprintf(buf, len, "PMCCNTR_EL0 through perf, %.0f MHz "
+			 "measured busy against CLOCK_MONOTONIC_RAW",
+			 ti->cycles_hz / 1e6);
 	else
 		snprintf(buf, len, "TSC %.3f GHz", ti->tsc_hz / 1e9);
 }
@@ -369,172 +415,129 @@ static void note_append(struct timer_info *info, const char *fmt, ...)
 	va_end(ap);
 }
 
-#if TIMER_ARM64
-/* The generic timer counts at a constant rate by the architecture. */
-static bool cpuid_tsc_invariant(void)
-{
-	return true;
-}
-
-/* CNTFRQ_EL0: the counter's frequency as firmware set it, in Hz. */
-static double arm64_cntfrq_hz(void)
-{
-	uint64_t f;
-
-	asm volatile("mrs %0, cntfrq_el0" : "=r"(f));
-	return (double)f;
-}
-#elif TIMER_HAVE_TSC
-static bool cpuid_tsc_invariant(void)
-{
-	unsigned int a, b, c, d;
-
-	/* __get_cpuid checks the maximum extended leaf first. */
-	if (!__get_cpuid(0x80000007, &a, &b, &c, &d))
-		return false;
-	return (d >> 8) & 1;	/* EDX bit 8: invariant TSC */
-}
-#else
-static bool cpuid_tsc_invariant(void)
-{
-	return false;
-}
-#endif
-
 /*
- * Read the TSC bracketed by two CLOCK_MONOTONIC_RAW reads, keeping the
- * tightest bracket of a few tries; *ns is the bracket's midpoint.
+ * Try to set up user-space cycle reads for this thread.  Returns true on
+ * success; otherwise fills why (for timer_cycles_refused_text).
  */
-static uint64_t tsc_bracket(uint64_t *ns)
-{
-	uint64_t best_gap = UINT64_MAX, best_tsc = 0, best_ns = 0;
-	int i;
-
-	for (i = 0; i < CALIB_BRACKET_TRIES; i++) {
-		uint64_t m0 = timer_mono_raw_ns();
-		uint64_t t = timer_rdtsc();
-		uint64_t m1 = timer_mono_raw_ns();
-
-		if (m1 - m0 < best_gap) {
-			best_gap = m1 - m0;
-			best_tsc = t;
-			best_ns = m0 + (m1 - m0) / 2;
-		}
-	}
-	*ns = best_ns;
-	return best_tsc;
-}
-
-/* Median TSC frequency over CALIB_WINDOWS windows of ~10 ms. */
-static double calibrate_tsc(void)
-{
-	double hz[CALIB_WINDOWS];
-	int i, n = 0;
-
-	for (i = 0; i < CALIB_WINDOWS; i++) {
-		struct timespec ts = { 0, (long)CALIB_WINDOW_NS };
-		uint64_t n0, n1, t0, t1;
-
-		t0 = tsc_bracket(&n0);
-		while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-			;
-		t1 = tsc_bracket(&n1);
-		if (n1 <= n0 || t1 <= t0)
-			continue;
-		hz[n++] = timer_calc_hz(t1 - t0, n1 - n0);
-	}
-	if (n == 0)
-		return 0.0;
-	qsort(hz, (size_t)n, sizeof(hz[0]), util_cmp_double);
-	return hz[n / 2];
-}
-
-/*
- * Pin this thread to each allowed CPU in turn, reading the TSC on each;
- * the reads, taken one after another in time, must never go backwards.
- * This catches offsets larger than a migration (microseconds), not finer
- * skew.  The original affinity mask is restored.
- */
-static bool check_cross_cpu(void)
-{
-	cpu_set_t orig, one;
-	uint64_t last = 0;
-	bool ok = true;
-	int round, cpu, visited = 0;
-
-	if (sched_getaffinity(0, sizeof(orig), &orig) != 0)
-		return false;
-	for (round = 0; round < CROSS_CPU_ROUNDS && ok; round++) {
-		for (cpu = 0; cpu < CPU_SETSIZE && ok; cpu++) {
-			uint64_t t;
-
-			if (!CPU_ISSET(cpu, &orig))
-				continue;
-			CPU_ZERO(&one);
-			CPU_SET(cpu, &one);
-			if (sched_setaffinity(0, sizeof(one), &one) != 0)
-				continue;	/* CPU went away; skip it */
-			visited++;
-			t = timer_rdtsc();
-			if (t < last)
-				ok = false;
-			last = t;
-			t = timer_rdtsc();
-			if (t < last)
-				ok = false;
-			last = t;
-		}
-	}
-	if (sched_setaffinity(0, sizeof(orig), &orig) != 0) {
-		perror("copyscope: restoring CPU affinity");
-		ok = false;
-	}
-	return ok && visited > 0;
-}
-
-/*
- * Try to set up rdpmc cycles for this thread.  Returns true on success;
- * otherwise writes why to info->fallback_note.
- */
-static bool setup_rdpmc(struct timer_info *info)
+static bool setup_rdpmc(struct timer_cycles_why *why)
 {
 	struct perf_event_attr *a = &g_cycles_attr;
-	int r, err = 0;
+	int r, err;
 
-	if (!TIMER_HAVE_TSC || TIMER_ARM64) {
-		/* rdpmc_insn() is x86 only. */
-		note_append(info, "rdpmc is only implemented on x86");
+	memset(why, 0, sizeof(*why));
+	why->arm64 = TIMER_ARM64;
+	if (!TIMER_HAVE_TSC) {
+		why->open_errno = ENOSYS;
+		why->no_arch = true;
 		return false;
 	}
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
 	a->type = PERF_TYPE_HARDWARE;
 	a->config = PERF_COUNT_HW_CPU_CYCLES;
-	a->exclude_kernel = 0;
-	a->exclude_hv = 0;
+	/* arm64: config1 bit 0 asks for user access, bit 1 for a 64-bit
+	   counter (the cycle counter, PMCCNTR_EL0, where it is free) */
+	a->config1 = TIMER_ARM64 ? 3 : 0;
 	r = thread_open_cycles();
-	if (r == -1) {
+	err = errno;
+	if (r == -1 && (err == EACCES || err == EPERM)) {
 		/* Refused (perf_event_paranoid > 1?): user mode only. */
 		a->exclude_kernel = 1;
 		a->exclude_hv = 1;
 		r = thread_open_cycles();
 		err = errno;
 	}
-	if (r == 0) {
-		/* A fallback too: syscall cost then counts no cycles. */
-		if (a->exclude_kernel)
-			note_append(info, "kernel cycles refused "
-				    "(perf_event_paranoid?): cycles count "
-				    "user mode only, not time in the kernel");
+	if (r == 0)
 		return true;
+	why->paranoid = timer_calib_kernel_sysctl("perf_event_paranoid",
+						  INT_MIN);
+	why->user_access = timer_calib_kernel_sysctl("perf_user_access",
+						     -1);
+	if (r == -3) {
+		why->mmap_errno = err;
+	} else if (r == -2) {
+		why->page_refused = true;
+		why->cap_user_rdpmc = g_refused_cap;
+		why->index = g_refused_index;
+	} else {
+		why->open_errno = err;
 	}
-	if (r == -2)
-		note_append(info, "rdpmc not allowed on the cpu-cycles page "
-			    "(cap_user_rdpmc clear or index 0)");
-	else
-		note_append(info, "perf_event_open(cpu-cycles) failed: %s",
-			    strerror(err));
 	return false;
+}
+
+/* A read of this thread's PMU page; 0 when the page refuses. */
+static uint64_t pmc_now(void)
+{
+	uint64_t c;
+
+	return rdpmc_read_page(tls_pc, rdpmc_insn, &c) == 0 ? c : 0;
+}
+
+/*
+ * The open cycles page's counter and what a pair of reads costs, into
+ * text ("yes: PMCCNTR_EL0, 31139 cycles a read pair").  Returns -1
+ * (with the refusal in text) when the page names no counter.
+ */
+static int probe_text(char *text, size_t len)
+{
+	uint64_t d[PMC_PROBE_PAIRS];
+	char reg[64];
+	int i;
+
+	if (timer_pmc_register(TIMER_ARM64, tls_pc->index, reg,
+			       sizeof(reg)) != 0) {
+		snprintf(text, len, "no: the perf page names %s", reg);
+		return -1;
+	}
+	for (i = 0; i < PMC_PROBE_PAIRS; i++) {
+		uint64_t a = 0, b = 0;
+
+		(void)rdpmc_read_page(tls_pc, rdpmc_insn, &a);
+		(void)rdpmc_read_page(tls_pc, rdpmc_insn, &b);
+		d[i] = b - a;
+	}
+	qsort(d, PMC_PROBE_PAIRS, sizeof(d[0]), cmp_u64);
+	snprintf(text, len, "yes: %s, %llu cycles a read pair%s", reg,
+		 (unsigned long long)d[PMC_PROBE_PAIRS / 2],
+		 g_cycles_attr.exclude_kernel ? ", user mode only (kernel "
+		 "cycles refused: perf_event_paranoid)" : "");
+	return 0;
+}
+
+/*
+ * Whether core cycles can be read here, into info->cycles; the event
+ * stays open for this thread when want (and it works), else is closed.
+ */
+static bool probe_cycles(bool want, struct timer_info *info)
+{
+	struct timer_cycles_why why;
+
+	if (!setup_rdpmc(&why)) {
+		timer_cycles_refused_text(&why, info->cycles,
+					  sizeof(info->cycles));
+		if (want)
+			note_append(info, "%s", info->cycles + 4);
+		return false;
+	}
+	if (probe_text(info->cycles, sizeof(info->cycles)) != 0) {
+		thread_release();
+		if (want)
+			note_append(info, "%s", info->cycles + 4);
+		return false;
+	}
+	if (want && TIMER_ARM64) {
+		/* CNTFRQ_EL0 is not the core clock: measure the cycles' own
+		   rate, busy (the counter stops while the thread sleeps) */
+		info->cycles_hz = timer_calib_busy_hz(pmc_now,
+						      CYCLES_WINDOW_NS);
+	}
+	if (want && g_cycles_attr.exclude_kernel)
+		note_append(info, "kernel cycles refused "
+			    "(perf_event_paranoid?): cycles count "
+			    "user mode only, not time in the kernel");
+	if (!want)
+		thread_release();
+	return want;
 }
 
 /*
@@ -563,10 +566,60 @@ static double measure_overhead(void)
 	return med;
 }
 
+/* Why the counter is not usable, to the note. */
+static void note_no_counter(struct timer_info *in)
+{
+	if (!TIMER_HAVE_TSC)
+		note_append(in, "no TSC on this architecture");
+	else if (!in->tsc_invariant)
+		note_append(in, "TSC not invariant (CPUID "
+			    "0x80000007 EDX bit 8 clear)");
+	else if (!in->tsc_cross_cpu_ok)
+		note_append(in, "TSC went backwards across CPUs");
+	else
+		note_append(in, "TSC calibration failed");
+	note_append(in, "using clock_gettime (ns)");
+}
+
+/* The source, its unit and its ns per tick, from what was found. */
+static void choose_source(struct timer_info *in, bool have_cycles,
+			  bool tsc_ok)
+{
+	if (have_cycles && TIMER_ARM64) {
+		/* the cycles' own rate, measured busy (probe_cycles) */
+		in->source = TIMER_RDPMC;
+		in->unit = "cycles";
+		in->ns_per_tick = 1e9 / in->cycles_hz;
+	} else if (have_cycles) {
+		/*
+		 * Core cycles run at the core clock, which may differ from
+		 * the TSC rate (turbo, power states): ns_per_tick from the
+		 * TSC is an approximation for this source.
+		 */
+		in->source = TIMER_RDPMC;
+		in->unit = "cycles";
+		in->ns_per_tick = 1e9 / in->tsc_hz;
+	} else if (tsc_ok && TIMER_ARM64) {
+		/* CNTVCT_EL0 ticks: 1e9 / CNTFRQ_EL0 ns per tick. */
+		in->source = TIMER_CNTVCT;
+		in->unit = "cntvct-ticks";
+		in->ns_per_tick = 1e9 / in->tsc_hz;
+	} else if (tsc_ok) {
+		/* tsc_hz ticks per second: 1e9 / tsc_hz ns per tick. */
+		in->source = TIMER_TSC;
+		in->unit = "tsc-cycles";
+		in->ns_per_tick = 1e9 / in->tsc_hz;
+	} else {
+		in->source = TIMER_CLOCK_NS;
+		in->unit = "ns";
+		in->ns_per_tick = 1.0;
+	}
+}
+
 int timer_init(bool want_cycles, bool announce, struct timer_info *info)
 {
 	struct timer_info in;
-	bool tsc_ok, have_cycles = false;
+	bool tsc_ok, have_cycles;
 	double oh;
 	long ps;
 
@@ -583,67 +636,39 @@ int timer_init(bool want_cycles, bool announce, struct timer_info *info)
 	g_ns_per_tick = 1.0;
 	thread_release();
 
-	in.tsc_invariant = TIMER_HAVE_TSC && cpuid_tsc_invariant();
-	in.tsc_cross_cpu_ok = TIMER_HAVE_TSC && check_cross_cpu();
+	in.tsc_invariant = TIMER_HAVE_TSC && timer_calib_tsc_invariant();
+	in.tsc_cross_cpu_ok = TIMER_HAVE_TSC && timer_calib_cross_cpu();
 	tsc_ok = in.tsc_invariant && in.tsc_cross_cpu_ok;
-#if TIMER_ARM64
-	/* CNTFRQ_EL0 states the rate; calibration checks it is set. */
-	in.tsc_hz = calibrate_tsc() > 0.0 ? arm64_cntfrq_hz() : 0.0;
-#else
-	if (TIMER_HAVE_TSC)
-		in.tsc_hz = calibrate_tsc();
-#endif
+	if (TIMER_ARM64)
+		/* CNTFRQ_EL0 states the rate; calibration checks it is set. */
+		in.tsc_hz = timer_calib_tsc_hz() > 0.0 ?
+			    timer_calib_cntfrq_hz() : 0.0;
+	else if (TIMER_HAVE_TSC)
+		in.tsc_hz = timer_calib_tsc_hz();
 	if (in.tsc_hz <= 0.0)
 		tsc_ok = false;
 
-	if (want_cycles) {
-		have_cycles = setup_rdpmc(&in);
-		if (!have_cycles && tsc_ok)
-			note_append(&in, "using the TSC (tsc-cycles)");
+	/* whether cycles can be read here is said even when not asked */
+	have_cycles = probe_cycles(want_cycles, &in);
+	if (have_cycles && TIMER_ARM64 && in.cycles_hz <= 0.0) {
+		thread_release();
+		have_cycles = false;
+		note_append(&in, "the cycle counter's rate could not be "
+			    "measured against CLOCK_MONOTONIC_RAW");
 	}
+	if (want_cycles && !have_cycles && tsc_ok)
+		note_append(&in, TIMER_ARM64 ? "using the counter "
+			    "(cntvct-ticks)" : "using the TSC (tsc-cycles)");
 	if (!tsc_ok) {
-		if (!TIMER_HAVE_TSC)
-			note_append(&in, "no TSC on this architecture");
-		else if (!in.tsc_invariant)
-			note_append(&in, "TSC not invariant (CPUID "
-				    "0x80000007 EDX bit 8 clear)");
-		else if (!in.tsc_cross_cpu_ok)
-			note_append(&in, "TSC went backwards across CPUs");
-		else
-			note_append(&in, "TSC calibration failed");
-		if (have_cycles) {
+		note_no_counter(&in);
+		if (have_cycles && !TIMER_ARM64) {
 			/* No trustworthy cycles->ns factor without the TSC. */
 			thread_release();
 			have_cycles = false;
 		}
-		note_append(&in, "using clock_gettime (ns)");
 		in.tsc_hz = 0.0;
 	}
-
-	if (have_cycles) {
-		/*
-		 * Core cycles run at the core clock, which may differ from
-		 * the TSC rate (turbo, power states): ns_per_tick from the
-		 * TSC is an approximation for this source.
-		 */
-		in.source = TIMER_RDPMC;
-		in.unit = "cycles";
-		in.ns_per_tick = 1e9 / in.tsc_hz;
-	} else if (tsc_ok && TIMER_ARM64) {
-		/* CNTVCT_EL0 ticks: 1e9 / CNTFRQ_EL0 ns per tick. */
-		in.source = TIMER_CNTVCT;
-		in.unit = "cntvct-ticks";
-		in.ns_per_tick = 1e9 / in.tsc_hz;
-	} else if (tsc_ok) {
-		/* tsc_hz ticks per second: 1e9 / tsc_hz ns per tick. */
-		in.source = TIMER_TSC;
-		in.unit = "tsc-cycles";
-		in.ns_per_tick = 1e9 / in.tsc_hz;
-	} else {
-		in.source = TIMER_CLOCK_NS;
-		in.unit = "ns";
-		in.ns_per_tick = 1.0;
-	}
+	choose_source(&in, have_cycles, tsc_ok);
 
 	g_ns_per_tick = in.ns_per_tick;
 	g_source = in.source;

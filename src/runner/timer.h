@@ -3,8 +3,10 @@
  *
  * The core owns every clock read; workloads never time themselves.  Three
  * sources, best first:
- *   - "cycles": core cycles read with rdpmc through a perf_event mmap page
- *     (PERF_COUNT_HW_CPU_CYCLES), honouring the page's seqlock protocol;
+ *   - "cycles": core cycles read from user space through a perf_event mmap
+ *     page (PERF_COUNT_HW_CPU_CYCLES), honouring the page's seqlock
+ *     protocol: rdpmc on x86, mrs pmccntr_el0 (or pmevcntr<n>_el0) on
+ *     arm64 where perf_user_access allows it;
  *   - "tsc-cycles": the time-stamp counter read with lfence;rdtsc;lfence,
  *     calibrated against CLOCK_MONOTONIC_RAW;
  *   - "cntvct-ticks" (arm64): the generic timer's CNTVCT_EL0 read between
@@ -42,6 +44,13 @@ struct timer_info {
 	bool tsc_invariant;		/* CPUID says constant+nonstop TSC */
 	bool tsc_cross_cpu_ok;		/* monotonic across all online CPUs */
 	char fallback_note[256];	/* why a better source was not used */
+	/*
+	 * Whether core cycles can be read from user space here, asked or
+	 * not (the environment's timer.cycles): "yes: PMCCNTR_EL0, 31139
+	 * cycles a read pair" or "no: <why>".
+	 */
+	char cycles[256];
+	double cycles_hz;		/* arm64 cycles source: measured rate */
 };
 
 /*
@@ -108,6 +117,37 @@ struct perf_event_mmap_page;
 int timer_rdpmc_read_page(volatile struct perf_event_mmap_page *pc,
 			  uint64_t (*read_pmc)(uint32_t counter),
 			  uint64_t *count);
+
+/*
+ * The PMU counter a perf page's index names (the page's index is the
+ * counter plus one; 0: none), into buf.  arm64: 32 is the cycle counter
+ * "PMCCNTR_EL0", n + 1 (n < 31) is "PMEVCNTR<n>_EL0"; x86: "rdpmc counter
+ * N" or "rdpmc fixed counter N" (bit 30 of rdpmc's ecx).  Returns 0, or
+ * -1 when the index names no counter (0, or above 32 on arm64).
+ */
+int timer_pmc_register(bool arm64, uint32_t index, char *buf, size_t len);
+
+/*
+ * A counter of width bits (the page's pmc_width) sign-extended to 64
+ * bits, modulo 2^64; width 0 or 64 leaves it as it is.
+ */
+uint64_t timer_pmc_extend(uint64_t pmc, uint16_t width);
+
+/* Why user-space cycle reads are refused here: what setup found. */
+struct timer_cycles_why {
+	bool arm64;		/* the reads are arm64's (perf_user_access) */
+	bool no_arch;		/* no user-space read on this architecture */
+	int open_errno;		/* perf_event_open's errno; 0: it opened */
+	int mmap_errno;		/* the page's mmap's errno; 0: mapped */
+	bool page_refused;	/* opened and mapped, but no user read */
+	uint32_t cap_user_rdpmc, index;	/* the refusing page's */
+	int user_access;	/* /proc/sys/kernel/perf_user_access; -1: none */
+	int paranoid;		/* perf_event_paranoid; INT_MIN: none */
+};
+
+/* The text of a refusal, "no: <why>", into buf (timer_info.cycles). */
+void timer_cycles_refused_text(const struct timer_cycles_why *why,
+			       char *buf, size_t len);
 
 /*
  * Pure arithmetic for tests: the tick->ns factor given a tick delta and

@@ -238,7 +238,8 @@ static void print_checks(FILE *out, const struct boot_ab_spec *spec,
 	for (s = 0; s < BOOT_NSETTINGS; s++) {
 		char msg[1024];
 
-		if (!boot_setting_not_applied(sd->append,
+		if (!boot_setting_applies((enum boot_setting)s, res->arch) ||
+		    !boot_setting_not_applied(sd->append,
 					      &sr->envs[sr->nenvs - 1],
 					      (enum boot_setting)s, msg,
 					      sizeof(msg)))

@@ -268,12 +268,18 @@ enum boot_ab_fault boot_ab_prepare(const struct boot_ab_spec *spec,
 {
 	struct boot_kvm_probe probe;
 	enum boot_ab_fault f;
+	int i;
 
 	memset(res, 0, sizeof(*res));
 	*hint = NULL;
 	f = guest_arch(spec, res, err, errlen);
 	if (f)
 		return f;
+	for (i = 0; i < spec->nsides && i < 2; i++)
+		if (boot_setting_foreign(i ? "--append-b" : "--append",
+					 spec->side[i].append, res->arch, err,
+					 errlen))
+			return BOOT_AB_FAULT_USAGE;
 	f = guest_files(spec, res, err, errlen, hint);
 	if (f)
 		return f;

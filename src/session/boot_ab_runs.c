@@ -398,6 +398,8 @@ int boot_ab_check_sides(FILE *out, const struct boot_ab_spec *spec,
 	}
 	fprintf(out, "\nsettings asked for, and what the guests show:\n");
 	for (s = 0; s < BOOT_NSETTINGS; s++) {
+		if (!boot_setting_applies((enum boot_setting)s, res->arch))
+			continue;
 		boot_setting_words(spec->side[0].append, (enum boot_setting)s,
 				   wa, sizeof(wa));
 		boot_setting_words(spec->side[1].append, (enum boot_setting)s,
@@ -409,8 +411,10 @@ int boot_ab_check_sides(FILE *out, const struct boot_ab_spec *spec,
 				     wb, sa, sb);
 	}
 	if (!checked)
-		fprintf(out, "  none of smap, smep, pti, mitigations= differs "
-			"between the sides' parameters: nothing to check\n");
+		fprintf(out, "  none of %s differs between the sides' "
+			"parameters: nothing to check\n",
+			res->arch == BOOT_ARCH_AARCH64 ? "kpti=, arm64.nopan, "
+			"mitigations=" : "smap, smep, pti, mitigations=");
 	free(sa);
 	free(sb);
 	return bad;

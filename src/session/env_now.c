@@ -21,6 +21,7 @@ int session_env_now(struct env *env)
 	env_set(env, "timer.overhead_ns", b);
 	env_set(env, "timer.fallback", ti.fallback_note[0] ?
 					ti.fallback_note : "none");
+	env_set(env, "timer.cycles", ti.cycles);
 	return 0;
 }
 

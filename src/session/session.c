@@ -499,6 +499,7 @@ static void env_add_timer(struct env *env, const struct timer_info *ti)
 	env_set(env, "timer.overhead_ns", b);
 	env_set(env, "timer.fallback", ti->fallback_note[0] ?
 				       ti->fallback_note : "none");
+	env_set(env, "timer.cycles", ti->cycles);
 }
 
 /* The run's identity and options, before it is stored. */
@@ -605,6 +606,9 @@ int session_run(const struct session_spec *spec, struct session_result *out)
 		};
 
 		timer_counter_text(&ti, clk.counter, sizeof(clk.counter));
+		if (ti.source == TIMER_CNTVCT)
+			snprintf(clk.cycles, sizeof(clk.cycles), "%s",
+				 ti.cycles);
 		sp.out->begin(sp.out_arg, &out->run.info, &out->run.env,
 			      &clk);
 	}

@@ -54,6 +54,10 @@ struct session_clock {
 	double overhead_ns;		/* one timer read pair */
 	char counter[96];		/* the counter's text: "TSC 2.1 GHz",
 					   "CNTVCT_EL0 25.000 MHz, ..." */
+	/* where the counter is not core cycles (arm64's CNTVCT_EL0):
+	   whether they could be read, "yes: PMCCNTR_EL0, ..." or "no:
+	   <why>" (timer.cycles); else "" */
+	char cycles[256];
 };
 
 /* What the caller is told as the session goes (any may be NULL). */

@@ -196,6 +196,117 @@ static void test_setting_state(void **state)
 	env_free(&off);
 }
 
+/* arm64's settings: PAN and KPTI, as the guest's kernel log says them */
+static void test_setting_arm64(void **state)
+{
+	struct env on = { 0 }, off = { 0 };
+	char s1[512], s2[512], msg[1024];
+
+	(void)state;
+	assert_true(boot_setting_applies(BOOT_SET_KPTI, BOOT_ARCH_AARCH64));
+	assert_true(boot_setting_applies(BOOT_SET_PAN, BOOT_ARCH_AARCH64));
+	assert_false(boot_setting_applies(BOOT_SET_SMAP, BOOT_ARCH_AARCH64));
+	assert_false(boot_setting_applies(BOOT_SET_KPTI, BOOT_ARCH_X86_64));
+	assert_true(boot_setting_applies(BOOT_SET_MITIGATIONS,
+					 BOOT_ARCH_AARCH64));
+	assert_true(boot_setting_words("quiet kpti=1", BOOT_SET_KPTI, s1,
+				       sizeof(s1)));
+	assert_string_equal(s1, "kpti=1");
+	assert_true(boot_setting_words("arm64.nopan", BOOT_SET_PAN, s1,
+				       sizeof(s1)));
+	assert_false(boot_setting_words("arm64.nomte", BOOT_SET_PAN, s1,
+					sizeof(s1)));
+
+	assert_int_equal(env_set(&on, "cpu.arm64.pan", "on (the kernel log: "
+				 "\"CPU features: detected: Privileged Access "
+				 "Never\")"), 0);
+	assert_int_equal(env_set(&on, "cpu.arm64.kpti", "on (the kernel log: "
+				 "\"CPU features: detected: Kernel page table "
+				 "isolation (KPTI)\")"), 0);
+	assert_int_equal(env_set(&on, "cpu.vuln.meltdown", "Not affected"),
+			 0);
+	assert_int_equal(env_set(&off, "cpu.arm64.kpti", "off (no \"CPU "
+				 "features: detected: Kernel page table "
+				 "isolation (KPTI)\" in the kernel log)"), 0);
+	boot_setting_state(&on, BOOT_SET_KPTI, s1, sizeof(s1));
+	boot_setting_state(&off, BOOT_SET_KPTI, s2, sizeof(s2));
+	assert_true(strncmp(s1, "kpti on (the kernel log", 23) == 0);
+	assert_non_null(strstr(s1, "; meltdown: Not affected"));
+	assert_true(strncmp(s2, "kpti off (no", 12) == 0);
+	boot_setting_state(&on, BOOT_SET_PAN, s1, sizeof(s1));
+	assert_true(strncmp(s1, "pan on (the kernel log", 22) == 0);
+	boot_setting_state(&off, BOOT_SET_PAN, s2, sizeof(s2));
+	assert_string_equal(s2, "");	/* no cpu.arm64.pan: not said */
+
+	/* arm64.nopan on a kernel without it (6.1): PAN still on */
+	assert_true(boot_setting_not_applied("arm64.nopan", &on,
+					     BOOT_SET_PAN, msg, sizeof(msg)));
+	assert_non_null(strstr(msg, "'arm64.nopan' asks to turn PAN off, "
+			       "but the guest's cpu.arm64.pan is on"));
+	/* kpti= asked and got; asked and not got; mitigations=off */
+	assert_false(boot_setting_not_applied("kpti=1", &on, BOOT_SET_KPTI,
+					      msg, sizeof(msg)));
+	assert_false(boot_setting_not_applied("kpti=off", &off,
+					      BOOT_SET_KPTI, msg,
+					      sizeof(msg)));
+	assert_true(boot_setting_not_applied("quiet kpti=y", &off,
+					     BOOT_SET_KPTI, msg, sizeof(msg)));
+	assert_true(strncmp(msg, "'kpti=y' asks for KPTI on, but the "
+			    "guest's cpu.arm64.kpti is off", 58) == 0);
+	assert_true(boot_setting_not_applied("mitigations=off", &on,
+					     BOOT_SET_KPTI, msg, sizeof(msg)));
+	assert_non_null(strstr(msg, "'mitigations=off' asks for KPTI off"));
+	/* kpti= wins over mitigations=off, as in the kernel */
+	assert_false(boot_setting_not_applied("mitigations=off kpti=1", &on,
+					      BOOT_SET_KPTI, msg,
+					      sizeof(msg)));
+	assert_false(boot_setting_not_applied("", &on, BOOT_SET_KPTI, msg,
+					      sizeof(msg)));
+	env_free(&on);
+	env_free(&off);
+}
+
+/* the other architecture's settings are refused before any boot */
+static void test_setting_foreign(void **state)
+{
+	char err[512];
+
+	(void)state;
+	assert_true(boot_setting_foreign("--append", "quiet nosmap",
+					 BOOT_ARCH_AARCH64, err, sizeof(err)));
+	assert_true(strncmp(err, "--append: 'nosmap' is an x86 kernel "
+			    "parameter and the guest is aarch64: on arm64 "
+			    "the settings boot checks are kpti=0|1", 95) == 0);
+	assert_true(boot_setting_foreign("--append-b", "clearcpuid=smap",
+					 BOOT_ARCH_AARCH64, err, sizeof(err)));
+	assert_true(strncmp(err, "--append-b: 'clearcpuid=smap'", 29) == 0);
+	assert_true(boot_setting_foreign("--append", "pti=on",
+					 BOOT_ARCH_AARCH64, err, sizeof(err)));
+	assert_true(boot_setting_foreign("--append", "nopti",
+					 BOOT_ARCH_AARCH64, err, sizeof(err)));
+	assert_true(boot_setting_foreign("--append", "kpti=2",
+					 BOOT_ARCH_AARCH64, err, sizeof(err)));
+	assert_non_null(strstr(err, "'kpti=2': kpti takes 0 or 1"));
+	assert_false(boot_setting_foreign("--append", "kpti=0 arm64.nopan "
+					  "mitigations=off nosmapx pti",
+					  BOOT_ARCH_AARCH64, err,
+					  sizeof(err)));
+	assert_false(boot_setting_foreign("--append", NULL,
+					  BOOT_ARCH_AARCH64, err,
+					  sizeof(err)));
+	assert_true(boot_setting_foreign("--append", "kpti=1",
+					 BOOT_ARCH_X86_64, err, sizeof(err)));
+	assert_true(strncmp(err, "--append: 'kpti=1' is an arm64 kernel "
+			    "parameter and the guest is x86_64: on x86", 79)
+		    == 0);
+	assert_true(boot_setting_foreign("--append", "arm64.nobti",
+					 BOOT_ARCH_X86_64, err, sizeof(err)));
+	assert_false(boot_setting_foreign("--append", "nosmap clearcpuid=smap "
+					  "nopti pti=off kpti",
+					  BOOT_ARCH_X86_64, err,
+					  sizeof(err)));
+}
+
 static void test_accel(void **state)
 {
 	struct boot_kvm_probe p;
@@ -467,6 +578,8 @@ int main(void)
 		cmocka_unit_test(test_console_failure),
 		cmocka_unit_test(test_setting_words),
 		cmocka_unit_test(test_setting_state),
+		cmocka_unit_test(test_setting_arm64),
+		cmocka_unit_test(test_setting_foreign),
 		cmocka_unit_test(test_accel),
 		cmocka_unit_test(test_quote_and_script),
 		cmocka_unit_test(test_qemu_argv),

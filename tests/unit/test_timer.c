@@ -2,7 +2,10 @@
  * test_timer.c - unit tests for src/runner/timer.c.
  *
  * The rdpmc read protocol is tested against a synthetic perf_event_mmap_page
- * with a fake counter read (no machine here has a PMU).  The live clock tests
+ * with a fake counter read (no machine here has a PMU), and so are the
+ * arm64 user-space read's parts that need no arm64 CPU: which register a
+ * page's index names, the sign extension to pmc_width, and the words of a
+ * refusal (src/runner/timer_calib.c).  The live clock tests
  * check structure only - monotonic reads, loose bounds around a sleep, units
  * that match the source - never absolute timings.
  */
@@ -12,6 +15,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <sched.h>
@@ -142,6 +147,128 @@ static void test_rdpmc_seqlock_retry(void **state)
 	assert_int_equal(fake_last_counter, 1);
 }
 
+/* arm64's cycle counter: page index 32, read as counter 31 */
+static void test_rdpmc_arm64_cycle_index(void **state)
+{
+	uint64_t c = 0;
+
+	(void)state;
+	fake_page.index = 32;
+	fake_page.pmc_width = 64;
+	fake_page.offset = 5;
+	fake_values[0] = UINT64_C(0xFFFFFFFFFFFFFFF0);	/* 64 bits: kept */
+	assert_int_equal(timer_rdpmc_read_page(&fake_page, fake_read_pmc, &c),
+			 0);
+	assert_int_equal(fake_last_counter, 31);
+	assert_true(c == UINT64_C(0xFFFFFFFFFFFFFFF5));
+}
+
+static void test_pmc_register(void **state)
+{
+	char b[64];
+
+	(void)state;
+	assert_int_equal(timer_pmc_register(true, 32, b, sizeof(b)), 0);
+	assert_string_equal(b, "PMCCNTR_EL0");
+	assert_int_equal(timer_pmc_register(true, 1, b, sizeof(b)), 0);
+	assert_string_equal(b, "PMEVCNTR0_EL0");
+	assert_int_equal(timer_pmc_register(true, 31, b, sizeof(b)), 0);
+	assert_string_equal(b, "PMEVCNTR30_EL0");
+	assert_int_equal(timer_pmc_register(true, 7, b, sizeof(b)), 0);
+	assert_string_equal(b, "PMEVCNTR6_EL0");
+	assert_int_equal(timer_pmc_register(true, 0, b, sizeof(b)), -1);
+	assert_string_equal(b, "no counter (index 0)");
+	assert_int_equal(timer_pmc_register(true, 33, b, sizeof(b)), -1);
+	assert_string_equal(b, "no arm64 counter (index 33)");
+	assert_int_equal(timer_pmc_register(false, 1, b, sizeof(b)), 0);
+	assert_string_equal(b, "rdpmc counter 0");
+	assert_int_equal(timer_pmc_register(false, (1u << 30) + 2, b,
+					    sizeof(b)), 0);
+	assert_string_equal(b, "rdpmc fixed counter 1");
+	assert_int_equal(timer_pmc_register(false, 0, b, sizeof(b)), -1);
+}
+
+static void test_pmc_extend(void **state)
+{
+	(void)state;
+	/* a 32-bit event counter: all ones is -1, the top bit negative */
+	assert_true(timer_pmc_extend(0xFFFFFFFFu, 32) == UINT64_MAX);
+	assert_true(timer_pmc_extend(0x80000000u, 32) ==
+		    UINT64_C(0xFFFFFFFF80000000));
+	assert_true(timer_pmc_extend(0x7FFFFFFFu, 32) == 0x7FFFFFFFu);
+	/* bits above the width are dropped */
+	assert_true(timer_pmc_extend(UINT64_C(0x1234000000000042), 48) ==
+		    0x42);
+	/* PMCCNTR_EL0 with config1 bit 1: 64 bits, as it is */
+	assert_true(timer_pmc_extend(UINT64_C(0xFFFF000000000001), 64) ==
+		    UINT64_C(0xFFFF000000000001));
+	assert_true(timer_pmc_extend(12345, 0) == 12345);
+}
+
+static void refused(const struct timer_cycles_why *w, char *b, size_t n)
+{
+	timer_cycles_refused_text(w, b, n);
+	print_message("  %s\n", b);
+	assert_true(strncmp(b, "no: ", 4) == 0);
+}
+
+static void test_cycles_refused_text(void **state)
+{
+	struct timer_cycles_why w;
+	char b[256];
+
+	(void)state;
+	memset(&w, 0, sizeof(w));
+	w.arm64 = true;
+	w.paranoid = INT_MIN;
+	w.user_access = 0;
+	w.page_refused = true;
+	w.cap_user_rdpmc = 1;
+	refused(&w, b, sizeof(b));
+	assert_string_equal(b, "no: /proc/sys/kernel/perf_user_access is 0: "
+			    "the kernel does not let user space read the PMU "
+			    "(sysctl kernel.perf_user_access=1 allows it)");
+	w.user_access = -1;
+	refused(&w, b, sizeof(b));
+	assert_non_null(strstr(b, "no /proc/sys/kernel/perf_user_access "
+			       "(before Linux 5.18"));
+	w.user_access = 1;
+	refused(&w, b, sizeof(b));
+	assert_non_null(strstr(b, "(cap_user_rdpmc 1, index 0, "
+			       "perf_user_access 1)"));
+	w.arm64 = false;
+	refused(&w, b, sizeof(b));
+	assert_non_null(strstr(b, "rdpmc not allowed"));
+
+	memset(&w, 0, sizeof(w));
+	w.arm64 = true;
+	w.paranoid = INT_MIN;
+	w.open_errno = ENOSYS;
+	refused(&w, b, sizeof(b));
+	assert_non_null(strstr(b, "perf_event_open: Function not "
+			       "implemented"));
+	assert_non_null(strstr(b, "qemu-user"));
+	w.open_errno = ENOENT;
+	refused(&w, b, sizeof(b));
+	assert_non_null(strstr(b, "(no PMU here"));
+	w.open_errno = EACCES;
+	w.paranoid = 3;
+	refused(&w, b, sizeof(b));
+	assert_non_null(strstr(b, "(perf_event_paranoid is 3)"));
+	w.open_errno = EINVAL;
+	refused(&w, b, sizeof(b));
+	assert_string_equal(b, "no: perf_event_open(cpu-cycles): Invalid "
+			    "argument");
+	w.open_errno = 0;
+	w.mmap_errno = ENOMEM;
+	refused(&w, b, sizeof(b));
+	assert_non_null(strstr(b, "mmap of the cpu-cycles event's page"));
+	memset(&w, 0, sizeof(w));
+	w.no_arch = true;
+	refused(&w, b, sizeof(b));
+	assert_non_null(strstr(b, "x86 and arm64 only"));
+}
+
 /* ---- arithmetic ---- */
 
 static void test_calc_hz(void **state)
@@ -160,6 +287,8 @@ static const char *unit_for(enum timer_source s)
 	switch (s) {
 	case TIMER_TSC:
 		return "tsc-cycles";
+	case TIMER_CNTVCT:
+		return "cntvct-ticks";
 	case TIMER_RDPMC:
 		return "cycles";
 	case TIMER_CLOCK_NS:
@@ -191,7 +320,10 @@ static void test_init_plain(void **state)
 	assert_int_not_equal(info.source, TIMER_RDPMC);
 	assert_string_equal(info.unit, unit_for(info.source));
 	assert_true(info.ns_per_tick > 0.0);
-	if (info.source == TIMER_TSC) {
+	/* asked or not, whether cycles can be read is said */
+	assert_true(strncmp(info.cycles, "yes: ", 5) == 0 ||
+		    strncmp(info.cycles, "no: ", 4) == 0);
+	if (info.source == TIMER_TSC || info.source == TIMER_CNTVCT) {
 		assert_true(info.tsc_invariant);
 		assert_true(info.tsc_cross_cpu_ok);
 		assert_true(info.tsc_hz > 0.0);
@@ -200,8 +332,14 @@ static void test_init_plain(void **state)
 		assert_true(info.ns_per_tick == 1.0);
 		assert_true(info.fallback_note[0] != '\0');
 	}
-	assert_true(info.overhead_ticks > 0.0);
-	assert_true(info.overhead_ns > 0.0);
+	/* a read pair can fall within one tick of a coarse counter
+	   (CNTVCT_EL0 at 62.5 MHz under qemu-user: 0 ticks) */
+	if (info.source == TIMER_CNTVCT) {
+		assert_true(info.overhead_ticks >= 0.0);
+	} else {
+		assert_true(info.overhead_ticks > 0.0);
+		assert_true(info.overhead_ns > 0.0);
+	}
 	assert_true(info.overhead_ns == info.overhead_ticks *
 		    info.ns_per_tick);
 
@@ -210,9 +348,9 @@ static void test_init_plain(void **state)
 	assert_string_equal(g->unit, info.unit);
 	assert_true(g->tsc_hz == info.tsc_hz);
 	print_message("  source %s, tsc_hz %.0f, overhead %.1f ticks "
-		      "= %.1f ns, note \"%s\"\n", info.unit, info.tsc_hz,
-		      info.overhead_ticks, info.overhead_ns,
-		      info.fallback_note);
+		      "= %.1f ns, note \"%s\", cycles \"%s\"\n", info.unit,
+		      info.tsc_hz, info.overhead_ticks, info.overhead_ns,
+		      info.fallback_note, info.cycles);
 }
 
 static void test_ticks_monotonic(void **state)
@@ -273,11 +411,22 @@ static void test_init_cycles(void **state)
 		assert_true(info.fallback_note[0] == '\0' ||
 			    strstr(info.fallback_note, "user mode only"));
 		assert_true(info.tsc_hz > 0.0);
+		assert_true(strncmp(info.cycles, "yes: ", 5) == 0);
 	} else {
 		assert_true(info.fallback_note[0] != '\0');
 		assert_true(strstr(info.fallback_note, "perf_event_open") ||
-			    strstr(info.fallback_note, "rdpmc"));
-		if (info.tsc_invariant && info.tsc_cross_cpu_ok) {
+			    strstr(info.fallback_note, "rdpmc") ||
+			    strstr(info.fallback_note, "perf page") ||
+			    strstr(info.fallback_note, "perf_user_access"));
+		/* the note is the refusal, less its "no: " */
+		assert_true(strncmp(info.cycles, "no: ", 4) == 0);
+		assert_non_null(strstr(info.fallback_note, info.cycles + 4));
+		if (info.tsc_invariant && info.tsc_cross_cpu_ok &&
+		    info.source == TIMER_CNTVCT) {
+			assert_non_null(strstr(info.fallback_note,
+					       "using the counter "
+					       "(cntvct-ticks)"));
+		} else if (info.tsc_invariant && info.tsc_cross_cpu_ok) {
 			assert_int_equal(info.source, TIMER_TSC);
 			assert_non_null(strstr(info.fallback_note,
 					       "using the TSC (tsc-cycles)"));
@@ -285,7 +434,8 @@ static void test_init_cycles(void **state)
 			assert_int_equal(info.source, TIMER_CLOCK_NS);
 		}
 	}
-	assert_true(info.overhead_ns > 0.0);
+	assert_true(info.source == TIMER_CNTVCT ? info.overhead_ns >= 0.0 :
+		    info.overhead_ns > 0.0);
 	check_monotonic(1000);
 	print_message("  cycles requested: source %s, note \"%s\"\n",
 		      info.unit, info.fallback_note);
@@ -327,9 +477,8 @@ static void test_announce_once(void **state)
 		snprintf(want, sizeof(want), "copyscope: cycles: %s\n",
 			 g->fallback_note);
 		assert_string_equal(out, want);
-		if (g->source == TIMER_TSC)
-			assert_non_null(strstr(out,
-				"perf_event_open(cpu-cycles) failed: "));
+		if (g->source == TIMER_TSC || g->source == TIMER_CNTVCT)
+			assert_non_null(strstr(out, g->cycles + 4));
 	} else {
 		assert_string_equal(out, "");
 	}
@@ -390,6 +539,11 @@ int main(void)
 				       setup_page),
 		cmocka_unit_test_setup(test_rdpmc_sign_extend, setup_page),
 		cmocka_unit_test_setup(test_rdpmc_seqlock_retry, setup_page),
+		cmocka_unit_test_setup(test_rdpmc_arm64_cycle_index,
+				       setup_page),
+		cmocka_unit_test(test_pmc_register),
+		cmocka_unit_test(test_pmc_extend),
+		cmocka_unit_test(test_cycles_refused_text),
 		cmocka_unit_test(test_calc_hz),
 		cmocka_unit_test(test_init_plain),
 		cmocka_unit_test(test_ticks_monotonic),
