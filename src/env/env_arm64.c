@@ -103,14 +103,17 @@ static uint64_t read_midr(const char **how)
 {
 	const char *path =
 		"/sys/devices/system/cpu/cpu0/regs/identification/midr_el1";
-	unsigned long long v = 0;
+	char line[64], *end;
 	FILE *f = fopen(path, "re");
 
 	if (f) {
-		int got = fscanf(f, "%llx", &v);
+		bool got = fgets(line, sizeof(line), f) != NULL;
+		unsigned long long v;
 
 		(void)fclose(f);
-		if (got == 1) {
+		errno = 0;
+		v = got ? strtoull(line, &end, 16) : 0;
+		if (got && end != line && errno == 0) {
 			*how = "sysfs";
 			return v;
 		}
