@@ -139,8 +139,9 @@ os.execvp(sys.argv[2], sys.argv[2:])' "$live_name" \
 	"$BIN" run sys.null --reps 1000 --sample-time 50ms --tag live \
 	--db "$TMP/lab1.db"
 live_pid=$CMD_PID
-LAST_CMD="${live_ns:+$live_ns (host name lab1) }$BIN run sys.null --reps 1000"
-LAST_CMD="$LAST_CMD --sample-time 50ms --tag live --db lab1.db (pid $live_pid)"
+live_cmd="${live_ns:+$live_ns (host name lab1) }$BIN run sys.null --reps 1000"
+live_cmd="$live_cmd --sample-time 50ms --tag live --db lab1.db (pid $live_pid)"
+LAST_CMD=$live_cmd
 LAST_RC="still running"
 wait_for 60 live_running
 # past its begin (stored) and into sampling: nothing is being written
@@ -179,6 +180,7 @@ kill -CONT "$live_pid" && kill -INT "$live_pid" ||
 	fail "kill -CONT/-INT $live_pid failed"
 wait "$TTY_PID"
 LAST_RC=$?
+LAST_CMD=$live_cmd
 cp "$TMP/live.out" "$OUT"
 cp "$TMP/live.err" "$ERR"
 [ "$LAST_RC" -eq 130 ] || fail "the run exited $LAST_RC after SIGINT, not 130"
