@@ -54,22 +54,31 @@ cs 0 compare pg-a pg-b --db "$PG_URL"
 contains_re "$OUT" '^ +time/call '
 [ "$(pg_q "SELECT count(*) FROM runs WHERE status = 'complete'")" = 2 ] ||
 	fail "the runs are not stored as complete in PostgreSQL"
-# check measures again, into PostgreSQL; pg-a's samples made known
-# values around 1 ms a call (and as many cycles), far slower than
-# sys.null is anywhere, so that the new run is better: exit 0, ok.  Ten
-# new samples against pg-a's three (--quick), as three against three
-# cannot reach p < 0.05 and so could never show a regression; one run a
-# side is judged over samples only with --by-sample.
-pg_q "UPDATE samples SET value = 1000000 * (1 + idx / 100.0) WHERE
-	result_id IN (SELECT id FROM results WHERE run_id = 1)" >/dev/null
+# check measures again, into PostgreSQL, against a base of known
+# values: pg-a exported from PostgreSQL, its samples made values around
+# 1 ms a call (and as many cycles), far slower than sys.null is
+# anywhere, and imported back as a run of its own, pg-slow (run 3): the
+# new run is better, exit 0, ok.  Ten new samples against pg-slow's three
+# (--quick), as three against three cannot reach p < 0.05 and so could
+# never show a regression; one run a side is judged over samples only
+# with --by-sample.
+restage "$PG_URL" 1
+made_values '*' 1000000 1010000 1020000
+_db=$COPYSCOPE_DB
+COPYSCOPE_DB=$PG_URL
+made_import --new-uuid 5a --tag pg-slow
+COPYSCOPE_DB=$_db
+[ "$MADE_ID" = 3 ] || fail "pg-slow was imported as run $MADE_ID, not 3"
+cs 0 show pg-slow --db "$PG_URL"
+contains_re "$OUT" '^ +time/call +1\.01 ms '
 # On a machine that other jobs load, the new samples may be flagged as
 # disturbed: check then says "cannot tell" (exit 4) and why, which is
 # right; the store path is what this test is about.
-cs_judged 0 check pg-a --reps 10 --by-sample --db "$PG_URL"
-contains "$OUT" "new:  tag check (run 3; 1 boot)"
+cs_judged 0 check pg-slow --reps 10 --by-sample --db "$PG_URL"
+contains "$OUT" "new:  tag check (run 4; 1 boot)"
 [ "$JUDGED" = 0 ] ||
 	contains_re "$OUT" '^check: ok: none of 2 metrics worse by more than 5% '
-[ "$(pg_q "SELECT count(*) FROM runs WHERE status = 'complete'")" = 3 ] ||
+[ "$(pg_q "SELECT count(*) FROM runs WHERE status = 'complete'")" = 4 ] ||
 	fail "check's run is not stored in PostgreSQL"
 [ "$(pg_q "SELECT version FROM copyscope_schema")" = 7 ] ||
 	fail "the schema version is not 7"
@@ -77,26 +86,73 @@ contains "$OUT" "new:  tag check (run 3; 1 boot)"
 note "hosts measure into their own SQLite files"
 # three hosts' files: one real run each, staged, made another host's
 # (host, hostname, kernel and command line) and copied (made_copies) to
-# have many runs without measuring each
+# have many runs without measuring each: lab1 4, lab2 5, lab3 40
 for h in lab1 lab2 lab3; do
 	db="$TMP/$h.db"
 	stage run sys.null --quick --tag nightly
 	case $h in
 	lab1) kernel=6.18.1-lab; cmdl="ro quiet" n=4 ;;
-	lab2) kernel=6.19.0-rc1; cmdl="ro quiet nosmap" n=4 ;;
-	lab3) kernel=6.18.1-lab; cmdl="ro" n=39 ;;
+	lab2) kernel=6.19.0-rc1; cmdl="ro quiet nosmap" n=5 ;;
+	lab3) kernel=6.18.1-lab; cmdl="ro" n=40 ;;
 	esac
 	made_run host "$h"
 	made_env hostname "$h"
 	made_env kernel.release "$kernel"
 	made_env kernel.cmdline "$cmdl"
-	made_copies "$db" $((n + 1))
+	made_copies "$db" "$n"
 done
-# one still running: it is not pushed.  (The one table edit left: an
-# export never holds a running run and import refuses one, as
-# docs/export-format.md promises, so a run in progress is made so here.)
-sqlite3 "$TMP/lab1.db" "UPDATE runs SET status = 'running', pid = NULL
-	WHERE id = 5" || fail "sqlite3 failed"
+# and lab1's run 5 still running: it is not pushed.  An export never
+# holds a running run and import refuses one (docs/export-format.md), so
+# it is a real `copyscope run` in progress: in a UTS namespace of its own
+# whose host name is lab1 (a run's host and hostname are the uname's),
+# stopped (SIGSTOP) once it samples, so that it stays 'running' for as
+# long as the pushes take, and interrupted (SIGINT) after them.  Its tag
+# is its own, so that tag:nightly selects lab1's copies alone (their
+# kernel and command line are the made ones, this run's are this
+# machine's).  Without a UTS namespace (unshare --uts, as root or in a
+# user namespace) it is this host's run, and lab1 has 4 runs.
+live_ns="" live_name="" lab1_runs=4 live_host=$(uname -n)
+for _u in "unshare --uts" "unshare --user --map-root-user --uts"; do
+	$_u python3 -c 'import socket; socket.sethostname("lab1")' \
+		2>/dev/null || continue
+	live_ns=$_u live_name=lab1 lab1_runs=5 live_host=lab1
+	break
+done
+[ -n "$live_ns" ] || skip_case "the run in progress is this host's" \
+	"($live_host), not lab1's: no UTS namespace here (unshare --uts)"
+# live_running: lab1.db lists run 5 as running (on its host); fails the
+# test when the run ended first
+live_running() {
+	"$BIN" runs --db "$TMP/lab1.db" >"$TMP/live.runs" 2>&1 &&
+		grep -E -q "^ +5 .* running .* $live_host " "$TMP/live.runs" &&
+		return 0
+	kill -0 "$live_pid" 2>/dev/null && return 1
+	cp "$TMP/live.runs" "$OUT"
+	cp "$TMP/live.err" "$ERR"
+	fail "the run in progress ended before it was listed as running"
+}
+start_tty "$TMP/live.out" "$TMP/live.err" $live_ns python3 -c '
+import os, socket, sys
+if sys.argv[1]:
+    socket.sethostname(sys.argv[1])
+os.execvp(sys.argv[2], sys.argv[2:])' "$live_name" \
+	"$BIN" run sys.null --reps 1000 --sample-time 50ms --tag live \
+	--db "$TMP/lab1.db"
+live_pid=$CMD_PID
+live_cmd="${live_ns:+$live_ns (host name lab1) }$BIN run sys.null --reps 1000"
+live_cmd="$live_cmd --sample-time 50ms --tag live --db lab1.db (pid $live_pid)"
+LAST_CMD=$live_cmd
+LAST_RC="still running"
+wait_for 60 live_running
+# past its begin (stored) and into sampling: nothing is being written
+# while it is stopped (a run writes a configuration's results when it
+# ends, or at the stop)
+wait_for 60 log_shows "$TMP/live.err" "sample 2/1000" "$live_pid"
+kill -STOP "$live_pid" || fail "kill -STOP $live_pid failed"
+cs 0 runs --db "$TMP/lab1.db"
+contains_re "$OUT" "^ +5 +.* running +live +$live_host "
+[ "$(grep -c ' complete ' "$OUT")" -eq 4 ] ||
+	fail "lab1.db does not hold 4 complete runs and one running"
 
 note "push is idempotent by the run's unique id"
 cs 0 push --to "$PG_URL" --db "$TMP/lab1.db"
@@ -118,7 +174,26 @@ pg_ids=$(pg_q "SELECT uuid FROM runs WHERE host IN ('lab1', 'lab2')")
   "$(printf '%s\n' "$pg_ids" | sort)" ] ||
 	fail "the pushed runs are not the local ones, each once"
 note "the finished run is pushed later"
-sqlite3 "$TMP/lab1.db" "UPDATE runs SET status = 'interrupted' WHERE id = 5"
+# the run in progress goes on and is stopped as docs/reliability.md
+# says: exit 130, stored as interrupted with the samples taken so far
+kill -CONT "$live_pid" && kill -INT "$live_pid" ||
+	fail "kill -CONT/-INT $live_pid failed"
+wait "$TTY_PID"
+LAST_RC=$?
+LAST_CMD=$live_cmd
+cp "$TMP/live.out" "$OUT"
+cp "$TMP/live.err" "$ERR"
+[ "$LAST_RC" -eq 130 ] || fail "the run exited $LAST_RC after SIGINT, not 130"
+contains "$ERR" "interrupted"
+cs 0 show 5 --no-env --db "$TMP/lab1.db"
+contains_re "$OUT" "^run 5 +interrupted +tag live +host $live_host "
+contains "$OUT" "status: interrupted"
+n=$(awk '$1 == "time/call" { print $NF; exit }' "$OUT")
+case $n in
+'' | *[!0-9]*) fail "show 5 has no time/call row with its n" ;;
+esac
+[ "$n" -ge 1 ] && [ "$n" -lt 1000 ] ||
+	fail "show 5: time/call has $n samples, not those taken before SIGINT"
 cs 0 push --to "$PG_URL" --db "$TMP/lab1.db" --quiet
 contains "$OUT" "1 run added, 4 there already"
 
@@ -179,14 +254,15 @@ cs 0 push --to "$PG_URL" --db "$TMP/lab3.db" --quiet
 
 note "selecting and comparing across hosts"
 cs 0 runs host:lab1 --db "$PG_URL"
-[ "$(grep -c ' lab1 ' "$OUT")" -eq 5 ] || fail "runs host:lab1 is not 5 runs"
+[ "$(grep -c ' lab1 ' "$OUT")" -eq "$lab1_runs" ] ||
+	fail "runs host:lab1 is not $lab1_runs runs"
 cs 0 runs 'kernel:6.19.*' --db "$PG_URL"
 [ "$(grep -c ' lab2 ' "$OUT")" -eq 5 ] || fail "kernel:6.19.* is not lab2's"
 grep -q ' lab1 ' "$OUT" && fail "kernel:6.19.* selects lab1"
 cs 0 runs boot:nosmap --db "$PG_URL"
 [ "$(grep -c ' lab2 ' "$OUT")" -eq 5 ] || fail "boot:nosmap is not lab2's"
 cs 0 runs --by-host --db "$PG_URL"
-contains "$OUT" "host lab1: 5 runs"
+contains "$OUT" "host lab1: $lab1_runs runs"
 contains "$OUT" "host lab2: 5 runs, last"
 contains "$OUT" "host lab3: 40 runs"
 cs 0 runs host:lab2+last --db "$PG_URL"
