@@ -22,7 +22,10 @@
 #   make aarch64    build/aarch64/copyscope: cross-compiled for arm64 with
 #                   gcc-aarch64-linux-gnu against the arm64 multiarch
 #                   libraries (scripts/install-deps.sh installs them);
-#                   built without BPF (COPYSCOPE_NO_BPF: no arm64 BTF here)
+#                   its BPF programs against the BTF inside Debian's
+#                   arm64 kernel (fetched by scripts/fetch-kernel.sh
+#                   --arch arm64), or without BPF (COPYSCOPE_NO_BPF) when
+#                   that cannot be had
 #   make static-aarch64  build/aarch64/copyscope-static, for arm64 guests
 #                   (its libgsl.a from Debian's libgsl-dev:arm64, fetched
 #                   by scripts/fetch-arm64-static.sh)
@@ -123,14 +126,22 @@ UNIT_BINS      := $(patsubst tests/unit/%.c,$(BUILD)/release/unit/%,$(UNIT_SRCS)
 UNIT_BINS_SAN  := $(patsubst tests/unit/%.c,$(BUILD)/sanitize/unit/%,$(UNIT_SRCS))
 BENCH_BINS     := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
-.PHONY: all static aarch64 static-aarch64 test-aarch64 test-boot run test unit unit-sanitize smoke bench bench-inject lint install uninstall \
+.PHONY: all static aarch64 aarch64-btf static-aarch64 test-aarch64 test-boot run test unit unit-sanitize smoke bench bench-inject lint install uninstall \
 	clean deps fuzz fuzz-build web-deps man
 
 all: $(BIN)
 
+# The compile flags as one file, rewritten only when they change (BPF on
+# or off, a new -f flag), so that every object is rebuilt then and not
+# linked as it was compiled before.
+FLAGS_STAMP := $(BUILD)/cflags.stamp
+FLAGS_NOW   := $(BASEFLAGS) | $(CFLAGS_release) | $(CFLAGS_sanitize) | $(CFLAGS_static)
+$(shell mkdir -p $(BUILD) && { printf '%s\n' '$(FLAGS_NOW)' | \
+	cmp -s - $(FLAGS_STAMP) || printf '%s\n' '$(FLAGS_NOW)' >$(FLAGS_STAMP); })
+
 # Objects of one flavour; the flavour's flags are baked into each object.
 define flavour_rules
-$(BUILD)/$(1)/%.o: %.c | $(BPF_SKELS)
+$(BUILD)/$(1)/%.o: %.c $(FLAGS_STAMP) | $(BPF_SKELS)
 	@mkdir -p $$(@D)
 	@$(if $(Q),echo "  CC [$(1)] $$<")
 	$(Q)$$(CC) $(BASEFLAGS) $(CFLAGS_$(1)) \
@@ -161,16 +172,30 @@ $(BIN_STATIC): $(call objs,static,$(STATIC_SRCS))
 static: $(BIN_STATIC)
 
 # The arm64 build: the same rules under build/aarch64/ with the cross
-# compiler.  No arm64 BTF is at hand on an x86 build host (the running
-# kernel's is x86's), so BTF_FILE names none and the binary is built
-# without BPF, which it says at run time.
+# compiler.  The running kernel's BTF is x86's, so the arm64 one is cut
+# out of Debian's arm64 kernel Image (scripts/kernel-btf.py, after
+# scripts/fetch-kernel.sh --arch arm64: apt-get download, no root) into
+# build/aarch64/vmlinux.btf, the programs are compiled with
+# -D__TARGET_ARCH_arm64 against the vmlinux.h dumped from it, and CO-RE
+# relocates them to whichever arm64 kernel loads them.  Where that BTF
+# cannot be had (no network to Debian's archive, no arm64 architecture in
+# dpkg), the binary is built without BPF, and says so at run time.
 AARCH64_CC    ?= aarch64-linux-gnu-gcc
 AARCH64_BUILD := build/aarch64
+AARCH64_BTF   := $(AARCH64_BUILD)/vmlinux.btf
 AARCH64_MAKE  = $(MAKE) --no-print-directory BUILD=$(AARCH64_BUILD) \
-		CC=$(AARCH64_CC) BPF_ARCH=arm64 BTF_FILE=/nonexistent \
+		CC=$(AARCH64_CC) BPF_ARCH=arm64 BTF_FILE=$(AARCH64_BTF) \
 		LIBS_PQ=-l:libpq.so.5 \
 		LIBS_GSL="-l:libgsl.so.27 -l:libgslcblas.so.0"
-aarch64:
+aarch64-btf:
+	$(Q)mkdir -p $(AARCH64_BUILD)
+	$(Q)[ -e $(AARCH64_BTF) ] || { \
+	  k=$$(sh scripts/fetch-kernel.sh --arch arm64 2>$(AARCH64_BUILD)/btf.log) && \
+	  python3 scripts/kernel-btf.py "$$k" $(AARCH64_BTF) 2>>$(AARCH64_BUILD)/btf.log && \
+	  echo "  BTF     $(AARCH64_BTF) (from $$k)"; } || \
+	{ echo "make aarch64: no arm64 BTF, so no BPF in the arm64 build:" \
+	  "$$(tail -n 1 $(AARCH64_BUILD)/btf.log)" >&2; }
+aarch64: aarch64-btf
 	@command -v $(AARCH64_CC) >/dev/null 2>&1 || { echo "$(AARCH64_CC)" \
 		"is missing: run scripts/install-deps.sh (make deps)" >&2; \
 		exit 1; }
@@ -184,7 +209,7 @@ AARCH64_SLIB := $(AARCH64_BUILD)/static-lib
 $(AARCH64_SLIB)/libgsl.a:
 	$(Q)sh scripts/fetch-arm64-static.sh $(AARCH64_SLIB)
 
-static-aarch64: $(AARCH64_SLIB)/libgsl.a
+static-aarch64: $(AARCH64_SLIB)/libgsl.a aarch64-btf
 	+$(Q)$(AARCH64_MAKE) STATIC_LDIRS=-L$(AARCH64_SLIB) \
 		$(AARCH64_BUILD)/copyscope-static
 
