@@ -87,7 +87,6 @@ static void attr_of(struct perf_event_attr *a, bool cycles, unsigned hz)
 			 PERF_SAMPLE_CALLCHAIN;
 	a->disabled = 1;
 	a->exclude_hv = 1;
-	a->exclude_callchain_user = 1;
 	a->use_clockid = 1;
 	a->clockid = CLOCK_MONOTONIC_RAW;
 	a->wakeup_events = 0;
@@ -123,6 +122,7 @@ int kprof_probe(bool *pmu, char *err, size_t errlen)
 struct kprof *kprof_new(unsigned hz, bool pmu, const struct ksyms *ks)
 {
 	struct kprof *kp = calloc(1, sizeof(*kp));
+	char uerr[256];
 
 	if (!kp)
 		return NULL;
@@ -137,6 +137,8 @@ struct kprof *kprof_new(unsigned hz, bool pmu, const struct ksyms *ks)
 		free(kp);
 		return NULL;
 	}
+	/* the binary unreadable: every user frame is "[unknown]" */
+	kp->us = usyms_load(uerr, sizeof(uerr));
 	return kp;
 }
 
@@ -186,9 +188,6 @@ struct kprof *kprof_open(const pid_t *tids, int ntids, unsigned hz,
 	for (i = 0; i < ntids; i++)
 		kp->fd[i] = -1;
 	kp->n = ntids;
-	/* unreadable: the user frames stay "[user]" alone */
-	kp->us = usyms_load(err, errlen);
-	err[0] = '\0';
 	for (i = 0; i < ntids; i++)
 		if (open_one(kp, i, tids[i], err, errlen) != 0) {
 			kprof_free(kp);
@@ -383,14 +382,48 @@ static void append_frame(char *buf, size_t *l, const char *frame)
 		*l += (size_t)w;
 }
 
+/*
+ * The user frames u[0..n) (leaf first, as the kernel gives them) root
+ * first into buf: a frame of this binary by its function, one of a
+ * library or the vdso by its file, else "[unknown]" (an address in no
+ * mapping: where a frame without a frame pointer, libc's, made the
+ * kernel's walk read a word that is no return address).  A caller's
+ * entry is a return address, named by the byte before it (the call):
+ * a call that ends its function would otherwise name the next one.
+ */
+static void append_user(const struct kprof *kp, char *buf, size_t *l,
+			const uint64_t *u, size_t n)
+{
+	size_t i;
+
+	for (i = n; i-- > 0;) {
+		const char *name;
+
+		if (u[i] >= (uint64_t)PERF_CONTEXT_MAX)
+			continue;
+		name = usyms_name(kp->us, i ? u[i] - 1 : u[i]);
+		append_frame(buf, l, name ? name : "[unknown]");
+	}
+}
+
 int kprof_add(struct kprof *kp, const uint64_t *ips, size_t nips, bool user)
 {
 	char buf[KPROF_MAX_STACK], hex[24];
-	size_t l = 0, i;
+	size_t l = 0, i, nk = nips;
 
 	buf[0] = 0;
-	append_frame(buf, &l, "[user]");
-	for (i = nips; !user && i-- > 0;) {
+	/* the user part, after PERF_CONTEXT_USER: the root; none (a
+	   chain without it): "[user]" */
+	for (i = 0; i < nips; i++)
+		if (ips[i] == (uint64_t)PERF_CONTEXT_USER) {
+			nk = i;
+			break;
+		}
+	if (nk < nips && nips - nk > 1)
+		append_user(kp, buf, &l, ips + nk + 1, nips - nk - 1);
+	else
+		append_frame(buf, &l, "[user]");
+	for (i = nk; !user && i-- > 0;) {
 		const char *name;
 
 		if (ips[i] >= (uint64_t)PERF_CONTEXT_MAX)
@@ -403,6 +436,17 @@ int kprof_add(struct kprof *kp, const uint64_t *ips, size_t nips, bool user)
 		append_frame(buf, &l, name);
 	}
 	return add_folded(kp, buf, 1);
+}
+
+/* Whether the callchain ips[0..n) has a user part. */
+static bool has_user_chain(const uint64_t *ips, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < n; i++)
+		if (ips[i] == (uint64_t)PERF_CONTEXT_USER)
+			return true;
+	return false;
 }
 
 int kprof_add_user(struct kprof *kp, uint64_t ip)
@@ -438,9 +482,11 @@ static int on_sample(struct kprof *kp, const struct perf_event_header *h,
 		kp->outside++;
 		return 0;
 	}
-	if (user)
+	/* a user-mode sample whose user stack the kernel could not read:
+	   the function it interrupted, under "[user]" */
+	if (user && !has_user_chain(p + 4, (size_t)nr))
 		return kprof_add_user(kp, p[0]);
-	return kprof_add(kp, p + 4, (size_t)nr, false);
+	return kprof_add(kp, p + 4, (size_t)nr, user);
 }
 
 /* Read worker w's ring to its end. */
