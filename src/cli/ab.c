@@ -383,6 +383,9 @@ int cmd_ab(int argc, char **argv)
 			e = EXIT_NOTHING_RAN;
 			goto out;
 		}
+		kernel_backend_profile(&c->spec.session.ro.stored.kviews,
+				       NULL, &rk);
+		c->spec.session.ro.kprof_backend = rk.prof_backend;
 	}
 	cmdline = cli_join_cmdline(argc, argv);
 	if (!cmdline) {

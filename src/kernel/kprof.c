@@ -4,6 +4,7 @@
  * stacks.
  */
 #include "kernel/kprof.h"
+#include "kernel/kprof_bpf.h"
 #include "kernel/usyms.h"
 
 #include <errno.h>
@@ -21,6 +22,7 @@
 
 #include "kernel/ksyms.h"
 #include "results/kernel_records.h"
+#include "util/array.h"
 
 /*
  * Data pages of each worker's ring (a power of two): nothing drains
@@ -47,7 +49,8 @@ struct kprof {
 	bool pmu;
 	const struct ksyms *ks;
 	struct usyms *us;		/* the user frames' names; NULL:
-					   "[user]" alone */
+					   "[unknown]" */
+	struct kprof_bpf *kb;		/* the BPF path; NULL: the rings */
 	uint64_t samples, outside, lost;
 	struct kprof_stack_slot *slot;	/* open addressing by frames */
 	size_t nslot, nstacks;
@@ -202,6 +205,8 @@ void kprof_close(struct kprof *kp)
 
 	if (!kp)
 		return;
+	kprof_bpf_close(kp->kb);
+	kp->kb = NULL;
 	for (i = 0; i < kp->n; i++) {
 		if (kp->ring && kp->ring[i])
 			munmap(kp->ring[i], kp->ring_len);
@@ -406,7 +411,9 @@ static void append_user(const struct kprof *kp, char *buf, size_t *l,
 	}
 }
 
-int kprof_add(struct kprof *kp, const uint64_t *ips, size_t nips, bool user)
+/* kprof_add() of count samples. */
+static int add_chain(struct kprof *kp, const uint64_t *ips, size_t nips,
+		     bool user, uint64_t count)
 {
 	char buf[KPROF_MAX_STACK], hex[24];
 	size_t l = 0, i, nk = nips;
@@ -435,7 +442,12 @@ int kprof_add(struct kprof *kp, const uint64_t *ips, size_t nips, bool user)
 		}
 		append_frame(buf, &l, name);
 	}
-	return add_folded(kp, buf, 1);
+	return add_folded(kp, buf, count);
+}
+
+int kprof_add(struct kprof *kp, const uint64_t *ips, size_t nips, bool user)
+{
+	return add_chain(kp, ips, nips, user, 1);
 }
 
 /* Whether the callchain ips[0..n) has a user part. */
@@ -526,9 +538,42 @@ static int drain_one(struct kprof *kp, int w, const uint64_t *lo,
 	return rc;
 }
 
+/* kprof_bpf_fold: a counted stack of the BPF path, its two parts
+   joined into one callchain as the ring's records have it. */
+static int fold_counted(void *arg, const uint64_t *kips, size_t nk,
+			const uint64_t *uips, size_t nu, uint64_t count)
+{
+	uint64_t chain[2 * KPROF_MAX_STACK / 8];
+	size_t n = 0, i;
+
+	for (i = 0; i < nk && n < ARRAY_SIZE(chain); i++)
+		chain[n++] = kips[i];
+	for (i = 0; i < nu && n < ARRAY_SIZE(chain); i++)
+		chain[n++] = uips[i];
+	return add_chain(arg, chain, n, nk == 0, count);
+}
+
+int kprof_use_bpf(struct kprof *kp, const pid_t *tids,
+		  const volatile uint32_t *mark0, size_t stride, char *err,
+		  size_t errlen)
+{
+	kp->kb = kprof_bpf_open(tids, kp->fd, kp->n, mark0, stride, err,
+				errlen);
+	return kp->kb ? 0 : -1;
+}
+
+bool kprof_in_kernel(const struct kprof *kp)
+{
+	return kp->kb != NULL;
+}
+
 int kprof_drain(struct kprof *kp, const uint64_t *lo, const uint64_t *hi)
 {
 	int w;
+
+	if (kp->kb)
+		return kprof_bpf_drain(kp->kb, fold_counted, kp, &kp->outside,
+				       &kp->lost);
 
 	for (w = 0; w < kp->n; w++)
 		if (kp->ring[w] && drain_one(kp, w, lo, hi) != 0)

@@ -50,6 +50,18 @@ struct kprof *kprof_open(const pid_t *tids, int ntids, unsigned hz,
 			 const struct ksyms *ks, char *err, size_t errlen);
 
 void kprof_free(struct kprof *kp);
+/*
+ * Aggregate kp's samples in the kernel (kernel/kprof_bpf.h) instead of
+ * reading the rings: the BPF program attached to every worker's event,
+ * cutting the batches by the workers' marks (mark0: worker 0's word,
+ * stride bytes apart; see struct kview_workers), so kprof_drain() then
+ * ignores lo and hi.  0, or -1 with why in err (kp stays on the rings).
+ */
+int kprof_use_bpf(struct kprof *kp, const pid_t *tids,
+		  const volatile uint32_t *mark0, size_t stride, char *err,
+		  size_t errlen);
+/* Whether kprof_use_bpf() took. */
+bool kprof_in_kernel(const struct kprof *kp);
 
 /* Close the events and their rings; the stacks folded so far stay. */
 void kprof_close(struct kprof *kp);
