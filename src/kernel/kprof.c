@@ -1,7 +1,7 @@
 /*
  * kprof.c - the profile view's recorder (see kprof.h): the per-thread
- * sampling events, their mmap rings read in user space, and the folded
- * stacks.
+ * sampling events, their mmap rings read in user space or their samples
+ * counted in the kernel (kprof_bpf.c), and the folded stacks.
  */
 #include "kernel/kprof.h"
 #include "kernel/kprof_bpf.h"

@@ -72,7 +72,8 @@ int kprof_enable(struct kprof *kp, int on);
 /*
  * Read every ring to its end and fold its samples: worker i's samples
  * whose time lies in [lo[i], hi[i]] are kept (lo NULL: all of them).
- * 0, or -1 on ENOMEM.
+ * On the BPF path (kprof_use_bpf()), the kernel's counts of the traced
+ * sample instead, folded and emptied.  0, or -1 on ENOMEM.
  */
 int kprof_drain(struct kprof *kp, const uint64_t *lo, const uint64_t *hi);
 

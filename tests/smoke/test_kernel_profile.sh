@@ -12,7 +12,11 @@
 # functions, a library's file, [unknown]) first and its kernel frames
 # after them; a busy wait injected in user space (inject_ns) is sampled
 # in the sled's own function under a caller of this binary, named by its
-# symbols (issue 31: user call chains); export and import keep the profile; bad
+# symbols (issue 31: user call chains); the same known answer from both
+# aggregations, in the kernel with BPF stack maps (where the program
+# loads: the run's environment says which) and from the perf rings
+# (--kernel-backend tracefs), which agree on the read path's top
+# function; export and import keep the profile; bad
 # --profile-hz values and JOBs are usage errors.  Asserts shares and
 # orderings, never times.  Needs root (kernel callchains).
 . "$(dirname "$0")/lib.sh"
@@ -80,6 +84,47 @@ assert sum(n for _, n in p["stacks"]) == p["samples"]
 open(sys.argv[1] + ".samples", "w").write(str(p["samples"]))
 PY
 samples=$(cat "$OUT.samples")
+cp "$OUT" "$TMP/prof.json"
+
+note "both aggregations: BPF stack maps (where they load) and the perf rings"
+cs 0 run sys.rw target=zero size=64k --kernel profile --profile-hz 1999 \
+	--reps 5 --kernel-backend tracefs --tag ring
+contains "$ERR" "kernel views: profile: ring (the perf rings, folded in user space: --kernel-backend tracefs)"
+cs 0 show ring --json
+python3 - "$TMP/prof.json" "$OUT" <<'PY' >"$TMP/paths" ||
+	fail "the two aggregations of the profile"
+import json, sys
+def profile(path):
+    d = json.load(open(path))
+    p = [r["info"]["kernel"]["profile"] for r in d["results"]
+         if "profile" in r.get("info", {}).get("kernel", {})][0]
+    return d["environment"]["kernel_views.profile_backend"], p
+def read_top(p):
+    under = {}
+    for frames, n in p["stacks"]:
+        fr = frames.split(";")
+        if "__x64_sys_pread64" in fr:
+            under[fr[-1]] = under.get(fr[-1], 0) + n
+    return max(under, key=under.get), under
+tops = []
+for path, want in ((sys.argv[1], ("bpf (", "ring (")),
+                   (sys.argv[2], ("ring (",))):
+    how, p = profile(path)
+    assert how.startswith(want), how
+    assert p["samples"] >= 50 and p["lost"] >= 0, p["samples"]
+    assert sum(n for _, n in p["stacks"]) == p["samples"]
+    top, under = read_top(p)
+    assert top == "read_zero", (how, under)
+    names = [f["function"] for f in p["functions"][:3]]
+    assert "read_zero" in names, (how, names)
+    tops.append(top)
+    print(how.split(" ")[0])
+# the two paths agree on the read path's top function
+assert tops[0] == tops[1], tops
+PY
+if [ "$(head -1 "$TMP/paths")" = ring ]; then
+	note "the BPF program does not load here: both runs read the rings"
+fi
 
 note "show --folded: FlameGraph's folded format, root first"
 cs 0 show prof --folded
