@@ -104,6 +104,8 @@ static const struct opt_row run_rows[] = {
 	  "records: bpf (a BPF program aggregates in the kernel; the "
 	  "default when it loads) or tracefs (every event read in user "
 	  "space by libtraceevent; the fallback); auto: bpf, else tracefs. "
+	  "The profile follows it: bpf, its samples counted in the kernel "
+	  "in BPF stack maps; tracefs, read from the perf rings. "
 	  "The backend that ran and why is said on stderr and stored with "
 	  "the run", kbackend, .words = kbackend_words,
 	  .complete = OPT_C_WORDS),
