@@ -37,6 +37,8 @@ struct ab_cli {
 	size_t nside[2];
 	const char *sysctl[2][AB_MAX_SETTINGS], *thp[2][AB_MAX_SETTINGS];
 	size_t nsysctl[2], nthp[2];
+	struct kernel_backend rk;	/* --kernel profile: how it is
+					   aggregated, for the environment */
 };
 
 /* --kernel VIEWS: ab records only the profile view. */
@@ -376,13 +378,15 @@ int cmd_ab(int argc, char **argv)
 	if (e)
 		goto out;	/* OPT_HELP (-1): the usage went to stdout */
 	if (c->spec.session.ro.stored.kviews) {
-		struct kernel_backend rk;
-
 		if (kernel_backend_choose(&c->spec.session.ro.stored.kviews, NULL,
-					  &rk) != 0) {
+					  &c->rk) != 0) {
 			e = EXIT_NOTHING_RAN;
 			goto out;
 		}
+		kernel_backend_profile(&c->spec.session.ro.stored.kviews,
+				       NULL, &c->rk);
+		c->spec.session.ro.kprof_backend = c->rk.prof_backend;
+		c->spec.session.kernel_backend = &c->rk;
 	}
 	cmdline = cli_join_cmdline(argc, argv);
 	if (!cmdline) {

@@ -104,6 +104,8 @@ static const struct opt_row run_rows[] = {
 	  "records: bpf (a BPF program aggregates in the kernel; the "
 	  "default when it loads) or tracefs (every event read in user "
 	  "space by libtraceevent; the fallback); auto: bpf, else tracefs. "
+	  "The profile follows it: bpf, its samples counted in the kernel "
+	  "in BPF stack maps; tracefs, read from the perf rings. "
 	  "The backend that ran and why is said on stderr and stored with "
 	  "the run", kbackend, .words = kbackend_words,
 	  .complete = OPT_C_WORDS),
@@ -272,7 +274,20 @@ int cmd_run(int argc, char **argv)
 		e = EXIT_NOTHING_RAN;
 		goto out;
 	}
+	if (rc->ro.stored.kviews) {
+		/* --kernel-backend bpf refuses a profile that cannot
+		   aggregate in the kernel: then nothing may be left */
+		kernel_backend_profile(&rc->ro.stored.kviews, rc->kbackend,
+				       &rc->rk);
+		if (!rc->ro.stored.kviews) {
+			cli_error("--kernel: none of the views asked for can "
+				  "be recorded here; nothing measured");
+			e = EXIT_NOTHING_RAN;
+			goto out;
+		}
+	}
 	rc->ro.kbackend = rc->rk.backend;
+	rc->ro.kprof_backend = rc->rk.prof_backend;
 	run_fill_spec(rc, &spec);
 	spec.out = &run_output;
 	spec.out_arg = rc;

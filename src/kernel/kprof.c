@@ -1,9 +1,10 @@
 /*
  * kprof.c - the profile view's recorder (see kprof.h): the per-thread
- * sampling events, their mmap rings read in user space, and the folded
- * stacks.
+ * sampling events, their mmap rings read in user space or their samples
+ * counted in the kernel (kprof_bpf.c), and the folded stacks.
  */
 #include "kernel/kprof.h"
+#include "kernel/kprof_bpf.h"
 #include "kernel/usyms.h"
 
 #include <errno.h>
@@ -21,6 +22,7 @@
 
 #include "kernel/ksyms.h"
 #include "results/kernel_records.h"
+#include "util/array.h"
 
 /*
  * Data pages of each worker's ring (a power of two): nothing drains
@@ -47,7 +49,8 @@ struct kprof {
 	bool pmu;
 	const struct ksyms *ks;
 	struct usyms *us;		/* the user frames' names; NULL:
-					   "[user]" alone */
+					   "[unknown]" */
+	struct kprof_bpf *kb;		/* the BPF path; NULL: the rings */
 	uint64_t samples, outside, lost;
 	struct kprof_stack_slot *slot;	/* open addressing by frames */
 	size_t nslot, nstacks;
@@ -87,7 +90,6 @@ static void attr_of(struct perf_event_attr *a, bool cycles, unsigned hz)
 			 PERF_SAMPLE_CALLCHAIN;
 	a->disabled = 1;
 	a->exclude_hv = 1;
-	a->exclude_callchain_user = 1;
 	a->use_clockid = 1;
 	a->clockid = CLOCK_MONOTONIC_RAW;
 	a->wakeup_events = 0;
@@ -123,6 +125,7 @@ int kprof_probe(bool *pmu, char *err, size_t errlen)
 struct kprof *kprof_new(unsigned hz, bool pmu, const struct ksyms *ks)
 {
 	struct kprof *kp = calloc(1, sizeof(*kp));
+	char uerr[256];
 
 	if (!kp)
 		return NULL;
@@ -137,6 +140,8 @@ struct kprof *kprof_new(unsigned hz, bool pmu, const struct ksyms *ks)
 		free(kp);
 		return NULL;
 	}
+	/* the binary unreadable: every user frame is "[unknown]" */
+	kp->us = usyms_load(uerr, sizeof(uerr));
 	return kp;
 }
 
@@ -186,9 +191,6 @@ struct kprof *kprof_open(const pid_t *tids, int ntids, unsigned hz,
 	for (i = 0; i < ntids; i++)
 		kp->fd[i] = -1;
 	kp->n = ntids;
-	/* unreadable: the user frames stay "[user]" alone */
-	kp->us = usyms_load(err, errlen);
-	err[0] = '\0';
 	for (i = 0; i < ntids; i++)
 		if (open_one(kp, i, tids[i], err, errlen) != 0) {
 			kprof_free(kp);
@@ -203,6 +205,8 @@ void kprof_close(struct kprof *kp)
 
 	if (!kp)
 		return;
+	kprof_bpf_close(kp->kb);
+	kp->kb = NULL;
 	for (i = 0; i < kp->n; i++) {
 		if (kp->ring && kp->ring[i])
 			munmap(kp->ring[i], kp->ring_len);
@@ -383,14 +387,50 @@ static void append_frame(char *buf, size_t *l, const char *frame)
 		*l += (size_t)w;
 }
 
-int kprof_add(struct kprof *kp, const uint64_t *ips, size_t nips, bool user)
+/*
+ * The user frames u[0..n) (leaf first, as the kernel gives them) root
+ * first into buf: a frame of this binary by its function, one of a
+ * library or the vdso by its file, else "[unknown]" (an address in no
+ * mapping: where a frame without a frame pointer, libc's, made the
+ * kernel's walk read a word that is no return address).  A caller's
+ * entry is a return address, named by the byte before it (the call):
+ * a call that ends its function would otherwise name the next one.
+ */
+static void append_user(const struct kprof *kp, char *buf, size_t *l,
+			const uint64_t *u, size_t n)
+{
+	size_t i;
+
+	for (i = n; i-- > 0;) {
+		const char *name;
+
+		if (u[i] >= (uint64_t)PERF_CONTEXT_MAX)
+			continue;
+		name = usyms_name(kp->us, i ? u[i] - 1 : u[i]);
+		append_frame(buf, l, name ? name : "[unknown]");
+	}
+}
+
+/* kprof_add() of count samples. */
+static int add_chain(struct kprof *kp, const uint64_t *ips, size_t nips,
+		     bool user, uint64_t count)
 {
 	char buf[KPROF_MAX_STACK], hex[24];
-	size_t l = 0, i;
+	size_t l = 0, i, nk = nips;
 
 	buf[0] = 0;
-	append_frame(buf, &l, "[user]");
-	for (i = nips; !user && i-- > 0;) {
+	/* the user part, after PERF_CONTEXT_USER: the root; none (a
+	   chain without it): "[user]" */
+	for (i = 0; i < nips; i++)
+		if (ips[i] == (uint64_t)PERF_CONTEXT_USER) {
+			nk = i;
+			break;
+		}
+	if (nk < nips && nips - nk > 1)
+		append_user(kp, buf, &l, ips + nk + 1, nips - nk - 1);
+	else
+		append_frame(buf, &l, "[user]");
+	for (i = nk; !user && i-- > 0;) {
 		const char *name;
 
 		if (ips[i] >= (uint64_t)PERF_CONTEXT_MAX)
@@ -402,7 +442,23 @@ int kprof_add(struct kprof *kp, const uint64_t *ips, size_t nips, bool user)
 		}
 		append_frame(buf, &l, name);
 	}
-	return add_folded(kp, buf, 1);
+	return add_folded(kp, buf, count);
+}
+
+int kprof_add(struct kprof *kp, const uint64_t *ips, size_t nips, bool user)
+{
+	return add_chain(kp, ips, nips, user, 1);
+}
+
+/* Whether the callchain ips[0..n) has a user part. */
+static bool has_user_chain(const uint64_t *ips, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < n; i++)
+		if (ips[i] == (uint64_t)PERF_CONTEXT_USER)
+			return true;
+	return false;
 }
 
 int kprof_add_user(struct kprof *kp, uint64_t ip)
@@ -438,9 +494,11 @@ static int on_sample(struct kprof *kp, const struct perf_event_header *h,
 		kp->outside++;
 		return 0;
 	}
-	if (user)
+	/* a user-mode sample whose user stack the kernel could not read:
+	   the function it interrupted, under "[user]" */
+	if (user && !has_user_chain(p + 4, (size_t)nr))
 		return kprof_add_user(kp, p[0]);
-	return kprof_add(kp, p + 4, (size_t)nr, false);
+	return kprof_add(kp, p + 4, (size_t)nr, user);
 }
 
 /* Read worker w's ring to its end. */
@@ -480,9 +538,42 @@ static int drain_one(struct kprof *kp, int w, const uint64_t *lo,
 	return rc;
 }
 
+/* kprof_bpf_fold: a counted stack of the BPF path, its two parts
+   joined into one callchain as the ring's records have it. */
+static int fold_counted(void *arg, const uint64_t *kips, size_t nk,
+			const uint64_t *uips, size_t nu, uint64_t count)
+{
+	uint64_t chain[2 * KPROF_MAX_STACK / 8];
+	size_t n = 0, i;
+
+	for (i = 0; i < nk && n < ARRAY_SIZE(chain); i++)
+		chain[n++] = kips[i];
+	for (i = 0; i < nu && n < ARRAY_SIZE(chain); i++)
+		chain[n++] = uips[i];
+	return add_chain(arg, chain, n, nk == 0, count);
+}
+
+int kprof_use_bpf(struct kprof *kp, const pid_t *tids,
+		  const volatile uint32_t *mark0, size_t stride, char *err,
+		  size_t errlen)
+{
+	kp->kb = kprof_bpf_open(tids, kp->fd, kp->n, mark0, stride, err,
+				errlen);
+	return kp->kb ? 0 : -1;
+}
+
+bool kprof_in_kernel(const struct kprof *kp)
+{
+	return kp->kb != NULL;
+}
+
 int kprof_drain(struct kprof *kp, const uint64_t *lo, const uint64_t *hi)
 {
 	int w;
+
+	if (kp->kb)
+		return kprof_bpf_drain(kp->kb, fold_counted, kp, &kp->outside,
+				       &kp->lost);
 
 	for (w = 0; w < kp->n; w++)
 		if (kp->ring[w] && drain_one(kp, w, lo, hi) != 0)

@@ -2,15 +2,17 @@
  * kprof.h - the profile view's recorder: one perf event per worker
  * thread (perf_event_open(2) on its task id, any CPU) that samples its
  * stack, the cycles event where the machine has a PMU, else the
- * cpu-clock software event (an hrtimer); kernel callchains only (the
- * user part of a stack is one "[user]" frame; a sample in user mode
- * adds, below it, the function of this binary that it interrupted, by
- * kernel/usyms.h, or the library's file).  The events are enabled
+ * cpu-clock software event (an hrtimer); kernel and user callchains
+ * (the user part, walked by the kernel through frame pointers, is the
+ * root: each frame the function of this binary that holds it, by
+ * kernel/usyms.h, else the library's file, else "[unknown]"; a stack
+ * without a user part has "[user]" as its root).  The events are enabled
  * for a traced sample only, and of their samples only those whose time
  * (CLOCK_MONOTONIC_RAW, the clock the workers mark their batches with)
  * falls inside that worker's batch are kept: the harness around a batch
  * is counted apart and left out.  Kept samples are folded into stacks
- * (root first, "[user];entry_SYSCALL_64;...;read_zero") named through
+ * (root first, "libc.so.6;worker_thread;worker_main;libc.so.6;
+ * entry_SYSCALL_64;...;read_zero") named through
  * /proc/kallsyms, module symbols included; what the kernel drops when a
  * ring fills (PERF_RECORD_LOST) is counted.
  */
@@ -48,6 +50,18 @@ struct kprof *kprof_open(const pid_t *tids, int ntids, unsigned hz,
 			 const struct ksyms *ks, char *err, size_t errlen);
 
 void kprof_free(struct kprof *kp);
+/*
+ * Aggregate kp's samples in the kernel (kernel/kprof_bpf.h) instead of
+ * reading the rings: the BPF program attached to every worker's event,
+ * cutting the batches by the workers' marks (mark0: worker 0's word,
+ * stride bytes apart; see struct kview_workers), so kprof_drain() then
+ * ignores lo and hi.  0, or -1 with why in err (kp stays on the rings).
+ */
+int kprof_use_bpf(struct kprof *kp, const pid_t *tids,
+		  const volatile uint32_t *mark0, size_t stride, char *err,
+		  size_t errlen);
+/* Whether kprof_use_bpf() took. */
+bool kprof_in_kernel(const struct kprof *kp);
 
 /* Close the events and their rings; the stacks folded so far stay. */
 void kprof_close(struct kprof *kp);
@@ -58,14 +72,17 @@ int kprof_enable(struct kprof *kp, int on);
 /*
  * Read every ring to its end and fold its samples: worker i's samples
  * whose time lies in [lo[i], hi[i]] are kept (lo NULL: all of them).
- * 0, or -1 on ENOMEM.
+ * On the BPF path (kprof_use_bpf()), the kernel's counts of the traced
+ * sample instead, folded and emptied.  0, or -1 on ENOMEM.
  */
 int kprof_drain(struct kprof *kp, const uint64_t *lo, const uint64_t *hi);
 
 /*
- * Fold one sample's kernel callchain (leaf first, as the kernel gives
- * it: PERF_CONTEXT_* markers skipped) into kp's stacks; user: whether
- * the sample interrupted user mode.  For the tests, without a ring.
+ * Fold one sample's callchain (leaf first, as the kernel gives it:
+ * PERF_CONTEXT_* markers skipped; the frames after PERF_CONTEXT_USER
+ * its user part, the root, "[user]" where it has none) into kp's
+ * stacks; user: whether the sample interrupted user mode (its kernel
+ * frames, if any, are left out).  For the tests, without a ring.
  * 0, or -1 on ENOMEM.
  */
 int kprof_add(struct kprof *kp, const uint64_t *ips, size_t nips, bool user);

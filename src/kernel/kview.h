@@ -92,6 +92,11 @@ struct kview_workers {
 	size_t mark_stride;		/* bytes from one word to the next */
 	unsigned profile_hz;		/* the profile view's frequency
 					   (0: KPROF_DEFAULT_HZ) */
+	int profile_backend;		/* how it aggregates: BPF in the
+					   kernel (failing where it cannot),
+					   TRACEFS from the perf rings, AUTO
+					   in the kernel where the program
+					   loads (kernel/kprof_bpf.h) */
 };
 
 /*

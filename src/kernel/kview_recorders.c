@@ -65,7 +65,22 @@ static int profile_open(struct kview *kv, const struct kview_workers *w,
 		return -1;
 	kv->kp = kprof_open(w->tids, w->ntids, w->profile_hz ?
 			    w->profile_hz : KPROF_DEFAULT_HZ, ks, err, errlen);
-	return kv->kp ? 0 : -1;
+	if (!kv->kp)
+		return -1;
+	/* in the kernel: it cuts the batches by the workers' marks */
+	if (w->profile_backend != KVIEW_BACKEND_TRACEFS && w->marks &&
+	    w->mark0 && kprof_use_bpf(kv->kp, w->tids, w->mark0,
+				      w->mark_stride, err, errlen) != 0 &&
+	    w->profile_backend == KVIEW_BACKEND_BPF) {
+		char why[400];
+
+		snprintf(why, sizeof(why), "%s", err);
+		snprintf(err, errlen, "the profile in the kernel (BPF stack "
+			 "maps): %s", why);
+		return -1;
+	}
+	err[0] = '\0';
+	return 0;
 }
 
 /* Whether the profile can run here, and the event it will sample. */

@@ -155,6 +155,9 @@ static void run_header(FILE *f, const struct run_data *run)
 			 o->interleave ? "; interleaved" : "");
 		kv(f, "options", t);
 	}
+	/* --hw-counters: the line show and run print, word for word */
+	if (report_hw_line(&run->env, t, sizeof(t)))
+		kv(f, "hardware counters", t);
 	fprintf(f, "</table>\n");
 }
 

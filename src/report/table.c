@@ -26,6 +26,7 @@
 #include "stats/histogram.h"
 
 #define MAX_COLS 16
+#define METRIC_COL 12		/* the metric column's least width */
 /* One block: results [first, last) of one job. */
 struct block {
 	const struct result *res;
@@ -33,6 +34,8 @@ struct block {
 	const char *vary[MAX_COLS];	/* parameter names that vary */
 	size_t nvary;
 	size_t width[MAX_COLS];
+	int mw;				/* the metric column: its longest
+					   name, at least METRIC_COL */
 	const char *label;		/* "A", "B", "A'" of an ab run; NULL */
 };
 
@@ -63,9 +66,12 @@ static void find_varying(struct block *b)
 			b->nvary++;
 		}
 	}
+	b->mw = METRIC_COL;
 	for (i = b->first; i < b->last; i++) {
-		size_t c;
+		size_t c, m = strlen(b->res[i].metric);
 
+		if (!b->res[i].trace && m > (size_t)b->mw && m < 40)
+			b->mw = (int)m;
 		for (c = 0; c < b->nvary; c++) {
 			size_t w = strlen(param_str(&b->res[i], b->vary[c]));
 
@@ -116,7 +122,8 @@ static void print_columns(FILE *out, const struct block *b)
 	fprintf(out, "  ");
 	for (c = 0; c < b->nvary; c++)
 		fprintf(out, "%-*s  ", (int)b->width[c], b->vary[c]);
-	fprintf(out, "%-12s %11s %6s   %-20s %4s\n", "metric", "median",
+	/* "±" is two bytes and one column: its cell is 6 columns */
+	fprintf(out, "%-*s %11s %7s   %-20s %4s\n", b->mw, "metric", "median",
 		"±sd", "95% CI of median", "n");
 }
 
@@ -131,7 +138,7 @@ static void print_param_cells(FILE *out, const struct block *b,
 			show ? param_str(r, b->vary[c]) : "");
 }
 
-static void print_metric_row(FILE *out, const struct result *r)
+static void print_metric_row(FILE *out, const struct result *r, int mw)
 {
 	const struct summary *s = &r->summary;
 	char med[32], lo[32], hi[32], ci[48], sd[16];
@@ -156,7 +163,7 @@ static void print_metric_row(FILE *out, const struct result *r)
 		snprintf(sd, sizeof(sd), "-");
 	if (r->withheld) {
 		/* no figure: the note under the rows says why */
-		fprintf(out, "%-12s %11s %6s   %-20s %4zu\n", r->metric,
+		fprintf(out, "%-*s %11s %6s   %-20s %4zu\n", mw, r->metric,
 			"withheld", "-", "(see below)", r->nsamples);
 		return;
 	}
@@ -164,11 +171,11 @@ static void print_metric_row(FILE *out, const struct result *r)
 		char m[48];
 
 		snprintf(m, sizeof(m), "%s %s", med, label);
-		fprintf(out, "%-12s %11s %6s   %-20s %4zu\n", r->metric, m, sd,
-			ci, s->n);
-	} else {
-		fprintf(out, "%-12s %11s %6s   %-20s %4zu\n", r->metric, med,
+		fprintf(out, "%-*s %11s %6s   %-20s %4zu\n", mw, r->metric, m,
 			sd, ci, s->n);
+	} else {
+		fprintf(out, "%-*s %11s %6s   %-20s %4zu\n", mw, r->metric,
+			med, sd, ci, s->n);
 	}
 }
 
@@ -346,7 +353,7 @@ static void print_block(FILE *out, struct block *b)
 			if (b->res[j].trace)
 				continue;
 			print_param_cells(out, b, &b->res[j], j == i);
-			print_metric_row(out, &b->res[j]);
+			print_metric_row(out, &b->res[j], b->mw);
 		}
 		print_config_info(out, b->res[i].cfg);
 		report_notes(b->res + i, end - i, print_note, out);

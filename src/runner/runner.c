@@ -328,6 +328,7 @@ static enum config_status kview_start(struct runner *r,
 		.mark0 = &r->ws.ctl->slot[0].in_batch,
 		.mark_stride = sizeof(r->ws.ctl->slot[0]),
 		.profile_hz = (unsigned)r->opts->profile_hz,
+		.profile_backend = r->opts->kprof_backend,
 	};
 	char err[400];
 	int i;

@@ -40,6 +40,10 @@ struct run_opts {
 	int ncpus;
 	bool progress;			/* progress lines on stderr */
 	int kbackend;			/* enum kview_backend, resolved */
+	int kprof_backend;		/* the profile's: BPF (in the
+					   kernel), TRACEFS (the rings),
+					   AUTO (in the kernel where the
+					   program loads) */
 	int profile_hz;			/* --profile-hz (0: the default) */
 	/*
 	 * --precision: after the reps kept samples, keep adding samples

@@ -14,6 +14,7 @@
 #include "env/env.h"
 #include "kernel/ktrace.h"
 #include "kernel/kview.h"
+#include "kernel/kprof_bpf.h"
 #include "kernel/kview_bpf.h"
 #include "results/kernel_records.h"
 #include "util/msg.h"
@@ -151,8 +152,46 @@ int kernel_backend_choose(unsigned *views, const char *word,
 	return 0;
 }
 
+void kernel_backend_profile(unsigned *views, const char *word,
+			    struct kernel_backend *rk)
+{
+	char why[400];
+
+	rk->prof_backend = KVIEW_BACKEND_TRACEFS;
+	rk->prof_text[0] = '\0';
+	if (!(*views & KVIEW_PROFILE))
+		return;
+	if (word && !strcmp(word, "tracefs")) {
+		snprintf(rk->prof_text, sizeof(rk->prof_text), "ring (the "
+			 "perf rings, folded in user space: --kernel-backend "
+			 "tracefs)");
+	} else if (!word && rk->backend == KVIEW_BACKEND_TRACEFS &&
+		   (*views & ~KVIEW_PROFILE)) {
+		snprintf(rk->prof_text, sizeof(rk->prof_text), "ring (the "
+			 "perf rings, folded in user space: the other views "
+			 "are on the tracefs backend)");
+	} else if (kprof_bpf_probe(why, sizeof(why)) == 0) {
+		rk->prof_backend = KVIEW_BACKEND_BPF;
+		snprintf(rk->prof_text, sizeof(rk->prof_text), "bpf (stack "
+			 "maps, aggregated in the kernel)");
+	} else if (word && !strcmp(word, "bpf")) {
+		msg_error("--kernel profile: refused (--kernel-backend bpf): "
+			  "%s", why);
+		*views &= ~KVIEW_PROFILE;
+		return;
+	} else {
+		snprintf(rk->prof_text, sizeof(rk->prof_text), "ring (the "
+			 "perf rings, folded in user space: the BPF program "
+			 "does not load: %s)", why);
+	}
+	msg_error("kernel views: profile: %s", rk->prof_text);
+}
+
 int kernel_backend_add_env(const struct kernel_backend *rk, struct env *env)
 {
+	if (rk->prof_text[0] &&
+	    env_set(env, "kernel_views.profile_backend", rk->prof_text) != 0)
+		return -1;
 	if (!rk->backend_text[0])
 		return 0;
 	if (env_set(env, "kernel_views.backend", rk->backend_text) != 0 ||

@@ -19,6 +19,12 @@ struct kernel_backend {
 	char why[512];			/* why that one ("" when asked) */
 	char mounted[128];		/* where copyscope mounted tracefs,
 					   "" when it did not */
+	int prof_backend;		/* the profile's: enum kview_backend,
+					   BPF (in the kernel) or TRACEFS
+					   (the perf rings) */
+	char prof_text[600];		/* "bpf (stack maps in the kernel)",
+					   "ring (...: why)"; "" without
+					   the profile */
 };
 
 /*
@@ -34,9 +40,21 @@ int kernel_backend_choose(unsigned *views, const char *word,
 		      struct kernel_backend *rk);
 
 /*
+ * The profile's aggregation, once *views are chosen (a no-op without
+ * the profile): in the kernel with BPF stack maps where the program
+ * loads (word "bpf": there or not at all, the profile then refused and
+ * dropped from *views), else from the perf rings (word "tracefs", or
+ * the other views on the tracefs backend: the rings too); said on
+ * stderr, kept in rk->prof_backend and prof_text.
+ */
+void kernel_backend_profile(unsigned *views, const char *word,
+			    struct kernel_backend *rk);
+
+/*
  * Into env, the keys kernel_views.backend, kernel_views.backend_why and,
  * when copyscope mounted tracefs, kernel_views.tracefs_mounted (none when
- * no backend was chosen).  0, or -1 on ENOMEM.
+ * no backend was chosen); with the profile, kernel_views.profile_backend
+ * (how its samples are aggregated: "bpf ..." or "ring ...", and why).  0, or -1 on ENOMEM.
  */
 int kernel_backend_add_env(const struct kernel_backend *kb, struct env *env);
 

@@ -50,6 +50,12 @@ contains_re "$OUT" '^options: .*; --hw-counters$'
 contains_re "$OUT" '^  (no PMU here|no hardware counters|hardware counters): '
 contains_re "$OUT" '^hw\.counters +'
 
+note "report: the run's header has show's hardware counters line"
+cp "$OUT" "$TMP/show.txt"
+cs 0 report "$RUN" -o "$TMP/hw.html"
+python3 tests/smoke/hw_html_check.py "$TMP/show.txt" "$TMP/hw.html" >"$OUT" ||
+	fail "report: the hardware counters line"
+
 note "run --hw-counters --json: the reason or the metrics, as info"
 cs 0 run sys.null --quick --hw-counters --no-store --json
 python3 - "$OUT" "$ERR" <<'PY' || fail "run --json: the counters or their reason"
@@ -113,6 +119,33 @@ done
 cs 0 show side1
 contains_re "$OUT" '^ +hw IPC +0\.50[0-9] '
 contains_re "$OUT" '^ +cache-miss/op +3\.2[0-9] '
+# the table at 80 columns: a metric name longer than the column's least
+# width (cache-miss/op) widens the column, every cell stays under its
+# heading
+python3 - "$OUT" <<'PY' || fail "show: the table's columns"
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+head = [i for i, l in enumerate(lines) if l.startswith("  metric ")]
+assert len(head) == 1, head
+h = lines[head[0]]
+med, sd = h.index("median") + 6, h.index("\u00b1sd") + 3
+rows = 0
+for l in lines[head[0] + 1:]:
+    if not l.startswith("  ") or l.startswith("    "):
+        break
+    rows += 1
+    assert len(l) == len(h) <= 80, (l, h)
+    assert l[med - 1] != " " and l[med] == " ", (l, h)
+    assert l[sd - 1] != " " and l[sd] == " ", (l, h)
+    name = l[2:].split("  ")[0]
+    assert len(name) + 2 < h.index("median") - 1, (l, h)
+assert rows == 4, rows
+PY
+cp "$OUT" "$TMP/show.txt"
+cs 0 report side1 -o "$TMP/side1.html"
+python3 tests/smoke/hw_html_check.py "$TMP/show.txt" "$TMP/side1.html" \
+	>"$OUT" || fail "report: the made hw rows"
+contains "$OUT" "line (none) and 2 rows alike"
 cs 0 compare side1 side2 --by-sample --json
 python3 - "$OUT" <<'PY' || fail "compare: hw rows are info"
 import json, sys

@@ -3,7 +3,10 @@
  * kernel gives them (leaf first, PERF_CONTEXT_* markers) folded root
  * first and named through kallsyms lines; the functions' self and total
  * samples (a recursive frame counted once per stack); the ns per op and
- * its Wilson CI (values computed by hand); the record through its codec
+ * its Wilson CI (values computed by hand); user call chains (the part
+ * after PERF_CONTEXT_USER, named by this test binary's own symbols,
+ * "[unknown]" where no mapping holds a frame) as the root of the kernel
+ * part; the record through its codec
  * and back; the text in 80 columns with the no-PMU line and the skew
  * note, and the folded lines of show --folded.
  */
@@ -134,6 +137,64 @@ static struct result_kernel *fed_result(bool pmu)
 	kprof_free(kp);
 	ksyms_free(&ks);
 	return k;
+}
+
+/* Two functions of this binary, to be named as user frames. */
+__attribute__((noinline)) int user_leaf_fn(volatile int *x);
+__attribute__((noinline)) int user_caller_fn(volatile int *x);
+
+__attribute__((noinline)) int user_leaf_fn(volatile int *x)
+{
+	return *x * 3 + *x;
+}
+
+__attribute__((noinline)) int user_caller_fn(volatile int *x)
+{
+	return user_leaf_fn(x) + *x * 7 + user_leaf_fn(x);
+}
+
+static void test_user_chain(void **state)
+{
+	const uint64_t leaf = (uint64_t)(uintptr_t)&user_leaf_fn + 1;
+	const uint64_t ret = (uint64_t)(uintptr_t)&user_caller_fn + 4;
+	/* a system call from user_leaf_fn, called by user_caller_fn,
+	   called from a frame the walk could not read (0x10) */
+	const uint64_t sys[] = { CTX_K, 0xffffffff81003010,
+				 0xffffffff81002020, 0xffffffff81001030,
+				 0xffffffff81000040,
+				 (uint64_t)PERF_CONTEXT_USER, leaf, ret, 0x10 };
+	/* user mode, in user_leaf_fn: the user part only */
+	const uint64_t usr[] = { (uint64_t)PERF_CONTEXT_USER, leaf, ret };
+	struct result_kernel k = { .views = KVIEW_PROFILE };
+	struct ksyms ks;
+	struct kprof *kp;
+	volatile int x = 1;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(user_caller_fn(&x), 15);
+	assert_int_equal(ksyms_load_text(&ks, SYMS), 0);
+	kp = kprof_new(KV_PROF_DEFAULT_HZ, false, &ks);
+	assert_non_null(kp);
+	assert_int_equal(kprof_add(kp, sys, 9, false), 0);
+	assert_int_equal(kprof_add(kp, sys, 9, false), 0);
+	assert_int_equal(kprof_add(kp, usr, 3, true), 0);
+	assert_int_equal(kprof_result(kp, &k), 0);
+	assert_int_equal(k.nstacks, 2);
+	/* root first: the user frames, outermost first, then the kernel's */
+	assert_string_equal(k.stacks[0].frames, "[unknown];user_caller_fn;"
+			    "user_leaf_fn;entry_SYSCALL_64;do_syscall_64;"
+			    "vfs_read;read_zero");
+	assert_int_equal(k.stacks[0].count, 2);
+	assert_string_equal(k.stacks[1].frames,
+			    "user_caller_fn;user_leaf_fn");
+	assert_int_equal(k.stacks[1].count, 1);
+	kprof_free(kp);
+	for (i = 0; i < k.nstacks; i++)
+		free(k.stacks[i].frames);
+	free(k.stacks);
+	free(k.prof_per);
+	ksyms_free(&ks);
 }
 
 static void test_functions(void **state)
@@ -362,6 +423,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fold),
+		cmocka_unit_test(test_user_chain),
 		cmocka_unit_test(test_functions),
 		cmocka_unit_test(test_codec),
 		cmocka_unit_test(test_per_sample),
