@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -29,6 +28,7 @@ struct usym {
 
 struct umap {
 	uint64_t start, end, offset;
+	uint64_t dev, ino;	/* the file mapped */
 	bool exe;		/* a mapping of this binary */
 	char *file;		/* the basename of its path */
 };
@@ -69,13 +69,17 @@ static int cmp_sym(const void *a, const void *b)
 	return (x->addr > y->addr) - (x->addr < y->addr);
 }
 
-/* The executable mappings of /proc/self/maps; the binary's by inode. */
-static int read_maps(struct usyms *u, dev_t dev, ino_t ino, char *err,
-		     size_t errlen)
+/*
+ * The executable mappings of /proc/self/maps; the binary's are those of
+ * the file that holds this function's code.  Not a stat of /proc/self/exe:
+ * under qemu-user that is the emulator, while the maps are the guest's.
+ */
+static int read_maps(struct usyms *u, char *err, size_t errlen)
 {
+	const uint64_t self = (uint64_t)(uintptr_t)&read_maps;
 	FILE *f = fopen("/proc/self/maps", "re");
 	char line[4096];
-	size_t cap = 0;
+	size_t cap = 0, i, k;
 
 	if (!f) {
 		snprintf(err, errlen, "/proc/self/maps: %s", strerror(errno));
@@ -122,14 +126,22 @@ static int read_maps(struct usyms *u, dev_t dev, ino_t ino, char *err,
 		m->start = start;
 		m->end = end;
 		m->offset = off;
-		m->exe = inode == (uint64_t)ino &&
-			 makedev((unsigned)maj, (unsigned)min) == dev;
+		m->dev = (uint64_t)makedev((unsigned)maj, (unsigned)min);
+		m->ino = inode;
+		m->exe = false;
 		m->file = strdup(*base ? base : "[anon]");
 		if (!m->file)
 			goto nomem;
 		u->nmap++;
 	}
 	fclose(f);
+	for (i = 0; i < u->nmap; i++)
+		if (self >= u->map[i].start && self < u->map[i].end &&
+		    u->map[i].ino)
+			break;
+	for (k = 0; i < u->nmap && k < u->nmap; k++)
+		u->map[k].exe = u->map[k].dev == u->map[i].dev &&
+				u->map[k].ino == u->map[i].ino;
 	return 0;
 nomem:
 	fclose(f);
@@ -237,18 +249,12 @@ out:
 struct usyms *usyms_load(char *err, size_t errlen)
 {
 	struct usyms *u = calloc(1, sizeof(*u));
-	struct stat st;
 
 	if (!u) {
 		snprintf(err, errlen, "%s", strerror(ENOMEM));
 		return NULL;
 	}
-	if (stat("/proc/self/exe", &st) != 0) {
-		snprintf(err, errlen, "/proc/self/exe: %s", strerror(errno));
-		usyms_free(u);
-		return NULL;
-	}
-	if (read_maps(u, st.st_dev, st.st_ino, err, errlen) != 0 ||
+	if (read_maps(u, err, errlen) != 0 ||
 	    read_elf(u, err, errlen) != 0) {
 		usyms_free(u);
 		return NULL;
