@@ -4,8 +4,8 @@
 # (scripts/fetch-kernel.sh --arch arm64 puts them into build/kernel-arm64/)
 # and the static aarch64 copyscope (make static-aarch64) booted twice in
 # qemu-system-aarch64 -M virt, once a side, running BOOT_WORK_ARM64
-# (default: sys.null with --quick, about 6-10 s a boot under TCG here: CI
-# time is short).  Side arm boots with sysctl.kernel.perf_user_access=1
+# (default: sys.null with --quick and the syscall view, about 6-10 s a
+# boot under TCG here: CI time is short).  Side arm boots with sysctl.kernel.perf_user_access=1
 # (the kernel applies sysctl.* parameters itself), kpti=1 and arm64.nopan
 # (which Linux 6.1 does not have, and ignores without a word: a dotted
 # parameter is not "unknown"), side arm0 with none.  The architecture is told from the image (no --arch).
@@ -19,11 +19,17 @@
 # arm0 (qemu's max CPU has CSV3 and E0PD), which boot's settings check
 # reports as "differ, as asked"; PAN still on for arm, which the check
 # reports after the boot and as NOT DIFFERENT between sides; under TCG the runs are marked emulated,
-# and on a host of another architecture boot.accel says that is why.
+# and on a host of another architecture boot.accel says that is why; the
+# kernel view ran on BPF (the arm64 build's programs, compiled against the
+# BTF of Debian's arm64 Image, load in the guest) and recorded in-kernel %.
 # Uses the smoke tests' helpers (tests/smoke/lib.sh).
 . "$(dirname "$0")/../smoke/lib.sh"
 
-BOOT_WORK_ARM64=${BOOT_WORK_ARM64:-"sys.null -- --quick"}
+BOOT_WORK_ARM64=${BOOT_WORK_ARM64:-"sys.null -- --quick --kernel syscall"}
+case $BOOT_WORK_ARM64 in
+*"--kernel syscall"*) views=yes ;;
+*) views=no ;;
+esac
 command -v qemu-system-aarch64 >/dev/null 2>&1 ||
 	skip "qemu-system-aarch64 is missing (qemu-system-arm; scripts/install-deps.sh)"
 STATIC=build/aarch64/copyscope-static
@@ -68,9 +74,9 @@ grep -q 'accel TCG (emulated)' "$OUT" && emulated=yes
 
 for id in 1 2; do
 "$BIN" export $id >"$TMP/export.jsonl" || fail "export of run $id failed"
-python3 - "$TMP/export.jsonl" "$emulated" "$(uname -m)" <<'PY' || fail "the arm64 run $id's environment"
+python3 - "$TMP/export.jsonl" "$emulated" "$(uname -m)" "$views" <<'PY' || fail "the arm64 run $id's environment"
 import json, sys
-path, emulated, host = sys.argv[1:]
+path, emulated, host, views = sys.argv[1:]
 lines = [json.loads(l) for l in open(path)]
 run = next(l for l in lines if l.get("type") == "run")
 env, info = run["environment"], run["run"]
@@ -107,6 +113,11 @@ if host != "aarch64":
     assert env["virt.emulated"].startswith("yes"), env["virt.emulated"]
     assert env["boot.accel"].startswith(
         "tcg (the guest is aarch64, this host x86_64"), env["boot.accel"]
+if views == "yes":
+    assert env["kernel_views.backend"].startswith("bpf ("), env.get("kernel_views.backend")
+    metrics = {l["metric"] for l in lines if l.get("type") == "result"}
+    assert "in-kernel %" in metrics, metrics
+    print("  %s: kernel_views.backend %s" % (info["tag"], env["kernel_views.backend"]))
 PY
 done
 echo "ok (${secs}s for 2 arm64 boots of '$BOOT_WORK_ARM64')"
