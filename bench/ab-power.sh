@@ -6,6 +6,7 @@
 #
 #   bench/ab-power.sh [CALLS]             (default 20 calls per case)
 #   CASES="aa iov" bench/ab-power.sh 10
+#   AB_ARGS=--fresh-workers CASES="inj1p aap" bench/ab-power.sh 20
 #
 # Cases (CASES picks some):
 #   aa      sys.null gettid against itself (false verdicts)
@@ -24,6 +25,8 @@
 #   pipe    pipe.bw (split) size 64k against 60k (time/write)
 #   aapipe  pipe.bw (split) 64k against itself (false verdicts)
 #
+# AB_ARGS: options added to every ab call (split at spaces), e.g.
+# --fresh-workers.
 # Prints one row per case: calls, verdicts (worse for the slowdowns, any
 # for A/A), their share, the median %change, what was injected, and the
 # median and largest seconds per call.  Needs build/copyscope (make) and
@@ -35,7 +38,7 @@ CALLS=${1:-20}
 CASES=${CASES:-"aa iov inj1 inj2 inj3 inj5 pipe aapipe"}
 [ -x "$B" ] || { echo "ab-power: build $B first (make)" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "ab-power: needs python3" >&2; exit 1; }
-echo "ab-power: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $CALLS calls per case, precision ${PRECISION:-0.25%} noise ${NOISE:-0.5%} for the p cases"
+echo "ab-power: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $CALLS calls per case, precision ${PRECISION:-0.25%} noise ${NOISE:-0.5%} for the p cases${AB_ARGS:+, ab $AB_ARGS}"
 exec python3 - "$B" "$CALLS" $CASES <<'PY'
 import json, os, statistics, subprocess, sys, time
 
@@ -43,7 +46,8 @@ b, calls, cases = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 
 def ab(args):
     t = time.monotonic()
-    p = subprocess.run([b, "ab"] + args + ["--json", "--no-store"],
+    p = subprocess.run([b, "ab"] + args + os.environ.get("AB_ARGS", "").split()
+                       + ["--json", "--no-store"],
                        capture_output=True, text=True)
     dt = time.monotonic() - t
     if p.returncode != 0:

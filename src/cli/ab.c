@@ -118,6 +118,10 @@ static const struct opt_row ab_rows[] = {
 	  "cache and dTLB misses from the PMU around each sample, as run "
 	  "--hw-counters: their rows are info, never a verdict",
 	  spec.session.ro.stored.hw_counters),
+	OPT_ROW_FLAG("--fresh-workers", "start each configuration's "
+	  "workers anew before every kept sample, so that no side keeps the "
+	  "placement of one thread (docs/comparing.md); not with --kernel",
+	  spec.session.ro.stored.fresh_workers),
 	OPT_ROW_JSON(json, "the result as JSON"),
 	OPT_ROW_FLAG("--mail", "only the header, the machine, the "
 	  "parameters and the table of A, %change and B in the kernel test "
@@ -265,6 +269,10 @@ static int parse_args(struct ab_cli *c, int argc, char **argv)
 	if (!e && c->spec.session.ro.profile_hz &&
 	    !kview_mask_has(c->spec.session.ro.stored.kviews, "profile"))
 		e = cli_usage("ab", "--profile-hz: only with --kernel profile");
+	if (!e && c->spec.session.ro.stored.fresh_workers &&
+	    c->spec.session.ro.stored.kviews)
+		e = cli_usage("ab", "--fresh-workers: not with --kernel (the "
+			      "views follow the task ids of the workers)");
 	for (s = 0; s < 2 && !e; s++)
 		e = add_settings(c, s);
 	if (!e)

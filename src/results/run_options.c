@@ -34,6 +34,10 @@ const struct run_option_field run_option_fields[] = {
 	  .kind = RUN_OPTION_FLAG, .optional = true,
 	  .offset = offsetof(struct run_options, hw_counters),
 	  .size = sizeof(bool) },
+	{ .name = "fresh_workers", .env_key = "run.fresh_workers",
+	  .kind = RUN_OPTION_FLAG, .optional = true,
+	  .offset = offsetof(struct run_options, fresh_workers),
+	  .size = sizeof(bool) },
 };
 const size_t run_option_count = sizeof(run_option_fields) /
 				sizeof(run_option_fields[0]);

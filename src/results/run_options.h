@@ -32,6 +32,8 @@ struct run_options {
 	bool perf_counters;		/* counters from perf, not getrusage */
 	bool hw_counters;		/* --hw-counters: the PMU's counts
 					   around each kept sample */
+	bool fresh_workers;		/* --fresh-workers: new workers
+					   before each kept sample */
 };
 
 enum run_option_kind {

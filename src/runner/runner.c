@@ -32,7 +32,6 @@ volatile sig_atomic_t runner_signal;
 
 /* A sample taking longer than this many target times is a hang. */
 #define WATCHDOG_FACTOR 100
-#define WATCHDOG_MIN_NS 20000000000LL
 
 /* A runner whose threads could not be stopped (see workers_stop()). */
 static struct runner *abandoned_runner;
@@ -364,6 +363,11 @@ enum config_status runner_sample(struct runner *r, struct config_result *res)
 	else
 		runner_progress(r, "sample %zu/%d", res->nsamples + 1,
 				r->opts->stored.reps);
+	if (r->opts->stored.fresh_workers && res->nsamples > 0 && !r->kv) {
+		st = runner_fresh_workers(r, res);
+		if (st != CONFIG_OK)
+			return st;
+	}
 	interference_mark(&m0, r->ws.pid, r->ws.nstarted);
 	st = runner_sample_cmd(r, r->nops, res->msg, sizeof(res->msg));
 	if (st != CONFIG_OK)

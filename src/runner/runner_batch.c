@@ -1,8 +1,8 @@
 /*
  * runner_batch.c - before a configuration's kept samples (see
  * runner_priv.h): sizing the batch so that one sample lasts the target
- * time, the warm-up, and the calibrated injection's steps and what they
- * deliver.
+ * time, the warm-up, the calibrated injection's steps and what they
+ * deliver; and, with --fresh-workers, new workers before a kept sample.
  */
 #include "runner/runner_priv.h"
 
@@ -189,4 +189,20 @@ enum config_status runner_inject_measure(struct runner *r,
 	res->inject_base_ns = stats_median(off, INJECT_PAIRS);
 	atomic_store(&r->ws.ctl->inject_on, steps);
 	return CONFIG_OK;
+}
+
+enum config_status runner_fresh_workers(struct runner *r,
+					struct config_result *res)
+{
+	enum config_status st;
+	uint64_t warm = r->nops / 8 ? r->nops / 8 : 1;
+
+	workers_stop(&r->ws, false);
+	st = workers_start(&r->ws, res->msg, sizeof(res->msg));
+	if (st == CONFIG_OK)	/* worker_init results */
+		st = workers_wait(&r->ws, WATCHDOG_MIN_NS, res->msg,
+				  sizeof(res->msg));
+	if (st == CONFIG_OK)
+		st = runner_sample_cmd(r, warm, res->msg, sizeof(res->msg));
+	return st;
 }

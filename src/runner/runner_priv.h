@@ -13,6 +13,10 @@
 #include "runner/runner.h"
 #include "runner/worker.h"
 
+/* The least time a command to the workers may take before the watchdog
+   gives up on them (worker start-up included). */
+#define WATCHDOG_MIN_NS 20000000000LL
+
 struct runner {
 	const struct workload *wl;
 	const struct run_opts *opts;
@@ -54,6 +58,16 @@ double runner_last_metric_ns(const struct runner *r);
  * res->batch_ops.  CONFIG_OK, or another status with res->msg.
  */
 enum config_status runner_warm_up(struct runner *r, struct config_result *res);
+
+/*
+ * --fresh-workers: stop the configuration's workers (worker_fini) and
+ * start new ones (worker_init: new threads or processes, so new stacks,
+ * task structs and kernel stacks), then one untimed batch of an eighth
+ * of the sample's ops to warm them; before every kept sample but the
+ * first.  CONFIG_OK, or another status with res->msg.
+ */
+enum config_status runner_fresh_workers(struct runner *r,
+					struct config_result *res);
 
 /*
  * WL_CAP_INJECT: the wait's steps for inject_ns (r->ctx.inject_iters, 0

@@ -224,7 +224,9 @@ static void worker_main(struct workers *ws, int idx)
 	};
 	struct swcount sc;
 	struct hwcount hc;
-	uint32_t seen = 0;
+	/* the generation now: a worker started again (--fresh-workers)
+	   must not take the command its predecessor exited on */
+	uint32_t seen = atomic_load(&ctl->gen);
 	int sched_fd;
 
 	s->tid = gettid();

@@ -171,6 +171,14 @@
 #define MIGRATION_7(D) \
 	"ALTER TABLE runs ADD COLUMN hw_counters " D##_INT ";"
 
+/*
+ * 7 -> 8: runs.fresh_workers, whether `ab --fresh-workers` started each
+ * configuration's workers anew before every kept sample (NULL for runs
+ * before: they did not).
+ */
+#define MIGRATION_8(D) \
+	"ALTER TABLE runs ADD COLUMN fresh_workers " D##_INT ";"
+
 const char *const store_migrations[] = {
 	MIGRATION_1(SQLITE),
 	MIGRATION_2(SQLITE),
@@ -179,6 +187,7 @@ const char *const store_migrations[] = {
 	MIGRATION_5(SQLITE),
 	MIGRATION_6(SQLITE),
 	MIGRATION_7(SQLITE),
+	MIGRATION_8(SQLITE),
 };
 
 const char *const store_migrations_pg[] = {
@@ -189,6 +198,7 @@ const char *const store_migrations_pg[] = {
 	MIGRATION_5(PG),
 	MIGRATION_6(PG),
 	MIGRATION_7(PG),
+	MIGRATION_8(PG),
 };
 
 _Static_assert(ARRAY_SIZE(store_migrations) ==

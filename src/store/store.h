@@ -17,7 +17,7 @@
  *        reps, sample_time_ns, warmup_ns,             interrupted, failed
  *        cpus, hist, interleave_seed,
  *        perf_counters, kernel_views,        the run options, typed;
- *        hw_counters,
+ *        hw_counters, fresh_workers,
  *        pid, uuid, group_id)                the measuring process; a
  *                                            globally unique id; the
  *                                            group of `run --runs N`
@@ -39,7 +39,7 @@
 #include "env/env.h"
 #include "results/run.h"
 
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 
 struct store;
 

@@ -80,8 +80,8 @@ contains "$OUT" "new:  tag check (run 4; 1 boot)"
 	contains_re "$OUT" '^check: ok: none of 2 metrics worse by more than 5% '
 [ "$(pg_q "SELECT count(*) FROM runs WHERE status = 'complete'")" = 4 ] ||
 	fail "check's run is not stored in PostgreSQL"
-[ "$(pg_q "SELECT version FROM copyscope_schema")" = 7 ] ||
-	fail "the schema version is not 7"
+[ "$(pg_q "SELECT version FROM copyscope_schema")" = 8 ] ||
+	fail "the schema version is not 8"
 
 note "hosts measure into their own SQLite files"
 # three hosts' files: one real run each, staged, made another host's

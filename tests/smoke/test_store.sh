@@ -123,12 +123,13 @@ contains "$OUT" "no runs stored in $TMP/fresh/copyscope/results.db"
 note "a version-2 file without runs.group_id (development builds) migrates"
 cp "$COPYSCOPE_DB" "$TMP/v2.db"
 # (a version-2 file: without the columns versions 3 and 4 added, the
-# indexes of version 5, the table of version 6 and the column of 7)
+# indexes of version 5, the table of version 6 and the columns of 7 and 8)
 sqlite3 "$TMP/v2.db" "DROP INDEX runs_host_started;
 DROP INDEX environment_key_value; DROP INDEX results_config;
 ALTER TABLE environment DROP COLUMN seq;
 ALTER TABLE runs DROP COLUMN kernel_views; DROP TABLE observations;
 ALTER TABLE runs DROP COLUMN hw_counters;
+ALTER TABLE runs DROP COLUMN fresh_workers;
 ALTER TABLE runs DROP COLUMN group_id; PRAGMA user_version = 2;" ||
 	fail "cannot make a version-2 file"
 cs 0 show 1 --db "$TMP/v2.db"

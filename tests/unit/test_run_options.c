@@ -34,6 +34,7 @@ static void filled(struct run_options *o)
 	o->kviews = KVIEW_LOCK | KVIEW_PROFILE;
 	o->perf_counters = true;
 	o->hw_counters = true;
+	o->fresh_workers = true;
 }
 
 static void test_table_checks(void **state)
@@ -49,7 +50,7 @@ static void test_table_checks(void **state)
 		cover += run_option_fields[i].size;
 	assert_int_equal(cover + sizeof(bool),
 			 sizeof(int) + 2 * sizeof(int64_t) + 256 +
-			 4 * sizeof(bool) + sizeof(uint64_t) +
+			 5 * sizeof(bool) + sizeof(uint64_t) +
 			 sizeof(unsigned));
 }
 
@@ -184,6 +185,7 @@ static void test_json_without_hw(void **state)
 					 "hw_counters"), 0);
 	assert_int_equal(codec_run_decode(j, &back, err, sizeof(err)), 0);
 	assert_false(back.opts.hw_counters);
+	assert_true(back.opts.fresh_workers);
 	assert_true(back.opts.perf_counters);
 	json_decref(j);
 	run_info_free(&back);
@@ -210,6 +212,7 @@ static void test_env_text(void **state)
 	assert_string_equal(env_get(&e, "run.kernel_views"), "lock,profile");
 	assert_string_equal(env_get(&e, "run.perf_counters"), "1");
 	assert_string_equal(env_get(&e, "run.hw_counters"), "1");
+	assert_string_equal(env_get(&e, "run.fresh_workers"), "1");
 	env_free(&e);
 
 	/* off: no key, so that runs from before it and runs without it
@@ -217,11 +220,13 @@ static void test_env_text(void **state)
 	memset(&e, 0, sizeof(e));
 	run.opts.kviews = 0;
 	run.opts.hw_counters = false;
+	run.opts.fresh_workers = false;
 	run.opts.cpus[0] = '\0';
 	assert_int_equal(run_options_env(&run, &e), 0);
 	v = env_get(&e, "run.kernel_views");
 	assert_null(v);
 	assert_null(env_get(&e, "run.hw_counters"));
+	assert_null(env_get(&e, "run.fresh_workers"));
 	assert_string_equal(env_get(&e, "run.cpus"), "unavailable");
 	env_free(&e);
 }

@@ -394,6 +394,7 @@ static void test_migration_v2(const struct fixture *fx)
 	assert_int_equal(store_load_run(st, 1, &got, err, sizeof(err)), 0);
 	assert_int_equal(got.info.opts.kviews, 0);	/* 3 -> 4: NULL */
 	assert_false(got.info.opts.hw_counters);	/* 6 -> 7: NULL */
+	assert_false(got.info.opts.fresh_workers);	/* 7 -> 8: NULL */
 	assert_int_equal(got.env.n, 3);
 	for (i = 0; i < 3; i++)
 		assert_string_equal(got.env.items[i].key, keys[i]);
