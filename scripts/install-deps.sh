@@ -32,7 +32,8 @@ set -eu
 # make test-boot (qemu-system-aarch64), whose kernel and busybox
 # scripts/fetch-kernel.sh --arch arm64 unpacks from Debian's
 # linux-image-arm64 and busybox-static:arm64 (busybox-static is not
-# co-installable across architectures either).
+# co-installable across architectures either).  strace: test_ab_fresh
+# counts the threads ab --fresh-workers makes.
 ARM64_PKGS="libsqlite3-dev:arm64 libjansson-dev:arm64 libpq5:arm64 \
 libgsl27:arm64 libgslcblas0:arm64 libtraceevent-dev:arm64 \
 libarchive-dev:arm64 libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 \
@@ -43,7 +44,7 @@ libclang-rt-dev xxd chromium fonts-liberation groff man-db libpq-dev \
 postgresql openssl libtraceevent-dev libarchive-dev qemu-system-x86 \
 qemu-system-arm \
 busybox-static bpftool libbpf-dev bpftrace gcc-aarch64-linux-gnu \
-libc6-dev-arm64-cross qemu-user-static"
+libc6-dev-arm64-cross qemu-user-static strace"
 
 arm64_arch=""
 dpkg --print-foreign-architectures | grep -qx arm64 || arm64_arch=missing
