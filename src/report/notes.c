@@ -176,6 +176,8 @@ static void inject_note(const struct result_config *c, char *text,
 {
 	const char *asked = result_param(c, "inject_ns");
 	char added[32], err[32], base[32], steps[64] = "";
+	double want, off;
+	int n;
 
 	fmt_value(c->inject_added_ns, "ns", added, sizeof(added));
 	fmt_value(c->inject_err_ns, "ns", err, sizeof(err));
@@ -185,11 +187,29 @@ static void inject_note(const struct result_config *c, char *text,
 		snprintf(steps, sizeof(steps), ": %llu steps of %.3f ns",
 			 (unsigned long long)c->inject_steps,
 			 c->inject_step_ns);
-	snprintf(text, len, "inject delivered %s ± %s per op (asked %s%s), "
-		 "%.1f%% ± %.1f%% of %s, measured in place (testing only)",
-		 added, err, asked ? asked : "?", steps,
-		 100.0 * c->inject_added_ns / c->inject_base_ns,
-		 100.0 * c->inject_err_ns / c->inject_base_ns, base);
+	n = snprintf(text, len, "inject delivered %s ± %s per op (asked "
+		     "%s%s), %.1f%% ± %.1f%% of %s, measured in place "
+		     "(testing only)", added, err, asked ? asked : "?", steps,
+		     100.0 * c->inject_added_ns / c->inject_base_ns,
+		     100.0 * c->inject_err_ns / c->inject_base_ns, base);
+	/*
+	 * What the steps should give (steps x step time) against what they
+	 * gave: off by more than the error, and by more than 0.3 ns and 3%,
+	 * the injection is not the known slowdown it is there to be.
+	 */
+	want = (double)c->inject_steps * c->inject_step_ns;
+	off = c->inject_added_ns - want;
+	if (n > 0 && (size_t)n < len && c->inject_steps &&
+	    isfinite(want) && isfinite(off) && isfinite(c->inject_err_ns) &&
+	    fabs(off) > c->inject_err_ns && fabs(off) > 0.3 &&
+	    fabs(off) > 0.03 * want) {
+		fmt_value(fabs(off), "ns", added, sizeof(added));
+		snprintf(text + n, len - (size_t)n, "; not what the steps "
+			 "should give (%s %s, beyond the error): on this "
+			 "machine the wait is not additive at this size "
+			 "(docs/comparing.md, \"Injection that is "
+			 "calibrated\")", added, off < 0 ? "less" : "more");
+	}
 	emit(arg, NOTE_INJECT, NULL, text);
 }
 

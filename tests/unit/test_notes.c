@@ -2,7 +2,8 @@
  * test_notes.c - unit tests of the notes under a configuration
  * (report/notes.c): the note on per-op times that are only a few timer
  * ticks (a coarse counter, such as a 25 MHz arm64 one), from the tick
- * stored with the run (info tick_ns, results/codec_info.c).
+ * stored with the run (info tick_ns, results/codec_info.c); the inject
+ * note, and its word when the steps did not deliver what they should.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,7 +19,8 @@
 #include "results/result.h"
 
 struct seen {
-	int ntick;
+	int ntick, ninject;
+	char inject[512];
 	char text[512];
 	const struct result *about;
 };
@@ -28,6 +30,11 @@ static void emit(void *arg, enum note_kind kind, const struct result *r,
 {
 	struct seen *s = arg;
 
+	if (kind == NOTE_INJECT) {
+		s->ninject++;
+		snprintf(s->inject, sizeof(s->inject), "%s", text);
+		return;
+	}
 	if (kind != NOTE_TICK)
 		return;
 	s->ntick++;
@@ -88,11 +95,59 @@ static void test_fine_or_unknown_tick(void **state)
 	assert_int_equal(notes_of("{\"tick_ns\":-40}").ntick, 0);
 }
 
+/* info.inject as the runner stores it: 37 steps of 0.268 ns (9.9 ns). */
+static struct seen inject_of(const char *added, const char *err)
+{
+	char info[256];
+
+	snprintf(info, sizeof(info), "{\"inject\":{\"asked_ns\":10,"
+		 "\"steps\":37,\"step_ns\":0.268,\"added_ns\":%s,"
+		 "\"err_ns\":%s,\"base_ns\":1000}}", added, err);
+	return notes_of(info);
+}
+
+/* Delivered within its error of the steps: the figure alone. */
+static void test_inject_as_asked(void **state)
+{
+	struct seen s;
+
+	(void)state;
+	s = inject_of("9.5", "2.0");
+	assert_int_equal(s.ninject, 1);
+	assert_non_null(strstr(s.inject, "inject delivered 9.50 ns ± 2.00 ns "
+				"per op (asked "));
+	assert_non_null(strstr(s.inject, ": 37 steps of 0.268 ns), 0.9% ± "
+				"0.2% of 1.00 us, measured in place"));
+	assert_null(strstr(s.inject, "not what"));
+	/* off by more than the error, but under 0.3 ns: said nothing */
+	s = inject_of("9.7", "0.1");
+	assert_null(strstr(s.inject, "not what"));
+}
+
+/* -44.4 ns for 9.9 ns of steps, or 30 ns: said, with by how much. */
+static void test_inject_not_additive(void **state)
+{
+	struct seen s;
+
+	(void)state;
+	s = inject_of("-44.4", "12.2");
+	assert_int_equal(s.ninject, 1);
+	assert_non_null(strstr(s.inject, "; not what the steps should give "
+				"(54.3 ns less, beyond the error)"));
+	s = inject_of("30", "5");
+	assert_non_null(strstr(s.inject, "(20.1 ns more, beyond the error)"));
+	/* far off but within a wide error: no word */
+	s = inject_of("30", "25");
+	assert_null(strstr(s.inject, "not what"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_coarse_tick),
 		cmocka_unit_test(test_fine_or_unknown_tick),
+		cmocka_unit_test(test_inject_as_asked),
+		cmocka_unit_test(test_inject_not_additive),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
