@@ -82,7 +82,7 @@ static const struct opt_row ab_rows[] = {
 	  AB_XSTR(AB_DEFAULT_ROUNDS) "; with --precision: the most)",
 	  spec.rounds, .lo = 2, .hi = AB_SESSION_MAX_N / 2.0),
 	OPT_ROW_PCT("--precision", "PCT", "add rounds until the first "
-	  "metric's 95% CI is within +-PCT, testing at "
+	  "metric's 95% CI and its A'/A control's are within +-PCT, testing at "
 	  AB_XSTR(AB_PRECISION_FIRST_LOOK) " rounds and at each doubling; "
 	  "the verdicts then use alpha / the number of such looks",
 	  spec.precision_pct, .lo = 0.01, .hi = 100, .unit = "1%"),

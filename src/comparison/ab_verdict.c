@@ -52,23 +52,29 @@ static bool flagged(const struct result *r, size_t k)
 }
 
 double ab_ci_halfwidth_pct(const double *a, const double *b,
-			   const double *a2, size_t rounds, double conf)
+			   const double *a2, size_t rounds, double conf,
+			   double *ctl_pct)
 {
 	struct paired_result pr;
-	double *d = malloc((rounds ? rounds : 1) * sizeof(*d)), hw;
+	double *d = malloc((rounds ? rounds : 1) * 2 * sizeof(*d)), *c, hw;
 	size_t k;
 
+	*ctl_pct = NAN;
 	if (!d || rounds < 2) {
 		free(d);
 		return NAN;
 	}
+	c = d + rounds;
 	for (k = 0; k < rounds; k++) {
 		if (!(a[k] > 0 && b[k] > 0 && a2[k] > 0)) {
 			free(d);
 			return NAN;
 		}
 		d[k] = log(b[k]) - (log(a[k]) + log(a2[k])) / 2;
+		c[k] = log(a2[k]) - log(a[k]);
 	}
+	if (paired_signed_rank(c, rounds, conf, &pr) == 0)
+		*ctl_pct = (pct(pr.ci_hi) - pct(pr.ci_lo)) / 2;
 	if (paired_signed_rank(d, rounds, conf, &pr) != 0) {
 		free(d);
 		return NAN;

@@ -115,9 +115,12 @@ void ab_opts_from_env(const struct env *env, struct ab_opts *o);
 /*
  * The half-width, in %, of the 95%..(1-alpha) CI of metric m's paired
  * change after `rounds` rounds of A, B, A' values (each [rounds]), for
- * --precision's stopping rule; NAN when it cannot be computed yet.
+ * --precision's stopping rule; NAN when it cannot be computed yet.  The
+ * half-width of the A'/A control's CI at the same level goes to
+ * *ctl_pct (NAN likewise): a verdict needs both narrow.
  */
 double ab_ci_halfwidth_pct(const double *a, const double *b,
-			   const double *a2, size_t rounds, double conf);
+			   const double *a2, size_t rounds, double conf,
+			   double *ctl_pct);
 
 #endif

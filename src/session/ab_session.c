@@ -262,15 +262,17 @@ static int hook_before(void *arg, size_t config)
 /*
  * --precision: at the planned looks (AB_PRECISION_FIRST_LOOK rounds,
  * then doubling, and the last round), stop when the primary metric's
- * CI at the corrected level is within +-precision_pct, or when the time
- * is up.
+ * CI at the corrected level is within +-precision_pct and so is the
+ * A'/A control's (the verdict needs B's CI to clear the control's, so a
+ * narrow B beside a wide control decides nothing), or when the time is
+ * up.  precision_reached_pct is the wider of the two.
  */
 static bool hook_round(void *arg, int rounds,
 		       const struct config_result *const *cr, size_t n)
 {
 	struct ab_hooks *h = arg;
 	struct ab_spec *spec = h->spec;
-	double conf, hw;
+	double conf, hw, ctl_hw;
 	int m = h->metric;
 
 	if (n != AB_NROLES || !cr[0] || !cr[1] || !cr[2])
@@ -284,7 +286,10 @@ static bool hook_round(void *arg, int rounds,
 	h->out->looks++;
 	conf = 1 - spec->stats.alpha / h->looks_planned;
 	hw = ab_ci_halfwidth_pct(cr[0]->values[m], cr[1]->values[m],
-				 cr[2]->values[m], (size_t)rounds, conf);
+				 cr[2]->values[m], (size_t)rounds, conf,
+				 &ctl_hw);
+	if (isfinite(hw) && isfinite(ctl_hw) && ctl_hw > hw)
+		hw = ctl_hw;
 	h->out->precision_reached_pct = hw;
 	if (isfinite(hw) && hw <= spec->precision_pct) {
 		h->out->precision_met = true;
