@@ -179,8 +179,10 @@ static void judge(struct ab_row *row, const struct ab_opts *o,
 		row->verdict = VERDICT_CANNOT_TELL;
 		snprintf(row->reason, sizeof(row->reason),
 			 "the A'/A control moved %+.1f%% (p %.3g): A and its "
-			 "copy differ, so the pairing did not hold",
-			 row->ctl_change_pct, pc->p);
+			 "copy differ, so the pairing did not hold%s",
+			 row->ctl_change_pct, pc->p, o->hint_fresh ?
+			 "; each side kept its threads, whose offset "
+			 "--fresh-workers averages out" : "");
 		return;
 	}
 	if (ctl_band > o->noise_pct) {
@@ -359,4 +361,7 @@ void ab_opts_from_env(const struct env *env, struct ab_opts *o)
 	if (o->looks < 1)
 		o->looks = 1;
 	o->drop_noisy = env_num(env, "ab.drop_noisy", 0) != 0;
+	/* run.kernel_views is there only when views were asked */
+	o->hint_fresh = env_num(env, "run.fresh_workers", 0) == 0 &&
+			!env_get(env, "run.kernel_views");
 }

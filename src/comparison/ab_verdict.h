@@ -55,6 +55,10 @@ struct ab_opts {
 	int looks;		/* times the rounds were tested while taking
 				   them (precision mode), >= 1 */
 	bool drop_noisy;	/* leave out rounds with a flagged sample */
+	bool hint_fresh;	/* the run kept its workers and could have
+				   started them anew (no kernel views): a
+				   "control moved" reason names
+				   --fresh-workers */
 };
 
 /* One metric of the paired comparison. */

@@ -64,14 +64,21 @@ static void make_run(struct result_set *set, double b_pct, double a2_pct,
 	}
 }
 
-static void analyze(struct result_set *set, struct ab_analysis *a)
+static void analyze_hint(struct result_set *set, struct ab_analysis *a,
+			 bool hint_fresh)
 {
-	struct ab_opts o = { .alpha = 0.05, .noise_pct = 1.0, .looks = 1 };
+	struct ab_opts o = { .alpha = 0.05, .noise_pct = 1.0, .looks = 1,
+			     .hint_fresh = hint_fresh };
 	char err[256];
 
 	assert_int_equal(ab_analyze(set->v, set->n, &o, a, err,
 				    sizeof(err)), 0);
 	assert_true(a->n >= 1);
+}
+
+static void analyze(struct result_set *set, struct ab_analysis *a)
+{
+	analyze_hint(set, a, false);
 }
 
 /* +10% with a quiet control: worse. */
@@ -177,6 +184,14 @@ static void test_moved_control(void **state)
 	analyze(&set, &a);
 	assert_int_equal(a.rows[0].verdict, VERDICT_CANNOT_TELL);
 	assert_non_null(strstr(a.rows[0].reason, "pairing did not hold"));
+	assert_null(strstr(a.rows[0].reason, "--fresh-workers"));
+	ab_analysis_free(&a);
+	/* a run that kept its workers, without kernel views: named */
+	analyze_hint(&set, &a, true);
+	assert_int_equal(a.rows[0].verdict, VERDICT_CANNOT_TELL);
+	assert_non_null(strstr(a.rows[0].reason, "pairing did not hold; "
+				"each side kept its threads, whose offset "
+				"--fresh-workers averages out"));
 	ab_analysis_free(&a);
 	result_set_free(&set);
 }
