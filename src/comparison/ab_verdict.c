@@ -181,7 +181,7 @@ static void judge(struct ab_row *row, const struct ab_opts *o,
 			 "the A'/A control moved %+.1f%% (p %.3g): A and its "
 			 "copy differ, so the pairing did not hold%s",
 			 row->ctl_change_pct, pc->p, o->hint_fresh ?
-			 "; each side kept its threads, whose offset "
+			 "; each side kept its workers, whose offset "
 			 "--fresh-workers averages out" : "");
 		return;
 	}
@@ -190,9 +190,10 @@ static void judge(struct ab_row *row, const struct ab_opts *o,
 		snprintf(row->reason, sizeof(row->reason),
 			 "the control moved %+.1f..%+.1f%% (A'/A, 95%% CI), "
 			 "wider than the +-%g%% noise band, and B's CI does "
-			 "not clear it: more rounds or a quieter machine "
+			 "not clear it: more rounds%s a quieter machine "
 			 "narrow it", row->ctl_ci_lo_pct, row->ctl_ci_hi_pct,
-			 o->noise_pct);
+			 o->noise_pct, o->hint_fresh ? ", --fresh-workers or" :
+			 " or");
 		return;
 	}
 	row->verdict = VERDICT_SAME;
@@ -361,7 +362,16 @@ void ab_opts_from_env(const struct env *env, struct ab_opts *o)
 	if (o->looks < 1)
 		o->looks = 1;
 	o->drop_noisy = env_num(env, "ab.drop_noisy", 0) != 0;
-	/* run.kernel_views is there only when views were asked */
-	o->hint_fresh = env_num(env, "run.fresh_workers", 0) == 0 &&
-			!env_get(env, "run.kernel_views");
+}
+
+bool ab_could_refresh(const struct run_options *ro)
+{
+	return !ro->fresh_workers && !ro->kviews;
+}
+
+void ab_opts_from_run(const struct run_info *run, const struct env *env,
+		      struct ab_opts *o)
+{
+	ab_opts_from_env(env, o);
+	o->hint_fresh = run->have_options && ab_could_refresh(&run->opts);
 }

@@ -38,6 +38,8 @@
 
 #include "env/env.h"
 #include "results/result.h"
+#include "results/run.h"
+#include "results/run_options.h"
 #include "stats/mannwhitney.h"
 
 /* The environment key that marks an ab run (session/ab_session.c sets it). */
@@ -56,9 +58,10 @@ struct ab_opts {
 				   them (precision mode), >= 1 */
 	bool drop_noisy;	/* leave out rounds with a flagged sample */
 	bool hint_fresh;	/* the run kept its workers and could have
-				   started them anew (no kernel views): a
+				   started them anew (ab_could_refresh): a
 				   "control moved" reason names
-				   --fresh-workers */
+				   --fresh-workers.  Not from the env: the
+				   caller sets it from the run's options */
 };
 
 /* One metric of the paired comparison. */
@@ -115,6 +118,16 @@ bool ab_env_is_ab(const struct env *env);
  * missing or not a number.
  */
 void ab_opts_from_env(const struct env *env, struct ab_opts *o);
+
+/* Whether a run with these options kept its workers for all rounds and
+   could have started them anew (--fresh-workers, which the kernel views
+   refuse): what ab_opts.hint_fresh is set from. */
+bool ab_could_refresh(const struct run_options *ro);
+
+/* A stored ab run's options: ab_opts_from_env, and hint_fresh from the
+   run's stored options. */
+void ab_opts_from_run(const struct run_info *run, const struct env *env,
+		      struct ab_opts *o);
 
 /*
  * The half-width, in %, of the 95%..(1-alpha) CI of metric m's paired

@@ -247,11 +247,11 @@ static void stored_header(const struct run_info *run, const struct env *env,
 }
 
 /* Judge a stored ab run; 0, or -1 with a message in err. */
-static int judge_stored(const struct env *env, const struct result *res,
-			size_t n, struct ab_opts *o, struct ab_analysis *a,
-			char *err, size_t errlen)
+static int judge_stored(const struct run_info *run, const struct env *env,
+			const struct result *res, size_t n, struct ab_opts *o,
+			struct ab_analysis *a, char *err, size_t errlen)
 {
-	ab_opts_from_env(env, o);
+	ab_opts_from_run(run, env, o);
 	return ab_analyze(res, n, o, a, err, errlen);
 }
 
@@ -297,7 +297,7 @@ int ab_print_stored(FILE *out, const struct run_info *run,
 	struct ab_header h;
 	char seed[32], err[256] = "out of memory";
 
-	if (judge_stored(env, res, n, &o, &a, err, sizeof(err)) != 0) {
+	if (judge_stored(run, env, res, n, &o, &a, err, sizeof(err)) != 0) {
 		fprintf(out, "ab: %s\n", err);
 		return -1;
 	}
@@ -317,7 +317,7 @@ json_t *ab_json_stored(const struct run_info *run, const struct env *env,
 	char seed[32], err[256];
 	json_t *j;
 
-	if (judge_stored(env, res, n, &o, &a, err, sizeof(err)) != 0)
+	if (judge_stored(run, env, res, n, &o, &a, err, sizeof(err)) != 0)
 		return NULL;
 	stored_header(run, env, &o, seed, sizeof(seed), &h);
 	h.workload = n ? res[0].cfg->workload : "?";
@@ -428,7 +428,7 @@ int ab_stored_judge(const struct run_info *run, const struct env *env,
 		    const struct result *res, size_t n, struct ab_stored *s)
 {
 	memset(s, 0, sizeof(*s));
-	if (judge_stored(env, res, n, &s->o, &s->a, s->err,
+	if (judge_stored(run, env, res, n, &s->o, &s->a, s->err,
 			 sizeof(s->err)) != 0) {
 		if (!s->err[0])
 			snprintf(s->err, sizeof(s->err), "out of memory");

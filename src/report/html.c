@@ -390,7 +390,7 @@ static int run_body(FILE *f, const struct run_data *run)
 		fprintf(f, "<p>(no results)</p>\n");
 	/* an ab run: its verdicts first, on the first screen */
 	if (n && ab)
-		html_ab_summary(f, &run->env, res, n);
+		html_ab_summary(f, &run->info, &run->env, res, n);
 	for (i = 0; i < n; i = e) {
 		static const char *const roles[] = { "A", "B", "A' (A again)" };
 		int job = res[i].cfg->job;
@@ -405,7 +405,7 @@ static int run_body(FILE *f, const struct run_data *run)
 	}
 	if (n) {
 		plots += html_explain_plot(f, res, n);
-		plots += html_ab_plot(f, &run->env, res, n);
+		plots += html_ab_plot(f, &run->info, &run->env, res, n);
 		plots += html_ab_flames(f, &run->env, res, n);
 	}
 	return plots;

@@ -77,11 +77,12 @@ int html_history_plots(FILE *f, const struct history *h, bool by_kernel);
  * B, the parameters both share, A' the control) and per metric A's
  * median, the %change, A x (1 + %change), the CI, p and the verdict.
  */
-void html_ab_summary(FILE *f, const struct env *env,
-		     const struct result *res, size_t n);
+void html_ab_summary(FILE *f, const struct run_info *run,
+		     const struct env *env, const struct result *res,
+		     size_t n);
 
-int html_ab_plot(FILE *f, const struct env *env, const struct result *res,
-		 size_t n);
+int html_ab_plot(FILE *f, const struct run_info *run, const struct env *env,
+		 const struct result *res, size_t n);
 
 /*
  * The profile view's flame graphs (run --kernel profile;

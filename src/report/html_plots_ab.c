@@ -96,8 +96,9 @@ static void side_line(FILE *f, const char *label, const struct env *env,
 	fprintf(f, "</li>\n");
 }
 
-void html_ab_summary(FILE *f, const struct env *env,
-		     const struct result *res, size_t n)
+void html_ab_summary(FILE *f, const struct run_info *run,
+		     const struct env *env, const struct result *res,
+		     size_t n)
 {
 	struct ab_analysis a;
 	struct ab_opts o;
@@ -106,7 +107,7 @@ void html_ab_summary(FILE *f, const struct env *env,
 
 	if (!env || !ab_env_is_ab(env))
 		return;
-	ab_opts_from_env(env, &o);
+	ab_opts_from_run(run, env, &o);
 	if (ab_analyze(res, n, &o, &a, err, sizeof(err)) != 0)
 		return;		/* html_ab_plot says why */
 	fprintf(f, "<h3>ab: B against A, paired by round</h3>\n<ul>\n");
@@ -153,8 +154,8 @@ void html_ab_summary(FILE *f, const struct env *env,
 	ab_analysis_free(&a);
 }
 
-int html_ab_plot(FILE *f, const struct env *env, const struct result *res,
-		 size_t n)
+int html_ab_plot(FILE *f, const struct run_info *run, const struct env *env,
+		 const struct result *res, size_t n)
 {
 	struct ab_analysis a;
 	struct ab_opts o;
@@ -164,7 +165,7 @@ int html_ab_plot(FILE *f, const struct env *env, const struct result *res,
 
 	if (!env || !ab_env_is_ab(env))
 		return 0;
-	ab_opts_from_env(env, &o);
+	ab_opts_from_run(run, env, &o);
 	if (ab_analyze(res, n, &o, &a, err, sizeof(err)) != 0) {
 		fprintf(f, "<p class=\"flagged\">ab: ");
 		html_text(f, err);

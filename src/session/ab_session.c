@@ -364,6 +364,7 @@ int ab_run(struct ab_spec *spec, struct ab_outcome *out, char *err,
 	ab_settings_release(&spec->settings);
 	out->elapsed_ns = mono_ns() - h.start_ns;
 	spec->stats.looks = spec->precision_pct > 0 ? h.looks_planned : 1;
+	spec->stats.hint_fresh = ab_could_refresh(&ss->ro.stored);
 	if (out->session.run.results.n > 0 &&
 	    ab_analyze(out->session.run.results.v, out->session.run.results.n,
 		       &spec->stats, &out->analysis, err, errlen) != 0 &&

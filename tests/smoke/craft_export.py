@@ -90,8 +90,9 @@ def bimodal(seed, low, high, nhigh):
     return v + [hi * (1 + r.gauss(0, 0.01)) for _ in range(nhi)]
 
 
-def ab_rounds(results, sel, seed, bfactor, rounds):
-    """The ab edit: A, B and A' of one round share that round's drift."""
+def ab_rounds(results, sel, seed, bfactor, rounds, a2factor="1"):
+    """The ab edit: A, B and A' of one round share that round's drift;
+    B is BFACTOR times A, A' A2FACTOR times (a control that moved)."""
     hit = sorted((r for r in results if picks(r, sel)),
                  key=lambda r: r["seq"])
     if len(hit) != 3:
@@ -101,7 +102,8 @@ def ab_rounds(results, sel, seed, bfactor, rounds):
     n = int(rounds)
     drift = [1 + r.uniform(-0.2, 0.2) for _ in range(n)]
     for role, res in enumerate(hit):
-        f = float(bfactor) if role == 1 else 1.0
+        f = float(bfactor) if role == 1 else \
+            float(a2factor) if role == 2 else 1.0
         set_samples(res, [1000 * f * drift[k] * (1 + r.gauss(0, 0.02))
                           for k in range(n)])
 

@@ -399,12 +399,14 @@ made_values() {
 	printf '\n' >>"$EDITS"
 }
 
-# made_ab METRIC SEED B_FACTOR ROUNDS: the staged ab run's A, B and A'
-# (its three METRIC results) get ROUNDS values each around 1000, B
-# B_FACTOR times as much, 2% noise, and one drift of up to +-20% shared by
+# made_ab METRIC SEED B_FACTOR ROUNDS [A2_FACTOR]: the staged ab run's A,
+# B and A' (its three METRIC results) get ROUNDS values each around 1000,
+# B B_FACTOR times as much and A' A2_FACTOR times (default 1: a control
+# that did not move), 2% noise, and one drift of up to +-20% shared by
 # the three samples of each round: a paired change with a known answer.
 made_ab() {
-	printf 'ab\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$EDITS"
+	printf 'ab\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "${5:-1}" \
+		>>"$EDITS"
 }
 
 # made_flags all|other|none: every sample of the staged runs marked as

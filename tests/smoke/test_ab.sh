@@ -86,6 +86,27 @@ assert t["verdict"] == "~" or "the control moved" in t["reason"], t
 assert t["ci"][0] < 0 < t["ci"][1], t
 PY
 
+note "seeded samples: A' 6% above A is a moved control, and the reason names --fresh-workers"
+# the staged run kept its workers (no --fresh-workers, no kernel views)
+restage "$COPYSCOPE_DB" "$id"
+made_ab time/call 13 1.0 12 1.06
+made_import --new-uuid ab6e --tag abmv
+cs 0 show "$MADE_ID"
+# the text wraps its reasons: read as one line
+sed 's/^ *//' "$OUT" | tr '\n' ' ' >"$TMP/mv.txt"
+contains "$TMP/mv.txt" "so the pairing did not hold; each side kept its workers, whose offset --fresh-workers averages out"
+cs 0 show "$MADE_ID" --json
+python3 - "$OUT" <<'PY' || fail "a seeded moved control was not 'cannot tell'"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = [r for r in d["ab"]["rows"] if r["metric"] == "time/call"][0]
+assert t["verdict"] == "cannot tell", t
+assert 3 < t["control"]["change_pct"] < 9, t
+assert "--fresh-workers averages out" in t["reason"], t
+PY
+cs 0 report "$MADE_ID" -o "$TMP/mv.html"
+contains "$TMP/mv.html" "whose offset --fresh-workers averages out"
+
 note "compare of ab runs of one A/B: their rounds pooled, each run shown"
 cs 0 ab sys.null --a inject_ns=0 --b inject_ns=2000 --rounds 8 $q --tag abc
 cs 0 ab sys.null --a inject_ns=0 --b inject_ns=2000 --rounds 8 $q --tag abc

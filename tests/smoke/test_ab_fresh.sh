@@ -28,6 +28,19 @@ d = json.load(open(sys.argv[1]))
 assert d["run"]["options"]["fresh_workers"] is True, d["run"]["options"]
 PY
 
+note "a moved control of a run with fresh workers does not name the option"
+restage "$COPYSCOPE_DB" "$RUN"
+made_ab time/call 13 1.0 12 1.06
+made_import --new-uuid f2e5 --tag frmv
+cs 0 show "$MADE_ID" --json
+python3 - "$OUT" <<'PY' || fail "the reason of a fresh-workers run names the option"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = [r for r in d["ab"]["rows"] if r["metric"] == "time/call"][0]
+assert t["verdict"] == "cannot tell", t
+assert t["reason"].endswith("so the pairing did not hold"), t
+PY
+
 if command -v strace >/dev/null 2>&1; then
 	note "the threads made: one set at the start, then one a sample"
 	# the difference, so that an emulator's own threads (qemu-user

@@ -97,6 +97,21 @@ static void test_clear_change_is_worse(void **state)
 	result_set_free(&set);
 }
 
+/* The hint is set from the run's options: only a run that kept its
+   workers and could have started them anew (no kernel views). */
+static void test_could_refresh(void **state)
+{
+	struct run_options ro = { 0 };
+
+	(void)state;
+	assert_true(ab_could_refresh(&ro));
+	ro.fresh_workers = true;
+	assert_false(ab_could_refresh(&ro));
+	ro.fresh_workers = false;
+	ro.kviews = 1;
+	assert_false(ab_could_refresh(&ro));
+}
+
 /*
  * +3% while the control's own noise spreads its CI past the 1% band
  * (its point near 0): not a verdict, and not "~" either.
@@ -114,6 +129,13 @@ static void test_noisy_control_cannot_tell(void **state)
 	assert_true(fabs(a.rows[0].ctl_change_pct) < 3);
 	assert_int_equal(a.rows[0].verdict, VERDICT_CANNOT_TELL);
 	assert_non_null(strstr(a.rows[0].reason, "the control moved"));
+	assert_non_null(strstr(a.rows[0].reason, "more rounds or a quieter"));
+	ab_analysis_free(&a);
+	/* a run that kept its workers: --fresh-workers named too */
+	analyze_hint(&set, &a, true);
+	assert_int_equal(a.rows[0].verdict, VERDICT_CANNOT_TELL);
+	assert_non_null(strstr(a.rows[0].reason, "more rounds, "
+				"--fresh-workers or a quieter machine"));
 	ab_analysis_free(&a);
 	result_set_free(&set);
 }
@@ -190,7 +212,7 @@ static void test_moved_control(void **state)
 	analyze_hint(&set, &a, true);
 	assert_int_equal(a.rows[0].verdict, VERDICT_CANNOT_TELL);
 	assert_non_null(strstr(a.rows[0].reason, "pairing did not hold; "
-				"each side kept its threads, whose offset "
+				"each side kept its workers, whose offset "
 				"--fresh-workers averages out"));
 	ab_analysis_free(&a);
 	result_set_free(&set);
@@ -203,6 +225,7 @@ int main(void)
 		cmocka_unit_test(test_noisy_control_cannot_tell),
 		cmocka_unit_test(test_change_beyond_noisy_control),
 		cmocka_unit_test(test_moved_control),
+		cmocka_unit_test(test_could_refresh),
 		cmocka_unit_test(test_derived_metric_counts_once),
 	};
 
