@@ -49,3 +49,22 @@ r = [r for r in d["rows"] if r["metric"] == "time/call"][0]
 got = r["a_median"] * r["change_pct"] / 100
 assert 0.5 * 20000 < got < 10 * 20000, "delivered %.0f ns of 20000" % got
 PY
+
+note "ab above a floor: one step time for all three sides, B's steps K's more"
+cs 0 ab sys.null --a inject_ns=100 --b inject_ns=110 --rounds 6 --json
+abrun=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["run"])' \
+	"$OUT") || fail "ab --json did not name its run"
+cs 0 show "$abrun" --json
+python3 - "$OUT" <<'PY' || fail "ab: the sides' steps were calibrated apart"
+import json, sys
+d = json.load(open(sys.argv[1]))
+inj = [(r["params"]["inject_ns"], r["info"]["inject"]) for r in d["results"]
+       if r["metric"] == "time/call"]
+assert [a for a, _ in inj] == ["100ns", "110ns", "100ns"], inj
+steps = {i["step_ns"] for _, i in inj}
+assert len(steps) == 1, "three step times: %r" % steps
+s = steps.pop()
+a, b, a2 = (i["steps"] for _, i in inj)
+assert a == a2 == round(100 / s), (a, a2, s)
+assert b - a == round(110 / s) - round(100 / s), (a, b, s)
+PY
