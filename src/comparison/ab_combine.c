@@ -188,7 +188,7 @@ static int combine_row(struct ab_combined *c, size_t i,
 			       VERDICT_BETTER : VERDICT_WORSE;
 	} else if (ctl_band > o->noise_pct) {
 		snprintf(row->reason, sizeof(row->reason), "the control moved "
-			 "%+.1f..%+.1f%% (A'/A, 95%% CI), wider than the "
+			 "%+.1f..%+.1f%% (A'/A, 95%% CI), reaching past the "
 			 "+-%g%% noise band", pct(pc.ci_lo), pct(pc.ci_hi),
 			 o->noise_pct);
 	} else {

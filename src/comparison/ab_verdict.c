@@ -189,7 +189,7 @@ static void judge(struct ab_row *row, const struct ab_opts *o,
 		row->verdict = VERDICT_CANNOT_TELL;
 		snprintf(row->reason, sizeof(row->reason),
 			 "the control moved %+.1f..%+.1f%% (A'/A, 95%% CI), "
-			 "wider than the +-%g%% noise band, and B's CI does "
+			 "reaching past the +-%g%% noise band, and B's CI does "
 			 "not clear it: more rounds%s a quieter machine "
 			 "narrow it", row->ctl_ci_lo_pct, row->ctl_ci_hi_pct,
 			 o->noise_pct, o->hint_fresh ? ", --fresh-workers or" :
