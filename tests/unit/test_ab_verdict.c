@@ -129,7 +129,7 @@ static void test_noisy_control_cannot_tell(void **state)
 	assert_true(fabs(a.rows[0].ctl_change_pct) < 3);
 	assert_int_equal(a.rows[0].verdict, VERDICT_CANNOT_TELL);
 	assert_non_null(strstr(a.rows[0].reason, "the control moved"));
-	/* a CI end past the band, which a narrow CI off zero also is */
+	/* the words name a CI end past the band, not the CI's width */
 	assert_non_null(strstr(a.rows[0].reason, "reaching past the +-1% "
 				"noise band"));
 	assert_non_null(strstr(a.rows[0].reason, "more rounds or a quieter"));
