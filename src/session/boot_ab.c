@@ -219,9 +219,13 @@ static void print_checks(FILE *out, const struct boot_ab_spec *spec,
 	const struct boot_ab_side_runs *sr = &res->side[b->side];
 	int s;
 
+	/* each line on stdout before its warning on stderr, which would
+	 * otherwise cut the boot's lines where both go to one terminal */
+	fflush(out);
 	if (b->missing[0]) {
 		fprintf(out, "    WARNING: not in the guest's /proc/cmdline: "
 			"%s\n", b->missing);
+		fflush(out);
 		msg_error("WARNING: boot %d (side %s): '%s' is not in the "
 			  "guest's /proc/cmdline", b->no, sd->name,
 			  b->missing);
@@ -229,6 +233,7 @@ static void print_checks(FILE *out, const struct boot_ab_spec *spec,
 	if (b->rep.unknown[0]) {
 		fprintf(out, "    unknown to the guest kernel: %s (passed to "
 			"init instead; no effect)\n", b->rep.unknown);
+		fflush(out);
 		msg_error("WARNING: boot %d (side %s): the guest kernel did "
 			  "not recognise: %s", b->no, sd->name,
 			  b->rep.unknown);
@@ -245,6 +250,7 @@ static void print_checks(FILE *out, const struct boot_ab_spec *spec,
 					      sizeof(msg)))
 			continue;
 		fprintf(out, "    WARNING: %s\n", msg);
+		fflush(out);
 		msg_error("WARNING: boot %d (side %s): %s", b->no, sd->name,
 			  msg);
 	}
