@@ -7,6 +7,7 @@
  * the table; and the folded stacks of show --folded.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -94,6 +95,7 @@ void report_profile(FILE *out, const struct result_kernel *k)
 	struct prof_func *f;
 	double op_ns = prof_op_ns(k);
 	long n, i;
+	bool cut = false;
 
 	print_head(out, k, op_ns);
 	if (!k->prof_samples) {
@@ -108,12 +110,17 @@ void report_profile(FILE *out, const struct result_kernel *k)
 	}
 	fprintf(out, "      %6s %10s %13s %10s %6s %s\n", "self", "self ns/op",
 		"95% CI", "total ns/op", "self n", "function");
-	for (i = 0; i < n && i < PROF_TOP; i++)
+	for (i = 0; i < n && i < PROF_TOP; i++) {
 		print_row(out, &f[i], k->prof_samples, op_ns);
+		cut |= strlen(f[i].name) > PROF_NAME_W;
+	}
 	if (n > PROF_TOP)
 		fprintf(out, "      ... %ld function%s more (show --json; "
 			"show --folded)\n", n - PROF_TOP,
 			n - PROF_TOP == 1 ? "" : "s");
+	if (cut)
+		fprintf(out, "      '~' ends a name cut to fit (show --json "
+			"and show --folded have it whole)\n");
 	print_skew(out, k);
 	prof_funcs_free(f, n);
 }

@@ -403,6 +403,10 @@ static void test_text(void **state)
 	/* the first row: 50% of 600 ns, CI 113-487 */
 	assert_non_null(strstr(t, " 50.0%        300       113-487"));
 	assert_non_null(strstr(t, "_raw_spin_unlock_irqrestore"));
+	/* a name longer than the column is cut with '~', and it says so */
+	assert_non_null(strstr(t, " helper_recursive_with_a~\n"));
+	assert_non_null(strstr(t, "'~' ends a name cut to fit (show --json "
+				  "and show --folded have it whole)"));
 	assert_null(strstr(th, "no PMU here"));
 	assert_null(strstr(th, "skew:"));
 	assert_non_null(strstr(th, "cycles at 499 Hz"));
