@@ -68,7 +68,7 @@ void report_show_run(FILE *out, const struct run_data *run, const char *db,
 		     const struct summary_line *lines, size_t nl,
 		     bool with_env)
 {
-	char t0[32], t1[32], tag[512], host[512], hw[400], *cmd;
+	char t0[32], t1[32], tag[512], host[512], hw[400], line[1400], *cmd;
 
 	fmt_utc_time(run->info.started_ns, t0, sizeof(t0));
 	fmt_utc_time(run->info.finished_ns, t1, sizeof(t1));
@@ -77,8 +77,11 @@ void report_show_run(FILE *out, const struct run_data *run, const char *db,
 	fprintf(out, "run %lld  %s  tag %s  host %s  boot %s\n",
 		(long long)run->info.id, run->info.status, tag, host,
 		run->info.boot_id);
-	fprintf(out, "started %s UTC, finished %s UTC, copyscope %s (%s)\n",
-		t0, t1, run->info.tool_version, run->info.build_flavour);
+	/* wrapped at 80 columns: the version of a dirty tree made it 100 */
+	snprintf(line, sizeof(line), "started %s UTC, finished %s UTC, "
+		 "copyscope %s (%s)", t0, t1, run->info.tool_version,
+		 run->info.build_flavour);
+	fmt_wrap(out, 0, 2, line);
 	print_options(out, &run->info);
 	if (report_hw_line(&run->env, hw, sizeof(hw)))
 		fmt_wrap(out, 2, 4, hw);

@@ -4,7 +4,8 @@
 # its heading, every line within 80 columns; the 95% CI of a median is
 # printed only from 6 samples (below, min .. max covers it less than 95%
 # of the time: "n too small for a CI"); pipe.matrix rows fit 80 columns;
-# the cold-call trace never splits a number from its unit.  Wrapping of
+# the cold-call trace never splits a number from its unit; show's run
+# header lines fit 80 columns.  Wrapping of
 # env and show values at spaces and commas: tests/unit/test_env.c.
 . "$(dirname "$0")/lib.sh"
 
@@ -35,6 +36,18 @@ cs 0 run pipe.matrix writers=1,2 readers=2 --reps 6 --sample-time 5ms \
 contains_re "$OUT" '^ +min/max rd '
 awk 'length($0) > 81 { exit 1 }' "$OUT" ||
 	fail "a pipe.matrix line is over 80 columns: $(awk 'length($0) > 81' "$OUT" | head -1)"
+
+note "show: the run's header lines within 80 columns"
+cs 0 run sys.null --reps 3 --sample-time 5ms --warmup 0 --db "$TMP/fmt.db"
+cs 0 show last --db "$TMP/fmt.db"
+# the times and the version once made a line of 94-100 columns
+contains_re "$OUT" '^started .* UTC, finished .* UTC, copyscope'
+python3 - "$OUT" <<'PY' || fail "a show header line is over 80 columns"
+import sys
+for ln in open(sys.argv[1], encoding="utf-8").read().split("\n")[:4]:
+    if len(ln) > 80:
+        sys.exit("%d columns: %s" % (len(ln), ln))
+PY
 
 note "the cold-call trace keeps each number with its unit"
 cs 0 run sys.null trace=20 --reps 3 --sample-time 5ms --warmup 0 --no-store
